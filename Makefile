@@ -1,0 +1,111 @@
+# mcgen: a model-checker generator.
+#
+#   make demo   installs what is missing, builds, compiles a bundled spec and
+#               runs its checker
+#   make test   installs what is missing and runs every test
+#
+# Objects go to build/; header dependencies are tracked with -MMD.
+
+CC      ?= cc
+WARN    := -Wall -Wextra -Werror
+CFLAGS  := -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -MMD -MP
+ASAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+B       := build
+
+COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
+                 compiler/check.c compiler/layout.c compiler/emit.c
+COMPILER_MAIN := compiler/main.c
+RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
+
+COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(B)/%.o)
+RUNTIME_OBJS  := $(RUNTIME_SRCS:%.c=$(B)/%.o)
+RUNTIME_ASAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/asan/%.o)
+
+# Where a built mcgen finds its templates and runtime (overridable at run
+# time with MCGEN_TEMPLATES, MCGEN_RUNTIME, MCGEN_RUNTIME_INCLUDE).
+PATHS := -DMCGEN_TEMPLATE_DIR=\"$(CURDIR)/templates\" \
+         -DMCGEN_RUNTIME_DIR=\"$(CURDIR)/$(B)\" \
+         -DMCGEN_RUNTIME_INCLUDE=\"$(CURDIR)/runtime\"
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
+
+.PHONY: all deps demo test unit-tests e2e-tests diag-tests cli-tests asan-runtime bench clean
+
+all: $(B)/mcgen $(B)/libmcrt.a
+
+$(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(B)/compiler/main.o: compiler/main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PATHS) -c -o $@ $<
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(B)/libmcrt.a: $(RUNTIME_OBJS)
+	ar rcs $@ $^
+
+# The runtime built with sanitizers, linked into the checkers of the tests.
+$(B)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ASAN) -c -o $@ $<
+
+$(B)/asan/libmcrt.a: $(RUNTIME_ASAN_OBJS)
+	ar rcs $@ $^
+
+asan-runtime: $(B)/asan/libmcrt.a
+
+# Unit tests: tests/unit/compiler/*.c link the compiler stages,
+# tests/unit/runtime/*.c the runtime; all under the sanitizers.
+$(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_SRCS) compiler/mcgen.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ASAN) -Icompiler -o $@ $< $(COMPILER_SRCS) -lcriterion
+
+$(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ASAN) -Iruntime -o $@ $< $(RUNTIME_SRCS) -lcriterion -lm
+
+# Debian packages the build and the tests need; installed when missing.
+DEB_BUILD := gcc make m4 libxxhash-dev
+DEB_TEST  := libcriterion-dev rumur spin jq
+deps:
+	@./tools/install-deps $(DEB_BUILD)
+
+test-deps:
+	@./tools/install-deps $(DEB_BUILD) $(DEB_TEST)
+
+demo: deps
+	$(MAKE) all
+	@echo
+	@echo '== mcgen specs/filter.mc: Peterson'"'"'s filter lock, 3 processes'
+	cd $(B) && ./mcgen ../specs/filter.mc && ./filter_checker
+	@echo
+	@echo '== mcgen specs/bug.mc: a protocol whose invariant fails (exit code 1 expected)'
+	cd $(B) && ./mcgen ../specs/bug.mc && { ./bug_checker; test $$? -eq 1; }
+
+test: test-deps
+	$(MAKE) all asan-runtime $(UNIT_TESTS)
+	$(MAKE) unit-tests cli-tests diag-tests e2e-tests
+
+unit-tests: $(UNIT_TESTS)
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
+
+cli-tests: all asan-runtime
+	tests/cli/run.sh $(B)
+
+diag-tests: all
+	tests/diag/run.sh $(B)
+
+e2e-tests: all asan-runtime
+	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan \
+	MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_specs.sh $(B)
+
+bench: all
+	bench/run.sh
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

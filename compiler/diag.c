@@ -1,0 +1,237 @@
+// diag.c: spec errors, for people.
+//
+//   spec.mc:12:17: error: unknown name 'pcc'
+//      12 | action foo when pcc[p] == idle {
+//         |                 ^~~
+//     hint: did you mean 'pc'?
+//
+// Columns are 1-based byte offsets. The echoed source line is sanitized (a
+// byte that is neither printable ASCII nor a tab is shown as '?') so that a
+// binary file cannot garble the terminal; the caret line copies the tabs of
+// the source line so that the caret lines up however tabs are displayed.
+// After MAX_ERRORS errors the rest are counted but not shown, and neither
+// are the notes and hints that follow them.
+#include "mcgen.h"
+
+#define MAX_ERRORS 100
+
+FILE *diag_out;
+
+static int nerrors;
+static bool suppressed; // the last error was not shown: hide its notes/hints
+
+int error_count(void) {
+  return nerrors;
+}
+
+static FILE *out(void) {
+  return diag_out ? diag_out : stderr;
+}
+
+void loc_line_col(const SrcFile *file, const char *loc, int *line, int *col) {
+  int ln = 1;
+  const char *start = file->text;
+  for (const char *p = file->text; p < loc; p++) {
+    if (*p == '\n') {
+      ln++;
+      start = p + 1;
+    }
+  }
+  *line = ln;
+  *col = (int)(loc - start) + 1;
+}
+
+static bool is_shown(unsigned char c) {
+  return (c >= 0x20 && c < 0x7f) || c == '\t';
+}
+
+// Prints a message with any unprintable byte replaced, like the source line.
+static void put_sanitized(const char *s) {
+  for (; *s; s++)
+    fputc(is_shown((unsigned char)*s) ? *s : '?', out());
+}
+
+// Prints `   12 | source line` and `      |     ^~~`.
+static void show_line(const SrcFile *file, const char *loc, int line, int len) {
+  const char *text = file->text;
+  const char *end = text + file->len;
+  if (loc < text || loc > end)
+    return;
+
+  const char *start = loc;
+  while (start > text && start[-1] != '\n')
+    start--;
+  const char *stop = loc;
+  while (stop < end && *stop != '\n')
+    stop++;
+  const char *shown_stop = stop;
+  if (shown_stop > start && shown_stop[-1] == '\r')
+    shown_stop--; // CRLF files: the '\r' is part of the line break
+
+  char num[32];
+  int width = snprintf(num, sizeof num, "%d", line);
+  if (width < 4)
+    width = 4;
+
+  fprintf(out(), "%*d | ", width, line);
+  for (const char *p = start; p < shown_stop; p++)
+    fputc(is_shown((unsigned char)*p) ? *p : '?', out());
+  fputc('\n', out());
+
+  fprintf(out(), "%*s | ", width, "");
+  for (const char *p = start; p < loc; p++)
+    fputc(*p == '\t' ? '\t' : ' ', out());
+  fputc('^', out());
+  for (const char *p = loc + 1; p < loc + len && p < shown_stop; p++)
+    fputc('~', out());
+  fputc('\n', out());
+}
+
+// Shows one diagnostic; `line` 0 means "compute it from loc".
+static void report(const char *kind, const SrcFile *file, const char *loc, int line,
+                   int col, int len, const char *fmt, va_list ap) {
+  char *msg = vformat(fmt, ap);
+  if (!file || !loc) {
+    fprintf(out(), "mcgen: %s: ", kind);
+    put_sanitized(msg);
+    fputc('\n', out());
+    free(msg);
+    return;
+  }
+  if (line <= 0)
+    loc_line_col(file, loc, &line, &col);
+  fprintf(out(), "%s:%d:%d: %s: ", file->name ? file->name : "<input>", line, col, kind);
+  put_sanitized(msg);
+  fputc('\n', out());
+  free(msg);
+  show_line(file, loc, line, len);
+}
+
+// Counts an error and says whether to show it.
+static bool count_error(const SrcFile *file) {
+  nerrors++;
+  if (nerrors <= MAX_ERRORS) {
+    suppressed = false;
+    return true;
+  }
+  if (nerrors == MAX_ERRORS + 1)
+    fprintf(out(), "%s: too many errors; stopping\n",
+            file && file->name ? file->name : "mcgen");
+  suppressed = true;
+  return false;
+}
+
+void error_at(const Token *tok, const char *fmt, ...) {
+  if (!count_error(tok ? tok->file : NULL))
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  if (tok)
+    report("error", tok->file, tok->loc, tok->line, tok->col, tok->len, fmt, ap);
+  else
+    report("error", NULL, NULL, 0, 0, 0, fmt, ap);
+  va_end(ap);
+}
+
+void error_at_loc(const SrcFile *file, const char *loc, const char *fmt, ...) {
+  if (!count_error(file))
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  report("error", file, loc, 0, 0, 1, fmt, ap);
+  va_end(ap);
+}
+
+void error_plain(const char *fmt, ...) {
+  if (!count_error(NULL))
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(out(), "mcgen: error: %s\n", vformat(fmt, ap));
+  va_end(ap);
+}
+
+void note_at(const Token *tok, const char *fmt, ...) {
+  if (suppressed)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  if (tok)
+    report("note", tok->file, tok->loc, tok->line, tok->col, tok->len, fmt, ap);
+  else
+    report("note", NULL, NULL, 0, 0, 0, fmt, ap);
+  va_end(ap);
+}
+
+void hint(const char *fmt, ...) {
+  if (suppressed)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = vformat(fmt, ap);
+  va_end(ap);
+  fputs("  hint: ", out());
+  put_sanitized(msg);
+  fputc('\n', out());
+  free(msg);
+}
+
+// Damerau-Levenshtein distance (optimal string alignment: insertions,
+// deletions, substitutions and transpositions of adjacent characters).
+static int edit_distance(const char *a, int n, const char *b, int m) {
+  // Three rows: two back (for transpositions), one back, current.
+  int *prev2 = xcalloc((size_t)m + 1, sizeof(int));
+  int *prev = xcalloc((size_t)m + 1, sizeof(int));
+  int *cur = xcalloc((size_t)m + 1, sizeof(int));
+  for (int j = 0; j <= m; j++)
+    prev[j] = j;
+  for (int i = 1; i <= n; i++) {
+    cur[0] = i;
+    for (int j = 1; j <= m; j++) {
+      int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      int d = prev[j] + 1;
+      if (cur[j - 1] + 1 < d)
+        d = cur[j - 1] + 1;
+      if (prev[j - 1] + cost < d)
+        d = prev[j - 1] + cost;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          prev2[j - 2] + 1 < d)
+        d = prev2[j - 2] + 1;
+      cur[j] = d;
+    }
+    int *t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
+  }
+  int d = prev[m];
+  free(prev2);
+  free(prev);
+  free(cur);
+  return d;
+}
+
+const char *closest_name(const char *name, const char *const *candidates, int n) {
+  int len = (int)strlen(name);
+  int limit = len / 3 > 1 ? len / 3 : 1;
+  const char *best = NULL;
+  int best_dist = limit + 1;
+  for (int i = 0; i < n; i++) {
+    const char *c = candidates[i];
+    if (!c)
+      continue;
+    int clen = (int)strlen(c);
+    // The distance is at least the difference in length: skip the work.
+    int diff = clen > len ? clen - len : len - clen;
+    if (diff >= best_dist)
+      continue;
+    int d = edit_distance(name, len, c, clen);
+    // The name itself is no suggestion (the caller's lookup failed for
+    // another reason); strictly less: ties go to the first candidate.
+    if (d > 0 && d < best_dist) {
+      best = c;
+      best_dist = d;
+    }
+  }
+  return best;
+}

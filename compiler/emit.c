@@ -1,0 +1,1759 @@
+// emit.c: writes the model as m4 definitions; templates/checker.c.m4 gives
+// the generated C its fixed shape and includes each piece verbatim.
+//
+// Requires check() and layout(). Every spec name is mangled with a prefix
+// naming its kind (v_ state variable, a_ action, g_ guard, f_ fn, p_
+// parameter or bound variable, l_ local, i_ init, inv_ invariant, ...), so no
+// spec name can collide with C, libc or the runtime. Temporaries are t1, t2...
+//
+// Values: a scalar is an int64_t holding its logical value (an integer, an
+// enum or scalarset index, 0/1, or MCRT_NONE). A composite value (record,
+// array, collection) lives at a bit location: a base pointer and a bit
+// offset, in the state, in a local buffer or in a temporary. Expressions are
+// lowered to C expressions plus statements emitted before them (bounds and
+// range checks, quantifier loops, calls that may fail). Checks are emitted
+// only where value intervals show they can fail.
+#include "mcgen.h"
+
+//
+// Output
+//
+
+typedef struct Gen {
+  Buf *out;           // statements of the function being written
+  int indent;
+  const char *fail;   // statement that leaves the function after an error
+  const char *state;  // C name of the state the code reads and writes
+  bool can_fail;      // the function may report an error
+  bool writable;      // the state may be written (action and init bodies)
+} Gen;
+
+static Gen g;
+static int ntemps;
+static const SrcFile *src;
+
+static void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void line(const char *fmt, ...) {
+  for (int i = 0; i < g.indent; i++)
+    buf_puts(g.out, "  ");
+  va_list ap;
+  va_start(ap, fmt);
+  buf_puts(g.out, vformat(fmt, ap));
+  va_end(ap);
+  buf_puts(g.out, "\n");
+}
+
+static char *temp_name(void) { return format("t%d", ++ntemps); }
+
+// Declares a temporary initialised to `init` and returns its name.
+static char *temp(const char *ctype, const char *init) {
+  char *t = temp_name();
+  line("%s %s = %s;", ctype, t, init);
+  return t;
+}
+
+// A C string literal. Non-ASCII bytes become octal escapes (they would
+// clash with the m4 quotes), `?` is escaped against trigraphs.
+static char *c_str(const char *s) {
+  Buf b = {0};
+  buf_puts(&b, "\"");
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\' || *p == '?')
+      buf_printf(&b, "\\%c", *p);
+    else if (*p == '\n')
+      buf_puts(&b, "\\n");
+    else if (*p < 32 || *p >= 127)
+      buf_printf(&b, "\\%03o", *p);
+    else
+      buf_printf(&b, "%c", *p);
+  }
+  buf_puts(&b, "\"");
+  return b.data;
+}
+
+static void line_directive(Token *tok) {
+  if (tok)
+    buf_printf(g.out, "#line %d %s\n", tok->line, c_str(src->name));
+}
+
+// Marks where the generated file resumes; main.c replaces the marker with a
+// #line naming the generated file itself.
+#define LINE_BACK "#line MCGEN_HERE\n"
+
+// Reports a run-time error at `at` when `cond` holds.
+static void fail_if(Node *at, const char *cond, const char *msg_and_args) {
+  line("if (%s) {", cond);
+  line("  mcrt_runtime_error(ctx, mc_file, %d, %d, %s);", at->tok->line, at->tok->col,
+       msg_and_args);
+  line("  %s", g.fail);
+  line("}");
+  g.can_fail = true;
+}
+
+//
+// Types
+//
+
+static Type *R(Type *ty) { return resolve(ty); }
+
+static int64_t W(Type *ty) {
+  ty = R(ty);
+  layout_of(ty, ty->tok);
+  return ty->width;
+}
+
+static bool is_composite(Type *ty) {
+  switch (R(ty)->kind) {
+  case TY_ARRAY:
+  case TY_RECORD:
+  case TY_SET:
+  case TY_MULTISET:
+  case TY_QUEUE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static int64_t range_lo(Type *ty) {
+  ty = R(ty);
+  if (ty->kind == TY_OPTIONAL)
+    ty = R(ty->base);
+  return ty->kind == TY_RANGE ? ty->lo : 0;
+}
+
+static int64_t card_of(Type *ty) {
+  W(ty);
+  return R(ty)->card;
+}
+
+// Bytes of a buffer holding a value of the type, slack included.
+static int64_t buf_bytes(Type *ty) { return (W(ty) + 7) / 8 + 8; }
+
+static const char *get_fn(int64_t w) { return w <= 56 ? "mcrt_get" : "mcrt_get_wide"; }
+static const char *set_fn(int64_t w) { return w <= 56 ? "mcrt_set" : "mcrt_set_wide"; }
+
+// The logical value of a scalar from its encoding `raw`.
+static char *decode(Type *ty, const char *raw) {
+  ty = R(ty);
+  if (ty->kind == TY_OPTIONAL)
+    return format("mc_opt_decode(%s, %lld)", raw, (long long)range_lo(ty->base));
+  if (ty->kind == TY_RANGE && ty->lo != 0)
+    return format("((int64_t)%s + %lld)", raw, (long long)ty->lo);
+  return format("(int64_t)%s", raw);
+}
+
+// The encoding of a logical value that is known to be in range.
+static char *encode(Type *ty, const char *v) {
+  ty = R(ty);
+  if (ty->kind == TY_OPTIONAL)
+    return format("mc_opt_encode(%s, %lld)", v, (long long)range_lo(ty->base));
+  if (ty->kind == TY_RANGE && ty->lo != 0)
+    return format("(uint64_t)(%s - %lld)", v, (long long)ty->lo);
+  return format("(uint64_t)%s", v);
+}
+
+//
+// Intervals: what values a scalar expression may take, to leave out checks
+// that cannot fail.
+//
+
+typedef struct Iv {
+  __int128 lo, hi;
+  bool none; // may be none
+} Iv;
+
+static const __int128 I64MIN = INT64_MIN, I64MAX = INT64_MAX;
+
+static Iv iv_full(void) { return (Iv){I64MIN, I64MAX, false}; }
+
+static Iv iv_of_type(Type *ty) {
+  ty = R(ty);
+  switch (ty->kind) {
+  case TY_BOOL: return (Iv){0, 1, false};
+  case TY_RANGE: return (Iv){ty->lo, ty->hi, false};
+  case TY_ENUM: return (Iv){0, ty->members.len - 1, false};
+  case TY_SCALARSET: return (Iv){0, ty->size - 1, false};
+  case TY_OPTIONAL: {
+    Iv b = iv_of_type(ty->base);
+    b.none = true;
+    return b;
+  }
+  case TY_NONE: return (Iv){0, 0, true};
+  default: return iv_full();
+  }
+}
+
+static __int128 min4(__int128 a, __int128 b, __int128 c, __int128 d) {
+  __int128 m = a < b ? a : b;
+  m = m < c ? m : c;
+  return m < d ? m : d;
+}
+static __int128 max4(__int128 a, __int128 b, __int128 c, __int128 d) {
+  __int128 m = a > b ? a : b;
+  m = m > c ? m : c;
+  return m > d ? m : d;
+}
+
+static bool iv_fits(Iv v) { return v.lo >= I64MIN && v.hi <= I64MAX; }
+
+static int64_t domain_size(Vec *binders) {
+  __int128 n = 1;
+  for (int i = 0; i < binders->len; i++) {
+    Binder *b = binders->data[i];
+    n *= b->in_expr ? element_space(R(b->in_expr->ty)->base) : card_of(b->type);
+    if (n > I64MAX)
+      return INT64_MAX;
+  }
+  return (int64_t)n;
+}
+
+static Iv interval(Node *node) {
+  if (node->is_const)
+    return (Iv){node->val, node->val, false};
+  Type *ty = R(node->ty);
+  if (ty->kind != TY_INT)
+    return iv_of_type(ty);
+  switch (node->kind) {
+  case ND_BINARY: {
+    Iv a = interval(node->lhs), b = interval(node->rhs);
+    a.none = b.none = false;
+    if (!iv_fits(a) || !iv_fits(b))
+      return (Iv){I64MIN * 2, I64MAX * 2, false};
+    switch (node->op) {
+    case OP_ADD: return (Iv){a.lo + b.lo, a.hi + b.hi, false};
+    case OP_SUB: return (Iv){a.lo - b.hi, a.hi - b.lo, false};
+    case OP_MUL: {
+      // Products of 64-bit bounds fit in 128 bits.
+      __int128 p1 = a.lo * b.lo, p2 = a.lo * b.hi, p3 = a.hi * b.lo, p4 = a.hi * b.hi;
+      return (Iv){min4(p1, p2, p3, p4), max4(p1, p2, p3, p4), false};
+    }
+    case OP_DIV: {
+      __int128 m = max4(a.lo, -a.lo, a.hi, -a.hi);
+      return (Iv){-m, m, false};
+    }
+    case OP_MOD: {
+      __int128 m = max4(b.lo, -b.lo, b.hi, -b.hi);
+      __int128 ma = max4(a.lo, -a.lo, a.hi, -a.hi);
+      if (ma < m)
+        m = ma + 1;
+      return (Iv){a.lo >= 0 ? 0 : -(m - 1), a.hi <= 0 ? 0 : m - 1, false};
+    }
+    default: return iv_full();
+    }
+  }
+  case ND_UNARY: {
+    Iv a = interval(node->lhs);
+    return (Iv){-a.hi, -a.lo, false};
+  }
+  case ND_COND: {
+    Iv a = interval(node->then), b = interval(node->els);
+    return (Iv){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, a.none || b.none};
+  }
+  case ND_IDENT:
+    if (node->obj && node->obj->kind == OBJ_LOCAL && !node->obj->writable)
+      return interval(node->obj->node->rhs);
+    return iv_full();
+  case ND_QUANT: {
+    int64_t n = domain_size(&node->binders);
+    if (node->op == OP_COUNT)
+      return (Iv){0, n, false};
+    Iv b = interval(node->body);
+    return (Iv){b.lo < 0 ? b.lo * n : 0, b.hi > 0 ? b.hi * n : 0, false};
+  }
+  case ND_METHOD: {
+    Type *recv = R(node->lhs->ty);
+    if (recv->kind == TY_SET)
+      return (Iv){0, element_space(recv->base), false};
+    return (Iv){0, recv->size, false};
+  }
+  default:
+    return iv_full();
+  }
+}
+
+static bool iv_within(Iv v, Type *ty) {
+  Iv t = iv_of_type(ty);
+  return v.lo >= t.lo && v.hi <= t.hi && (!v.none || t.none);
+}
+
+//
+// Locations and values
+//
+
+// A bit location: base pointer expression, constant offset plus an
+// optional dynamic part. A location inside a state variable reached only
+// through indexes also keeps the variable and positions (for accessors).
+typedef struct Loc {
+  const char *base;
+  int64_t k;
+  char *dyn;
+  Type *ty;
+  Obj *var;       // state variable at the root, if the path is var[i][j]...
+  Vec positions;  // encoded index positions (C expressions)
+  bool pure;      // only indexes since the variable
+} Loc;
+
+static char *off_str(Loc *l) {
+  if (!l->dyn)
+    return format("%lld", (long long)l->k);
+  if (l->k == 0)
+    return l->dyn;
+  return format("%lld + %s", (long long)l->k, l->dyn);
+}
+
+static Layout *lay;
+
+static int64_t var_offset(Obj *var) {
+  for (int i = 0; i < lay->vars.len; i++)
+    if (lay->vars.data[i] == var)
+      return lay->offsets[i];
+  unreachable();
+}
+
+// Whether the state variable's type is a scalar or arrays of a scalar: it
+// gets get_/set_ accessors taking one position per index.
+static bool has_accessor(Type *ty) {
+  ty = R(ty);
+  while (ty->kind == TY_ARRAY)
+    ty = R(ty->base);
+  return !is_composite(ty);
+}
+
+static void gen_composite_into(Node *node, Loc *dst);
+static void default_bits(Type *ty, uint8_t *buf, int64_t off);
+static Decl *cur_fn; // the fn being written (for `return`)
+static char *gen_value(Node *node);   // scalar: the logical value
+static char *gen_plain(Node *node);   // scalar, never none (checked)
+static Loc gen_loc(Node *node);       // composite or lvalue: its location
+static void gen_stmt(Node *node);
+static void gen_block(Node *node);
+
+// Reads the scalar at a location.
+static char *read_loc(Loc *l) {
+  if (l->pure && l->var && has_accessor(l->var->type)) {
+    Buf b = {0};
+    buf_printf(&b, "get_%s(%s", l->var->name, l->base);
+    for (int i = 0; i < l->positions.len; i++)
+      buf_printf(&b, ", %s", (char *)l->positions.data[i]);
+    buf_puts(&b, ")");
+    return b.data;
+  }
+  int64_t w = W(l->ty);
+  return decode(l->ty, format("%s(%s, %s, %lld)", get_fn(w), l->base, off_str(l), (long long)w));
+}
+
+// Writes the (range-checked) logical value v to a scalar location.
+static void write_loc(Loc *l, const char *v) {
+  if (l->pure && l->var && has_accessor(l->var->type)) {
+    Buf b = {0};
+    buf_printf(&b, "set_%s(%s", l->var->name, l->base);
+    for (int i = 0; i < l->positions.len; i++)
+      buf_printf(&b, ", %s", (char *)l->positions.data[i]);
+    buf_printf(&b, ", %s);", v);
+    line("%s", b.data);
+    return;
+  }
+  int64_t w = W(l->ty);
+  line("%s(%s, %s, %lld, %s);", set_fn(w), l->base, off_str(l), (long long)w, encode(l->ty, v));
+}
+
+// Copies a composite value between locations.
+static void copy_loc(Loc *dst, Loc *src_) {
+  line("mcrt_copy_bits(%s, %s, %s, %s, %lld);", dst->base, off_str(dst), src_->base,
+       off_str(src_), (long long)W(dst->ty));
+}
+
+// A fresh zeroed buffer for a composite value.
+static Loc temp_buffer(Type *ty) {
+  char *t = temp_name();
+  line("uint8_t %s[%lld] = {0};", t, (long long)buf_bytes(ty));
+  return (Loc){.base = t, .ty = ty};
+}
+
+// Checks that a value fits the type it is stored as; returns the checked
+// value (a temporary when a check was needed).
+static char *convert(Node *at, Type *dst, Node *srcn, const char *v) {
+  Type *d = R(dst);
+  Iv iv = interval(srcn);
+  if (R(srcn->ty)->kind == TY_NONE)
+    return "MCRT_NONE";
+  if (iv_within(iv, dst))
+    return (char *)v;
+  char *t = temp("int64_t", v);
+  if (d->kind != TY_OPTIONAL && iv.none)
+    fail_if(at, format("%s == MCRT_NONE", t),
+            format("%s", c_str(format("none used as a value of %s", type_name(d)))));
+  Type *base = d->kind == TY_OPTIONAL ? R(d->base) : d;
+  if (base->kind == TY_RANGE) {
+    Iv plain = iv;
+    plain.none = false;
+    if (!iv_within(plain, base)) {
+      const char *guard = d->kind == TY_OPTIONAL ? format("%s != MCRT_NONE && ", t) : "";
+      fail_if(at, format("%s(%s < %lld || %s > %lld)", guard, t, (long long)base->lo, t,
+                         (long long)base->hi),
+              format("%s, (long long)%s",
+                     c_str(format("value %%lld is out of range %lld..%lld", (long long)base->lo,
+                                  (long long)base->hi)),
+                     t));
+    }
+  }
+  return t;
+}
+
+// The encoded position of index value v in an array indexed by `index`.
+static char *index_pos(Node *at, Type *index, Node *idx) {
+  Type *it = R(index);
+  char *v = gen_plain(idx);
+  Iv iv = interval(idx);
+  iv.none = false;
+  if (it->kind == TY_RANGE && !iv_within(iv, it)) {
+    char *t = temp("int64_t", v);
+    fail_if(at, format("%s < %lld || %s > %lld", t, (long long)it->lo, t, (long long)it->hi),
+            format("%s, (long long)%s",
+                   c_str(format("index %%lld is out of range %lld..%lld", (long long)it->lo,
+                                (long long)it->hi)),
+                   t));
+    v = t;
+  }
+  if (it->kind == TY_RANGE && it->lo != 0)
+    return format("(%s - %lld)", v, (long long)it->lo);
+  return v;
+}
+
+static char *local_c(Obj *obj) {
+  return format("%s_%s", obj->kind == OBJ_PARAM ? "p" : "l", obj->name);
+}
+
+static Loc gen_loc(Node *node) {
+  switch (node->kind) {
+  case ND_IDENT: {
+    Obj *obj = node->obj;
+    if (obj->kind == OBJ_VAR) {
+      Loc l = {.base = g.state, .k = var_offset(obj), .ty = obj->type, .var = obj, .pure = true};
+      return l;
+    }
+    if (obj->kind == OBJ_LOCAL || obj->kind == OBJ_PARAM)
+      return (Loc){.base = local_c(obj), .ty = obj->type};
+    break;
+  }
+  case ND_INDEX: {
+    Loc l = gen_loc(node->lhs);
+    Type *arr = R(l.ty);
+    char *pos = index_pos(node->rhs, arr->index, node->rhs);
+    int64_t ew = W(arr->base);
+    char *term = ew == 1 ? format("(uint64_t)%s", pos) : format("%lld * (uint64_t)%s", (long long)ew, pos);
+    l.dyn = l.dyn ? format("%s + %s", l.dyn, term) : term;
+    l.ty = arr->base;
+    if (l.pure)
+      vec_push(&l.positions, pos);
+    return l;
+  }
+  case ND_FIELD: {
+    Loc l = gen_loc(node->lhs);
+    l.k += node->field->offset;
+    l.ty = node->field->type;
+    l.pure = false;
+    return l;
+  }
+  default:
+    break;
+  }
+  // Any other composite expression is computed into a temporary.
+  if (is_composite(node->ty)) {
+    Loc t = temp_buffer(node->ty);
+    gen_composite_into(node, &t);
+    return t;
+  }
+  die("no location for node kind %d", node->kind);
+}
+
+// Element encoding of a value stored into a collection (checked).
+static char *elem_encode(Node *at, Type *elem, Node *arg) {
+  if (is_composite(elem)) {
+    Loc l = gen_loc(arg);
+    return format("%s(%s, %s, %lld)", get_fn(W(elem)), l.base, off_str(&l), (long long)W(elem));
+  }
+  char *v = convert(at, elem, arg, gen_value(arg));
+  return encode(elem, v);
+}
+
+// Element encoding for a query (`in`, count, remove): a value outside the
+// element type is simply absent, so it maps to an impossible encoding.
+static char *elem_query(Type *elem, Node *arg) {
+  if (is_composite(elem)) {
+    Loc l = gen_loc(arg);
+    return format("%s(%s, %s, %lld)", get_fn(W(elem)), l.base, off_str(&l), (long long)W(elem));
+  }
+  char *v = gen_value(arg);
+  Iv iv = interval(arg);
+  if (iv_within(iv, elem))
+    return encode(elem, v);
+  char *t = temp("int64_t", v);
+  Type *e = R(elem);
+  Type *base = e->kind == TY_OPTIONAL ? R(e->base) : e;
+  if (base->kind != TY_RANGE)
+    return encode(elem, t);
+  const char *none_ok = e->kind == TY_OPTIONAL ? format("%s == MCRT_NONE || ", t) : "";
+  return format("(%s(%s >= %lld && %s <= %lld) ? %s : UINT64_MAX)", none_ok, t,
+                (long long)base->lo, t, (long long)base->hi, encode(elem, t));
+}
+
+// Arguments shared by the collection helpers: base, offset and shape.
+static char *coll_args(Loc *l) {
+  Type *ty = R(l->ty);
+  Type *elem = R(ty->base);
+  switch (ty->kind) {
+  case TY_SET:
+    return format("%s, %s, %lld", l->base, off_str(l), (long long)element_space(elem));
+  case TY_MULTISET:
+    return format("%s, %s, %lld, %lld", l->base, off_str(l), (long long)ty->size,
+                  (long long)W(elem) + 1);
+  case TY_QUEUE:
+    return format("%s, %s, %lld, %lld, %lld", l->base, off_str(l),
+                  (long long)(W(ty) - ty->size * W(elem)), (long long)ty->size, (long long)W(elem));
+  default:
+    unreachable();
+  }
+}
+
+static const char *coll_prefix(Type *ty) {
+  switch (R(ty)->kind) {
+  case TY_SET: return "mc_set";
+  case TY_MULTISET: return "mc_ms";
+  case TY_QUEUE: return "mc_q";
+  default: unreachable();
+  }
+}
+
+// The value of an element whose encoding is `enc`: a scalar's logical value,
+// or (for composite elements) a buffer holding it.
+static Loc elem_value(Type *elem, const char *enc, char **scalar) {
+  if (is_composite(elem)) {
+    Loc t = temp_buffer(elem);
+    line("%s(%s, 0, %lld, %s);", set_fn(W(elem)), t.base, (long long)W(elem), enc);
+    *scalar = NULL;
+    return t;
+  }
+  *scalar = decode(elem, enc);
+  return (Loc){0};
+}
+
+// Method calls with a value (len, head, pop, empty, full, count).
+static char *gen_method_value(Node *node, Loc *composite_out) {
+  const char *name = token_text(node->name);
+  Loc l = gen_loc(node->lhs);
+  Type *ty = R(l.ty), *elem = R(ty->base);
+  const char *pre = coll_prefix(ty);
+  char *args = coll_args(&l);
+  if (!strcmp(name, "len"))
+    return format("(int64_t)%s_len(%s)", pre, args);
+  if (!strcmp(name, "empty"))
+    return format("(%s_len(%s) == 0)", pre, args);
+  if (!strcmp(name, "full"))
+    return format("(%s_len(%s) == %lld)", pre, args, (long long)ty->size);
+  if (!strcmp(name, "count"))
+    return format("(int64_t)%s_count(%s, %s)", pre, args, elem_query(elem, node->args.data[0]));
+  if (!strcmp(name, "head") || !strcmp(name, "pop")) {
+    char *e = temp_name();
+    line("uint64_t %s = 0;", e);
+    bool pop = !strcmp(name, "pop");
+    fail_if(node, format("!mc_q_%s(%s, &%s)", pop ? "pop" : "head", args, e),
+            c_str(pop ? "pop() of an empty queue" : "head() of an empty queue"));
+    char *scalar;
+    Loc v = elem_value(elem, e, &scalar);
+    if (composite_out)
+      *composite_out = v;
+    return scalar;
+  }
+  unreachable();
+}
+
+// Quantifier and loop domains: opens loops binding each binder, in
+// ascending order; returns how many blocks to close. `stop` (may be NULL) is
+// a condition that ends the loops early. A collection iterated by a `for`
+// statement is copied first, so the body may change it.
+static int open_binder(Binder *b, const char *stop, bool snapshot) {
+  Obj *obj = b->obj;
+  char *v = local_c(obj);
+  const char *cont = stop ? format("%s && ", stop) : "";
+  if (!b->in_expr) {
+    Type *ty = R(b->type);
+    int64_t lo = ty->kind == TY_RANGE ? ty->lo : 0;
+    int64_t hi = ty->kind == TY_RANGE ? ty->hi : card_of(ty) - 1;
+    line("for (int64_t %s = %lld; %s%s <= %lld; %s++) {", v, (long long)lo, cont, v,
+         (long long)hi, v);
+    g.indent++;
+    return 1;
+  }
+  Loc l = gen_loc(b->in_expr);
+  Type *cty = R(l.ty), *elem = R(cty->base);
+  if (snapshot) {
+    Loc copy = temp_buffer(cty);
+    copy_loc(&copy, &l);
+    l = copy;
+  }
+  char *args = coll_args(&l);
+  char *it = temp_name(), *enc = temp_name();
+  switch (cty->kind) {
+  case TY_SET:
+    line("for (uint64_t %s = 0; %s%s < %lld; %s++) {", it, cont, it,
+         (long long)element_space(elem), it);
+    g.indent++;
+    line("if (!mc_set_has(%s, %s))", args, it);
+    line("  continue;");
+    line("uint64_t %s = %s;", enc, it);
+    break;
+  case TY_MULTISET:
+    line("for (uint64_t %s = 0; %s%s < mc_ms_len(%s); %s++) {", it, cont, it, args, it);
+    g.indent++;
+    line("if (!mc_ms_first(%s, %s))", args, it);
+    line("  continue;");
+    line("uint64_t %s = mc_ms_slot(%s, %s) - 1;", enc, args, it);
+    break;
+  case TY_QUEUE:
+    line("for (uint64_t %s = 0; %s%s < mc_q_len(%s); %s++) {", it, cont, it, args, it);
+    g.indent++;
+    line("uint64_t %s = mc_q_at(%s, %s);", enc, args, it);
+    break;
+  default:
+    unreachable();
+  }
+  if (is_composite(elem)) {
+    line("uint8_t %s[%lld] = {0};", v, (long long)buf_bytes(elem));
+    line("%s(%s, 0, %lld, %s);", set_fn(W(elem)), v, (long long)W(elem), enc);
+  } else {
+    line("int64_t %s = %s;", v, decode(elem, enc));
+  }
+  return 1;
+}
+
+static void close_blocks(int n) {
+  while (n-- > 0) {
+    g.indent--;
+    line("}");
+  }
+}
+
+static char *gen_quant(Node *node) {
+  char *acc = temp_name();
+  const char *stop = NULL;
+  switch (node->op) {
+  case OP_FORALL:
+    line("bool %s = true;", acc);
+    stop = acc;
+    break;
+  case OP_EXISTS:
+    line("bool %s = false;", acc);
+    stop = format("!%s", acc);
+    break;
+  default:
+    line("int64_t %s = 0;", acc);
+    break;
+  }
+  int open = 0;
+  for (int i = 0; i < node->binders.len; i++)
+    open += open_binder(node->binders.data[i], stop, false);
+  switch (node->op) {
+  case OP_FORALL:
+    line("%s = %s;", acc, gen_plain(node->body));
+    break;
+  case OP_EXISTS:
+    line("%s = %s;", acc, gen_plain(node->body));
+    break;
+  case OP_COUNT:
+    line("%s += %s;", acc, gen_plain(node->body));
+    break;
+  case OP_SUM: {
+    char *v = gen_plain(node->body);
+    Iv iv = interval(node);
+    if (iv_fits(iv)) {
+      line("%s += %s;", acc, v);
+    } else {
+      fail_if(node, format("__builtin_add_overflow(%s, %s, &%s)", acc, v, acc),
+              c_str("integer overflow in sum"));
+    }
+    break;
+  }
+  default:
+    unreachable();
+  }
+  close_blocks(open);
+  return acc;
+}
+
+// Evaluates `node` into a fresh buffer when the code for it has statements,
+// else returns the expression; used for short-circuit operators.
+static char *gen_lazy(Node *node, Buf **pre) {
+  Buf *saved = g.out;
+  Buf *b = xcalloc(1, sizeof *b);
+  g.out = b;
+  g.indent++;
+  char *v = gen_plain(node);
+  g.indent--;
+  g.out = saved;
+  *pre = b->len ? b : NULL;
+  return v;
+}
+
+static char *gen_binary(Node *node) {
+  Op op = node->op;
+  if (op == OP_AND || op == OP_OR || op == OP_IMPLIES) {
+    char *a = gen_plain(node->lhs);
+    Buf *pre;
+    char *b = gen_lazy(node->rhs, &pre);
+    const char *la = op == OP_IMPLIES ? format("!%s", a) : a;
+    if (!pre)
+      return format("(%s %s %s)", la, op == OP_AND ? "&&" : "||", b);
+    char *t = temp("bool", la);
+    line(op == OP_AND ? "if (%s) {" : "if (!%s) {", t);
+    buf_puts(g.out, pre->data);
+    line("  %s = %s;", t, b);
+    line("}");
+    return t;
+  }
+  if (op == OP_EQ || op == OP_NE) {
+    if (is_composite(node->lhs->ty)) {
+      Loc a = gen_loc(node->lhs), b = gen_loc(node->rhs);
+      return format("(%smcrt_equal_bits(%s, %s, %s, %s, %lld))", op == OP_NE ? "!" : "", a.base,
+                    off_str(&a), b.base, off_str(&b), (long long)W(node->lhs->ty));
+    }
+    // A T? compares with a T without a check: none equals no value.
+    char *a = gen_value(node->lhs), *b = gen_value(node->rhs);
+    return format("(%s %s %s)", a, op == OP_EQ ? "==" : "!=", b);
+  }
+  if (op == OP_IFF)
+    return format("(!%s == !%s)", gen_plain(node->lhs), gen_plain(node->rhs));
+  if (op == OP_IN) {
+    Loc l = gen_loc(node->rhs);
+    Type *cty = R(l.ty);
+    char *e = elem_query(cty->base, node->lhs);
+    return format("%s_has(%s, %s)", coll_prefix(cty), coll_args(&l), e);
+  }
+  char *a = gen_plain(node->lhs), *b = gen_plain(node->rhs);
+  static const char *cop[] = {[OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/",
+                              [OP_MOD] = "%", [OP_LT] = "<",  [OP_LE] = "<=", [OP_GT] = ">",
+                              [OP_GE] = ">="};
+  if (op >= OP_LT && op <= OP_GE)
+    return format("(%s %s %s)", a, cop[op], b);
+  Iv ivb = interval(node->rhs);
+  if (op == OP_DIV || op == OP_MOD) {
+    if (ivb.lo <= 0 && ivb.hi >= 0) {
+      b = temp("int64_t", b);
+      fail_if(node, format("%s == 0", b), c_str(op == OP_DIV ? "division by zero" : "remainder by zero"));
+    }
+    Iv iva = interval(node->lhs);
+    if (iva.lo <= I64MIN && ivb.lo <= -1 && ivb.hi >= -1) {
+      a = temp("int64_t", a);
+      fail_if(node, format("%s == INT64_MIN && %s == -1", a, b), c_str("integer overflow"));
+    }
+    return format("(%s %s %s)", a, cop[op], b);
+  }
+  if (iv_fits(interval(node)))
+    return format("(%s %s %s)", a, cop[op], b);
+  static const char *builtin[] = {[OP_ADD] = "add", [OP_SUB] = "sub", [OP_MUL] = "mul"};
+  char *t = temp_name();
+  line("int64_t %s;", t);
+  fail_if(node, format("__builtin_%s_overflow(%s, %s, &%s)", builtin[op], a, b, t),
+          c_str("integer overflow"));
+  return t;
+}
+
+// Calls a fn; returns the C call expression (for scalars), after emitting a
+// failure check when the fn can fail. Composite results go to `dst`.
+static bool *fn_can_fail;
+
+static char *gen_call(Node *node, Loc *dst) {
+  Decl *fn = node->obj->decl;
+  Buf b = {0};
+  buf_printf(&b, "f_%s(ctx, %s", token_text(fn->name), g.state);
+  if (dst)
+    buf_printf(&b, ", %s", dst->base);
+  for (int i = 0; i < node->args.len; i++) {
+    Node *arg = node->args.data[i];
+    Binder *param = fn->params.data[i];
+    if (is_composite(param->type)) {
+      Loc l = gen_loc(arg);
+      if (l.dyn || l.k % 8) {
+        Loc t = temp_buffer(param->type);
+        copy_loc(&t, &l);
+        l = t;
+      }
+      buf_printf(&b, ", %s + %lld", l.base, (long long)(l.k / 8));
+    } else {
+      buf_printf(&b, ", %s", convert(arg, param->type, arg, gen_value(arg)));
+    }
+  }
+  buf_puts(&b, ")");
+  if (dst) {
+    line("%s;", b.data);
+    if (fn_can_fail[fn->index]) {
+      line("if (mcrt_failed(ctx))");
+      line("  %s", g.fail);
+      g.can_fail = true;
+    }
+    return NULL;
+  }
+  if (!fn_can_fail[fn->index])
+    return b.data;
+  char *t = temp("int64_t", b.data);
+  line("if (mcrt_failed(ctx))");
+  line("  %s", g.fail);
+  g.can_fail = true;
+  return t;
+}
+
+// Writes a composite value computed by an expression into `dst`.
+static void gen_composite_into(Node *node, Loc *dst) {
+  switch (node->kind) {
+  case ND_RECORD_LIT: {
+    Type *rec = R(node->ty);
+    for (int i = 0; i < rec->nfields; i++) {
+      Field *f = rec->fields[i];
+      Node *arg = NULL;
+      for (int j = 0; j < node->fnames.len; j++)
+        if (equal(node->fnames.data[j], token_text(f->name)))
+          arg = node->args.data[j];
+      Loc fl = *dst;
+      fl.k += f->offset;
+      fl.ty = f->type;
+      fl.pure = false;
+      if (is_composite(f->type)) {
+        Loc sl = gen_loc(arg);
+        copy_loc(&fl, &sl);
+      } else {
+        write_loc(&fl, convert(arg, f->type, arg, gen_value(arg)));
+      }
+    }
+    return;
+  }
+  case ND_CALL:
+    gen_call(node, dst);
+    return;
+  case ND_METHOD: {
+    Loc v;
+    gen_method_value(node, &v);
+    copy_loc(dst, &v);
+    return;
+  }
+  case ND_COND: {
+    char *c = gen_plain(node->cond);
+    line("if (%s) {", c);
+    g.indent++;
+    Loc a = gen_loc(node->then);
+    copy_loc(dst, &a);
+    g.indent--;
+    line("} else {");
+    g.indent++;
+    Loc b = gen_loc(node->els);
+    copy_loc(dst, &b);
+    g.indent--;
+    line("}");
+    return;
+  }
+  default: {
+    Loc l = gen_loc(node);
+    copy_loc(dst, &l);
+    return;
+  }
+  }
+}
+
+// The logical value of a scalar expression (may be MCRT_NONE for a T?).
+static char *gen_value(Node *node) {
+  if (node->kind == ND_IDENT && node->obj->kind == OBJ_ENUM_MEMBER)
+    return format("e_%s", node->obj->name);
+  if (node->is_const)
+    return node->val == INT64_MIN ? "INT64_MIN" : format("%lld", (long long)node->val);
+  switch (node->kind) {
+  case ND_NONE:
+    return "MCRT_NONE";
+  case ND_IDENT: {
+    Obj *obj = node->obj;
+    if (obj->kind == OBJ_VAR) {
+      Loc l = gen_loc(node);
+      return read_loc(&l);
+    }
+    return local_c(obj);
+  }
+  case ND_INDEX:
+  case ND_FIELD: {
+    Loc l = gen_loc(node);
+    return read_loc(&l);
+  }
+  case ND_BINARY:
+    return gen_binary(node);
+  case ND_UNARY:
+    if (node->op == OP_NOT)
+      return format("!%s", gen_plain(node->lhs));
+    if (interval(node->lhs).lo <= I64MIN) {
+      char *t = temp("int64_t", gen_plain(node->lhs));
+      fail_if(node, format("%s == INT64_MIN", t), c_str("integer overflow"));
+      return format("(-%s)", t);
+    }
+    return format("(-%s)", gen_plain(node->lhs));
+  case ND_COND: {
+    char *c = gen_plain(node->cond);
+    Buf *pa, *pb;
+    char *a = gen_lazy(node->then, &pa), *b = gen_lazy(node->els, &pb);
+    if (!pa && !pb)
+      return format("(%s ? %s : %s)", c, a, b);
+    char *t = temp_name();
+    line("int64_t %s;", t);
+    line("if (%s) {", c);
+    if (pa)
+      buf_puts(g.out, pa->data);
+    line("  %s = %s;", t, a);
+    line("} else {");
+    if (pb)
+      buf_puts(g.out, pb->data);
+    line("  %s = %s;", t, b);
+    line("}");
+    return t;
+  }
+  case ND_CALL:
+    return gen_call(node, NULL);
+  case ND_METHOD:
+    return gen_method_value(node, NULL);
+  case ND_QUANT:
+    return gen_quant(node);
+  default:
+    die("gen_value: node kind %d", node->kind);
+  }
+}
+
+// A scalar that must be a plain value: a T? holding none is an error here.
+static char *gen_plain(Node *node) {
+  char *v = gen_value(node);
+  if (!interval(node).none || R(node->ty)->kind == TY_NONE)
+    return v;
+  char *t = temp("int64_t", v);
+  fail_if(node, format("%s == MCRT_NONE", t),
+          c_str(format("none used as a value of %s", type_name(R(R(node->ty)->base)))));
+  return t;
+}
+
+//
+// Statements
+//
+
+// Assignment: the right side is computed first (its checks come first), then
+// the target's location; indexes never write, so neither can disturb the
+// other. A composite is copied bit for bit (equal types encode alike).
+static void gen_assign(Node *node) {
+  Node *lhs = node->lhs, *rhs = node->rhs;
+  if (is_composite(lhs->ty)) {
+    Loc s = gen_loc(rhs);
+    Loc d = gen_loc(lhs);
+    copy_loc(&d, &s);
+    return;
+  }
+  char *v = convert(node, lhs->ty, rhs, gen_value(rhs));
+  if (lhs->kind == ND_IDENT && lhs->obj->kind == OBJ_LOCAL) {
+    line("%s = %s;", local_c(lhs->obj), v);
+    return;
+  }
+  Loc d = gen_loc(lhs);
+  write_loc(&d, v);
+}
+
+static void gen_update(Node *node) {
+  const char *name = token_text(node->name);
+  Loc l = gen_loc(node->lhs);
+  Type *ty = R(l.ty), *elem = R(ty->base);
+  char *args = coll_args(&l);
+  if (!strcmp(name, "clear")) {
+    line("mc_clear(%s, %s, %lld);", l.base, off_str(&l), (long long)W(ty));
+  } else if (!strcmp(name, "pop")) {
+    char *e = temp_name();
+    line("uint64_t %s = 0;", e);
+    fail_if(node, format("!mc_q_pop(%s, &%s)", args, e), c_str("pop() of an empty queue"));
+  } else if (!strcmp(name, "push")) {
+    char *e = elem_encode(node->args.data[0], elem, node->args.data[0]);
+    fail_if(node, format("!mc_q_push(%s, %s)", args, e), c_str("push() on a full queue"));
+  } else if (!strcmp(name, "add")) {
+    char *e = elem_encode(node->args.data[0], elem, node->args.data[0]);
+    if (ty->kind == TY_SET)
+      line("mc_set_add(%s, %s);", args, e);
+    else
+      fail_if(node, format("!mc_ms_add(%s, %s)", args, e), c_str("add() to a full multiset"));
+  } else if (!strcmp(name, "remove")) {
+    char *e = elem_query(elem, node->args.data[0]);
+    line("%s_remove(%s, %s);", coll_prefix(ty), args, e);
+  } else {
+    unreachable();
+  }
+}
+
+static void gen_stmt(Node *node) {
+  line_directive(node->tok);
+  switch (node->kind) {
+  case ND_BLOCK:
+    line("{");
+    g.indent++;
+    gen_block(node);
+    g.indent--;
+    line("}");
+    return;
+  case ND_ASSIGN:
+    gen_assign(node);
+    return;
+  case ND_IF: {
+    char *c = gen_plain(node->cond);
+    line("if (%s) {", c);
+    g.indent++;
+    gen_block(node->then);
+    g.indent--;
+    if (node->els) {
+      line("} else {");
+      g.indent++;
+      if (node->els->kind == ND_BLOCK)
+        gen_block(node->els);
+      else
+        gen_stmt(node->els);
+      g.indent--;
+    }
+    line("}");
+    return;
+  }
+  case ND_FOR: {
+    line("{");
+    g.indent++;
+    int open = open_binder(node->binders.data[0], NULL, true);
+    gen_block(node->body);
+    close_blocks(open);
+    g.indent--;
+    line("}");
+    return;
+  }
+  case ND_LET:
+  case ND_VARDECL: {
+    Obj *obj = node->obj;
+    Type *ty = obj->type;
+    if (is_composite(ty)) {
+      Loc s = gen_loc(node->rhs);
+      line("uint8_t %s[%lld] = {0};", local_c(obj), (long long)buf_bytes(ty));
+      Loc d = {.base = local_c(obj), .ty = ty};
+      copy_loc(&d, &s);
+    } else {
+      char *v = node->kind == ND_VARDECL ? convert(node->rhs, ty, node->rhs, gen_value(node->rhs))
+                                         : gen_value(node->rhs);
+      line("int64_t %s = %s;", local_c(obj), v);
+      line("(void)%s;", local_c(obj));
+    }
+    return;
+  }
+  case ND_ASSERT: {
+    char *c = gen_plain(node->lhs);
+    const char *msg = node->rhs ? node->rhs->tok->str : "assertion failed";
+    line("if (!%s) {", c);
+    line("  mcrt_assert_failed(ctx, mc_file, %d, %d, %s);", node->tok->line, node->tok->col,
+         c_str(msg));
+    line("  %s", g.fail);
+    line("}");
+    g.can_fail = true;
+    return;
+  }
+  case ND_RETURN: {
+    if (is_composite(cur_fn->type)) {
+      Loc s = gen_loc(node->lhs);
+      Loc d = {.base = "ret", .ty = cur_fn->type};
+      copy_loc(&d, &s);
+      line("return;");
+    } else {
+      line("return %s;", convert(node->lhs, cur_fn->type, node->lhs, gen_value(node->lhs)));
+    }
+    return;
+  }
+  case ND_EXPR_STMT:
+    gen_update(node->lhs);
+    return;
+  default:
+    die("gen_stmt: node kind %d", node->kind);
+  }
+}
+
+static void gen_block(Node *node) {
+  for (int i = 0; i < node->args.len; i++)
+    gen_stmt(node->args.data[i]);
+}
+
+//
+// Type descriptors
+//
+
+static Buf types_out;
+static int ntypes;
+
+static char *type_desc(Type *ty) {
+  ty = R(ty);
+  W(ty);
+  if (ty->id)
+    return format("mc_type_%d", ty->id);
+  char *base = NULL, *index = NULL, *fields = NULL, *members = NULL;
+  if (ty->base)
+    base = type_desc(ty->base);
+  if (ty->kind == TY_ARRAY)
+    index = type_desc(ty->index);
+  int id = ++ntypes;
+  if (ty->kind == TY_RECORD) {
+    Vec descs = {0};
+    for (int i = 0; i < ty->nfields; i++)
+      vec_push(&descs, type_desc(ty->fields[i]->type));
+    fields = format("mc_fields_%d", id);
+    buf_printf(&types_out, "static const McrtField %s[] = {\n", fields);
+    for (int i = 0; i < ty->nfields; i++)
+      buf_printf(&types_out, "  {%s, &%s, %lld},\n", c_str(token_text(ty->fields[i]->name)),
+                 (char *)descs.data[i], (long long)ty->fields[i]->offset);
+    buf_puts(&types_out, "};\n");
+  }
+  if (ty->kind == TY_ENUM) {
+    buf_puts(&types_out, "enum {");
+    for (int i = 0; i < ty->members.len; i++)
+      buf_printf(&types_out, "%s e_%s = %d", i ? "," : "", token_text(ty->members.data[i]), i);
+    buf_puts(&types_out, " };\n");
+    members = format("mc_members_%d", id);
+    buf_printf(&types_out, "static const char *const %s[] = {", members);
+    for (int i = 0; i < ty->members.len; i++)
+      buf_printf(&types_out, "%s%s", i ? ", " : "", c_str(token_text(ty->members.data[i])));
+    buf_puts(&types_out, "};\n");
+  }
+  static const char *kinds[] = {
+      [TY_BOOL] = "MCRT_BOOL",         [TY_RANGE] = "MCRT_RANGE",   [TY_ENUM] = "MCRT_ENUM",
+      [TY_SCALARSET] = "MCRT_SCALARSET", [TY_OPTIONAL] = "MCRT_OPTIONAL", [TY_ARRAY] = "MCRT_ARRAY",
+      [TY_RECORD] = "MCRT_RECORD",     [TY_SET] = "MCRT_SET",       [TY_MULTISET] = "MCRT_MULTISET",
+      [TY_QUEUE] = "MCRT_QUEUE",
+  };
+  int64_t len_width = ty->kind == TY_QUEUE ? W(ty) - ty->size * W(ty->base) : 0;
+  buf_printf(&types_out,
+             "static const McrtType mc_type_%d = { /* %s */\n"
+             "  .kind = %s, .width = %lld, .card = %lld, .lo = %lld, .name = %s,\n"
+             "  .members = %s, .base = %s, .index = %s, .capacity = %lld, .len_width = %lld,\n"
+             "  .nfields = %d, .fields = %s,\n};\n",
+             id, type_name(ty), kinds[ty->kind], (long long)ty->width, (long long)ty->card,
+             (long long)(ty->kind == TY_RANGE ? ty->lo : 0),
+             ty->kind == TY_ENUM || ty->kind == TY_SCALARSET
+                 ? c_str(ty->name ? ty->name : ty->kind == TY_ENUM ? "enum" : "scalarset")
+                 : "NULL",
+             members ? members : "NULL", base ? format("&%s", base) : "NULL",
+             index ? format("&%s", index) : "NULL",
+             (long long)(ty->kind == TY_MULTISET || ty->kind == TY_QUEUE ? ty->size : 0),
+             (long long)len_width, ty->kind == TY_RECORD ? ty->nfields : 0,
+             fields ? fields : "NULL");
+  ty->id = id;
+  return format("mc_type_%d", id);
+}
+
+static void describe_enums(Type *ty) {
+  ty = R(ty);
+  switch (ty->kind) {
+  case TY_ENUM:
+    type_desc(ty);
+    return;
+  case TY_OPTIONAL:
+  case TY_SET:
+  case TY_MULTISET:
+  case TY_QUEUE:
+    describe_enums(ty->base);
+    return;
+  case TY_ARRAY:
+    describe_enums(ty->index);
+    describe_enums(ty->base);
+    return;
+  case TY_RECORD:
+    for (int i = 0; i < ty->nfields; i++)
+      describe_enums(ty->fields[i]->type);
+    return;
+  default:
+    return;
+  }
+}
+
+//
+// Functions of the model
+//
+
+static char *params_c(Vec *params) {
+  Buf b = {0};
+  for (int i = 0; i < params->len; i++) {
+    Binder *p = params->data[i];
+    Type *ty = p->in_expr ? R(p->in_expr->ty)->base : p->type;
+    buf_printf(&b, is_composite(ty) ? ", const uint8_t *%s" : ", int64_t %s", local_c(p->obj));
+  }
+  return b.data ? b.data : "";
+}
+
+static char *args_c(Vec *params) {
+  Buf b = {0};
+  for (int i = 0; i < params->len; i++) {
+    Binder *p = params->data[i];
+    buf_printf(&b, ", %s", local_c(p->obj));
+  }
+  return b.data ? b.data : "";
+}
+
+static void begin_fn(Buf *out, const char *fail, const char *state, bool writable) {
+  g = (Gen){.out = out, .indent = 1, .fail = fail, .state = state, .writable = writable};
+}
+
+// A boolean function of the state (guard, when, predicate). Returns whether
+// it can fail.
+static bool emit_predicate(Buf *out, const char *comment, const char *cname, Vec *params,
+                           Node *expr) {
+  Buf body = {0};
+  begin_fn(&body, "return false;", "s", false);
+  line_directive(expr->tok);
+  char *v = gen_plain(expr);
+  line("return %s;", v);
+  buf_printf(out, "/* %s */\nstatic bool %s(McrtCtx *ctx, const uint8_t *s%s) {\n  (void)ctx;\n",
+             comment, cname, params ? params_c(params) : "");
+  buf_puts(out, body.data);
+  buf_puts(out, "}\n" LINE_BACK "\n");
+  return g.can_fail;
+}
+
+// An action or init body, run on the successor `n`.
+static bool emit_body(Buf *out, const char *comment, const char *cname, Vec *params, Node *block) {
+  Buf body = {0};
+  begin_fn(&body, "return;", "n", true);
+  gen_block(block);
+  buf_printf(out, "/* %s */\nstatic void %s(McrtCtx *ctx, uint8_t *n%s) {\n  (void)ctx;\n",
+             comment, cname, params_c(params));
+  buf_puts(out, body.data ? body.data : "");
+  buf_puts(out, "}\n" LINE_BACK "\n");
+  return g.can_fail;
+}
+
+static const char *decl_comment(Decl *d) {
+  int line_no = d->tok->line;
+  const char *kind = token_text(d->tok);
+  return format("%s %s at %s:%d", kind, d->name ? token_text(d->name) : "(unnamed)", src->name,
+                line_no);
+}
+
+static void emit_fn(Buf *protos, Buf *out, Decl *fn) {
+  cur_fn = fn;
+  bool composite = is_composite(fn->type);
+  Buf sig = {0};
+  buf_printf(&sig, "static %s f_%s(McrtCtx *ctx, const uint8_t *s%s%s)",
+             composite ? "void" : "int64_t", token_text(fn->name), composite ? ", uint8_t *ret" : "",
+             params_c(&fn->params));
+  buf_printf(protos, "%s;\n", sig.data);
+  Buf body = {0};
+  begin_fn(&body, composite ? "return;" : "return 0;", "s", false);
+  for (int i = 0; i < fn->params.len; i++) {
+    Binder *p = fn->params.data[i];
+    line("(void)%s;", local_c(p->obj));
+  }
+  gen_block(fn->body);
+  line("mcrt_runtime_error(ctx, mc_file, %d, %d, %s);", fn->name->line, fn->name->col,
+       c_str(format("fn %s ended without return", token_text(fn->name))));
+  line("%s", g.fail);
+  buf_printf(out, "/* %s */\n%s {\n", decl_comment(fn), sig.data);
+  buf_puts(out, body.data);
+  buf_puts(out, "}\n" LINE_BACK "\n");
+}
+
+static void find_calls(Node *node, Vec *out) {
+  if (!node)
+    return;
+  if (node->kind == ND_CALL)
+    vec_push(out, node->obj->decl);
+  find_calls(node->lhs, out);
+  find_calls(node->rhs, out);
+  find_calls(node->cond, out);
+  find_calls(node->then, out);
+  find_calls(node->els, out);
+  find_calls(node->body, out);
+  for (int i = 0; i < node->args.len; i++)
+    find_calls(node->args.data[i], out);
+  for (int i = 0; i < node->binders.len; i++)
+    find_calls(((Binder *)node->binders.data[i])->in_expr, out);
+}
+
+// Emits a fn after every fn it calls (check() rejected recursion), so that
+// whether a call can fail is known when the call is written.
+static void emit_fn_after_callees(Buf *protos, Buf *out, Decl *fn, bool *done) {
+  if (done[fn->index])
+    return;
+  done[fn->index] = true;
+  Vec callees = {0};
+  find_calls(fn->body, &callees);
+  for (int i = 0; i < callees.len; i++)
+    emit_fn_after_callees(protos, out, callees.data[i], done);
+  emit_fn(protos, out, fn);
+  fn_can_fail[fn->index] = g.can_fail;
+}
+
+//
+// Rule groups: actions and init blocks with their parameter bindings
+//
+
+typedef struct Group {
+  Decl *decl;
+  const char *name;   // as the runtime prints it
+  const char *body;   // C name of the body function; the guard is g + this
+  uint64_t first, nbindings;
+  int64_t *cards; // per parameter
+  bool guard_fails, body_fails;
+} Group;
+
+static int64_t param_card(Binder *b) {
+  return b->in_expr ? element_space(R(b->in_expr->ty)->base) : card_of(b->type);
+}
+
+static Type *param_type(Binder *b) { return b->in_expr ? R(b->in_expr->ty)->base : b->type; }
+
+// Opens the loops over every binding of a group in `s`; sets `rule` to the
+// rule index expression. Returns blocks to close.
+static int open_bindings(Group *gr, char **rule) {
+  Vec *params = &gr->decl->params;
+  int open = 0;
+  Buf r = {0};
+  buf_printf(&r, "%lluu", (unsigned long long)gr->first);
+  uint64_t stride = gr->nbindings;
+  for (int i = 0; i < params->len; i++) {
+    Binder *b = params->data[i];
+    open += open_binder(b, NULL, false);
+    stride /= (uint64_t)gr->cards[i];
+    Type *ty = param_type(b);
+    char *pos = is_composite(ty)
+                    ? format("%s(%s, 0, %lld)", get_fn(W(ty)), local_c(b->obj), (long long)W(ty))
+                    : encode(ty, local_c(b->obj));
+    buf_printf(&r, " + %lluu * %s", (unsigned long long)stride, pos);
+  }
+  *rule = r.data;
+  return open;
+}
+
+bool emit(Program *prog, Layout *layout, FILE *out) {
+  lay = layout;
+  src = prog->file;
+  const char *model = prog->model_name ? token_text(prog->model_name) : NULL;
+  if (!model) {
+    const char *base = strrchr(src->name, '/');
+    base = base ? base + 1 : src->name;
+    const char *dot = strrchr(base, '.');
+    model = dot ? xstrndup(base, dot - base) : base;
+  }
+
+  // Functions: which can fail is known only after they are written, and
+  // calls need it: emit them in call order (no recursion), leaves first.
+  int nfns = 0;
+  for (int i = 0; i < prog->decls.len; i++)
+    nfns += ((Decl *)prog->decls.data[i])->kind == DK_FN;
+  fn_can_fail = xcalloc(nfns + 1, sizeof *fn_can_fail);
+  bool *done = xcalloc(nfns + 1, sizeof *done);
+  Buf fn_protos = {0}, fns = {0};
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind == DK_FN)
+      emit_fn_after_callees(&fn_protos, &fns, d, done);
+  }
+
+  // Every enum gets its constants (e_MEMBER), used or not in the state.
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->type)
+      describe_enums(d->type);
+    for (int j = 0; j < d->params.len; j++) {
+      Binder *b = d->params.data[j];
+      if (b->type)
+        describe_enums(b->type);
+    }
+  }
+
+  // State variables: type descriptors, offsets, accessors.
+  Buf vars = {0}, accessors = {0};
+  buf_puts(&vars, "static const McrtVar mc_vars[] = {\n");
+  for (int i = 0; i < layout->vars.len; i++) {
+    Obj *var = layout->vars.data[i];
+    char *desc = type_desc(var->type);
+    buf_printf(&vars, "  {%s, &%s, %lld},\n", c_str(var->name), desc,
+               (long long)layout->offsets[i]);
+    buf_printf(&accessors, "/* var %s: %s, bits %lld..%lld */\n#define OFF_%s %lld\n", var->name,
+               type_name(R(var->type)), (long long)layout->offsets[i],
+               (long long)(layout->offsets[i] + W(var->type) - 1), var->name,
+               (long long)layout->offsets[i]);
+    if (!has_accessor(var->type))
+      continue;
+    // get_NAME / set_NAME with one position per array index.
+    Buf ps = {0}, off = {0};
+    Type *ty = R(var->type);
+    buf_printf(&off, "OFF_%s", var->name);
+    int k = 0;
+    while (ty->kind == TY_ARRAY) {
+      buf_printf(&ps, ", int64_t i%d", k);
+      int64_t ew = W(ty->base);
+      buf_printf(&off, " + %lld * (uint64_t)i%d", (long long)ew, k);
+      k++;
+      ty = R(ty->base);
+    }
+    int64_t w = W(ty);
+    buf_printf(&accessors,
+               "static inline int64_t get_%s(const uint8_t *s%s) {\n"
+               "  return %s;\n}\n",
+               var->name, ps.data ? ps.data : "",
+               decode(ty, format("%s(s, %s, %lld)", get_fn(w), off.data, (long long)w)));
+    buf_printf(&accessors,
+               "static inline void set_%s(uint8_t *s%s, int64_t v) {\n"
+               "  %s(s, %s, %lld, %s);\n}\n",
+               var->name, ps.data ? ps.data : "", set_fn(w), off.data, (long long)w,
+               encode(ty, "v"));
+  }
+  if (!layout->vars.len)
+    buf_puts(&vars, "  {NULL, NULL, 0},\n");
+  buf_puts(&vars, "};\n");
+
+  // The default state: every variable at its type's default.
+  uint8_t *defstate = xcalloc(layout->state_bytes + 8, 1);
+  for (int i = 0; i < layout->vars.len; i++) {
+    Obj *var = layout->vars.data[i];
+    default_bits(var->type, defstate, layout->offsets[i]);
+  }
+  Buf defaults = {0};
+  buf_printf(&defaults, "static const uint8_t mc_default_state[%lld] = {",
+             (long long)layout->state_bytes + 8);
+  for (int64_t i = 0; i < layout->state_bytes; i++)
+    buf_printf(&defaults, "%s%s%u", i ? "," : "", i % 16 == 0 ? "\n  " : " ", defstate[i]);
+  buf_puts(&defaults, "\n};\n");
+
+  // Actions and init blocks.
+  Vec actions = {0}, inits = {0};
+  uint64_t nrules = 0, ninit_rules = 0;
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind != DK_ACTION && d->kind != DK_INIT)
+      continue;
+    Group *gr = xcalloc(1, sizeof *gr);
+    gr->decl = d;
+    gr->name = d->name ? token_text(d->name) : "init";
+    // An unnamed init block gets a C name no spec name can produce.
+    gr->body = d->name ? format("%s_%s", d->kind == DK_ACTION ? "a" : "i", gr->name)
+                       : format("iu%d", inits.len + 1);
+    gr->cards = xcalloc(d->params.len + 1, sizeof *gr->cards);
+    __int128 n = 1;
+    for (int j = 0; j < d->params.len; j++) {
+      gr->cards[j] = param_card(d->params.data[j]);
+      n *= gr->cards[j];
+    }
+    uint64_t *counter = d->kind == DK_ACTION ? &nrules : &ninit_rules;
+    if (n + *counter > ((__int128)1 << 62)) {
+      error_at(d->name ? d->name : d->tok, "too many parameter bindings (%s)",
+               "more than 2^62 rules");
+      return false;
+    }
+    gr->nbindings = (uint64_t)n;
+    gr->first = *counter;
+    *counter += gr->nbindings;
+    vec_push(d->kind == DK_ACTION ? &actions : &inits, gr);
+  }
+
+  Buf rules = {0};
+  for (int pass = 0; pass < 2; pass++) {
+    Vec *list = pass ? &actions : &inits;
+    for (int i = 0; i < list->len; i++) {
+      Group *gr = list->data[i];
+      Decl *d = gr->decl;
+      if (d->expr)
+        gr->guard_fails = emit_predicate(&rules, format("guard of %s", decl_comment(d)),
+                                         format("g%s", gr->body), &d->params, d->expr);
+      gr->body_fails = emit_body(&rules, decl_comment(d), gr->body, &d->params, d->body);
+    }
+  }
+
+  // Predicates.
+  Buf preds = {0}, inv_table = {0}, reach_table = {0}, prop_table = {0};
+  Buf check_inv = {0}, check_reach = {0}, terminal = {0}, constraint = {0};
+  int ninv = 0, nreach = 0, nprop = 0, nterm = 0, ncons = 0;
+  buf_puts(&check_inv, "static int mc_check_invariants(McrtCtx *ctx, const uint8_t *s) {\n");
+  buf_puts(&check_reach,
+           "static bool mc_check_reachable(McrtCtx *ctx, uint32_t i, const uint8_t *s) {\n"
+           "  switch (i) {\n");
+  buf_puts(&terminal, "static bool mc_is_terminal(McrtCtx *ctx, const uint8_t *s) {\n");
+  buf_puts(&constraint, "static bool mc_within_constraints(McrtCtx *ctx, const uint8_t *s) {\n");
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    const char *name = d->name ? token_text(d->name) : "";
+    char *entry = format("  {%s, mc_file, %d},\n", c_str(name), d->name ? d->name->line : 0);
+    switch (d->kind) {
+    case DK_INVARIANT:
+      emit_predicate(&preds, decl_comment(d), format("inv_%s", name), NULL, d->expr);
+      buf_printf(&check_inv, "  if (!inv_%s(ctx, s))\n    return %d;\n", name, ninv++);
+      buf_puts(&inv_table, entry);
+      break;
+    case DK_REACHABLE:
+      emit_predicate(&preds, decl_comment(d), format("reach_%s", name), NULL, d->expr);
+      buf_printf(&check_reach, "  case %d:\n    return reach_%s(ctx, s);\n", nreach++, name);
+      buf_puts(&reach_table, entry);
+      break;
+    case DK_TERMINAL:
+      emit_predicate(&preds, decl_comment(d), format("term_%s", name), NULL, d->expr);
+      buf_printf(&terminal, "  if (term_%s(ctx, s))\n    return true;\n", name);
+      nterm++;
+      break;
+    case DK_CONSTRAINT:
+      emit_predicate(&preds, decl_comment(d), format("cons_%s", name), NULL, d->expr);
+      buf_printf(&constraint, "  if (!cons_%s(ctx, s))\n    return false;\n", name);
+      ncons++;
+      break;
+    case DK_PROPERTY:
+      buf_puts(&prop_table, entry);
+      nprop++;
+      break;
+    default:
+      break;
+    }
+  }
+  buf_puts(&check_inv, "  (void)ctx, (void)s;\n  return -1;\n}\n");
+  buf_puts(&check_reach, "  }\n  (void)ctx, (void)s;\n  return false;\n}\n");
+  buf_puts(&terminal, "  (void)ctx, (void)s;\n  return false;\n}\n");
+  buf_puts(&constraint, "  (void)ctx, (void)s;\n  return true;\n}\n");
+
+  // initial_states, successors, apply_init, apply_rule.
+  Buf search = {0};
+  begin_fn(&search, "return;", "s", false);
+  buf_puts(&search, "static void mc_initial_states(McrtCtx *ctx) {\n"
+                    "  const uint8_t *s = mc_default_state;\n"
+                    "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n");
+  if (!inits.len) {
+    buf_puts(&search, "  /* no init block: the default state */\n"
+                      "  memcpy(n, s, sizeof n);\n"
+                      "  mcrt_emit_initial(ctx, n, 0);\n");
+  }
+  for (int i = 0; i < inits.len; i++) {
+    Group *gr = inits.data[i];
+    line("/* %s */", decl_comment(gr->decl));
+    g.fail = format("{ mcrt_failed_in_rule(ctx, true, %lluu); return; }",
+                    (unsigned long long)gr->first);
+    char *rule;
+    line("{");
+    g.indent++;
+    int open = open_bindings(gr, &rule);
+    char *rule_t = temp("uint64_t", rule);
+    const char *fail_rule = format("{ mcrt_failed_in_rule(ctx, true, %s); return; }", rule_t);
+    if (gr->decl->expr) {
+      line("bool %s_en = g%s(ctx, s%s);", rule_t, gr->body, args_c(&gr->decl->params));
+      if (gr->guard_fails)
+        line("if (mcrt_failed(ctx)) %s", fail_rule);
+      line("if (%s_en) {", rule_t);
+    } else {
+      line("{");
+    }
+    g.indent++;
+    line("memcpy(n, s, sizeof n);");
+    line("%s(ctx, n%s);", gr->body, args_c(&gr->decl->params));
+    if (gr->body_fails)
+      line("if (mcrt_failed(ctx)) %s", fail_rule);
+    line("mcrt_emit_initial(ctx, n, %s);", rule_t);
+    g.indent--;
+    line("}");
+    close_blocks(open);
+    g.indent--;
+    line("}");
+  }
+  buf_puts(&search, "}\n\n");
+
+  buf_puts(&search, "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
+                    "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n");
+  for (int i = 0; i < actions.len; i++) {
+    Group *gr = actions.data[i];
+    line("/* %s */", decl_comment(gr->decl));
+    g.fail = format("{ mcrt_failed_in_rule(ctx, false, %lluu); return; }",
+                    (unsigned long long)gr->first);
+    line("{");
+    g.indent++;
+    char *rule;
+    int open = open_bindings(gr, &rule);
+    char *rule_t = temp("uint64_t", rule);
+    const char *fail_rule = format("{ mcrt_failed_in_rule(ctx, false, %s); return; }", rule_t);
+    if (gr->decl->expr) {
+      line("bool %s_en = g%s(ctx, s%s);", rule_t, gr->body, args_c(&gr->decl->params));
+      if (gr->guard_fails)
+        line("if (mcrt_failed(ctx)) %s", fail_rule);
+      line("if (%s_en) {", rule_t);
+    } else {
+      line("{");
+    }
+    g.indent++;
+    line("memcpy(n, s, MC_STATE_BYTES);");
+    line("%s(ctx, n%s);", gr->body, args_c(&gr->decl->params));
+    if (gr->body_fails)
+      line("if (mcrt_failed(ctx)) %s", fail_rule);
+    line("if (mcrt_emit_successor(ctx, n, %d, %s))", i, rule_t);
+    line("  return;");
+    g.indent--;
+    line("}");
+    close_blocks(open);
+    g.indent--;
+    line("}");
+  }
+  buf_puts(&search, "}\n\n");
+
+  // Replay of one rule: decode the binding from the rule index.
+  for (int pass = 0; pass < 2; pass++) {
+    Vec *list = pass ? &actions : &inits;
+    bool init = !pass;
+    if (init)
+      buf_puts(&search, "static bool mc_apply_init(McrtCtx *ctx, uint64_t rule, uint8_t *n) {\n"
+                        "  const uint8_t *s = mc_default_state;\n");
+    else
+      buf_puts(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
+                        "uint8_t *n) {\n");
+    if (init && !list->len)
+      buf_puts(&search, "  if (rule == 0) {\n    memcpy(n, s, MC_STATE_BYTES);\n    return true;\n  }\n");
+    for (int i = 0; i < list->len; i++) {
+      Group *gr = list->data[i];
+      Decl *d = gr->decl;
+      g.fail = "return false;";
+      if (gr->first)
+        line("if (rule >= %lluu && rule < %lluu) { /* %s */", (unsigned long long)gr->first,
+             (unsigned long long)(gr->first + gr->nbindings), gr->name);
+      else
+        line("if (rule < %lluu) { /* %s */", (unsigned long long)gr->nbindings, gr->name);
+      g.indent++;
+      line("uint64_t b = rule - %lluu;", (unsigned long long)gr->first);
+      uint64_t stride = gr->nbindings;
+      for (int j = 0; j < d->params.len; j++) {
+        Binder *b = d->params.data[j];
+        stride /= (uint64_t)gr->cards[j];
+        Type *ty = param_type(b);
+        char *enc = format("(b / %lluu %% %lluu)", (unsigned long long)stride,
+                           (unsigned long long)gr->cards[j]);
+        if (b->in_expr) {
+          // The element must be in the collection in this state.
+          Loc l = gen_loc(b->in_expr);
+          Type *cty = R(l.ty);
+          line("if (!%s_has(%s, %s))", coll_prefix(cty), coll_args(&l), enc);
+          line("  return false;");
+        }
+        if (is_composite(ty)) {
+          line("uint8_t %s[%lld] = {0};", local_c(b->obj), (long long)buf_bytes(ty));
+          line("%s(%s, 0, %lld, %s);", set_fn(W(ty)), local_c(b->obj), (long long)W(ty), enc);
+        } else {
+          line("int64_t %s = %s;", local_c(b->obj), decode(ty, enc));
+        }
+      }
+      line("(void)b;");
+      if (d->expr)
+        line("if (!g%s(ctx, s%s))\n%*s  return false;", gr->body, args_c(&d->params),
+             g.indent * 2, "");
+      line("memcpy(n, s, MC_STATE_BYTES);");
+      line("%s(ctx, n%s);", gr->body, args_c(&d->params));
+      line("return !mcrt_failed(ctx);");
+      g.indent--;
+      line("}");
+    }
+    buf_puts(&search, "  (void)ctx, (void)s, (void)n, (void)rule;\n  return false;\n}\n\n");
+  }
+
+  // Rule-group tables.
+  Buf groups = {0};
+  for (int pass = 0; pass < 2; pass++) {
+    Vec *list = pass ? &actions : &inits;
+    for (int i = 0; i < list->len; i++) {
+      Group *gr = list->data[i];
+      Decl *d = gr->decl;
+      if (!d->params.len)
+        continue;
+      buf_printf(&groups, "static const McrtParam mc_params_%s[] = {\n", gr->body);
+      for (int j = 0; j < d->params.len; j++) {
+        Binder *b = d->params.data[j];
+        buf_printf(&groups, "  {%s, &%s},\n", c_str(token_text(b->name)),
+                   type_desc(param_type(b)));
+      }
+      buf_puts(&groups, "};\n");
+    }
+    buf_printf(&groups, "static const McrtRuleGroup mc_%s[] = {\n", pass ? "actions" : "inits");
+    for (int i = 0; i < list->len; i++) {
+      Group *gr = list->data[i];
+      Decl *d = gr->decl;
+      buf_printf(&groups, "  {%s, %d, %s, %lluu, %lluu, mc_file, %d},\n", c_str(gr->name),
+                 d->params.len,
+                 d->params.len ? format("mc_params_%s", gr->body) : "NULL",
+                 (unsigned long long)gr->first, (unsigned long long)gr->nbindings, d->tok->line);
+    }
+    if (!pass && !list->len)
+      buf_printf(&groups, "  {\"default\", 0, NULL, 0, 1, mc_file, 0},\n");
+    if (pass && !list->len)
+      buf_puts(&groups, "  {NULL, 0, NULL, 0, 0, NULL, 0},\n");
+    buf_puts(&groups, "};\n");
+  }
+  if (!inits.len)
+    ninit_rules = 1;
+
+  int nscalarsets = 0;
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind == DK_TYPE && R(d->type)->kind == TY_SCALARSET)
+      nscalarsets++;
+  }
+
+  // The m4 definitions.
+  fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
+#define DEF(name, fmt, ...)                                                                        \
+  fprintf(out, "m4_define(\xe2\x9f\xa6" name "\xe2\x9f\xa7, \xe2\x9f\xa6" fmt "\xe2\x9f\xa7)m4_dnl\n", \
+          __VA_ARGS__)
+  DEF("MCGEN_VERSION", "%s", MCGEN_VERSION);
+  DEF("MCGEN_MODEL", "%s", model);
+  DEF("MCGEN_MODEL_STR", "%s", c_str(model));
+  DEF("MCGEN_SOURCE", "%s", c_str(src->name));
+  DEF("MCGEN_SOURCE_COMMENT", "%s", src->name);
+  DEF("MCGEN_STATE_BITS", "%lld", (long long)layout->state_bits);
+  DEF("MCGEN_STATE_BYTES", "%lld", (long long)layout->state_bytes);
+  DEF("MCGEN_NVARS", "%d", layout->vars.len);
+  DEF("MCGEN_NINITS", "%d", inits.len ? inits.len : 1);
+  DEF("MCGEN_NINIT_RULES", "%lluu", (unsigned long long)ninit_rules);
+  DEF("MCGEN_NACTIONS", "%d", actions.len);
+  DEF("MCGEN_NRULES", "%lluu", (unsigned long long)nrules);
+  DEF("MCGEN_NINVARIANTS", "%d", ninv);
+  DEF("MCGEN_NREACHABLES", "%d", nreach);
+  DEF("MCGEN_NPROPERTIES", "%d", nprop);
+  DEF("MCGEN_HAS_TERMINAL", "%s", nterm ? "true" : "false");
+  DEF("MCGEN_HAS_CONSTRAINT", "%s", ncons ? "true" : "false");
+  DEF("MCGEN_NSCALARSETS", "%d", nscalarsets);
+  DEF("MCGEN_TYPES", "%s", types_out.data ? types_out.data : "");
+  DEF("MCGEN_VARS", "%s", vars.data);
+  DEF("MCGEN_ACCESSORS", "%s", accessors.data ? accessors.data : "");
+  DEF("MCGEN_DEFAULT_STATE", "%s", defaults.data);
+  DEF("MCGEN_FN_PROTOTYPES", "%s", fn_protos.data ? fn_protos.data : "");
+  DEF("MCGEN_FNS", "%s", fns.data ? fns.data : "");
+  DEF("MCGEN_RULES", "%s", rules.data ? rules.data : "");
+  DEF("MCGEN_PREDICATES", "%s%s%s%s%s", preds.data ? preds.data : "", check_inv.data,
+      check_reach.data, terminal.data, constraint.data);
+  DEF("MCGEN_SEARCH", "%s", search.data);
+  DEF("MCGEN_GROUPS", "%s", groups.data);
+  DEF("MCGEN_INVARIANT_TABLE", "%s", inv_table.data ? inv_table.data : "  {NULL, NULL, 0},\n");
+  DEF("MCGEN_REACHABLE_TABLE", "%s", reach_table.data ? reach_table.data : "  {NULL, NULL, 0},\n");
+  DEF("MCGEN_PROPERTY_TABLE", "%s", prop_table.data ? prop_table.data : "  {NULL, NULL, 0},\n");
+#undef DEF
+  return true;
+}
+
+// Writes the default encoding of a type at a bit offset: 0 for every type
+// but a range that does not start at 0 and contains it.
+static void default_bits(Type *ty, uint8_t *buf, int64_t off) {
+  ty = R(ty);
+  switch (ty->kind) {
+  case TY_RANGE:
+    if (ty->lo < 0 && ty->hi >= 0) {
+      uint64_t enc = (uint64_t)(0 - ty->lo);
+      for (int64_t b = 0; b < ty->width; b++)
+        if (enc >> b & 1)
+          buf[(off + b) / 8] |= (uint8_t)(1u << ((off + b) % 8));
+    }
+    return;
+  case TY_ARRAY: {
+    int64_t n = card_of(ty->index), w = W(ty->base);
+    for (int64_t i = 0; i < n; i++)
+      default_bits(ty->base, buf, off + i * w);
+    return;
+  }
+  case TY_RECORD:
+    for (int i = 0; i < ty->nfields; i++)
+      default_bits(ty->fields[i]->type, buf, off + ty->fields[i]->offset);
+    return;
+  default:
+    return;
+  }
+}

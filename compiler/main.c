@@ -1,0 +1,279 @@
+// main.c: the driver. Reads the command line, then runs the pipeline one
+// stage per call: read, tokenize, parse, check, layout, emit, m4, cc.
+#include "mcgen.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#ifndef MCGEN_TEMPLATE_DIR
+#define MCGEN_TEMPLATE_DIR "templates"
+#endif
+#ifndef MCGEN_RUNTIME_DIR
+#define MCGEN_RUNTIME_DIR "build"
+#endif
+#ifndef MCGEN_RUNTIME_INCLUDE
+#define MCGEN_RUNTIME_INCLUDE "runtime"
+#endif
+
+typedef struct Options {
+  const char *spec;
+  const char *output; // checker path; the C file is OUTPUT.c
+  Vec defines;        // Define*
+  bool emit_c_only;
+  bool keep;
+  const char *cc;
+  const char *cflags;
+} Options;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: mcgen [-o NAME] [-D CONST=VALUE]... [--emit-c] [--cc CC] [--cflags FLAGS]\n"
+          "             [--mpi] [--keep] [--version] [--help] SPEC\n"
+          "\n"
+          "Compiles SPEC (.mc) into a standalone model checker: NAME.c and NAME\n"
+          "(default MODEL_checker, MODEL from `model MODEL;` or the file name).\n"
+          "\n"
+          "  -o NAME          name of the checker (and NAME.c)\n"
+          "  -D CONST=VALUE   override a constant of the spec (integer, true, false)\n"
+          "  --emit-c         write NAME.c only, do not compile it\n"
+          "  --cc CC          C compiler (default: $CC or cc)\n"
+          "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
+          "  --mpi            build for distributed runs under mpirun (not implemented yet)\n"
+          "  --keep           keep the intermediate m4 definitions (NAME.m4)\n"
+          "  --version        print the version\n"
+          "  --help           print this help\n"
+          "\n"
+          "Exit codes: 0 built, 1 the spec has errors (all reported), 2 usage or system error.\n");
+}
+
+static _Noreturn void usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "mcgen: %s\n", vformat(fmt, ap));
+  va_end(ap);
+  fprintf(stderr, "Try 'mcgen --help'.\n");
+  exit(2);
+}
+
+static Options parse_args(int argc, char **argv) {
+  Options o = {.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc", .cflags = ""};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *val = NULL;
+#define NEEDS_VALUE(flag)                                                                          \
+  do {                                                                                             \
+    if (i + 1 >= argc)                                                                             \
+      usage_error("option %s needs a value", flag);                                                \
+    val = argv[++i];                                                                               \
+  } while (0)
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      exit(0);
+    } else if (!strcmp(a, "--version")) {
+      printf("mcgen %s\n", MCGEN_VERSION);
+      exit(0);
+    } else if (!strcmp(a, "-o")) {
+      NEEDS_VALUE("-o");
+      o.output = val;
+    } else if (!strncmp(a, "-D", 2)) {
+      if (a[2])
+        val = a + 2;
+      else
+        NEEDS_VALUE("-D");
+      const char *eq = strchr(val, '=');
+      if (!eq || eq == val || !eq[1])
+        usage_error("-D expects CONST=VALUE, got '%s'", val);
+      Define *d = xcalloc(1, sizeof *d);
+      d->name = xstrndup(val, eq - val);
+      d->value = xstrdup(eq + 1);
+      vec_push(&o.defines, d);
+    } else if (!strcmp(a, "--emit-c")) {
+      o.emit_c_only = true;
+    } else if (!strcmp(a, "--keep")) {
+      o.keep = true;
+    } else if (!strcmp(a, "--cc")) {
+      NEEDS_VALUE("--cc");
+      o.cc = val;
+    } else if (!strcmp(a, "--cflags")) {
+      NEEDS_VALUE("--cflags");
+      o.cflags = val;
+    } else if (!strcmp(a, "--mpi")) {
+      fprintf(stderr, "mcgen: --mpi is not implemented yet (distributed checking is planned)\n");
+      exit(2);
+    } else if (a[0] == '-' && a[1]) {
+      usage_error("unknown option '%s'", a);
+    } else if (o.spec) {
+      usage_error("only one SPEC may be given ('%s' and '%s')", o.spec, a);
+    } else {
+      o.spec = a;
+    }
+#undef NEEDS_VALUE
+  }
+  if (!o.spec)
+    usage_error("no SPEC given");
+  return o;
+}
+
+// Runs a command (argv[0] looked up in PATH) with stdout optionally sent
+// to a file; returns its exit status, or -1 if it could not be started.
+static int run(char **argv, const char *stdout_path) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (stdout_path)
+    posix_spawn_file_actions_addopen(&fa, 1, stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (err) {
+    errno = err;
+    return -1;
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static const char *dir_from_env(const char *var, const char *dflt) {
+  const char *v = getenv(var);
+  return v && *v ? v : dflt;
+}
+
+// The model name: `model NAME;` or the file's base name without extension.
+static const char *model_name(Program *prog) {
+  if (prog->model_name)
+    return token_text(prog->model_name);
+  const char *base = strrchr(prog->file->name, '/');
+  base = base ? base + 1 : prog->file->name;
+  const char *dot = strrchr(base, '.');
+  return dot && dot != base ? xstrndup(base, dot - base) : base;
+}
+
+// Replaces each `#line MCGEN_HERE` marker with a #line naming the
+// generated file, so that C compiler messages about the glue point there.
+static bool fix_line_markers(const char *path) {
+  SrcFile *f = read_file(path);
+  if (!f)
+    return false;
+  FILE *out = fopen(path, "w");
+  if (!out)
+    return false;
+  int lineno = 1;
+  const char *p = f->text;
+  while (*p) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    if (len == 16 && !strncmp(p, "#line MCGEN_HERE", 16))
+      fprintf(out, "#line %d \"%s\"\n", lineno + 1, path);
+    else
+      fprintf(out, "%.*s\n", (int)len, p);
+    lineno++;
+    p += len + (nl ? 1 : 0);
+  }
+  return fclose(out) == 0;
+}
+
+int main(int argc, char **argv) {
+  Options o = parse_args(argc, argv);
+
+  SrcFile *file = read_file(o.spec);
+  if (!file) {
+    fprintf(stderr, "mcgen: cannot read %s: %s\n", o.spec, strerror(errno));
+    return 2;
+  }
+  Token *tok = tokenize(file);
+  Program *prog = parse(tok);
+  // Syntax errors stop here: checking a half-parsed file would only add
+  // errors that are consequences of the first ones.
+  if (error_count())
+    goto spec_errors;
+  Define *defs = xcalloc(o.defines.len + 1, sizeof *defs);
+  for (int i = 0; i < o.defines.len; i++)
+    defs[i] = *(Define *)o.defines.data[i];
+  if (!check(prog, defs, o.defines.len))
+    goto spec_errors;
+  Layout lay;
+  if (!layout(prog, &lay))
+    goto spec_errors;
+
+  const char *name = o.output ? o.output : format("%s_checker", model_name(prog));
+  char *defs_path = format("%s.m4", name), *c_path = format("%s.c", name);
+  FILE *defs_out = fopen(defs_path, "w");
+  if (!defs_out) {
+    fprintf(stderr, "mcgen: cannot write %s: %s\n", defs_path, strerror(errno));
+    return 2;
+  }
+  bool ok = emit(prog, &lay, defs_out);
+  if (fclose(defs_out) != 0) {
+    fprintf(stderr, "mcgen: cannot write %s: %s\n", defs_path, strerror(errno));
+    return 2;
+  }
+  if (!ok || error_count()) {
+    remove(defs_path);
+    goto spec_errors;
+  }
+
+  // m4: definitions + template -> C.
+  const char *templates = dir_from_env("MCGEN_TEMPLATES", MCGEN_TEMPLATE_DIR);
+  char *m4_argv[] = {"m4", "-P", defs_path, format("%s/checker.c.m4", templates), NULL};
+  int status = run(m4_argv, c_path);
+  if (status != 0) {
+    if (status < 0)
+      fprintf(stderr, "mcgen: cannot run m4 (%s); install GNU m4 (Debian: apt-get install m4)\n",
+              strerror(errno));
+    else
+      fprintf(stderr, "mcgen: m4 failed on %s (exit %d): this is a bug in mcgen\n", defs_path,
+              status);
+    return 2;
+  }
+  if (!o.keep)
+    remove(defs_path);
+  if (!fix_line_markers(c_path)) {
+    fprintf(stderr, "mcgen: cannot rewrite %s: %s\n", c_path, strerror(errno));
+    return 2;
+  }
+  if (o.emit_c_only)
+    return 0;
+
+  // cc: the C file + the runtime -> one standalone checker.
+  const char *rt = dir_from_env("MCGEN_RUNTIME", MCGEN_RUNTIME_DIR);
+  const char *inc = dir_from_env("MCGEN_RUNTIME_INCLUDE", MCGEN_RUNTIME_INCLUDE);
+  Vec cc = {0};
+  vec_push(&cc, (void *)o.cc);
+  char *std_flags[] = {"-std=c11", "-O2", "-g", "-Wall", "-Wextra", "-Wno-unused-function",
+                       "-Wno-unused-label"};
+  for (size_t i = 0; i < sizeof std_flags / sizeof *std_flags; i++)
+    vec_push(&cc, std_flags[i]);
+  vec_push(&cc, format("-I%s", inc));
+  // --cflags is split on blanks (no shell quoting).
+  char *extra = xstrdup(o.cflags);
+  for (char *t = strtok(extra, " \t\n"); t; t = strtok(NULL, " \t\n"))
+    vec_push(&cc, t);
+  vec_push(&cc, c_path);
+  vec_push(&cc, format("%s/libmcrt.a", rt));
+  vec_push(&cc, "-lm");
+  vec_push(&cc, "-o");
+  vec_push(&cc, (void *)name);
+  vec_push(&cc, NULL);
+  status = run((char **)cc.data, NULL);
+  if (status != 0) {
+    if (status < 0)
+      fprintf(stderr, "mcgen: cannot run the C compiler '%s': %s\n", o.cc, strerror(errno));
+    else
+      fprintf(stderr, "mcgen: the C compiler failed on %s (exit %d): this is a bug in mcgen,\n"
+                      "       please report it with the spec\n", c_path, status);
+    return 2;
+  }
+  return 0;
+
+spec_errors:
+  fprintf(stderr, "%d error%s in %s\n", error_count(), error_count() == 1 ? "" : "s", o.spec);
+  return 1;
+}

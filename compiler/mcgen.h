@@ -1,0 +1,355 @@
+// mcgen.h: the compiler's one internal header, in sections, one per file.
+// Each section lists exactly what that file exports; everything else in the
+// file is static.
+//
+// Pipeline (main.c): read -> tokenize (lex.c) -> parse (parse.c) -> check
+// (check.c) -> layout (layout.c) -> emit (emit.c) -> m4 -> cc.
+#ifndef MCGEN_H
+#define MCGEN_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MCGEN_VERSION "0.1.0"
+
+typedef struct Token Token;
+typedef struct Type Type;
+typedef struct Node Node;
+typedef struct Obj Obj;
+typedef struct Decl Decl;
+typedef struct Program Program;
+
+//
+// util.c: memory (never freed: the compiler is short-lived), strings,
+// internal errors.
+//
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *vformat(const char *fmt, va_list ap);
+_Noreturn void die_at(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
+#define unreachable() die("unreachable")
+
+// A growable array of pointers.
+typedef struct Vec {
+  void **data;
+  int len, cap;
+} Vec;
+void vec_push(Vec *v, void *item);
+
+// A growable string.
+typedef struct Buf {
+  char *data;
+  size_t len, cap;
+} Buf;
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_puts(Buf *b, const char *s);
+
+//
+// diag.c: spec errors, for people. `file:line:col: error: msg`, the source
+// line, a caret under the column; then optional notes and hints.
+//
+typedef struct SrcFile {
+  const char *name; // as given on the command line
+  const char *text; // NUL-terminated contents
+  size_t len;
+} SrcFile;
+
+void error_at(const Token *tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void error_at_loc(const SrcFile *file, const char *loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void note_at(const Token *tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+// An error with no position in the spec (a bad -D): `mcgen: error: msg`.
+void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int error_count(void);
+// Stream for diagnostics (stderr by default; tests may redirect).
+extern FILE *diag_out;
+// The candidate nearest to `name` by edit distance, or NULL if none is
+// close enough to suggest.
+const char *closest_name(const char *name, const char *const *candidates, int n);
+// Line and column (1-based) of a location in a file.
+void loc_line_col(const SrcFile *file, const char *loc, int *line, int *col);
+
+//
+// lex.c
+//
+typedef enum {
+  TK_IDENT,   // identifiers
+  TK_KEYWORD, // reserved words
+  TK_PUNCT,   // operators and punctuation
+  TK_NUM,     // decimal integer literal
+  TK_STR,     // string literal
+  TK_EOF,
+} TokenKind;
+
+struct Token {
+  TokenKind kind;
+  Token *next;
+  const char *loc; // start in file->text
+  int len;
+  int64_t val;     // TK_NUM
+  char *str;       // TK_STR: contents with escapes decoded; TK_IDENT: the name
+  const SrcFile *file;
+  int line, col;
+};
+
+// Tokenizes the whole file; reports bad characters and unterminated
+// strings/comments and goes on. The list always ends with TK_EOF.
+Token *tokenize(const SrcFile *file);
+bool equal(const Token *tok, const char *s);
+char *token_text(const Token *tok);
+SrcFile *read_file(const char *path); // NULL if it cannot be read
+
+//
+// parse.c: recursive descent, one function per grammar rule.
+//
+
+// Types as written, then resolved by check.c.
+typedef enum {
+  TY_BOOL,
+  TY_RANGE,     // lo..hi
+  TY_ENUM,
+  TY_SCALARSET,
+  TY_OPTIONAL,  // base?
+  TY_ARRAY,     // [index] base
+  TY_RECORD,
+  TY_SET,       // set<base>
+  TY_MULTISET,  // multiset<base, cap>
+  TY_QUEUE,     // queue<base, cap>
+  TY_NAMED,     // a name to resolve (check.c sets `target`)
+  TY_INT,       // check.c: an integer expression's type (not writable)
+  TY_NONE,      // check.c: the type of the literal `none`
+  TY_STRING,    // check.c: assert messages
+  TY_ERROR,     // check.c: after an error, suppresses follow-on errors
+} TypeKind;
+
+typedef struct Field {
+  Token *name;
+  Type *type;
+  int64_t offset; // layout.c: bit offset in the record
+} Field;
+
+struct Type {
+  TypeKind kind;
+  Token *tok;         // where it was written
+  const char *name;   // the alias that declared it (`type Proc = ...`), if any
+
+  Node *lo_expr, *hi_expr; // TY_RANGE as written
+  int64_t lo, hi;          // TY_RANGE, after check
+
+  Vec members;        // TY_ENUM: Token* of each member
+  Obj **member_objs;  // TY_ENUM: check.c
+
+  Node *size_expr;    // TY_SCALARSET as written
+  Node *cap_expr;     // TY_MULTISET, TY_QUEUE as written
+  int64_t size;       // TY_SCALARSET: N;  TY_MULTISET/TY_QUEUE: K
+
+  Type *base;         // TY_OPTIONAL, TY_ARRAY, TY_SET, TY_MULTISET, TY_QUEUE
+  Type *index;        // TY_ARRAY
+
+  Field **fields;     // TY_RECORD
+  int nfields;
+
+  Token *ref;         // TY_NAMED: the name
+  Type *target;       // TY_NAMED: check.c
+
+  // layout.c
+  int64_t width;      // bits of the encoding
+  int64_t card;       // number of values of a scalar type (0: not scalar)
+  int id;             // emit.c: index of its descriptor
+};
+
+typedef enum {
+  ND_NUM,       // val
+  ND_BOOL,      // val 0/1
+  ND_NONE,      // none
+  ND_STR,       // tok->str
+  ND_IDENT,     // name; check.c sets obj
+  ND_BINARY,    // op, lhs, rhs
+  ND_UNARY,     // op, lhs
+  ND_COND,      // cond ? then : els
+  ND_INDEX,     // lhs[rhs]
+  ND_FIELD,     // lhs.name
+  ND_CALL,      // name(args): a fn
+  ND_METHOD,    // lhs.name(args): len head pop empty full count push add remove clear
+  ND_RECORD_LIT,// name { field: expr, ... } (fields/args parallel)
+  ND_QUANT,     // op (forall exists count sum), binders, body
+
+  ND_ASSIGN,    // lhs = rhs
+  ND_IF,        // cond, then, els (els may be another ND_IF or ND_BLOCK)
+  ND_FOR,       // binders (one), body
+  ND_LET,       // let name = rhs  (local constant)
+  ND_VARDECL,   // var name: decl_type = rhs (local variable)
+  ND_ASSERT,    // lhs (condition), rhs (ND_STR message, may be NULL)
+  ND_RETURN,    // lhs
+  ND_EXPR_STMT, // lhs: a method call used as a statement
+  ND_BLOCK,     // stmts
+} NodeKind;
+
+typedef enum {
+  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
+  OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+  OP_AND, OP_OR, OP_IMPLIES, OP_IFF, OP_IN,
+  OP_NOT, OP_NEG,
+  OP_FORALL, OP_EXISTS, OP_COUNT, OP_SUM,
+} Op;
+
+// A bound name: a parameter, a quantifier or loop variable.
+// `x: T` sets type; `x in EXPR` sets in_expr.
+typedef struct Binder {
+  Token *name;
+  Type *type;
+  Node *in_expr;
+  Obj *obj; // check.c
+} Binder;
+
+struct Node {
+  NodeKind kind;
+  Token *tok;      // the token that best locates it (operator, name, keyword)
+  Op op;
+  Node *lhs, *rhs;
+  Node *cond, *then, *els;
+  Vec args;        // ND_CALL, ND_METHOD: Node*; ND_RECORD_LIT: values; ND_BLOCK: statements
+  Vec fnames;      // ND_RECORD_LIT: Token* field names, parallel to args
+  Vec binders;     // ND_QUANT, ND_FOR: Binder*
+  Node *body;      // ND_QUANT, ND_FOR
+  Token *name;     // ND_IDENT, ND_FIELD, ND_CALL, ND_METHOD, ND_RECORD_LIT, ND_LET, ND_VARDECL
+  Type *decl_type; // ND_VARDECL
+  int64_t val;     // ND_NUM, ND_BOOL
+
+  // check.c
+  Type *ty;        // the expression's type (resolved: never TY_NAMED)
+  Obj *obj;        // ND_IDENT, ND_CALL (the fn), ND_LET/ND_VARDECL (the local)
+  Field *field;    // ND_FIELD, and for ND_RECORD_LIT the fields in order
+  bool is_const;   // constant expression (value in val)
+};
+
+typedef enum {
+  OBJ_CONST,      // decl
+  OBJ_TYPE,       // decl
+  OBJ_VAR,        // a state variable: decl
+  OBJ_FN,         // decl
+  OBJ_ENUM_MEMBER,// enum_type, index
+  OBJ_PARAM,      // a binder: binder
+  OBJ_LOCAL,      // let / var inside a body: node
+  OBJ_ACTION,     // decl
+  OBJ_INIT,       // decl
+  OBJ_PREDICATE,  // invariant / reachable / terminal / constraint / property: decl
+} ObjKind;
+
+struct Obj {
+  ObjKind kind;
+  const char *name;
+  Token *tok;      // where it was declared
+  Type *type;      // resolved type (consts: TY_INT or TY_BOOL)
+  Decl *decl;
+  Binder *binder;
+  Node *node;
+  Type *enum_type;
+  int64_t index;   // OBJ_ENUM_MEMBER: position
+  int64_t val;     // OBJ_CONST: value
+  bool writable;   // OBJ_LOCAL declared with `var`
+  int id;          // emit.c: unique number for C names of locals/binders
+};
+
+typedef enum {
+  DK_MODEL,
+  DK_CONST,
+  DK_TYPE,
+  DK_VAR,
+  DK_FN,
+  DK_INIT,
+  DK_ACTION,
+  DK_INVARIANT,
+  DK_REACHABLE,
+  DK_TERMINAL,
+  DK_CONSTRAINT,
+  DK_PROPERTY,
+  DK_FAIR,
+} DeclKind;
+
+typedef enum {
+  TEMP_ALWAYS,            // [] P
+  TEMP_EVENTUALLY,        // <> P
+  TEMP_LEADSTO,           // P ~> Q
+  TEMP_ALWAYS_EVENTUALLY, // []<> P
+  TEMP_EVENTUALLY_ALWAYS, // <>[] P
+} TemporalKind;
+
+struct Decl {
+  DeclKind kind;
+  Token *tok;      // the keyword
+  Token *name;     // NULL for an unnamed init
+  Vec params;      // DK_FN, DK_INIT, DK_ACTION: Binder*; DK_PROPERTY: forall binders
+  Type *type;      // DK_TYPE: aliased type; DK_VAR: type; DK_FN: return type
+  Node *expr;      // DK_CONST: value; DK_INIT/DK_ACTION: `when` (or NULL);
+                   // predicates: the expression; DK_PROPERTY: P
+  Node *expr2;     // DK_PROPERTY: Q of `P ~> Q`
+  TemporalKind temporal;
+  Node *body;      // DK_FN, DK_INIT, DK_ACTION: ND_BLOCK
+  bool strong;     // DK_FAIR
+  Vec fair_actions;// DK_FAIR: Token* action names; several = a group `(A | B)`
+  Obj *obj;        // check.c
+  int index;       // check.c: position among declarations of its kind
+};
+
+struct Program {
+  const SrcFile *file;
+  Token *model_name; // from `model NAME;`, or NULL
+  Vec decls;         // Decl*, in source order
+};
+
+// Parses a whole file; reports every syntax error it can (recovering at
+// the next declaration) and always returns a Program.
+Program *parse(Token *tok);
+
+//
+// check.c: name resolution, types, constants, the scalarset rules, definite
+// assignment of scalarsets in init blocks, `-D` overrides.
+//
+typedef struct Define {
+  const char *name;
+  const char *value;
+} Define;
+
+// Requires parse(). Returns false if errors were reported.
+bool check(Program *prog, Define *defines, int ndefines);
+// Follows TY_NAMED links.
+Type *resolve(Type *ty);
+bool is_scalar(const Type *ty); // bool, range, enum, scalarset, int
+const char *type_name(const Type *ty); // for messages
+
+//
+// layout.c: bit widths and offsets of every type and state variable.
+//
+typedef struct Layout {
+  int64_t state_bits;
+  int64_t state_bytes;
+  Vec vars;          // Obj* state variables in declaration order
+  int64_t *offsets;  // bit offset of vars[i]
+} Layout;
+
+// Requires check(). Reports (as spec errors) types too large to encode.
+bool layout(Program *prog, Layout *out);
+// Lays out a type met outside the state (parameter, local, fn result).
+bool layout_of(Type *ty, Token *where);
+// Distinct encodings of a collection element (its card, or 2^width).
+int64_t element_space(Type *ty);
+
+//
+// emit.c: writes the m4 definitions of the model; the templates give the
+// generated C its shape.
+//
+bool emit(Program *prog, Layout *lay, FILE *out);
+
+#endif

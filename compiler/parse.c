@@ -1,0 +1,1285 @@
+// parse.c: tokens to an AST, by recursive descent, one function per grammar
+// rule with the rule written above it.
+//
+// Errors and recovery. A syntax error sets `panic`; while it is set further
+// errors are not reported (they are almost always consequences of the
+// first). Parsing itself carries on without backtracking: a failed expect()
+// consumes nothing and a missing expression becomes a placeholder node, so
+// every function returns a well-formed (if wrong) tree. Panic ends at a
+// synchronization point: after a statement inside a block (skip to the next
+// `;`, consumed, or to the `}` that closes the block) or after a top-level
+// declaration (skip to the next token that starts a declaration outside any
+// brackets). Both skips advance at least one token when the failed construct
+// consumed nothing, so parsing always terminates.
+//
+// Nesting depth (expressions, unary operators, types, blocks) is bounded by
+// MAX_DEPTH so that a pathological file cannot overflow the stack, here or in
+// the later stages that walk the tree recursively. Long chains of binary
+// operators, `->`, `?:` and `else if` are parsed with loops.
+//
+// The parser does no name resolution and no type checking (check.c).
+#include "mcgen.h"
+
+#define MAX_DEPTH 512
+
+static Token *tok;       // the current token
+static Token *prev;      // the last token consumed (NULL at the start)
+static bool panic;       // an error was reported; suppress others until we sync
+static bool eof_seen;    // an error at the end of the file was reported
+static int depth;        // current nesting depth, bounded by MAX_DEPTH
+static Program *prog;
+
+static Node *expr(void);
+static Node *unary(void);
+static Node *postfix(void);
+static Type *type(void);
+static Node *block(void);
+
+//
+// Tokens
+//
+
+static void next(void) {
+  prev = tok;
+  if (tok->kind != TK_EOF)
+    tok = tok->next;
+}
+
+static bool consume(const char *s) {
+  if (!equal(tok, s))
+    return false;
+  next();
+  return true;
+}
+
+static bool is_kw(const Token *t, const char *s) {
+  return t->kind == TK_KEYWORD && equal(t, s);
+}
+
+// A contextual word: an identifier spelled `s`.
+static bool is_word(const Token *t, const char *s) {
+  return t->kind == TK_IDENT && equal(t, s);
+}
+
+// The keywords that start a top-level declaration. `var` also starts a
+// statement, so inside a block it does not end the block.
+static bool is_decl_start(const Token *t, bool in_block) {
+  static const char *const kws[] = {
+      "model", "const", "type", "fn", "init", "action", "invariant", "reachable",
+      "terminal", "constraint", "property", "fair",
+  };
+  if (t->kind != TK_KEYWORD)
+    return false;
+  for (size_t i = 0; i < sizeof(kws) / sizeof(*kws); i++)
+    if (equal(t, kws[i]))
+      return true;
+  return !in_block && equal(t, "var");
+}
+
+static bool is_stmt_keyword(const Token *t) {
+  return is_kw(t, "if") || is_kw(t, "for") || is_kw(t, "let") || is_kw(t, "var") ||
+         is_kw(t, "assert") || is_kw(t, "return");
+}
+
+//
+// Errors
+//
+
+static void syntax_error(Token *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void syntax_error(Token *t, const char *fmt, ...) {
+  if (panic || (t->kind == TK_EOF && eof_seen)) {
+    panic = true;
+    return;
+  }
+  panic = true;
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = vformat(fmt, ap);
+  va_end(ap);
+  // At the end of the file, one error says it all: not one per unclosed
+  // block (the note points at the innermost opener).
+  if (t->kind == TK_EOF) {
+    eof_seen = true;
+    error_at(t, "unexpected end of file: %s", msg);
+  }
+  else
+    error_at(t, "%s", msg);
+}
+
+// "expected ';' after ...", pointing just past the previous token, where
+// the missing text belongs (usually the end of a line).
+static void missing_after(const char *s, const char *what) {
+  if (panic)
+    return;
+  if (!prev) {
+    syntax_error(tok, "expected '%s' after %s", s, what);
+    return;
+  }
+  panic = true;
+  Token at = *prev;
+  at.loc = prev->loc + prev->len;
+  at.col = prev->col + prev->len;
+  at.len = 1;
+  error_at(&at, "expected '%s' after %s", s, what);
+}
+
+static void expect_after(const char *s, const char *what) {
+  if (!consume(s))
+    missing_after(s, what);
+}
+
+static void expect(const char *s, const char *context) {
+  if (consume(s))
+    return;
+  syntax_error(tok, "expected '%s' %s", s, context);
+}
+
+// A closer for `open`: on failure say where the opener was.
+static void expect_closer(const char *s, Token *open) {
+  if (consume(s))
+    return;
+  if (panic || (tok->kind == TK_EOF && eof_seen)) {
+    panic = true;
+    return;
+  }
+  syntax_error(tok, "expected '%s'", s);
+  note_at(open, "to match this '%.*s'", open->len, open->loc);
+}
+
+// A token to stand for a name that is missing, so that Decl.name and
+// Binder.name are never NULL.
+static Token *placeholder_name(void) {
+  Token *t = xcalloc(1, sizeof(Token));
+  *t = *tok;
+  t->kind = TK_IDENT;
+  t->len = 0;
+  t->next = NULL;
+  t->str = "";
+  return t;
+}
+
+// IDENT, described as `what` in the error ("expected a name for ...").
+static Token *ident(const char *what) {
+  if (tok->kind == TK_IDENT) {
+    Token *t = tok;
+    next();
+    return t;
+  }
+  // A keyword where a name belongs (`var set: bool;`): say so, and take it
+  // as the name when what follows shows that it was meant as one.
+  const Token *n = tok->next;
+  if (tok->kind == TK_KEYWORD && !panic &&
+      (equal(n, ":") || equal(n, "=") || equal(n, "(") || equal(n, ";") ||
+       equal(n, ",") || equal(n, "{"))) {
+    syntax_error(tok, "'%s' is a reserved word and cannot be %s", tok->str, what);
+    Token *t = tok;
+    next();
+    return t;
+  }
+  syntax_error(tok, "expected %s", what);
+  return placeholder_name();
+}
+
+// Depth guard: every recursive rule calls enter() and, whatever enter()
+// returned, leave().
+static bool enter(void) {
+  if (++depth <= MAX_DEPTH)
+    return true;
+  syntax_error(tok, "nested too deeply (more than %d levels)", MAX_DEPTH);
+  return false;
+}
+
+static void leave(void) {
+  depth--;
+}
+
+//
+// Recovery
+//
+
+// After a statement that reported an error: skip to the end of the
+// statement (`;` consumed), to the `}` that closes the enclosing block, or
+// to what looks like the start of the next statement.
+static void recover_stmt(Token *start) {
+  panic = false;
+  // The statement ended where statements end: nothing to skip.
+  if (tok != start && prev &&
+      (equal(prev, ";") || (equal(prev, "}") && (is_kw(start, "if") || is_kw(start, "for")))))
+    return;
+  if (tok == start)
+    next();
+  int nest = 0;
+  while (tok->kind != TK_EOF) {
+    if (nest == 0 && (is_decl_start(tok, true) || is_stmt_keyword(tok)))
+      return;
+    // A token that starts a line no further right than the failed statement
+    // is taken for the next statement (typically after a missing `;`).
+    if (nest == 0 && prev && tok->line > prev->line && tok->col <= start->col)
+      return;
+    if (equal(tok, "(") || equal(tok, "[") || equal(tok, "{")) {
+      nest++;
+    } else if (equal(tok, ")") || equal(tok, "]") || equal(tok, "}")) {
+      if (nest == 0 && equal(tok, "}"))
+        return;
+      if (nest > 0)
+        nest--;
+    } else if (nest == 0 && equal(tok, ";")) {
+      next();
+      return;
+    }
+    next();
+  }
+}
+
+// After a declaration that reported an error: skip to the next token that
+// starts a declaration outside any brackets.
+static void recover_decl(Token *start) {
+  panic = false;
+  if (tok != start && prev && (equal(prev, ";") || equal(prev, "}")) &&
+      (tok->kind == TK_EOF || is_decl_start(tok, false)))
+    return;
+  if (tok == start)
+    next();
+  int nest = 0;
+  while (tok->kind != TK_EOF) {
+    if (nest <= 0 && is_decl_start(tok, false))
+      return;
+    if (equal(tok, "(") || equal(tok, "[") || equal(tok, "{"))
+      nest++;
+    else if (equal(tok, ")") || equal(tok, "]") || equal(tok, "}"))
+      nest--;
+    next();
+  }
+}
+
+//
+// Constructors
+//
+
+// Nodes, types and binders come from large zeroed chunks rather than one
+// calloc each (never freed, like all compiler memory).
+static void *alloc(size_t size) {
+  enum { CHUNK = 1 << 20 };
+  static char *chunk;
+  static size_t used = CHUNK;
+  size = (size + 15) & ~(size_t)15;
+  if (size > CHUNK / 4)
+    return xcalloc(1, size);
+  if (used + size > CHUNK) {
+    chunk = xcalloc(1, CHUNK);
+    used = 0;
+  }
+  void *p = chunk + used;
+  used += size;
+  return p;
+}
+
+static Node *new_node(NodeKind kind, Token *t) {
+  Node *node = alloc(sizeof(Node));
+  node->kind = kind;
+  node->tok = t;
+  return node;
+}
+
+static Node *new_binary(Op op, Node *lhs, Node *rhs, Token *t) {
+  Node *node = new_node(ND_BINARY, t);
+  node->op = op;
+  node->lhs = lhs;
+  node->rhs = rhs;
+  return node;
+}
+
+// Stands for a missing expression (only ever seen after an error).
+static Node *error_node(Token *t) {
+  return new_node(ND_NUM, t);
+}
+
+static Type *new_type(TypeKind kind, Token *t) {
+  Type *ty = alloc(sizeof(Type));
+  ty->kind = kind;
+  ty->tok = t;
+  return ty;
+}
+
+static Decl *new_decl(DeclKind kind, Token *t) {
+  Decl *d = xcalloc(1, sizeof(Decl));
+  d->kind = kind;
+  d->tok = t;
+  vec_push(&prog->decls, d);
+  return d;
+}
+
+//
+// Types
+//
+
+// Can `t` start an additive expression (a range bound)?
+static bool starts_range(const Token *t) {
+  return t->kind == TK_NUM || t->kind == TK_IDENT || equal(t, "-") || equal(t, "(");
+}
+
+static bool starts_type(const Token *t) {
+  return starts_range(t) || equal(t, "[") || is_kw(t, "bool") || is_kw(t, "enum") ||
+         is_kw(t, "scalarset") || is_kw(t, "record") || is_kw(t, "set") ||
+         is_kw(t, "multiset") || is_kw(t, "queue");
+}
+
+// The `>` that closes `set<`, `multiset<` or `queue<`. A `>=` right after a
+// type (`var s: set<T>= ...`) is split into `>` and `=`.
+static void expect_close_angle(Token *open) {
+  if (equal(tok, ">=")) {
+    Token *eq = xcalloc(1, sizeof(Token));
+    *eq = *tok;
+    eq->loc++;
+    eq->col++;
+    eq->len = 1;
+    tok->len = 1;
+    tok->next = eq;
+  }
+  expect_closer(">", open);
+}
+
+static Node *add(void);
+
+// Can `t` continue an additive expression (or start the `..` of a range)?
+static bool continues_add(const Token *t) {
+  static const char *const ops[] = {"..", "+", "-", "*", "/", "%", "(", "[", ".", "{"};
+  for (size_t i = 0; i < sizeof(ops) / sizeof(*ops); i++)
+    if (equal(t, ops[i]))
+      return true;
+  return false;
+}
+
+// range = add ".." add          (or a named type: a lone IDENT)
+static Type *range_or_named(void) {
+  Token *start = tok;
+  // The common case, a lone name, without building an expression for it.
+  if (tok->kind == TK_IDENT && !continues_add(tok->next)) {
+    next();
+    Type *ty = new_type(TY_NAMED, start);
+    ty->ref = start;
+    return ty;
+  }
+  Node *lo = add();
+  if (equal(tok, "..")) {
+    Type *ty = new_type(TY_RANGE, tok);
+    next();
+    ty->lo_expr = lo;
+    ty->hi_expr = add();
+    return ty;
+  }
+  if (lo->kind == ND_IDENT) {
+    Type *ty = new_type(TY_NAMED, start);
+    ty->ref = start;
+    return ty;
+  }
+  syntax_error(tok, "expected '..' (a range type is written 'LO..HI')");
+  return new_type(TY_ERROR, start);
+}
+
+// enum_type = "enum" "{" IDENT ("," IDENT)* ","? "}"
+static Type *enum_type(void) {
+  Type *ty = new_type(TY_ENUM, tok);
+  next();
+  Token *open = tok;
+  expect("{", "after 'enum'");
+  do {
+    if (equal(tok, "}") && ty->members.len > 0)
+      break; // trailing comma
+    vec_push(&ty->members, ident("an enum member name"));
+    if (panic)
+      break;
+  } while (consume(","));
+  expect_closer("}", open);
+  return ty;
+}
+
+// record_type = "record" "{" field ((","|";") field)* (","|";")? "}"
+// field       = IDENT ":" type
+static Type *record_type(void) {
+  Type *ty = new_type(TY_RECORD, tok);
+  next();
+  Token *open = tok;
+  expect("{", "after 'record'");
+  Vec fields = {0};
+  do {
+    if (equal(tok, "}") && fields.len > 0)
+      break; // trailing separator
+    Field *f = alloc(sizeof(Field));
+    f->name = ident("a field name");
+    expect(":", "after the field name");
+    f->type = type();
+    vec_push(&fields, f);
+    if (panic)
+      break;
+  } while (consume(",") || consume(";"));
+  expect_closer("}", open);
+  ty->fields = (Field **)fields.data;
+  ty->nfields = fields.len;
+  return ty;
+}
+
+// base_type = "bool" | enum_type | "scalarset" "(" expr ")" | "[" type "]" type
+//           | record_type | "set" "<" type ">"
+//           | "multiset" "<" type "," add ">" | "queue" "<" type "," add ">"
+//           | range | IDENT
+static Type *base_type(void) {
+  Token *start = tok;
+
+  if (is_kw(tok, "bool")) {
+    next();
+    return new_type(TY_BOOL, start);
+  }
+  if (is_kw(tok, "enum"))
+    return enum_type();
+  if (is_kw(tok, "record"))
+    return record_type();
+  if (is_kw(tok, "scalarset")) {
+    Type *ty = new_type(TY_SCALARSET, start);
+    next();
+    Token *open = tok;
+    expect("(", "after 'scalarset' (it is written 'scalarset(N)')");
+    ty->size_expr = expr();
+    expect_closer(")", open);
+    return ty;
+  }
+  if (equal(tok, "[")) {
+    Type *ty = new_type(TY_ARRAY, start);
+    next();
+    ty->index = type();
+    expect_closer("]", start);
+    ty->base = type();
+    return ty;
+  }
+  if (is_kw(tok, "set")) {
+    Type *ty = new_type(TY_SET, start);
+    next();
+    Token *open = tok;
+    expect("<", "after 'set' (it is written 'set<T>')");
+    ty->base = type();
+    expect_close_angle(open);
+    return ty;
+  }
+  if (is_kw(tok, "multiset") || is_kw(tok, "queue")) {
+    bool is_queue = is_kw(tok, "queue");
+    Type *ty = new_type(is_queue ? TY_QUEUE : TY_MULTISET, start);
+    next();
+    Token *open = tok;
+    if (!consume("<"))
+      syntax_error(tok, "expected '<' after '%s' (it is written '%s<T, CAPACITY>')",
+                   start->str, start->str);
+    ty->base = type();
+    if (!consume(","))
+      syntax_error(tok, "expected ',' and the capacity of the %s", start->str);
+    // The capacity is an additive expression so that `>` closes the type.
+    ty->cap_expr = add();
+    expect_close_angle(open);
+    return ty;
+  }
+  if (starts_range(tok))
+    return range_or_named();
+
+  syntax_error(tok, "expected a type");
+  return new_type(TY_ERROR, start);
+}
+
+// type = base_type "?"*
+static Type *type(void) {
+  if (!enter()) {
+    leave();
+    return new_type(TY_ERROR, tok);
+  }
+  Type *ty = base_type();
+  while (equal(tok, "?")) {
+    Type *opt = new_type(TY_OPTIONAL, tok);
+    opt->base = ty;
+    ty = opt;
+    next();
+  }
+  leave();
+  return ty;
+}
+
+//
+// Expressions
+//
+
+// binder = IDENT ":" type | IDENT "in" expr
+static Binder *binder(void) {
+  Binder *b = alloc(sizeof(Binder));
+  b->name = ident("a name");
+  if (consume(":")) {
+    b->type = type();
+  } else if (consume("in")) {
+    b->in_expr = expr();
+  } else {
+    syntax_error(tok, "expected ':' or 'in' after '%s'", b->name->str);
+    // `p Proc`: take the type anyway, so that the rest parses.
+    b->type = starts_type(tok) ? type() : new_type(TY_ERROR, tok);
+  }
+  return b;
+}
+
+// binders = binder ("," binder)*
+static void binders(Vec *out) {
+  do
+    vec_push(out, binder());
+  while (consume(","));
+}
+
+// Is `t` the start of a quantifier? `count` and `sum` are contextual: only
+// when followed by a name and then `:` or `in`.
+static bool is_quant_start(const Token *t) {
+  if (is_kw(t, "forall") || is_kw(t, "exists"))
+    return true;
+  if (!is_word(t, "count") && !is_word(t, "sum"))
+    return false;
+  const Token *n = t->next;
+  return n->kind == TK_IDENT && (equal(n->next, ":") || is_kw(n->next, "in"));
+}
+
+// quantifier = ("forall"|"exists"|"count"|"sum") binder ("," binder)* "::" expr
+static Node *quantifier(void) {
+  Node *node = new_node(ND_QUANT, tok);
+  node->op = equal(tok, "forall") ? OP_FORALL
+           : equal(tok, "exists") ? OP_EXISTS
+           : equal(tok, "count")  ? OP_COUNT
+                                  : OP_SUM;
+  next();
+  binders(&node->binders);
+  if (!consume("::"))
+    syntax_error(tok, "expected '::' before the body of '%s'", node->tok->str);
+  node->body = expr();
+  return node;
+}
+
+// args = expr ("," expr)*      (the caller has consumed "(")
+static void args(Vec *out, Token *open) {
+  if (!equal(tok, ")")) {
+    do
+      vec_push(out, expr());
+    while (consume(","));
+  }
+  expect_closer(")", open);
+}
+
+// Does `IDENT {` start a record literal? Only when `{` is followed by
+// `IDENT :`, so that `if x == y {` and `when g {` are not taken for one.
+static bool is_record_lit(const Token *t) {
+  const Token *brace = t->next;
+  return equal(brace, "{") && brace->next->kind == TK_IDENT && equal(brace->next->next, ":");
+}
+
+// record_lit = IDENT "{" IDENT ":" expr ("," IDENT ":" expr)* ","? "}"
+static Node *record_lit(void) {
+  Node *node = new_node(ND_RECORD_LIT, tok);
+  node->name = tok;
+  next();
+  Token *open = tok;
+  next(); // "{"
+  do {
+    if (equal(tok, "}") && node->fnames.len > 0)
+      break; // trailing comma
+    vec_push(&node->fnames, ident("a field name"));
+    expect(":", "after the field name");
+    vec_push(&node->args, expr());
+    if (panic)
+      break;
+  } while (consume(","));
+  expect_closer("}", open);
+  return node;
+}
+
+// primary = NUM | "true" | "false" | "none" | "(" expr ")"
+//         | IDENT "(" args? ")" | record_lit | IDENT
+static Node *primary(void) {
+  Token *start = tok;
+
+  if (tok->kind == TK_NUM) {
+    Node *node = new_node(ND_NUM, tok);
+    node->val = tok->val;
+    next();
+    return node;
+  }
+  if (is_kw(tok, "true") || is_kw(tok, "false")) {
+    Node *node = new_node(ND_BOOL, tok);
+    node->val = is_kw(tok, "true");
+    next();
+    return node;
+  }
+  if (is_kw(tok, "none")) {
+    next();
+    return new_node(ND_NONE, start);
+  }
+  if (equal(tok, "(")) {
+    next();
+    Node *node = expr();
+    expect_closer(")", start);
+    return node;
+  }
+  if (tok->kind == TK_IDENT) {
+    if (equal(tok->next, "(")) {
+      Node *node = new_node(ND_CALL, tok);
+      node->name = tok;
+      next();
+      Token *open = tok;
+      next();
+      args(&node->args, open);
+      return node;
+    }
+    if (is_record_lit(tok))
+      return record_lit();
+    Node *node = new_node(ND_IDENT, tok);
+    node->name = tok;
+    next();
+    return node;
+  }
+  if (tok->kind == TK_STR) {
+    syntax_error(tok, "a string can only be the message of an assert");
+    next();
+    return error_node(start);
+  }
+  syntax_error(tok, "expected an expression");
+  return error_node(start);
+}
+
+// postfix = primary ("[" expr "]" | "." NAME "(" args? ")" | "." NAME)*
+// (NAME: any identifier or keyword, e.g. `m.count(e)`, `r.set`)
+static Node *postfix(void) {
+  Node *node = primary();
+  for (;;) {
+    if (equal(tok, "[")) {
+      Token *open = tok;
+      next();
+      Node *idx = new_node(ND_INDEX, open);
+      idx->lhs = node;
+      idx->rhs = expr();
+      expect_closer("]", open);
+      node = idx;
+      continue;
+    }
+    if (equal(tok, ".")) {
+      next();
+      if (tok->kind != TK_IDENT && tok->kind != TK_KEYWORD) {
+        syntax_error(tok, "expected a field or method name after '.'");
+        return node;
+      }
+      Token *name = tok;
+      next();
+      if (equal(tok, "(")) {
+        Node *m = new_node(ND_METHOD, name);
+        m->name = name;
+        m->lhs = node;
+        Token *open = tok;
+        next();
+        args(&m->args, open);
+        node = m;
+      } else {
+        Node *f = new_node(ND_FIELD, name);
+        f->name = name;
+        f->lhs = node;
+        node = f;
+      }
+      continue;
+    }
+    return node;
+  }
+}
+
+// unary = ("!"|"-") unary | quantifier | postfix
+static Node *unary(void) {
+  if (equal(tok, "!") || equal(tok, "-")) {
+    Token *op = tok;
+    if (!enter()) {
+      leave();
+      return error_node(tok);
+    }
+    next();
+    Node *node = new_node(ND_UNARY, op);
+    node->op = equal(op, "!") ? OP_NOT : OP_NEG;
+    node->lhs = unary();
+    leave();
+    return node;
+  }
+  if (is_quant_start(tok))
+    return quantifier();
+  return postfix();
+}
+
+// mul = unary (("*"|"/"|"%") unary)*
+static Node *mul(void) {
+  Node *node = unary();
+  for (;;) {
+    Token *op = tok;
+    if (consume("*"))
+      node = new_binary(OP_MUL, node, unary(), op);
+    else if (consume("/"))
+      node = new_binary(OP_DIV, node, unary(), op);
+    else if (consume("%"))
+      node = new_binary(OP_MOD, node, unary(), op);
+    else
+      return node;
+  }
+}
+
+// add = mul (("+"|"-") mul)*
+static Node *add(void) {
+  Node *node = mul();
+  for (;;) {
+    Token *op = tok;
+    if (consume("+"))
+      node = new_binary(OP_ADD, node, mul(), op);
+    else if (consume("-"))
+      node = new_binary(OP_SUB, node, mul(), op);
+    else
+      return node;
+  }
+}
+
+// rel = add (("<"|"<="|">"|">="|"in") add)*
+static Node *rel(void) {
+  Node *node = add();
+  for (;;) {
+    Token *op = tok;
+    if (consume("<"))
+      node = new_binary(OP_LT, node, add(), op);
+    else if (consume("<="))
+      node = new_binary(OP_LE, node, add(), op);
+    else if (consume(">"))
+      node = new_binary(OP_GT, node, add(), op);
+    else if (consume(">="))
+      node = new_binary(OP_GE, node, add(), op);
+    else if (is_kw(tok, "in")) {
+      next();
+      node = new_binary(OP_IN, node, add(), op);
+    } else
+      return node;
+  }
+}
+
+// eq = rel (("=="|"!=") rel)*
+static Node *eq(void) {
+  Node *node = rel();
+  for (;;) {
+    Token *op = tok;
+    if (consume("=="))
+      node = new_binary(OP_EQ, node, rel(), op);
+    else if (consume("!="))
+      node = new_binary(OP_NE, node, rel(), op);
+    else
+      return node;
+  }
+}
+
+// and = eq ("&&" eq)*
+static Node *and_expr(void) {
+  Node *node = eq();
+  for (;;) {
+    Token *op = tok;
+    if (!consume("&&"))
+      return node;
+    node = new_binary(OP_AND, node, eq(), op);
+  }
+}
+
+// or = and ("||" and)*
+static Node *or_expr(void) {
+  Node *node = and_expr();
+  for (;;) {
+    Token *op = tok;
+    if (!consume("||"))
+      return node;
+    node = new_binary(OP_OR, node, and_expr(), op);
+  }
+}
+
+// implies = iff ("->" iff)*      -- `->` right-associative
+// iff     = or ("<->" or)*       -- `<->` left-associative
+//
+// `->` and `<->` share a level: `a <-> b -> c` is `(a <-> b) -> c` and
+// `a -> b <-> c` is `a -> (b <-> c)`. A chain of `->` is collected with a
+// loop and folded from the right.
+static Node *implies(void) {
+  Vec operands = {0}, ops = {0};
+  for (;;) {
+    Node *node = or_expr();
+    for (;;) {
+      Token *op = tok;
+      if (!consume("<->"))
+        break;
+      node = new_binary(OP_IFF, node, or_expr(), op);
+    }
+    vec_push(&operands, node);
+    Token *op = tok;
+    if (!consume("->"))
+      break;
+    vec_push(&ops, op);
+  }
+  Node *node = operands.data[operands.len - 1];
+  for (int i = ops.len - 1; i >= 0; i--)
+    node = new_binary(OP_IMPLIES, operands.data[i], node, ops.data[i]);
+  free(operands.data);
+  free(ops.data);
+  return node;
+}
+
+// cond = implies ("?" expr ":" cond)?
+// (a chain `a ? b : c ? d : e` is collected with a loop and folded from the
+// right)
+static Node *cond(void) {
+  Node *first = implies();
+  if (!equal(tok, "?"))
+    return first;
+  Vec conds = {0};
+  Node *last = first;
+  while (equal(tok, "?")) {
+    Node *c = new_node(ND_COND, tok);
+    next();
+    c->cond = last;
+    c->then = expr();
+    if (!consume(":"))
+      syntax_error(tok, "expected ':' in the conditional expression");
+    vec_push(&conds, c);
+    last = implies();
+  }
+  Node *node = last;
+  for (int i = conds.len - 1; i >= 0; i--) {
+    Node *c = conds.data[i];
+    c->els = node;
+    node = c;
+  }
+  free(conds.data);
+  return node;
+}
+
+// expr = quantifier | cond
+static Node *expr(void) {
+  if (!enter()) {
+    leave();
+    return error_node(tok);
+  }
+  Node *node = is_quant_start(tok) ? quantifier() : cond();
+  leave();
+  return node;
+}
+
+//
+// Statements
+//
+
+// for = "for" IDENT ":" type block | "for" IDENT "in" expr block
+static Node *for_stmt(void) {
+  Node *node = new_node(ND_FOR, tok);
+  next();
+  vec_push(&node->binders, binder());
+  node->body = block();
+  return node;
+}
+
+// if = "if" expr block ("else" (if | block))?
+// (an `else if` chain is built with a loop: els = the nested ND_IF)
+static Node *if_stmt(void) {
+  Node *first = NULL, *last = NULL;
+  for (;;) {
+    Node *node = new_node(ND_IF, tok);
+    next(); // "if"
+    node->cond = expr();
+    node->then = block();
+    if (last)
+      last->els = node;
+    else
+      first = node;
+    last = node;
+    if (!is_kw(tok, "else"))
+      return first;
+    next();
+    if (is_kw(tok, "if"))
+      continue;
+    node->els = block();
+    return first;
+  }
+}
+
+// stmt = if | for
+//      | "let" IDENT "=" expr ";" | "var" IDENT ":" type "=" expr ";"
+//      | "assert" expr ("," STRING)? ";" | "return" expr ";"
+//      | postfix "=" expr ";"
+//      | postfix ";"                    (a method call: push, add, remove, ...)
+static Node *stmt(void) {
+  Token *start = tok;
+
+  if (is_kw(tok, "if"))
+    return if_stmt();
+  if (is_kw(tok, "for"))
+    return for_stmt();
+
+  if (is_kw(tok, "let")) {
+    Node *node = new_node(ND_LET, start);
+    next();
+    node->name = ident("a name after 'let'");
+    expect("=", "after the name (it is written 'let NAME = EXPR;')");
+    node->rhs = expr();
+    expect_after(";", "the value");
+    return node;
+  }
+
+  if (is_kw(tok, "var")) {
+    Node *node = new_node(ND_VARDECL, start);
+    next();
+    node->name = ident("a name after 'var'");
+    expect(":", "after the name (it is written 'var NAME: TYPE = EXPR;')");
+    node->decl_type = type();
+    expect("=", "and an initial value (it is written 'var NAME: TYPE = EXPR;')");
+    node->rhs = expr();
+    expect_after(";", "the initial value");
+    return node;
+  }
+
+  if (is_kw(tok, "assert")) {
+    Node *node = new_node(ND_ASSERT, start);
+    next();
+    node->lhs = expr();
+    if (consume(",")) {
+      if (tok->kind == TK_STR) {
+        node->rhs = new_node(ND_STR, tok);
+        next();
+      } else {
+        syntax_error(tok, "expected a string: the message of the assert");
+      }
+    }
+    expect_after(";", "the assertion");
+    return node;
+  }
+
+  if (is_kw(tok, "return")) {
+    Node *node = new_node(ND_RETURN, start);
+    next();
+    node->lhs = expr();
+    expect_after(";", "the return value");
+    return node;
+  }
+
+  if (tok->kind == TK_IDENT || tok->kind == TK_NUM || equal(tok, "(") ||
+      is_kw(tok, "true") || is_kw(tok, "false") || is_kw(tok, "none")) {
+    Node *lhs = postfix();
+    if (equal(tok, "=")) {
+      Node *node = new_node(ND_ASSIGN, tok);
+      next();
+      node->lhs = lhs;
+      node->rhs = expr();
+      expect_after(";", "the assignment");
+      return node;
+    }
+    if (lhs->kind == ND_METHOD) {
+      Node *node = new_node(ND_EXPR_STMT, lhs->tok);
+      node->lhs = lhs;
+      expect_after(";", "the method call");
+      return node;
+    }
+    if (equal(tok, "==")) {
+      syntax_error(tok, "expected '=' in an assignment, not '=='");
+      return NULL;
+    }
+    if (equal(tok, ";")) {
+      syntax_error(lhs->tok, "this is not a statement: expected an assignment or a "
+                             "method call such as 'q.push(e)'");
+      return NULL;
+    }
+    missing_after("=", "the assignment target");
+    return NULL;
+  }
+
+  if (is_kw(tok, "else"))
+    syntax_error(tok, "'else' without a matching 'if'");
+  else
+    syntax_error(tok, "expected a statement");
+  return NULL;
+}
+
+// block = "{" stmt* "}"
+//
+// The block also ends (with an error) at a keyword that can only start a
+// declaration, so that a missing `}` costs one error, not one per line.
+static Node *block(void) {
+  Node *node = new_node(ND_BLOCK, tok);
+  if (!equal(tok, "{")) {
+    syntax_error(tok, "expected '{'");
+    return node;
+  }
+  if (!enter()) {
+    leave();
+    return node;
+  }
+  Token *open = tok;
+  next();
+  while (!equal(tok, "}") && tok->kind != TK_EOF && !is_decl_start(tok, true)) {
+    Token *start = tok;
+    Node *s = stmt();
+    if (s)
+      vec_push(&node->args, s);
+    if (panic)
+      recover_stmt(start);
+  }
+  expect_closer("}", open);
+  leave();
+  return node;
+}
+
+//
+// Declarations
+//
+
+// params = "(" (binder ("," binder)*)? ")"
+static void params(Vec *out) {
+  Token *open = tok;
+  next();
+  if (!equal(tok, ")"))
+    binders(out);
+  expect_closer(")", open);
+}
+
+// temporal = ("forall" binder ("," binder)* "::")?
+//            ("[]" expr | "<>" expr | "[]" "<>" expr | "<>" "[]" expr | expr "~>" expr)
+// `[]` and `<>` are two tokens each (see lex.c).
+static bool is_box(const Token *t) {
+  return equal(t, "[") && equal(t->next, "]");
+}
+
+static bool is_diamond(const Token *t) {
+  return equal(t, "<") && equal(t->next, ">");
+}
+
+static void temporal(Decl *d) {
+  if (is_kw(tok, "forall")) {
+    next();
+    binders(&d->params);
+    if (!consume("::"))
+      syntax_error(tok, "expected '::' after the property's 'forall' binders");
+  }
+  if (is_box(tok)) {
+    next();
+    next();
+    d->temporal = TEMP_ALWAYS;
+    if (is_diamond(tok)) {
+      next();
+      next();
+      d->temporal = TEMP_ALWAYS_EVENTUALLY;
+    }
+    d->expr = expr();
+    return;
+  }
+  if (is_diamond(tok)) {
+    next();
+    next();
+    d->temporal = TEMP_EVENTUALLY;
+    if (is_box(tok)) {
+      next();
+      next();
+      d->temporal = TEMP_EVENTUALLY_ALWAYS;
+    }
+    d->expr = expr();
+    return;
+  }
+  d->expr = expr();
+  d->temporal = TEMP_LEADSTO;
+  if (consume("~>")) {
+    d->expr2 = expr();
+    return;
+  }
+  if (!panic) {
+    syntax_error(tok, "expected '~>' or a temporal operator");
+    hint("a property is '[] P', '<> P', '[]<> P', '<>[] P' or 'P ~> Q'");
+  }
+}
+
+// fair     = "fair" ("weak"|"strong") fairitem ("," fairitem)* ";"
+// fairitem = IDENT | "(" IDENT ("|" IDENT)* ")"
+static void fair(void) {
+  Token *kw = tok;
+  next();
+  bool strong = false;
+  if (is_word(tok, "strong")) {
+    strong = true;
+    next();
+  } else if (is_word(tok, "weak")) {
+    next();
+  } else {
+    syntax_error(tok, "expected 'weak' or 'strong' after 'fair'");
+  }
+  do {
+    Decl *d = new_decl(DK_FAIR, kw);
+    d->strong = strong;
+    if (equal(tok, "(")) {
+      Token *open = tok;
+      next();
+      do
+        vec_push(&d->fair_actions, ident("an action name"));
+      while (!panic && consume("|"));
+      expect_closer(")", open);
+    } else {
+      vec_push(&d->fair_actions, ident("an action name"));
+    }
+  } while (!panic && consume(","));
+  expect_after(";", "the fairness assumption");
+}
+
+static const char *predicate_word(DeclKind kind) {
+  switch (kind) {
+  case DK_INVARIANT: return "invariant";
+  case DK_REACHABLE: return "reachable";
+  case DK_TERMINAL: return "terminal";
+  case DK_CONSTRAINT: return "constraint";
+  default: unreachable();
+  }
+}
+
+// decl = "model" IDENT ";"
+//      | "const" IDENT "=" expr ";"
+//      | "type" IDENT "=" type ";"
+//      | "var" IDENT ":" type ";"
+//      | "fn" IDENT "(" params? ")" ":" type block
+//      | "init" IDENT? ("(" params? ")")? ("when" expr)? block
+//      | "action" IDENT ("(" params? ")")? ("when" expr)? block
+//      | ("invariant"|"reachable"|"terminal"|"constraint") IDENT ":" expr ";"
+//      | "property" IDENT ":" temporal ";"
+//      | fair
+static void decl(void) {
+  Token *kw = tok;
+
+  if (is_kw(tok, "model")) {
+    Decl *d = new_decl(DK_MODEL, kw);
+    next();
+    d->name = ident("the model's name");
+    if (!prog->model_name)
+      prog->model_name = d->name;
+    expect_after(";", "the model name");
+    return;
+  }
+
+  if (is_kw(tok, "const")) {
+    Decl *d = new_decl(DK_CONST, kw);
+    next();
+    d->name = ident("the constant's name");
+    expect("=", "after the constant's name (it is written 'const NAME = EXPR;')");
+    d->expr = expr();
+    expect_after(";", "the constant's value");
+    return;
+  }
+
+  if (is_kw(tok, "type")) {
+    Decl *d = new_decl(DK_TYPE, kw);
+    next();
+    d->name = ident("the type's name");
+    expect("=", "after the type's name (it is written 'type NAME = TYPE;')");
+    d->type = type();
+    if (!d->type->name)
+      d->type->name = d->name->str;
+    expect_after(";", "the type");
+    return;
+  }
+
+  if (is_kw(tok, "var")) {
+    Decl *d = new_decl(DK_VAR, kw);
+    next();
+    d->name = ident("the variable's name");
+    expect(":", "after the variable's name (it is written 'var NAME: TYPE;')");
+    d->type = type();
+    if (equal(tok, "=") && !panic) {
+      syntax_error(tok, "a state variable has no initializer");
+      hint("state variables start from their type's default; set them in an 'init' block");
+    }
+    expect_after(";", "the variable's type");
+    return;
+  }
+
+  if (is_kw(tok, "fn")) {
+    Decl *d = new_decl(DK_FN, kw);
+    next();
+    d->name = ident("the function's name");
+    if (equal(tok, "("))
+      params(&d->params);
+    else
+      syntax_error(tok, "expected '(' after the function's name");
+    expect(":", "and the result type after the parameters (it is written "
+                "'fn NAME(PARAMS): TYPE { ... }')");
+    d->type = type();
+    d->body = block();
+    return;
+  }
+
+  if (is_kw(tok, "init") || is_kw(tok, "action")) {
+    bool is_init = is_kw(tok, "init");
+    Decl *d = new_decl(is_init ? DK_INIT : DK_ACTION, kw);
+    next();
+    if (!is_init)
+      d->name = ident("the action's name");
+    else if (tok->kind == TK_IDENT)
+      d->name = ident("the init block's name");
+    if (equal(tok, "("))
+      params(&d->params);
+    if (is_kw(tok, "when")) {
+      next();
+      d->expr = expr();
+    }
+    d->body = block();
+    return;
+  }
+
+  if (is_kw(tok, "invariant") || is_kw(tok, "reachable") || is_kw(tok, "terminal") ||
+      is_kw(tok, "constraint")) {
+    DeclKind kind = is_kw(tok, "invariant")   ? DK_INVARIANT
+                  : is_kw(tok, "reachable")   ? DK_REACHABLE
+                  : is_kw(tok, "terminal")    ? DK_TERMINAL
+                                              : DK_CONSTRAINT;
+    const char *word = predicate_word(kind);
+    Decl *d = new_decl(kind, kw);
+    next();
+    d->name = ident(format("a name for the %s", word));
+    if (!consume(":") && !panic) {
+      syntax_error(tok, "expected ':' after the %s's name", word);
+      hint("it is written '%s NAME: EXPR;'", word);
+    }
+    d->expr = expr();
+    expect_after(";", format("the %s", word));
+    return;
+  }
+
+  if (is_kw(tok, "property")) {
+    Decl *d = new_decl(DK_PROPERTY, kw);
+    next();
+    d->name = ident("a name for the property");
+    if (!consume(":") && !panic) {
+      syntax_error(tok, "expected ':' after the property's name");
+      hint("it is written 'property NAME: TEMPORAL;'");
+    }
+    temporal(d);
+    expect_after(";", "the property");
+    return;
+  }
+
+  if (is_kw(tok, "fair")) {
+    fair();
+    return;
+  }
+
+  syntax_error(tok, "expected a declaration (const, type, var, fn, init, action, "
+                    "invariant, reachable, terminal, constraint, property, fair)");
+}
+
+// program = decl* EOF
+Program *parse(Token *first) {
+  prog = xcalloc(1, sizeof(Program));
+  prog->file = first->file;
+  tok = first;
+  prev = NULL;
+  panic = false;
+  eof_seen = false;
+  depth = 0;
+  while (tok->kind != TK_EOF) {
+    Token *start = tok;
+    decl();
+    if (panic)
+      recover_decl(start);
+  }
+  return prog;
+}

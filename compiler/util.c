@@ -1,0 +1,110 @@
+// util.c: memory, strings and internal errors.
+//
+// The compiler is short-lived, so nothing is freed. Every allocation that
+// fails is an internal error (die), never a spec error.
+#include "mcgen.h"
+
+static _Noreturn void out_of_memory(void) {
+  fputs("mcgen: out of memory\n", stderr);
+  abort();
+}
+
+void *xcalloc(size_t n, size_t size) {
+  // calloc(0, ...) may return NULL; always hand back a usable pointer.
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p)
+    out_of_memory();
+  return p;
+}
+
+void *xrealloc(void *p, size_t size) {
+  p = realloc(p, size ? size : 1);
+  if (!p)
+    out_of_memory();
+  return p;
+}
+
+char *xstrndup(const char *s, size_t n) {
+  char *p = xcalloc(n + 1, 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *xstrdup(const char *s) {
+  return xstrndup(s, strlen(s));
+}
+
+char *vformat(const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0)
+    die("vformat: bad format '%s'", fmt);
+  char *buf = xcalloc((size_t)n + 1, 1);
+  vsnprintf(buf, (size_t)n + 1, fmt, ap);
+  return buf;
+}
+
+char *format(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = vformat(fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+// An internal error: a bug in mcgen, not in the spec. Say where, and abort
+// so that a debugger or core dump shows how we got here.
+_Noreturn void die_at(const char *file, int line, const char *fmt, ...) {
+  fflush(stdout);
+  fprintf(stderr, "mcgen: internal error at %s:%d: ", file, line);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  abort();
+}
+
+void vec_push(Vec *v, void *item) {
+  if (v->len == v->cap) {
+    int cap = v->cap ? v->cap * 2 : 8;
+    v->data = xrealloc(v->data, sizeof(void *) * (size_t)cap);
+    v->cap = cap;
+  }
+  v->data[v->len++] = item;
+}
+
+// Makes room for `extra` more bytes plus the terminating NUL.
+static void buf_reserve(Buf *b, size_t extra) {
+  if (b->len + extra + 1 <= b->cap)
+    return;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < b->len + extra + 1)
+    cap *= 2;
+  b->data = xrealloc(b->data, cap);
+  b->cap = cap;
+}
+
+void buf_puts(Buf *b, const char *s) {
+  size_t n = strlen(s);
+  buf_reserve(b, n);
+  memcpy(b->data + b->len, s, n + 1);
+  b->len += n;
+}
+
+void buf_printf(Buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    die("buf_printf: bad format '%s'", fmt);
+  buf_reserve(b, (size_t)n);
+  va_start(ap, fmt);
+  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+}

@@ -1,0 +1,226 @@
+// fpset.c: the fingerprint set, the checker's biggest structure.
+//
+// Design. Open addressing with linear probing over one mmap'd array of slots
+// (8 bytes per slot, 16 in 128-bit mode); 0 marks an empty slot, so a
+// fingerprint of 0 is stored as 1. The home slot of a fingerprint is
+// (fp.hi * capacity) >> 64: multiply-shift range reduction, any capacity,
+// monotone in the fingerprint. Probing never wraps: an overflow area of
+// MCRT_FP_OVERFLOW slots follows the last home slot, and a probe that runs
+// off its end reports MCRT_FP_FULL (the caller grows and retries).
+//
+// Because homes are monotone, the table is ordered up to the displacement of
+// linear probing, which makes growth a stream: allocate the new table
+// (capacity x1.5, fresh zero pages), walk the old table in slot order
+// inserting each entry into the new one (whose writes then also advance in
+// order), and give the old table's pages back to the kernel behind the walk.
+// Peak memory during growth is about the new table alone, not old + new.
+//
+// Concurrency: insertion claims an empty slot with a CAS, so threads may
+// insert at once. In 128-bit mode the high word is claimed first and the low
+// word published after it; a reader that finds a matching high word with a
+// low word of 0 waits for it. Growth is stop-the-world (the caller's job).
+#include "internal.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MCRT_FP_OVERFLOW 4096 // slots past the last home slot
+#define MCRT_FP_LOAD_NUM 4    // max load factor 4/5
+#define MCRT_FP_LOAD_DEN 5
+#define MCRT_HUGE_PAGE ((size_t)2 << 20)
+#define MCRT_FP_RELEASE_BYTES MCRT_HUGE_PAGE // release the old table in 2 MiB steps
+
+static size_t page_size(void) {
+  static size_t ps;
+  if (!ps)
+    ps = (size_t)sysconf(_SC_PAGESIZE);
+  return ps;
+}
+
+static inline uint64_t home_slot(uint64_t hi, uint64_t capacity) {
+  return (uint64_t)(((unsigned __int128)hi * capacity) >> 64); // as mcrt_fpset_home
+}
+
+// Maps `bytes` of zeroed memory for a table. Tables of a few MiB and up are
+// aligned to 2 MiB and offered to transparent huge pages: a random probe
+// then costs one TLB entry per 2 MiB, and growth takes 512 times fewer page
+// faults (which dominate growth on virtual machines).
+static void *map_zeroed(size_t bytes) {
+  if (bytes < 4 * MCRT_HUGE_PAGE)
+    return mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                -1, 0);
+  size_t span = bytes + MCRT_HUGE_PAGE;
+  char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  if (p == MAP_FAILED)
+    return p;
+  char *q = (char *)(((uintptr_t)p + MCRT_HUGE_PAGE - 1) & ~(uintptr_t)(MCRT_HUGE_PAGE - 1));
+  if (q > p)
+    munmap(p, (size_t)(q - p));
+  if (p + span > q + bytes)
+    munmap(q + bytes, (size_t)(p + span - (q + bytes)));
+#ifdef MADV_HUGEPAGE
+  madvise(q, bytes, MADV_HUGEPAGE);
+#endif
+  return q;
+}
+
+// Maps a zeroed table; false on failure.
+static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
+  uint64_t nslots = capacity + MCRT_FP_OVERFLOW;
+  size_t bytes = (size_t)(nslots * words * sizeof(uint64_t));
+  bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
+  void *p = map_zeroed(bytes);
+  if (p == MAP_FAILED)
+    return false;
+  t->words = words;
+  t->capacity = capacity;
+  t->nslots = nslots;
+  t->max_count = capacity / MCRT_FP_LOAD_DEN * MCRT_FP_LOAD_NUM +
+                 capacity % MCRT_FP_LOAD_DEN * MCRT_FP_LOAD_NUM / MCRT_FP_LOAD_DEN;
+  t->slots = p;
+  t->map_bytes = bytes;
+  return true;
+}
+
+bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity) {
+  memset(set, 0, sizeof *set);
+  if (min_capacity < 1024)
+    min_capacity = 1024;
+  atomic_init(&set->count, 0);
+  return map_table(set, bits == 128 ? 2 : 1, min_capacity);
+}
+
+void mcrt_fpset_free(McrtFpSet *set) {
+  if (set->slots)
+    munmap((void *)set->slots, set->map_bytes);
+  set->slots = NULL;
+  set->map_bytes = 0;
+}
+
+// ---------------------------------------------------------------------------
+// Insertion and lookup.
+
+static McrtFpResult insert64(McrtFpSet *set, uint64_t fp) {
+  _Atomic uint64_t *s = set->slots;
+  for (uint64_t i = home_slot(fp, set->capacity); i < set->nslots; i++) {
+    uint64_t v = atomic_load_explicit(&s[i], memory_order_relaxed);
+    if (v == fp)
+      return MCRT_FP_OLD;
+    if (v == 0) {
+      if (atomic_compare_exchange_strong_explicit(&s[i], &v, fp, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+        atomic_fetch_add_explicit(&set->count, 1, memory_order_relaxed);
+        return MCRT_FP_NEW;
+      }
+      if (v == fp) // another thread inserted it just now
+        return MCRT_FP_OLD;
+    }
+  }
+  return MCRT_FP_FULL;
+}
+
+static uint64_t await_lo(_Atomic uint64_t *lo) {
+  uint64_t v;
+  while ((v = atomic_load_explicit(lo, memory_order_acquire)) == 0)
+    ;
+  return v;
+}
+
+static McrtFpResult insert128(McrtFpSet *set, McrtFp fp) {
+  _Atomic uint64_t *s = set->slots;
+  for (uint64_t i = home_slot(fp.hi, set->capacity); i < set->nslots; i++) {
+    uint64_t v = atomic_load_explicit(&s[2 * i], memory_order_relaxed);
+    if (v == 0) {
+      if (atomic_compare_exchange_strong_explicit(&s[2 * i], &v, fp.hi, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+        atomic_store_explicit(&s[2 * i + 1], fp.lo, memory_order_release);
+        atomic_fetch_add_explicit(&set->count, 1, memory_order_relaxed);
+        return MCRT_FP_NEW;
+      }
+    }
+    if (v == fp.hi && await_lo(&s[2 * i + 1]) == fp.lo)
+      return MCRT_FP_OLD;
+  }
+  return MCRT_FP_FULL;
+}
+
+McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
+  return set->words == 1 ? insert64(set, fp.hi) : insert128(set, fp);
+}
+
+bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
+  _Atomic uint64_t *s = set->slots;
+  unsigned w = set->words;
+  for (uint64_t i = home_slot(fp.hi, set->capacity); i < set->nslots; i++) {
+    uint64_t v = atomic_load_explicit(&s[w * i], memory_order_relaxed);
+    if (v == 0)
+      return false;
+    if (v == fp.hi && (w == 1 || await_lo(&s[2 * i + 1]) == fp.lo))
+      return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Growth by streaming migration.
+
+// Extends the overflow area of a table (mremap keeps the contents). Only
+// growth needs this, and only with fingerprints far from uniform.
+static bool extend_overflow(McrtFpSet *t) {
+  uint64_t nslots = t->nslots + MCRT_FP_OVERFLOW;
+  size_t bytes = (size_t)(nslots * t->words * sizeof(uint64_t));
+  bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
+  void *p = mremap((void *)t->slots, t->map_bytes, bytes, MREMAP_MAYMOVE);
+  if (p == MAP_FAILED)
+    return false;
+  t->slots = p;
+  t->nslots = nslots;
+  t->map_bytes = bytes;
+  return true;
+}
+
+static uint64_t grown_capacity(const McrtFpSet *set) { return set->capacity + set->capacity / 2; }
+
+size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
+  size_t bytes = (size_t)((grown_capacity(set) + MCRT_FP_OVERFLOW) * set->words * sizeof(uint64_t));
+  return (bytes + page_size() - 1) & ~(page_size() - 1);
+}
+
+bool mcrt_fpset_grow(McrtFpSet *set) {
+  McrtFpSet old = *set, t;
+  if (!map_table(&t, old.words, grown_capacity(&old)))
+    return false;
+  unsigned w = old.words;
+  uint64_t *src = (uint64_t *)old.slots; // single-threaded here: plain access
+  uint64_t *dst = (uint64_t *)t.slots;
+  size_t slot_bytes = w * sizeof(uint64_t);
+  size_t released = 0; // bytes of the old table already given back
+  for (uint64_t i = 0; i < old.nslots; i++) {
+    uint64_t hi = src[w * i];
+    if (hi != 0) {
+      uint64_t j = home_slot(hi, t.capacity);
+      while (j < t.nslots && dst[w * j] != 0)
+        j++;
+      if (j == t.nslots) { // needs a run of 4096 full slots at load ~0.53
+        if (!extend_overflow(&t))
+          mcrt_die("fingerprint set: cannot extend the overflow area while growing");
+        dst = (uint64_t *)t.slots;
+      }
+      dst[w * j] = hi;
+      if (w == 2)
+        dst[2 * j + 1] = src[2 * i + 1];
+    }
+    size_t done = (size_t)(i + 1) * slot_bytes;
+    if (done - released >= MCRT_FP_RELEASE_BYTES) {
+      size_t upto = done & ~(MCRT_FP_RELEASE_BYTES - 1); // whole (huge) pages
+      madvise((char *)src + released, upto - released, MADV_DONTNEED);
+      released = upto;
+    }
+  }
+  munmap(src, old.map_bytes);
+  atomic_init(&t.count, atomic_load_explicit(&old.count, memory_order_relaxed));
+  t.grows = old.grows + 1;
+  *set = t;
+  return true;
+}

@@ -1,0 +1,332 @@
+// internal.h: the runtime's internal header, one section per file. Generated
+// code never includes it (it includes mcrt.h only); the runtime's files and
+// its unit tests do.
+#ifndef MCRT_INTERNAL_H
+#define MCRT_INTERNAL_H
+
+#include "mcrt.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define MCRT_VERSION "0.1"
+
+// Internal errors are not the user's: print where and abort.
+#define mcrt_die(...) mcrt_die_at(__FILE__, __LINE__, __VA_ARGS__)
+_Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// ---------------------------------------------------------------------------
+// fpset.c: the fingerprint set. An open-addressing table of fingerprints,
+// linear probing, ordered (the home slot grows with the fingerprint), no
+// wrap-around, grown by streaming migration. Slot operations are C11 atomics
+// so that many threads may insert at once; growth is stop-the-world.
+
+typedef struct McrtFp {
+  uint64_t hi; // never 0 (0 marks an empty slot)
+  uint64_t lo; // 128-bit mode only (never 0 there); 0 in 64-bit mode
+} McrtFp;
+
+typedef enum {
+  MCRT_FP_OLD,  // already in the set
+  MCRT_FP_NEW,  // inserted now
+  MCRT_FP_FULL, // the probe ran off the end of the overflow area: grow, retry
+} McrtFpResult;
+
+typedef struct McrtFpSet {
+  unsigned words;          // words per slot: 1 (64-bit) or 2 (128-bit)
+  uint64_t capacity;       // home slots: home(fp) = (fp.hi * capacity) >> 64
+  uint64_t nslots;         // capacity + the overflow area
+  uint64_t max_count;      // grow when count reaches this (load factor 0.8)
+  _Atomic uint64_t count;  // fingerprints in the set
+  _Atomic uint64_t *slots; // nslots * words, mmap'd
+  size_t map_bytes;        // bytes mapped for slots
+  uint64_t grows;          // how many times the table grew
+} McrtFpSet;
+
+static inline uint64_t mcrt_fpset_home(const McrtFpSet *set, uint64_t hi) {
+  return (uint64_t)(((unsigned __int128)hi * set->capacity) >> 64);
+}
+
+// Starts loading the home slot of fp into the cache (the search hashes a
+// batch of successors, prefetches, then inserts: the misses overlap).
+static inline void mcrt_fpset_prefetch(const McrtFpSet *set, McrtFp fp) {
+  __builtin_prefetch((const void *)&set->slots[set->words * mcrt_fpset_home(set, fp.hi)], 1);
+}
+
+// The fingerprint of a packed state.
+static inline McrtFp mcrt_fingerprint(const uint8_t *state, size_t n, unsigned bits) {
+  McrtFp fp;
+  if (bits == 128) {
+    XXH128_hash_t h = XXH3_128bits(state, n);
+    fp.hi = h.high64, fp.lo = h.low64;
+    fp.lo += fp.lo == 0;
+  } else {
+    fp.hi = XXH3_64bits(state, n);
+    fp.lo = 0;
+  }
+  fp.hi += fp.hi == 0;
+  return fp;
+}
+
+// bits is 64 or 128; min_capacity home slots at least. False if mmap failed.
+bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity);
+void mcrt_fpset_free(McrtFpSet *set);
+McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp);
+bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp);
+// Whether the load factor says grow (checked after each insertion).
+static inline bool mcrt_fpset_wants_grow(const McrtFpSet *set) {
+  return atomic_load_explicit(&set->count, memory_order_relaxed) >= set->max_count;
+}
+// Bytes of the table after the next growth (for the memory limit).
+size_t mcrt_fpset_grow_bytes(const McrtFpSet *set);
+// Grows by ~1.5x, migrating in slot order and releasing the old table as it
+// goes. False if the new table could not be mapped (the set is unchanged).
+bool mcrt_fpset_grow(McrtFpSet *set);
+static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) { return set->map_bytes; }
+static inline uint64_t mcrt_fpset_count(const McrtFpSet *set) {
+  return atomic_load_explicit(&set->count, memory_order_relaxed);
+}
+
+// ---------------------------------------------------------------------------
+// log.c: the trace log. One 8-byte record per discovered state, in id order,
+// in mmap'd chunks (growth never copies). Ids fit 32 bits: a run stops with
+// "incomplete" before state MCRT_LOG_MAX_STATES + 1.
+
+#define MCRT_LOG_INITIAL UINT32_MAX // parent of an initial state
+#define MCRT_LOG_MAX_STATES UINT64_C(0xffffffff)
+#define MCRT_LOG_CHUNK_SHIFT 16 // records per chunk: 65536 (512 KiB)
+
+typedef struct McrtLogRecord {
+  uint32_t parent; // id of the parent, or MCRT_LOG_INITIAL
+  uint32_t rule;   // action rule, or init rule when parent is MCRT_LOG_INITIAL
+} McrtLogRecord;
+
+typedef struct McrtLog {
+  McrtLogRecord **chunks;
+  size_t nchunks, chunks_cap;
+  uint64_t count;
+} McrtLog;
+
+void mcrt_log_init(McrtLog *log);
+void mcrt_log_free(McrtLog *log);
+// Bytes the next append maps (0 when the current chunk has room).
+size_t mcrt_log_append_bytes(const McrtLog *log);
+// Appends a record; its id is the previous count. False if mmap failed.
+static inline bool mcrt_log_append(McrtLog *log, uint32_t parent, uint32_t rule);
+bool mcrt_log_add_chunk(McrtLog *log);
+static inline McrtLogRecord mcrt_log_get(const McrtLog *log, uint64_t id) {
+  return log->chunks[id >> MCRT_LOG_CHUNK_SHIFT][id & ((UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) - 1)];
+}
+size_t mcrt_log_bytes(const McrtLog *log);
+
+static inline bool mcrt_log_append(McrtLog *log, uint32_t parent, uint32_t rule) {
+  uint64_t i = log->count & ((UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) - 1);
+  if (i == 0 && (log->count >> MCRT_LOG_CHUNK_SHIFT) == log->nchunks && !mcrt_log_add_chunk(log))
+    return false;
+  log->chunks[log->count >> MCRT_LOG_CHUNK_SHIFT][i] = (McrtLogRecord){parent, rule};
+  log->count++;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// queue.c: the BFS frontier, a FIFO of packed states in mmap'd chunks; a
+// chunk is unmapped as soon as its last state is popped (one spare is kept).
+
+typedef struct McrtChunk McrtChunk;
+
+typedef struct McrtQueue {
+  size_t state_bytes;
+  size_t per_chunk;   // states per chunk
+  size_t chunk_bytes; // bytes mapped per chunk
+  McrtChunk *head, *tail, *spare;
+  size_t head_pos, tail_pos; // state index within head / tail chunk
+  uint64_t length;
+  size_t nchunks; // mapped, spare included
+} McrtQueue;
+
+void mcrt_queue_init(McrtQueue *q, size_t state_bytes);
+void mcrt_queue_free(McrtQueue *q);
+// Bytes the next push maps (0 when no new chunk is needed).
+size_t mcrt_queue_push_bytes(const McrtQueue *q);
+// False if mmap failed.
+bool mcrt_queue_push(McrtQueue *q, const uint8_t *state);
+// Copies the oldest state to out; false when empty.
+bool mcrt_queue_pop(McrtQueue *q, uint8_t *out);
+static inline size_t mcrt_queue_bytes(const McrtQueue *q) { return q->nchunks * q->chunk_bytes; }
+
+// ---------------------------------------------------------------------------
+// options.c: the checker's command line (DESIGN.md).
+
+typedef enum { MCRT_LIVENESS_DEFAULT, MCRT_LIVENESS_ON, MCRT_LIVENESS_OFF } McrtLiveness;
+typedef enum { MCRT_SYM_DEFAULT, MCRT_SYM_ON, MCRT_SYM_OFF, MCRT_SYM_VERIFY } McrtSymmetry;
+
+#define MCRT_UNLIMITED UINT64_MAX
+
+typedef struct McrtOptions {
+  uint64_t threads;
+  uint64_t max_states, max_steps, max_depth, memory; // MCRT_UNLIMITED if not given
+  unsigned fingerprint_bits;
+  McrtSymmetry symmetry;
+  bool deadlock; // check deadlocks (not --no-deadlock)
+  McrtLiveness liveness;
+  bool trace_json;
+  const char *report_file;
+  const char *dot_file, *graph_file;
+  double progress_s; // 0: off
+  bool quiet;
+} McrtOptions;
+
+// Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
+// code (0 after --help/--version, MCRT_EXIT_USAGE after a message on err).
+int mcrt_parse_options(McrtOptions *opt, const McrtModel *model, int argc, char **argv,
+                       FILE *out, FILE *err);
+// Parses "512M", "4G", "1024": bytes; false if malformed.
+bool mcrt_parse_size(const char *s, uint64_t *bytes);
+
+// ---------------------------------------------------------------------------
+// search.c: the single-threaded BFS and the context generated code sees.
+
+typedef enum {
+  MCRT_BOUND_NONE,
+  MCRT_BOUND_MAX_STATES,
+  MCRT_BOUND_MAX_STEPS,
+  MCRT_BOUND_MAX_DEPTH,
+  MCRT_BOUND_MEMORY,
+  MCRT_BOUND_INTERRUPTED,
+} McrtBound;
+
+typedef enum {
+  MCRT_VIOL_INVARIANT,
+  MCRT_VIOL_ASSERT,
+  MCRT_VIOL_DEADLOCK,
+  MCRT_VIOL_RUNTIME_ERROR,
+  MCRT_VIOL_REACHABLE,
+} McrtViolationKind;
+
+#define MCRT_NO_STATE UINT64_MAX
+
+// The error slot: a run-time error or failed assert reported by generated code.
+typedef struct McrtError {
+  bool set;
+  bool is_assert;
+  char message[512];
+  const char *file;
+  int line, col;
+  bool has_rule, rule_init; // set by mcrt_failed_in_rule
+  uint64_t rule;
+} McrtError;
+
+typedef struct McrtViolation {
+  McrtViolationKind kind;
+  const char *name; // invariant or reachable name; NULL otherwise
+  char message[600];
+  const char *file; // where the failing spec element is (may be NULL)
+  int line, col;
+  uint64_t state;      // the trace leads to this state id (MCRT_NO_STATE: none)
+  bool has_step;       // then one more, failing step from that state
+  bool step_init;      // the failing step is an init rule (state is then none)
+  uint64_t step_rule;
+} McrtViolation;
+
+// A successor waiting in the batch (see search.c).
+#define MCRT_BATCH 16
+typedef struct McrtPending {
+  McrtFp fp;
+  uint64_t rule;
+  uint32_t action;
+} McrtPending;
+
+struct McrtCtx {
+  const McrtModel *model;
+  const McrtOptions *opt;
+  McrtFpSet set;
+  McrtLog log;
+  McrtQueue queue;
+  size_t state_bytes;
+  unsigned fp_bits;
+
+  // The state being expanded.
+  uint8_t *cur; // state_bytes + MCRT_SLACK
+  uint64_t cur_id;
+  uint64_t cur_depth;
+  bool cur_has_successor;
+  bool at_depth_bound; // successors of cur are looked up, not added
+  bool cur_done;       // the rest of cur's successors are not needed
+
+  // Successors emitted but not yet inserted: state i at pend_states + i *
+  // pend_stride (state_bytes + MCRT_SLACK).
+  McrtPending pend[MCRT_BATCH];
+  uint32_t npending;
+  uint8_t *pend_states;
+  size_t pend_stride;
+
+  // Counters.
+  uint64_t states, transitions, depth; // depth: of the deepest state (initial: 0)
+  uint64_t *fired;                     // per action
+  bool *reached;                       // per reachable predicate
+  uint32_t nreached;
+  double start_time, time_s;
+  uint64_t peak_bytes; // highest accounted bytes seen
+
+  McrtError err;
+  bool has_violation;
+  McrtViolation viol;
+  McrtBound bound;
+  bool stop;
+  bool replaying;       // inside trace replay: emits are internal errors
+  bool depth_truncated; // a state at --max-depth had an unexplored successor
+  bool log_full;        // max-states was hit by the log's 2^32-1 limit
+  bool internal_error;  // replay did not reproduce the search (mcgen bug)
+
+  double next_progress;
+  FILE *progress_out;
+};
+
+double mcrt_now(void);
+// Sets up ctx for a run of model with opt; false on failure (message on err).
+bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt);
+void mcrt_ctx_free(McrtCtx *ctx);
+// Runs the search to the end, the first violation, or a bound.
+void mcrt_search(McrtCtx *ctx);
+size_t mcrt_accounted_bytes(const McrtCtx *ctx);
+// Prints a byte count as "12.3 MiB".
+void mcrt_fprint_bytes(FILE *f, double bytes);
+// The path of rules from an initial state to state id: out[0] is the init
+// rule, out[i>0] action rules. Returns the number of steps (depth + 1);
+// *out is malloc'd.
+size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
+void mcrt_clear_error(McrtCtx *ctx);
+
+// ---------------------------------------------------------------------------
+// report.c: values, traces, summary and the JSON report.
+
+// Prints one value of type t stored at bit offset off of base.
+void mcrt_print_value(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off);
+void mcrt_print_value_json(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off);
+void mcrt_print_json_string(FILE *f, const char *s);
+// The rule group (init or action) of a rule, or NULL.
+const McrtRuleGroup *mcrt_rule_group(const McrtModel *m, bool init, uint64_t rule);
+// Prints "name(p=v, ...)" for a rule.
+void mcrt_print_rule(FILE *f, const McrtModel *m, bool init, uint64_t rule);
+// Prints the state: all leaves, or (prev != NULL) only those that differ.
+void mcrt_print_state(FILE *f, const McrtModel *m, const uint8_t *state, const uint8_t *prev,
+                      const char *indent);
+// Prints the trace of the violation (text or JSON by options); replays it.
+void mcrt_print_trace(FILE *f, McrtCtx *ctx);
+// The verdict line, the summary; the exit code of the run.
+int mcrt_exit_code(const McrtCtx *ctx);
+void mcrt_print_summary(FILE *f, const McrtCtx *ctx);
+// Writes the JSON report; false (message on err) if the file failed.
+bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err);
+const char *mcrt_bound_name(McrtBound b);
+const char *mcrt_violation_kind_name(McrtViolationKind k);
+
+// ---------------------------------------------------------------------------
+// main.c: mcrt_main with the output streams given (tests capture them).
+int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
+
+#endif

@@ -1,0 +1,262 @@
+// mcrt.h: the contract between a checker that mcgen generates and the
+// runtime it links against. It is the only runtime header a generated file
+// includes. The generated file describes the model (layout, types, rule
+// groups) as static data and implements the functions of McrtModel; the
+// runtime owns everything else: the search, the fingerprint set, the trace
+// log, replay, reports and the command line.
+//
+// State encoding. A state is a bit string of `state_bits` bits stored in
+// `state_bytes` bytes; bit b is bit (b % 8) of byte (b / 8). Every value is
+// encoded in the fewest bits its type needs (see McrtType); unused bits are
+// always zero, so two states are equal exactly when their bytes are equal and
+// the bytes can be hashed directly. Every buffer handed to generated code has
+// MCRT_SLACK readable and writable bytes after its last byte, so that a field
+// is read with one unaligned 64-bit load.
+#ifndef MCRT_H
+#define MCRT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MCRT_ABI_VERSION 1
+#define MCRT_SLACK 8
+#define MCRT_NONE INT64_MIN /* the logical value of `none` in generated code */
+
+// ---------------------------------------------------------------------------
+// Bit access (inline: with constant offsets the C compiler folds each call to
+// a load, a shift and a mask).
+
+// Reads `width` (0..56) bits at bit offset `off`.
+static inline uint64_t mcrt_get(const uint8_t *base, uint64_t off, unsigned width) {
+  uint64_t w;
+  memcpy(&w, base + (off >> 3), sizeof w);
+  return (w >> (off & 7)) & ((UINT64_C(1) << width) - 1);
+}
+
+// Writes the low `width` (0..56) bits of v at bit offset `off`.
+static inline void mcrt_set(uint8_t *base, uint64_t off, unsigned width, uint64_t v) {
+  uint64_t w, mask = ((UINT64_C(1) << width) - 1) << (off & 7);
+  memcpy(&w, base + (off >> 3), sizeof w);
+  w = (w & ~mask) | ((v << (off & 7)) & mask);
+  memcpy(base + (off >> 3), &w, sizeof w);
+}
+
+// Reads or writes any width up to 64 bits.
+static inline uint64_t mcrt_get_wide(const uint8_t *base, uint64_t off, unsigned width) {
+  if (width <= 56)
+    return mcrt_get(base, off, width);
+  return mcrt_get(base, off, 32) | (mcrt_get(base, off + 32, width - 32) << 32);
+}
+static inline void mcrt_set_wide(uint8_t *base, uint64_t off, unsigned width, uint64_t v) {
+  if (width <= 56) {
+    mcrt_set(base, off, width, v);
+    return;
+  }
+  mcrt_set(base, off, 32, v & 0xffffffffu);
+  mcrt_set(base, off + 32, width - 32, v >> 32);
+}
+
+// Copies `nbits` bits from src at bit offset soff to dst at bit offset doff.
+static inline void mcrt_copy_bits(uint8_t *dst, uint64_t doff, const uint8_t *src, uint64_t soff,
+                                  uint64_t nbits) {
+  while (nbits > 0) {
+    unsigned n = nbits > 56 ? 56 : (unsigned)nbits;
+    mcrt_set(dst, doff, n, mcrt_get(src, soff, n));
+    doff += n, soff += n, nbits -= n;
+  }
+}
+
+// Compares `nbits` bits at two offsets; true when equal.
+static inline bool mcrt_equal_bits(const uint8_t *a, uint64_t aoff, const uint8_t *b, uint64_t boff,
+                                   uint64_t nbits) {
+  while (nbits > 0) {
+    unsigned n = nbits > 56 ? 56 : (unsigned)nbits;
+    if (mcrt_get(a, aoff, n) != mcrt_get(b, boff, n))
+      return false;
+    aoff += n, boff += n, nbits -= n;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Type descriptors: what the runtime knows of the model's values, used to
+// print states, parameters and traces (text and JSON). Encodings:
+//   BOOL       1 bit, 0 false, 1 true
+//   RANGE      value - lo, in width bits (width may be 0 for a one-value range)
+//   ENUM       member index;  SCALARSET: element index 0..card-1
+//   OPTIONAL   base must be a scalar type: 0 is none, else enc(base) + 1
+//   ARRAY      card(index) elements of width(base) bits, element i at i*width(base)
+//   RECORD     fields at their offsets, in declaration order
+//   SET        card(base) bits; bit i set when the element of encoding i is in
+//   MULTISET   capacity slots of width(base)+1 bits; a slot holds enc(elem)+1 or
+//              0 (empty); occupied slots first, in ascending order of content
+//   QUEUE      a length field of len_width bits, then capacity slots of
+//              width(base) bits from the head; slots past the length are 0
+// The encoding of a record or array used as a set/multiset/queue element is its
+// bit string read as an unsigned integer (width <= 56).
+typedef enum {
+  MCRT_BOOL,
+  MCRT_RANGE,
+  MCRT_ENUM,
+  MCRT_SCALARSET,
+  MCRT_OPTIONAL,
+  MCRT_ARRAY,
+  MCRT_RECORD,
+  MCRT_SET,
+  MCRT_MULTISET,
+  MCRT_QUEUE,
+} McrtTypeKind;
+
+typedef struct McrtType McrtType;
+
+typedef struct McrtField {
+  const char *name;
+  const McrtType *type;
+  uint32_t offset; // bit offset within the record
+} McrtField;
+
+struct McrtType {
+  McrtTypeKind kind;
+  uint32_t width;              // bits of the encoding
+  uint64_t card;               // number of values (scalar types; 0 if not scalar)
+  int64_t lo;                  // RANGE: the lowest value
+  const char *name;            // ENUM, SCALARSET: the type's name (values print NAME_1..)
+  const char *const *members;  // ENUM: member names, card of them
+  const McrtType *base;        // OPTIONAL, ARRAY, SET, MULTISET, QUEUE: element type
+  const McrtType *index;       // ARRAY: index type
+  uint32_t capacity;           // MULTISET, QUEUE: the bound K
+  uint32_t len_width;          // QUEUE: bits of the length field
+  uint32_t nfields;            // RECORD
+  const McrtField *fields;     // RECORD
+};
+
+// A state variable.
+typedef struct McrtVar {
+  const char *name;
+  const McrtType *type;
+  uint32_t offset; // bit offset in the state
+} McrtVar;
+
+// A parameter of an action or init block. Its values are the encodings of its
+// type (for `x in EXPR`, of the collection's element type).
+typedef struct McrtParam {
+  const char *name;
+  const McrtType *type;
+} McrtParam;
+
+// An action or an init block, with all its parameter bindings. Binding b of
+// the group is rule (first_rule + b); b is the mixed-radix number of the
+// parameter encodings, the first parameter most significant, so that rule
+// order is the order LANGUAGE.md prescribes. Actions and init blocks are
+// numbered separately, each from 0.
+typedef struct McrtRuleGroup {
+  const char *name;
+  uint32_t nparams;
+  const McrtParam *params;
+  uint64_t first_rule;
+  uint64_t nbindings;
+  const char *file;
+  int line;
+} McrtRuleGroup;
+
+// A named predicate (invariant, reachable, terminal, constraint, property).
+typedef struct McrtPredicate {
+  const char *name;
+  const char *file;
+  int line;
+} McrtPredicate;
+
+// The runtime's per-thread search context; generated code passes it through.
+typedef struct McrtCtx McrtCtx;
+
+typedef struct McrtModel {
+  uint32_t abi_version; // MCRT_ABI_VERSION
+  const char *name;
+  const char *source_file;
+  const char *mcgen_version;
+  uint32_t state_bits;
+  uint32_t state_bytes;
+
+  uint32_t nvars;
+  const McrtVar *vars;
+
+  uint32_t ninits;
+  const McrtRuleGroup *inits;
+  uint64_t ninit_rules;
+  uint32_t nactions;
+  const McrtRuleGroup *actions;
+  uint64_t nrules;
+
+  uint32_t ninvariants;
+  const McrtPredicate *invariants;
+  uint32_t nreachables;
+  const McrtPredicate *reachables;
+  uint32_t nproperties; // liveness properties, checked by the liveness issue
+  const McrtPredicate *properties;
+  bool has_terminal;
+  bool has_constraint;
+  uint32_t nscalarsets; // scalarset types in the spec (symmetry)
+
+  // Generated functions. A run-time error or a failed assert inside any of
+  // them is reported with mcrt_runtime_error/mcrt_assert_failed, after which
+  // the function returns at once and mcrt_failed(ctx) is true.
+
+  // Calls mcrt_emit_initial for every binding of every init block whose
+  // `when` holds, in rule order.
+  void (*initial_states)(McrtCtx *ctx);
+  // Calls mcrt_emit_successor for every enabled action binding, in rule
+  // order, and stops early when it returns true.
+  void (*successors)(McrtCtx *ctx, const uint8_t *state);
+  // Replay: the initial state of one init rule, or the successor of `in`
+  // by one action rule. False if the `when`/guard does not hold or the rule
+  // fails (then mcrt_failed(ctx) tells which).
+  bool (*apply_init)(McrtCtx *ctx, uint64_t rule, uint8_t *out);
+  bool (*apply_rule)(McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out);
+  // Index of the first invariant that does not hold, or -1.
+  int (*check_invariants)(McrtCtx *ctx, const uint8_t *state);
+  // Whether reachable predicate i holds in the state.
+  bool (*check_reachable)(McrtCtx *ctx, uint32_t i, const uint8_t *state);
+  // Whether some terminal predicate holds (the state may have no successors).
+  bool (*is_terminal)(McrtCtx *ctx, const uint8_t *state);
+  // Whether every constraint holds (otherwise the state is not expanded).
+  bool (*within_constraints)(McrtCtx *ctx, const uint8_t *state);
+} McrtModel;
+
+// ---------------------------------------------------------------------------
+// Called by generated code.
+
+// Hands an initial state (built by init rule `rule`) to the search.
+void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule);
+// Hands the successor of the state being expanded, by action `action`
+// (index into McrtModel.actions) with global rule `rule`, to the search.
+// Returns true when the search wants no more successors of this state.
+bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule);
+
+// Record a run-time error (division by zero, index out of range, ...) or a
+// failed assert at a spec position. The first one wins; the generated
+// function then returns.
+void mcrt_runtime_error(McrtCtx *ctx, const char *file, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void mcrt_assert_failed(McrtCtx *ctx, const char *file, int line, int col, const char *message);
+// Whether a run-time error or assert failure has been recorded and not yet
+// handled by the runtime.
+bool mcrt_failed(const McrtCtx *ctx);
+// Tells the runtime which rule was being evaluated when mcrt_failed became
+// true inside initial_states/successors (so it can build the trace).
+void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule);
+
+// The checker's main: parses the command line of DESIGN.md, runs the search,
+// prints the summary and traces, writes reports; returns the exit code.
+int mcrt_main(const McrtModel *model, int argc, char **argv);
+
+// Exit codes.
+enum {
+  MCRT_EXIT_OK = 0,
+  MCRT_EXIT_VIOLATION = 1,
+  MCRT_EXIT_USAGE = 2,
+  MCRT_EXIT_INCOMPLETE = 3,
+};
+
+#endif

@@ -1,0 +1,253 @@
+// options.c: the checker's command line, as DESIGN.md lists it. Options take
+// their value as the next argument or after '=' (--max-states=1000). Options
+// that belong to later issues are recognised and refused with a plain
+// "not implemented yet" (exit 2) rather than "unknown option".
+#include "internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+static void usage(FILE *f, const McrtModel *m) {
+  fprintf(f,
+          "usage: %s_checker [options]\n"
+          "Checks the model '%s' (%s) by breadth-first search.\n"
+          "\n"
+          "  --max-states N         stop after N distinct states (result: incomplete)\n"
+          "  --max-steps N          stop after N transitions (result: incomplete)\n"
+          "  --max-depth N          do not expand states at depth N (initial states: depth 0)\n"
+          "  --memory SIZE          limit the fingerprint set + trace log + frontier\n"
+          "                         (e.g. 512M, 4G; result: incomplete when reached)\n"
+          "  --fingerprint 64|128   fingerprint width in bits (default 64)\n"
+          "  --symmetry on|off|verify  symmetry reduction (only 'off' is implemented)\n"
+          "  --no-deadlock          do not report states without successors\n"
+          "  --liveness on|off      liveness checking (not implemented yet; 'off' skips\n"
+          "                         the properties, otherwise the result is incomplete)\n"
+          "  --trace-format text|json  how counterexample traces are printed\n"
+          "  --report FILE.json     write the result as JSON\n"
+          "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
+          "  --threads N            worker threads (only 1 is implemented)\n"
+          "  --dot FILE, --graph FILE.json  state graph exports (not implemented yet)\n"
+          "  --quiet                print only the verdict and the trace\n"
+          "  --help, --version\n"
+          "\n"
+          "Exit codes: 0 every property holds (exhaustive search), 1 violation,\n"
+          "2 usage or system error, 3 incomplete (a bound was hit).\n",
+          m->name, m->name, m->source_file ? m->source_file : "?");
+}
+
+static bool parse_u64(const char *s, uint64_t *v) {
+  if (!*s || *s == '-' || *s == '+')
+    return false;
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(s, &end, 10);
+  if (errno || *end)
+    return false;
+  *v = x;
+  return true;
+}
+
+bool mcrt_parse_size(const char *s, uint64_t *bytes) {
+  if (*s < '0' || *s > '9')
+    return false;
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(s, &end, 10);
+  if (errno)
+    return false;
+  unsigned shift = 0;
+  switch (*end) {
+  case 'k': case 'K': shift = 10, end++; break;
+  case 'm': case 'M': shift = 20, end++; break;
+  case 'g': case 'G': shift = 30, end++; break;
+  case 't': case 'T': shift = 40, end++; break;
+  default: break;
+  }
+  if (shift && end[0] == 'i' && end[1] == 'B')
+    end += 2;
+  else if (end[0] == 'B')
+    end++;
+  if (*end || (shift && x > (UINT64_MAX >> shift)))
+    return false;
+  *bytes = (uint64_t)x << shift;
+  return true;
+}
+
+static int not_implemented(FILE *err, const char *what) {
+  fprintf(err, "option %s is not implemented yet\n", what);
+  return MCRT_EXIT_USAGE;
+}
+
+static int bad(FILE *err, const char *opt, const char *val, const char *expect) {
+  fprintf(err, "error: bad value '%s' for %s (expected %s); try --help\n", val, opt, expect);
+  return MCRT_EXIT_USAGE;
+}
+
+int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **argv, FILE *out,
+                       FILE *err) {
+  *opt = (McrtOptions){
+      .threads = 1,
+      .max_states = MCRT_UNLIMITED,
+      .max_steps = MCRT_UNLIMITED,
+      .max_depth = MCRT_UNLIMITED,
+      .memory = MCRT_UNLIMITED,
+      .fingerprint_bits = 64,
+      .symmetry = MCRT_SYM_DEFAULT,
+      .deadlock = true,
+      .liveness = MCRT_LIVENESS_DEFAULT,
+      .progress_s = 10,
+  };
+  bool help = false, version = false;
+  const char *dot = NULL, *graph = NULL;
+
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (strncmp(arg, "--", 2) != 0) {
+      fprintf(err, "error: unexpected argument '%s'; try --help\n", arg);
+      return MCRT_EXIT_USAGE;
+    }
+    // Split "--name=value".
+    char name[64];
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (len >= sizeof name) {
+      fprintf(err, "error: unknown option '%s'; try --help\n", arg);
+      return MCRT_EXIT_USAGE;
+    }
+    memcpy(name, arg, len);
+    name[len] = 0;
+
+    // Flags.
+    static const char *const flags[] = {"--help", "--version", "--quiet", "--no-deadlock"};
+    bool is_flag = false;
+    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+      is_flag |= strcmp(name, flags[k]) == 0;
+    if (is_flag) {
+      if (eq) {
+        fprintf(err, "error: option %s takes no value; try --help\n", name);
+        return MCRT_EXIT_USAGE;
+      }
+      if (!strcmp(name, "--help"))
+        help = true;
+      else if (!strcmp(name, "--version"))
+        version = true;
+      else if (!strcmp(name, "--quiet"))
+        opt->quiet = true;
+      else
+        opt->deadlock = false;
+      continue;
+    }
+
+    // Options with a value.
+    static const char *const valued[] = {
+        "--threads",  "--max-states",   "--max-steps",    "--max-depth", "--memory",
+        "--fingerprint", "--symmetry",  "--liveness",     "--trace-format", "--report",
+        "--dot",      "--graph",        "--progress",
+    };
+    bool known = false;
+    for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
+      known |= strcmp(name, valued[k]) == 0;
+    if (!known) {
+      fprintf(err, "error: unknown option '%s'; try --help\n", name);
+      return MCRT_EXIT_USAGE;
+    }
+    const char *val = eq ? eq + 1 : NULL;
+    if (!val) {
+      if (i + 1 >= argc) {
+        fprintf(err, "error: option %s needs a value; try --help\n", name);
+        return MCRT_EXIT_USAGE;
+      }
+      val = argv[++i];
+    }
+
+    if (!strcmp(name, "--threads")) {
+      if (!parse_u64(val, &opt->threads) || opt->threads == 0)
+        return bad(err, name, val, "a positive integer");
+    } else if (!strcmp(name, "--max-states")) {
+      if (!parse_u64(val, &opt->max_states))
+        return bad(err, name, val, "a number of states");
+    } else if (!strcmp(name, "--max-steps")) {
+      if (!parse_u64(val, &opt->max_steps))
+        return bad(err, name, val, "a number of transitions");
+    } else if (!strcmp(name, "--max-depth")) {
+      if (!parse_u64(val, &opt->max_depth))
+        return bad(err, name, val, "a depth");
+    } else if (!strcmp(name, "--memory")) {
+      if (!mcrt_parse_size(val, &opt->memory) || opt->memory == 0)
+        return bad(err, name, val, "a size such as 512M or 4G");
+    } else if (!strcmp(name, "--fingerprint")) {
+      if (!strcmp(val, "64"))
+        opt->fingerprint_bits = 64;
+      else if (!strcmp(val, "128"))
+        opt->fingerprint_bits = 128;
+      else
+        return bad(err, name, val, "64 or 128");
+    } else if (!strcmp(name, "--symmetry")) {
+      if (!strcmp(val, "on"))
+        opt->symmetry = MCRT_SYM_ON;
+      else if (!strcmp(val, "off"))
+        opt->symmetry = MCRT_SYM_OFF;
+      else if (!strcmp(val, "verify"))
+        opt->symmetry = MCRT_SYM_VERIFY;
+      else
+        return bad(err, name, val, "on, off or verify");
+    } else if (!strcmp(name, "--liveness")) {
+      if (!strcmp(val, "on"))
+        opt->liveness = MCRT_LIVENESS_ON;
+      else if (!strcmp(val, "off"))
+        opt->liveness = MCRT_LIVENESS_OFF;
+      else
+        return bad(err, name, val, "on or off");
+    } else if (!strcmp(name, "--trace-format")) {
+      if (!strcmp(val, "text"))
+        opt->trace_json = false;
+      else if (!strcmp(val, "json"))
+        opt->trace_json = true;
+      else
+        return bad(err, name, val, "text or json");
+    } else if (!strcmp(name, "--report")) {
+      if (!*val)
+        return bad(err, name, val, "a file name");
+      opt->report_file = val;
+    } else if (!strcmp(name, "--dot")) {
+      dot = val;
+    } else if (!strcmp(name, "--graph")) {
+      graph = val;
+    } else if (!strcmp(name, "--progress")) {
+      char *end;
+      errno = 0;
+      double s = strtod(val, &end);
+      if (errno || *end || end == val || !(s >= 0) || s > 1e9)
+        return bad(err, name, val, "a number of seconds (0: off)");
+      opt->progress_s = s;
+    }
+  }
+
+  if (help) {
+    usage(out, m);
+    return MCRT_EXIT_OK;
+  }
+  if (version) {
+    fprintf(out, "%s_checker: generated by mcgen %s from %s; runtime %s (ABI %d)\n", m->name,
+            m->mcgen_version ? m->mcgen_version : "?", m->source_file ? m->source_file : "?",
+            MCRT_VERSION, MCRT_ABI_VERSION);
+    return MCRT_EXIT_OK;
+  }
+  // Recognised, but belonging to later issues.
+  if (opt->threads > 1)
+    return not_implemented(err, "--threads N with N > 1");
+  if (opt->symmetry == MCRT_SYM_ON)
+    return not_implemented(err, "--symmetry on");
+  if (opt->symmetry == MCRT_SYM_VERIFY)
+    return not_implemented(err, "--symmetry verify");
+  if (opt->liveness == MCRT_LIVENESS_ON)
+    return not_implemented(err, "--liveness on");
+  if (dot)
+    return not_implemented(err, "--dot");
+  if (graph)
+    return not_implemented(err, "--graph");
+  opt->dot_file = dot;
+  opt->graph_file = graph;
+  return -1;
+}

@@ -1,0 +1,96 @@
+// queue.c: the BFS frontier, the only place where whole states live. A FIFO
+// of packed states (exactly state_bytes each) in mmap'd chunks; a chunk is
+// given back as soon as its last state is popped, except that one spare is
+// kept so that a frontier hovering at a chunk boundary does not map and unmap
+// on every state. No ids are stored: in BFS the id of a popped state is the
+// number of states popped before it.
+#include "internal.h"
+
+#include <sys/mman.h>
+
+#define MCRT_QUEUE_CHUNK_BYTES ((size_t)1 << 20)
+
+struct McrtChunk {
+  McrtChunk *next;
+  uint64_t pad; // keeps data 16-byte aligned
+  uint8_t data[];
+};
+
+void mcrt_queue_init(McrtQueue *q, size_t state_bytes) {
+  memset(q, 0, sizeof *q);
+  q->state_bytes = state_bytes ? state_bytes : 1;
+  size_t bytes = MCRT_QUEUE_CHUNK_BYTES;
+  while ((bytes - sizeof(McrtChunk)) / q->state_bytes < 16)
+    bytes *= 2;
+  q->chunk_bytes = bytes;
+  q->per_chunk = (bytes - sizeof(McrtChunk)) / q->state_bytes;
+}
+
+static void unmap_chunk(McrtQueue *q, McrtChunk *c) {
+  munmap(c, q->chunk_bytes);
+  q->nchunks--;
+}
+
+void mcrt_queue_free(McrtQueue *q) {
+  for (McrtChunk *c = q->head, *next; c; c = next) {
+    next = c->next;
+    unmap_chunk(q, c);
+  }
+  if (q->spare)
+    unmap_chunk(q, q->spare);
+  q->head = q->tail = q->spare = NULL;
+  q->length = 0;
+}
+
+size_t mcrt_queue_push_bytes(const McrtQueue *q) {
+  bool need = !q->tail || q->tail_pos == q->per_chunk;
+  return need && !q->spare ? q->chunk_bytes : 0;
+}
+
+bool mcrt_queue_push(McrtQueue *q, const uint8_t *state) {
+  if (!q->tail || q->tail_pos == q->per_chunk) {
+    McrtChunk *c = q->spare;
+    if (c) {
+      q->spare = NULL;
+    } else {
+      void *p = mmap(NULL, q->chunk_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+      if (p == MAP_FAILED)
+        return false;
+      c = p;
+      q->nchunks++;
+    }
+    c->next = NULL;
+    if (q->tail)
+      q->tail->next = c;
+    else
+      q->head = c, q->head_pos = 0;
+    q->tail = c;
+    q->tail_pos = 0;
+  }
+  memcpy(q->tail->data + q->tail_pos * q->state_bytes, state, q->state_bytes);
+  q->tail_pos++;
+  q->length++;
+  return true;
+}
+
+bool mcrt_queue_pop(McrtQueue *q, uint8_t *out) {
+  if (q->length == 0)
+    return false;
+  McrtChunk *c = q->head;
+  memcpy(out, c->data + q->head_pos * q->state_bytes, q->state_bytes);
+  q->head_pos++;
+  q->length--;
+  if (q->head_pos == q->per_chunk || q->length == 0) {
+    // The head chunk is consumed (or the queue is empty): release it.
+    q->head = c->next;
+    q->head_pos = 0;
+    if (!q->head)
+      q->tail = NULL, q->tail_pos = 0;
+    if (q->spare)
+      unmap_chunk(q, c);
+    else
+      q->spare = c;
+  }
+  return true;
+}

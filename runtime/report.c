@@ -1,0 +1,747 @@
+// report.c: everything the checker prints: values (driven only by the
+// McrtType descriptors), traces (rebuilt from the log and replayed), the
+// summary, and the JSON report of DESIGN.md.
+//
+// Values print as LANGUAGE.md says: Proc_1 .. Proc_N, none, {a, b} (sets and
+// multisets), [x, y] (arrays and queues, head first), {f: 1, g: true},
+// enum member names, integers. A state prints leaf by leaf: arrays and
+// records are opened down to scalars and collections (pc[Proc_2] = trying,
+// msg.src = Proc_1); a collection prints whole.
+#include "internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+// ---------------------------------------------------------------------------
+// Values.
+
+static uint64_t type_card(const McrtType *t) {
+  if (t->card)
+    return t->card;
+  return t->width >= 64 ? UINT64_MAX : UINT64_C(1) << t->width;
+}
+
+static bool is_scalar(const McrtType *t) {
+  return t->kind <= MCRT_OPTIONAL;
+}
+
+// The text of a scalar value from its encoding.
+static void scalar_str(const McrtType *t, uint64_t enc, char *buf, size_t n) {
+  switch (t->kind) {
+  case MCRT_BOOL:
+    snprintf(buf, n, "%s", enc ? "true" : "false");
+    return;
+  case MCRT_RANGE:
+    snprintf(buf, n, "%" PRId64, (int64_t)((uint64_t)t->lo + enc));
+    return;
+  case MCRT_ENUM:
+    if (enc < t->card && t->members)
+      snprintf(buf, n, "%s", t->members[enc]);
+    else
+      snprintf(buf, n, "?%" PRIu64, enc);
+    return;
+  case MCRT_SCALARSET:
+    snprintf(buf, n, "%s_%" PRIu64, t->name ? t->name : "elem", enc + 1);
+    return;
+  case MCRT_OPTIONAL:
+    if (enc == 0)
+      snprintf(buf, n, "none");
+    else
+      scalar_str(t->base, enc - 1, buf, n);
+    return;
+  default:
+    mcrt_die("scalar_str on a composite type");
+  }
+}
+
+static void print_value_k(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off, bool json);
+
+// Prints an element given by its encoding (set/multiset/queue elements).
+static void print_enc(FILE *f, const McrtType *t, uint64_t enc, bool json) {
+  uint8_t tmp[16 + MCRT_SLACK] = {0};
+  mcrt_set_wide(tmp, 0, t->width > 64 ? 64 : t->width, enc);
+  print_value_k(f, t, tmp, 0, json);
+}
+
+static void print_json_scalar(FILE *f, const McrtType *t, uint64_t enc) {
+  char buf[256];
+  switch (t->kind) {
+  case MCRT_BOOL:
+  case MCRT_RANGE:
+    scalar_str(t, enc, buf, sizeof buf);
+    fputs(buf, f);
+    return;
+  case MCRT_OPTIONAL:
+    if (enc == 0)
+      fputs("null", f);
+    else
+      print_json_scalar(f, t->base, enc - 1);
+    return;
+  default:
+    scalar_str(t, enc, buf, sizeof buf);
+    mcrt_print_json_string(f, buf);
+  }
+}
+
+static void print_value_k(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off, bool json) {
+  if (is_scalar(t)) {
+    uint64_t enc = mcrt_get_wide(base, off, t->width);
+    if (json) {
+      print_json_scalar(f, t, enc);
+    } else {
+      char buf[256];
+      scalar_str(t, enc, buf, sizeof buf);
+      fputs(buf, f);
+    }
+    return;
+  }
+  const char *sep = "";
+  switch (t->kind) {
+  case MCRT_ARRAY: {
+    uint64_t n = type_card(t->index);
+    fputc('[', f);
+    for (uint64_t i = 0; i < n; i++, sep = ", ") {
+      fputs(sep, f);
+      print_value_k(f, t->base, base, off + i * t->base->width, json);
+    }
+    fputc(']', f);
+    return;
+  }
+  case MCRT_RECORD:
+    fputc('{', f);
+    for (uint32_t i = 0; i < t->nfields; i++, sep = ", ") {
+      const McrtField *fl = &t->fields[i];
+      fputs(sep, f);
+      if (json) {
+        mcrt_print_json_string(f, fl->name);
+        fputs(": ", f);
+      } else {
+        fprintf(f, "%s: ", fl->name);
+      }
+      print_value_k(f, fl->type, base, off + fl->offset, json);
+    }
+    fputc('}', f);
+    return;
+  case MCRT_SET: {
+    uint64_t n = type_card(t->base);
+    fputc(json ? '[' : '{', f);
+    for (uint64_t i = 0; i < n; i++) {
+      if (mcrt_get(base, off + i, 1)) {
+        fputs(sep, f);
+        sep = ", ";
+        print_enc(f, t->base, i, json);
+      }
+    }
+    fputc(json ? ']' : '}', f);
+    return;
+  }
+  case MCRT_MULTISET: {
+    unsigned w = t->base->width + 1;
+    fputc(json ? '[' : '{', f);
+    for (uint32_t i = 0; i < t->capacity; i++) {
+      uint64_t v = mcrt_get_wide(base, off + (uint64_t)i * w, w);
+      if (v) {
+        fputs(sep, f);
+        sep = ", ";
+        print_enc(f, t->base, v - 1, json);
+      }
+    }
+    fputc(json ? ']' : '}', f);
+    return;
+  }
+  case MCRT_QUEUE: {
+    uint64_t len = mcrt_get(base, off, t->len_width);
+    unsigned w = t->base->width;
+    fputc('[', f);
+    for (uint64_t i = 0; i < len && i < t->capacity; i++, sep = ", ") {
+      fputs(sep, f);
+      print_enc(f, t->base, mcrt_get_wide(base, off + t->len_width + i * w, w), json);
+    }
+    fputc(']', f);
+    return;
+  }
+  default:
+    mcrt_die("unknown type kind %d", (int)t->kind);
+  }
+}
+
+void mcrt_print_value(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off) {
+  print_value_k(f, t, base, off, false);
+}
+
+void mcrt_print_value_json(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off) {
+  print_value_k(f, t, base, off, true);
+}
+
+void mcrt_print_json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    switch (*p) {
+    case '"': fputs("\\\"", f); break;
+    case '\\': fputs("\\\\", f); break;
+    case '\n': fputs("\\n", f); break;
+    case '\r': fputs("\\r", f); break;
+    case '\t': fputs("\\t", f); break;
+    case '\b': fputs("\\b", f); break;
+    case '\f': fputs("\\f", f); break;
+    default:
+      if (*p < 0x20 || *p == 0x7f)
+        fprintf(f, "\\u%04x", *p);
+      else
+        fputc(*p, f);
+    }
+  }
+  fputc('"', f);
+}
+
+// ---------------------------------------------------------------------------
+// States, leaf by leaf.
+
+typedef struct Path {
+  char *buf;
+  size_t len, cap;
+} Path;
+
+static void path_push(Path *p, const char *s) {
+  size_t n = strlen(s);
+  if (p->len + n + 1 > p->cap) {
+    p->cap = 2 * (p->len + n + 1);
+    p->buf = realloc(p->buf, p->cap);
+    if (!p->buf)
+      mcrt_die("out of memory");
+  }
+  memcpy(p->buf + p->len, s, n + 1);
+  p->len += n;
+}
+
+static void print_leaves(FILE *f, const McrtType *t, const uint8_t *state, const uint8_t *prev,
+                         uint64_t off, Path *path, const char *indent) {
+  size_t mark = path->len;
+  if (t->kind == MCRT_ARRAY) {
+    uint64_t n = type_card(t->index);
+    for (uint64_t i = 0; i < n; i++) {
+      char idx[300];
+      char val[256];
+      scalar_str(t->index, i, val, sizeof val);
+      snprintf(idx, sizeof idx, "[%s]", val);
+      path_push(path, idx);
+      print_leaves(f, t->base, state, prev, off + i * t->base->width, path, indent);
+      path->len = mark, path->buf[mark] = 0;
+    }
+    return;
+  }
+  if (t->kind == MCRT_RECORD) {
+    for (uint32_t i = 0; i < t->nfields; i++) {
+      path_push(path, ".");
+      path_push(path, t->fields[i].name);
+      print_leaves(f, t->fields[i].type, state, prev, off + t->fields[i].offset, path, indent);
+      path->len = mark, path->buf[mark] = 0;
+    }
+    return;
+  }
+  if (prev && mcrt_equal_bits(state, off, prev, off, t->width))
+    return;
+  fprintf(f, "%s%s = ", indent, path->buf);
+  mcrt_print_value(f, t, state, off);
+  fputc('\n', f);
+}
+
+void mcrt_print_state(FILE *f, const McrtModel *m, const uint8_t *state, const uint8_t *prev,
+                      const char *indent) {
+  Path path = {0};
+  for (uint32_t i = 0; i < m->nvars; i++) {
+    path.len = 0;
+    path_push(&path, m->vars[i].name);
+    print_leaves(f, m->vars[i].type, state, prev, m->vars[i].offset, &path, indent);
+  }
+  free(path.buf);
+}
+
+static void print_state_json(FILE *f, const McrtModel *m, const uint8_t *state) {
+  fputc('{', f);
+  for (uint32_t i = 0; i < m->nvars; i++) {
+    if (i)
+      fputs(", ", f);
+    mcrt_print_json_string(f, m->vars[i].name);
+    fputs(": ", f);
+    mcrt_print_value_json(f, m->vars[i].type, state, m->vars[i].offset);
+  }
+  fputc('}', f);
+}
+
+// ---------------------------------------------------------------------------
+// Rules and their parameters.
+
+const McrtRuleGroup *mcrt_rule_group(const McrtModel *m, bool init, uint64_t rule) {
+  const McrtRuleGroup *g = init ? m->inits : m->actions;
+  uint32_t n = init ? m->ninits : m->nactions;
+  for (uint32_t i = 0; i < n; i++)
+    if (rule >= g[i].first_rule && rule - g[i].first_rule < g[i].nbindings)
+      return &g[i];
+  return NULL;
+}
+
+// Decodes the parameter encodings of a rule: mixed radix over the params'
+// cards, the first parameter most significant.
+static void decode_params(const McrtRuleGroup *g, uint64_t rule, uint64_t *enc) {
+  uint64_t b = rule - g->first_rule;
+  for (uint32_t i = g->nparams; i-- > 0;) {
+    uint64_t card = type_card(g->params[i].type);
+    enc[i] = card == UINT64_MAX ? b : b % card;
+    b = card == UINT64_MAX ? 0 : b / card;
+  }
+}
+
+static const char *group_name(const McrtRuleGroup *g, bool init) {
+  if (g && g->name && *g->name)
+    return g->name;
+  return init ? "init" : "?";
+}
+
+void mcrt_print_rule(FILE *f, const McrtModel *m, bool init, uint64_t rule) {
+  const McrtRuleGroup *g = mcrt_rule_group(m, init, rule);
+  if (init)
+    fputs(g && g->name && *g->name ? "init " : "init", f);
+  if (!g) {
+    fprintf(f, "%s#%" PRIu64, init ? "" : "rule", rule);
+    return;
+  }
+  if (g->name && *g->name)
+    fputs(g->name, f);
+  if (g->nparams == 0)
+    return;
+  uint64_t *enc = calloc(g->nparams, sizeof *enc);
+  if (!enc)
+    mcrt_die("out of memory");
+  decode_params(g, rule, enc);
+  fputc('(', f);
+  for (uint32_t i = 0; i < g->nparams; i++) {
+    fprintf(f, "%s%s=", i ? ", " : "", g->params[i].name);
+    print_enc(f, g->params[i].type, enc[i], false);
+  }
+  fputc(')', f);
+  free(enc);
+}
+
+static void print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule) {
+  const McrtRuleGroup *g = mcrt_rule_group(m, init, rule);
+  fputs("\"action\": ", f);
+  mcrt_print_json_string(f, group_name(g, init));
+  if (init)
+    fputs(", \"init\": true", f);
+  fprintf(f, ", \"rule\": %" PRIu64 ", \"params\": {", rule);
+  if (g && g->nparams) {
+    uint64_t *enc = calloc(g->nparams, sizeof *enc);
+    if (!enc)
+      mcrt_die("out of memory");
+    decode_params(g, rule, enc);
+    for (uint32_t i = 0; i < g->nparams; i++) {
+      if (i)
+        fputs(", ", f);
+      mcrt_print_json_string(f, g->params[i].name);
+      fputs(": ", f);
+      print_enc(f, g->params[i].type, enc[i], true);
+    }
+    free(enc);
+  }
+  fputc('}', f);
+}
+
+// ---------------------------------------------------------------------------
+// Traces: walk the log back, replay forward.
+
+static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what) {
+  ctx->internal_error = true;
+  fprintf(f, "internal error: trace replay: step %zu: %s\n", step, what);
+  fprintf(stderr, "internal error: trace replay: step %zu: %s (a bug in mcgen: the generated "
+                  "code is not deterministic)\n", step, what);
+}
+
+// Runs step i of a replay: init rule into b, or action rule from a into b.
+// Returns false (and the failure in ctx->err) when the rule does not apply.
+static bool replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b) {
+  const McrtModel *m = ctx->model;
+  mcrt_clear_error(ctx);
+  memset(b, 0, ctx->state_bytes + MCRT_SLACK);
+  ctx->replaying = true;
+  bool ok = init ? m->apply_init(ctx, rule, b) : m->apply_rule(ctx, rule, a, b);
+  ctx->replaying = false;
+  return ok && !mcrt_failed(ctx);
+}
+
+static bool in_set(const McrtCtx *ctx, const uint8_t *s) {
+  return mcrt_fpset_contains(&ctx->set, mcrt_fingerprint(s, ctx->state_bytes, ctx->fp_bits));
+}
+
+static void print_error_location(FILE *f, const McrtError *e) {
+  if (e->file)
+    fprintf(f, " (%s:%d:%d)", e->file, e->line, e->col);
+}
+
+// Replays the violation's trace and prints it, as text or JSON steps.
+static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
+  const McrtModel *m = ctx->model;
+  const McrtViolation *v = &ctx->viol;
+  uint64_t *path = NULL;
+  size_t n = v->state == MCRT_NO_STATE ? 0 : mcrt_path_to(ctx, v->state, &path);
+  size_t bytes = ctx->state_bytes + MCRT_SLACK;
+  uint8_t *a = calloc(1, bytes), *b = calloc(1, bytes);
+  if (!a || !b)
+    mcrt_die("out of memory");
+  const char *sep = "";
+  if (json)
+    fputc('[', f);
+  for (size_t i = 0; i < n; i++) {
+    bool init = i == 0;
+    if (!replay_step(ctx, init, path[i], a, b) || !in_set(ctx, b)) {
+      replay_mismatch(ctx, json ? stderr : f, i,
+                      mcrt_failed(ctx) ? ctx->err.message : "the state is not the one the search found");
+      break;
+    }
+    if (json) {
+      fprintf(f, "%s{", sep);
+      print_rule_json(f, m, init, path[i]);
+      fputs(", \"state\": ", f);
+      print_state_json(f, m, b);
+      fputc('}', f);
+      sep = ", ";
+    } else {
+      fprintf(f, "%zu ", i);
+      mcrt_print_rule(f, m, init, path[i]);
+      fputc('\n', f);
+      mcrt_print_state(f, m, b, init ? NULL : a, "    ");
+    }
+    uint8_t *t = a;
+    a = b, b = t;
+  }
+  if (v->has_step && !ctx->internal_error) {
+    bool failed = !replay_step(ctx, v->step_init, v->step_rule, a, b) && mcrt_failed(ctx);
+    if (json) {
+      fprintf(f, "%s{", sep);
+      print_rule_json(f, m, v->step_init, v->step_rule);
+      fputs(", \"state\": null, \"error\": ", f);
+      mcrt_print_json_string(f, v->message);
+      fputc('}', f);
+    } else {
+      fprintf(f, "%zu ", n);
+      mcrt_print_rule(f, m, v->step_init, v->step_rule);
+      fprintf(f, "\n    %s: %s", v->kind == MCRT_VIOL_ASSERT ? "assert failed" : "error",
+              v->message);
+      print_error_location(f, &ctx->err);
+      fputc('\n', f);
+    }
+    if (!failed)
+      replay_mismatch(ctx, stderr, n, "the failing step did not fail again");
+  }
+  if (json)
+    fputc(']', f);
+  mcrt_clear_error(ctx);
+  free(a);
+  free(b);
+  free(path);
+}
+
+static void violation_headline(FILE *f, const McrtViolation *v) {
+  switch (v->kind) {
+  case MCRT_VIOL_ASSERT:
+    fprintf(f, "assert failed: %s", v->message);
+    break;
+  case MCRT_VIOL_RUNTIME_ERROR:
+    fprintf(f, "run-time error: %s", v->message);
+    break;
+  default:
+    fputs(v->message, f);
+  }
+  if (v->file && v->col)
+    fprintf(f, " (%s:%d:%d)", v->file, v->line, v->col);
+  else if (v->file)
+    fprintf(f, " (%s:%d)", v->file, v->line);
+}
+
+static void print_violation_json(FILE *f, McrtCtx *ctx) {
+  const McrtViolation *v = &ctx->viol;
+  fputs("{\"kind\": ", f);
+  mcrt_print_json_string(f, mcrt_violation_kind_name(v->kind));
+  fputs(", \"name\": ", f);
+  if (v->name)
+    mcrt_print_json_string(f, v->name);
+  else
+    fputs("null", f);
+  fputs(", \"message\": ", f);
+  mcrt_print_json_string(f, v->message);
+  if (v->file) {
+    fputs(", \"file\": ", f);
+    mcrt_print_json_string(f, v->file);
+    fprintf(f, ", \"line\": %d, \"col\": %d", v->line, v->col);
+  }
+  fputs(", \"trace\": ", f);
+  replay_trace(f, ctx, true);
+  fputs(", \"loop_start\": null}", f);
+}
+
+void mcrt_print_trace(FILE *f, McrtCtx *ctx) {
+  if (!ctx->has_violation)
+    return;
+  if (ctx->opt->trace_json) {
+    print_violation_json(f, ctx);
+    fputc('\n', f);
+    return;
+  }
+  fputs("violation: ", f);
+  violation_headline(f, &ctx->viol);
+  fputc('\n', f);
+  if (ctx->viol.state != MCRT_NO_STATE || ctx->viol.has_step)
+    replay_trace(f, ctx, false);
+}
+
+// ---------------------------------------------------------------------------
+// Verdict and summary.
+
+const char *mcrt_bound_name(McrtBound b) {
+  switch (b) {
+  case MCRT_BOUND_NONE: return NULL;
+  case MCRT_BOUND_MAX_STATES: return "max-states";
+  case MCRT_BOUND_MAX_STEPS: return "max-steps";
+  case MCRT_BOUND_MAX_DEPTH: return "max-depth";
+  case MCRT_BOUND_MEMORY: return "memory";
+  case MCRT_BOUND_INTERRUPTED: return "interrupted";
+  }
+  return NULL;
+}
+
+const char *mcrt_violation_kind_name(McrtViolationKind k) {
+  switch (k) {
+  case MCRT_VIOL_INVARIANT: return "invariant";
+  case MCRT_VIOL_ASSERT: return "assert";
+  case MCRT_VIOL_DEADLOCK: return "deadlock";
+  case MCRT_VIOL_RUNTIME_ERROR: return "runtime-error";
+  case MCRT_VIOL_REACHABLE: return "reachable";
+  }
+  return "?";
+}
+
+static bool liveness_unchecked(const McrtCtx *ctx) {
+  return ctx->model->nproperties > 0 && ctx->opt->liveness != MCRT_LIVENESS_OFF;
+}
+
+int mcrt_exit_code(const McrtCtx *ctx) {
+  if (ctx->internal_error)
+    return MCRT_EXIT_USAGE;
+  if (ctx->has_violation)
+    return MCRT_EXIT_VIOLATION;
+  if (ctx->bound != MCRT_BOUND_NONE || liveness_unchecked(ctx))
+    return MCRT_EXIT_INCOMPLETE;
+  return MCRT_EXIT_OK;
+}
+
+static const char *verdict_word(const McrtCtx *ctx) {
+  switch (mcrt_exit_code(ctx)) {
+  case MCRT_EXIT_OK: return "ok";
+  case MCRT_EXIT_VIOLATION: return "violation";
+  case MCRT_EXIT_INCOMPLETE: return "incomplete";
+  default: return "error";
+  }
+}
+
+static void print_bound(FILE *f, const McrtCtx *ctx) {
+  const McrtOptions *o = ctx->opt;
+  switch (ctx->bound) {
+  case MCRT_BOUND_MAX_STATES:
+    if (ctx->log_full)
+      fprintf(f, "the trace log's limit of %" PRIu64 " states was reached", MCRT_LOG_MAX_STATES);
+    else
+      fprintf(f, "--max-states %" PRIu64 " was reached", o->max_states);
+    break;
+  case MCRT_BOUND_MAX_STEPS:
+    fprintf(f, "--max-steps %" PRIu64 " was reached", o->max_steps);
+    break;
+  case MCRT_BOUND_MAX_DEPTH:
+    fprintf(f, "--max-depth %" PRIu64 " was reached with successors left unexplored", o->max_depth);
+    break;
+  case MCRT_BOUND_MEMORY:
+    if (o->memory == MCRT_UNLIMITED) {
+      fputs("the system refused more memory", f);
+    } else {
+      fputs("the --memory limit of ", f);
+      mcrt_fprint_bytes(f, (double)o->memory);
+      fputs(" was reached", f);
+    }
+    break;
+  case MCRT_BOUND_INTERRUPTED:
+    fputs("the search was interrupted", f);
+    break;
+  case MCRT_BOUND_NONE:
+    break;
+  }
+}
+
+static void print_verdict(FILE *f, const McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  fputs("result: ", f);
+  switch (mcrt_exit_code(ctx)) {
+  case MCRT_EXIT_OK:
+    fputs("ok: no violations, every property holds (exhaustive search)", f);
+    break;
+  case MCRT_EXIT_VIOLATION:
+    fputs("violation: ", f);
+    violation_headline(f, &ctx->viol);
+    break;
+  case MCRT_EXIT_INCOMPLETE:
+    fputs("incomplete: ", f);
+    if (ctx->bound != MCRT_BOUND_NONE) {
+      print_bound(f, ctx);
+      fputs("; no violation found so far, the search is not exhaustive", f);
+    } else {
+      fprintf(f, "no safety violation (exhaustive search), but %u liveness propert%s not "
+                 "checked: liveness checking is not implemented yet (--liveness off checks "
+                 "safety only)", m->nproperties, m->nproperties == 1 ? "y was" : "ies were");
+    }
+    break;
+  default:
+    fputs("error: internal error while replaying the trace (see above)", f);
+  }
+  fputc('\n', f);
+}
+
+static uint64_t peak_rss_bytes(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0)
+    return 0;
+  return (uint64_t)ru.ru_maxrss * 1024;
+}
+
+static double collision_probability(const McrtCtx *ctx) {
+  double n = (double)ctx->states;
+  double p = n * n / ldexp(1.0, (int)ctx->fp_bits + 1);
+  return p > 1 ? 1 : p;
+}
+
+void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  print_verdict(f, ctx);
+  if (ctx->opt->quiet)
+    return;
+  double per_s = ctx->time_s > 0 ? (double)ctx->states / ctx->time_s : 0;
+  size_t accounted = mcrt_accounted_bytes(ctx);
+  fprintf(f, "model:         %s (%s)\n", m->name, m->source_file ? m->source_file : "?");
+  fprintf(f, "states:        %" PRIu64 " distinct\n", ctx->states);
+  fprintf(f, "transitions:   %" PRIu64 " (action bindings executed, new successor or not)\n",
+          ctx->transitions);
+  fprintf(f, "depth:         %" PRIu64 " (BFS levels; initial states are at depth 0)\n",
+          ctx->depth);
+  fprintf(f, "time:          %.3f s, %.0f states/s\n", ctx->time_s, per_s);
+  fputs("memory:        ", f);
+  mcrt_fprint_bytes(f, (double)ctx->peak_bytes);
+  fputs(" peak accounted (fingerprint set ", f);
+  mcrt_fprint_bytes(f, (double)mcrt_fpset_bytes(&ctx->set));
+  fputs(", trace log ", f);
+  mcrt_fprint_bytes(f, (double)mcrt_log_bytes(&ctx->log));
+  fputs(", frontier ", f);
+  mcrt_fprint_bytes(f, (double)mcrt_queue_bytes(&ctx->queue));
+  fputs(" at the end); peak RSS ", f);
+  mcrt_fprint_bytes(f, (double)peak_rss_bytes());
+  fputc('\n', f);
+  if (ctx->states)
+    fprintf(f, "bytes/state:   %.1f (accounted memory at the end / states)\n",
+            (double)accounted / (double)ctx->states);
+  fprintf(f, "fingerprints:  %u bits, estimated collision probability %.3g\n", ctx->fp_bits,
+          collision_probability(ctx));
+  if (m->nactions) {
+    int w = 0;
+    for (uint32_t i = 0; i < m->nactions; i++)
+      if ((int)strlen(m->actions[i].name) > w)
+        w = (int)strlen(m->actions[i].name);
+    fputs("actions fired:\n", f);
+    for (uint32_t i = 0; i < m->nactions; i++)
+      fprintf(f, "  %-*s %" PRIu64 "\n", w, m->actions[i].name, ctx->fired[i]);
+    const char *sep = "";
+    for (uint32_t i = 0; i < m->nactions; i++) {
+      if (ctx->fired[i] == 0) {
+        if (!*sep)
+          fputs(mcrt_exit_code(ctx) == MCRT_EXIT_OK ? "never enabled: " : "not enabled so far: ",
+                f);
+        fprintf(f, "%s%s", sep, m->actions[i].name);
+        sep = ", ";
+      }
+    }
+    if (*sep)
+      fputc('\n', f);
+  }
+  for (uint32_t i = 0; i < m->nreachables; i++)
+    fprintf(f, "reachable %s: %s\n", m->reachables[i].name,
+            ctx->reached[i] ? "reached" : "not reached");
+  if (m->nproperties) {
+    fprintf(f, "liveness:      %u propert%s %s: ", m->nproperties, m->nproperties == 1 ? "y" : "ies",
+            ctx->opt->liveness == MCRT_LIVENESS_OFF ? "skipped (--liveness off)"
+                                                    : "NOT CHECKED (not implemented yet)");
+    for (uint32_t i = 0; i < m->nproperties; i++)
+      fprintf(f, "%s%s", i ? ", " : "", m->properties[i].name);
+    fputc('\n', f);
+  }
+  if (m->nscalarsets > 0)
+    fputs("symmetry:      off (states are not reduced by scalarset permutations)\n", f);
+}
+
+// ---------------------------------------------------------------------------
+// The JSON report (DESIGN.md's schema; fields are only ever added).
+
+bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(err, "error: cannot write the report %s\n", path);
+    return false;
+  }
+  const McrtModel *m = ctx->model;
+  const char *bound = mcrt_bound_name(ctx->bound);
+  fputs("{\"model\": ", f);
+  mcrt_print_json_string(f, m->name);
+  fprintf(f, ", \"verdict\": \"%s\", \"exit_code\": %d", verdict_word(ctx), mcrt_exit_code(ctx));
+  fprintf(f, ",\n \"states\": %" PRIu64 ", \"transitions\": %" PRIu64 ", \"depth\": %" PRIu64,
+          ctx->states, ctx->transitions, ctx->depth);
+  fputs(", \"depth_convention\": \"initial states at depth 0\"", f);
+  fputs(",\n \"bound_hit\": ", f);
+  if (bound)
+    mcrt_print_json_string(f, bound);
+  else
+    fputs("null", f);
+  fputs(",\n \"violations\": [", f);
+  if (ctx->has_violation)
+    print_violation_json(f, ctx);
+  fputs("],\n \"actions\": {", f);
+  for (uint32_t i = 0; i < m->nactions; i++) {
+    fputs(i ? ", " : "", f);
+    mcrt_print_json_string(f, m->actions[i].name);
+    fprintf(f, ": {\"fired\": %" PRIu64 ", \"enabled_ever\": %s}", ctx->fired[i],
+            ctx->fired[i] ? "true" : "false");
+  }
+  fputs("},\n \"reachables\": {", f);
+  for (uint32_t i = 0; i < m->nreachables; i++) {
+    fputs(i ? ", " : "", f);
+    mcrt_print_json_string(f, m->reachables[i].name);
+    fputs(ctx->reached[i] ? ": true" : ": false", f);
+  }
+  fputs("},\n \"liveness\": {\"checked\": false, \"status\": ", f);
+  fputs(m->nproperties == 0                          ? "\"no-properties\""
+        : ctx->opt->liveness == MCRT_LIVENESS_OFF ? "\"skipped\""
+                                                  : "\"not-implemented\"",
+        f);
+  fputs(", \"properties\": [", f);
+  for (uint32_t i = 0; i < m->nproperties; i++) {
+    fputs(i ? ", " : "", f);
+    mcrt_print_json_string(f, m->properties[i].name);
+  }
+  fputs("]}", f);
+  fprintf(f, ",\n \"symmetry\": \"off\", \"time_s\": %.6f, \"memory_bytes\": %zu", ctx->time_s,
+          (size_t)ctx->peak_bytes);
+  fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
+          ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);
+  fprintf(f, ", \"fingerprint_bits\": %u, \"collision_probability\": %.6g}\n", ctx->fp_bits,
+          collision_probability(ctx));
+  bool ok = !ferror(f);
+  ok &= fclose(f) == 0;
+  if (!ok)
+    fprintf(err, "error: cannot write the report %s\n", path);
+  return ok;
+}

@@ -1,0 +1,477 @@
+// search.c: the deterministic single-threaded breadth-first search, and the
+// functions generated code calls back into (emit, errors).
+//
+// Flow. initial_states() emits each initial state; every new state is given
+// the next id (0, 1, 2, ... in discovery order), logged {parent, rule},
+// checked against the invariants and reachables at discovery, and queued.
+// States are then popped in id order (so the popped state's id is the pop
+// counter) and expanded with successors(); each emitted successor counts as
+// a transition whether or not it is new.
+//
+// Depth convention: initial states are at depth 0; a state first discovered
+// from a state at depth d is at depth d + 1; the reported depth is that of the
+// deepest discovered state (so a model with only initial states has depth 0).
+// BFS discovers states level by level, so the level of the state being
+// expanded is tracked with one boundary id instead of per-state storage.
+//
+// --max-depth N: states at depth N are not expanded. Their successors are
+// still computed (so asserts and deadlocks there are found and transitions
+// counted) but only looked up: the run is incomplete only if one of them is a
+// state the search has not seen.
+//
+// The run stops at the first violation or bound. Every allocation goes
+// through reserve() against --memory; hitting it is an orderly "incomplete".
+#include "internal.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define MCRT_FP_INITIAL_CAPACITY (1u << 14)
+#define MCRT_PROGRESS_EVERY 1024 // pops between clock checks
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  interrupted = 1;
+}
+
+_Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...) {
+  va_list ap;
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: internal error: ", file, line);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  abort();
+}
+
+double mcrt_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+// ---------------------------------------------------------------------------
+// The error slot (called by generated code).
+
+void mcrt_runtime_error(McrtCtx *ctx, const char *file, int line, int col, const char *fmt, ...) {
+  if (ctx->err.set)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ctx->err.message, sizeof ctx->err.message, fmt, ap);
+  va_end(ap);
+  ctx->err.set = true;
+  ctx->err.is_assert = false;
+  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
+}
+
+void mcrt_assert_failed(McrtCtx *ctx, const char *file, int line, int col, const char *message) {
+  if (ctx->err.set)
+    return;
+  snprintf(ctx->err.message, sizeof ctx->err.message, "%s", message ? message : "assertion failed");
+  ctx->err.set = true;
+  ctx->err.is_assert = true;
+  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
+}
+
+bool mcrt_failed(const McrtCtx *ctx) { return ctx->err.set; }
+
+void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule) {
+  if (!ctx->err.set || ctx->err.has_rule)
+    return;
+  ctx->err.has_rule = true;
+  ctx->err.rule_init = init;
+  ctx->err.rule = rule;
+}
+
+void mcrt_clear_error(McrtCtx *ctx) { memset(&ctx->err, 0, sizeof ctx->err); }
+
+// ---------------------------------------------------------------------------
+// Context.
+
+bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->model = model;
+  ctx->opt = opt;
+  ctx->state_bytes = model->state_bytes;
+  ctx->fp_bits = opt->fingerprint_bits;
+  ctx->cur = calloc(1, model->state_bytes + MCRT_SLACK);
+  ctx->pend_stride = model->state_bytes + MCRT_SLACK;
+  ctx->pend_states = calloc(MCRT_BATCH, ctx->pend_stride);
+  if (!ctx->pend_states)
+    return false;
+  ctx->fired = calloc(model->nactions + 1, sizeof *ctx->fired);
+  ctx->reached = calloc(model->nreachables + 1, sizeof *ctx->reached);
+  if (!ctx->cur || !ctx->fired || !ctx->reached)
+    return false;
+  mcrt_log_init(&ctx->log);
+  mcrt_queue_init(&ctx->queue, model->state_bytes);
+  if (!mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
+    return false;
+  ctx->peak_bytes = mcrt_accounted_bytes(ctx);
+  return true;
+}
+
+void mcrt_ctx_free(McrtCtx *ctx) {
+  mcrt_fpset_free(&ctx->set);
+  mcrt_log_free(&ctx->log);
+  mcrt_queue_free(&ctx->queue);
+  free(ctx->cur);
+  free(ctx->pend_states);
+  free(ctx->fired);
+  free(ctx->reached);
+  ctx->cur = NULL, ctx->pend_states = NULL, ctx->fired = NULL, ctx->reached = NULL;
+}
+
+size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
+  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue);
+}
+
+size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out) {
+  size_t n = 1;
+  for (uint64_t i = id; mcrt_log_get(&ctx->log, i).parent != MCRT_LOG_INITIAL;
+       i = mcrt_log_get(&ctx->log, i).parent)
+    n++;
+  uint64_t *path = malloc(n * sizeof *path);
+  if (!path)
+    mcrt_die("out of memory");
+  size_t k = n;
+  for (uint64_t i = id;; i = mcrt_log_get(&ctx->log, i).parent) {
+    McrtLogRecord r = mcrt_log_get(&ctx->log, i);
+    path[--k] = r.rule;
+    if (r.parent == MCRT_LOG_INITIAL)
+      break;
+  }
+  *out = path;
+  return n;
+}
+
+// ---------------------------------------------------------------------------
+// Stopping: bounds and violations.
+
+static bool hit_bound(McrtCtx *ctx, McrtBound b) {
+  if (ctx->bound == MCRT_BOUND_NONE)
+    ctx->bound = b;
+  ctx->stop = true;
+  return true;
+}
+
+static McrtViolation *violation(McrtCtx *ctx, McrtViolationKind kind, uint64_t state) {
+  ctx->has_violation = true;
+  ctx->stop = true;
+  McrtViolation *v = &ctx->viol;
+  memset(v, 0, sizeof *v);
+  v->kind = kind;
+  v->state = state;
+  return v;
+}
+
+// A run-time error or failed assert found by generated code, attributed to
+// `state` (and to a failing step when the generated code named the rule and
+// step_allowed says the error happened while computing a step).
+static bool error_violation(McrtCtx *ctx, uint64_t state, bool step_allowed) {
+  McrtError *e = &ctx->err;
+  McrtViolation *v =
+      violation(ctx, e->is_assert ? MCRT_VIOL_ASSERT : MCRT_VIOL_RUNTIME_ERROR, state);
+  snprintf(v->message, sizeof v->message, "%s", e->message);
+  v->file = e->file, v->line = e->line, v->col = e->col;
+  if (step_allowed && e->has_rule) {
+    v->has_step = true;
+    v->step_init = e->rule_init;
+    v->step_rule = e->rule;
+  }
+  return true;
+}
+
+// Checks that `extra` more bytes fit under --memory.
+static bool reserve(McrtCtx *ctx, size_t extra) {
+  size_t total = mcrt_accounted_bytes(ctx) + extra;
+  if (total > ctx->opt->memory) {
+    hit_bound(ctx, MCRT_BOUND_MEMORY);
+    return false;
+  }
+  if (total > ctx->peak_bytes)
+    ctx->peak_bytes = total;
+  return true;
+}
+
+static bool grow_set(McrtCtx *ctx) {
+  size_t other = mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue);
+  size_t need = mcrt_fpset_grow_bytes(&ctx->set);
+  if (other + need > ctx->opt->memory || !mcrt_fpset_grow(&ctx->set)) {
+    hit_bound(ctx, MCRT_BOUND_MEMORY);
+    return false;
+  }
+  if (other + need > ctx->peak_bytes)
+    ctx->peak_bytes = other + need;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Discovery.
+
+// Records a state just inserted in the set. True when the search must stop.
+static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64_t rule) {
+  const McrtModel *m = ctx->model;
+  uint64_t limit = ctx->opt->max_states < MCRT_LOG_MAX_STATES ? ctx->opt->max_states
+                                                               : MCRT_LOG_MAX_STATES;
+  if (ctx->states >= limit) {
+    ctx->log_full = ctx->opt->max_states > MCRT_LOG_MAX_STATES;
+    return hit_bound(ctx, MCRT_BOUND_MAX_STATES);
+  }
+  if (mcrt_fpset_wants_grow(&ctx->set) && !grow_set(ctx))
+    return true;
+  size_t need = mcrt_log_append_bytes(&ctx->log) + mcrt_queue_push_bytes(&ctx->queue);
+  if (need && !reserve(ctx, need))
+    return true;
+  if (!mcrt_log_append(&ctx->log, parent, (uint32_t)rule))
+    return hit_bound(ctx, MCRT_BOUND_MEMORY);
+  uint64_t id = ctx->states++;
+  uint64_t depth = parent == MCRT_LOG_INITIAL ? 0 : ctx->cur_depth + 1;
+  if (depth > ctx->depth)
+    ctx->depth = depth;
+
+  if (m->ninvariants > 0) {
+    int k = m->check_invariants(ctx, state);
+    if (mcrt_failed(ctx))
+      return error_violation(ctx, id, false);
+    if (k >= 0) {
+      McrtViolation *v = violation(ctx, MCRT_VIOL_INVARIANT, id);
+      const McrtPredicate *p = &m->invariants[k];
+      v->name = p->name;
+      v->file = p->file, v->line = p->line;
+      snprintf(v->message, sizeof v->message, "invariant '%s' does not hold", p->name);
+      return true;
+    }
+  }
+  if (ctx->nreached < m->nreachables) {
+    for (uint32_t i = 0; i < m->nreachables; i++) {
+      if (ctx->reached[i])
+        continue;
+      bool holds = m->check_reachable(ctx, i, state);
+      if (mcrt_failed(ctx))
+        return error_violation(ctx, id, false);
+      if (holds)
+        ctx->reached[i] = true, ctx->nreached++;
+    }
+  }
+  if (!mcrt_queue_push(&ctx->queue, state))
+    return hit_bound(ctx, MCRT_BOUND_MEMORY);
+  return false;
+}
+
+// Inserts a discovered state; records it when new. True: stop.
+static inline bool discover(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64_t rule) {
+  McrtFp fp = mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits);
+  McrtFpResult r;
+  while ((r = mcrt_fpset_insert(&ctx->set, fp)) == MCRT_FP_FULL)
+    if (!grow_set(ctx))
+      return true;
+  if (r == MCRT_FP_OLD)
+    return false;
+  return record_new(ctx, state, parent, rule);
+}
+
+void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
+  if (ctx->replaying)
+    mcrt_die("mcrt_emit_initial called during replay");
+  if (ctx->stop)
+    return;
+  discover(ctx, state, MCRT_LOG_INITIAL, rule);
+}
+
+// Successors are not inserted one by one: each is hashed, its home slot
+// prefetched, and the batch is inserted in emit order when it is full or
+// the state's successors are done. With a large set every insertion is a
+// cache miss; this way the misses of a batch overlap. Processing in emit
+// order keeps ids, counts and the first violation exactly those of an
+// unbatched search; generated code may only compute a few successors more
+// than needed before it sees the stop.
+static bool flush(McrtCtx *ctx) {
+  const McrtOptions *opt = ctx->opt;
+  uint32_t n = ctx->npending;
+  ctx->npending = 0;
+  for (uint32_t i = 0; i < n && !ctx->stop && !ctx->cur_done; i++) {
+    const McrtPending *p = &ctx->pend[i];
+    const uint8_t *state = ctx->pend_states + i * ctx->pend_stride;
+    if (ctx->transitions >= opt->max_steps) {
+      hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
+      break;
+    }
+    ctx->transitions++;
+    ctx->fired[p->action]++;
+    if (ctx->at_depth_bound) {
+      if (!mcrt_fpset_contains(&ctx->set, p->fp)) {
+        ctx->depth_truncated = true;
+        ctx->cur_done = true; // the rest of this state's successors are not needed
+      }
+      continue;
+    }
+    McrtFpResult r;
+    while ((r = mcrt_fpset_insert(&ctx->set, p->fp)) == MCRT_FP_FULL)
+      if (!grow_set(ctx))
+        return true;
+    if (r == MCRT_FP_NEW && record_new(ctx, state, (uint32_t)ctx->cur_id, p->rule))
+      break;
+  }
+  return ctx->stop || ctx->cur_done;
+}
+
+bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
+  if (ctx->replaying)
+    mcrt_die("mcrt_emit_successor called during replay");
+  if (ctx->stop || ctx->cur_done)
+    return true;
+  ctx->cur_has_successor = true;
+  uint32_t i = ctx->npending++;
+  McrtPending *p = &ctx->pend[i];
+  memcpy(ctx->pend_states + i * ctx->pend_stride, next, ctx->state_bytes);
+  p->fp = mcrt_fingerprint(next, ctx->state_bytes, ctx->fp_bits);
+  p->rule = rule;
+  p->action = action;
+  mcrt_fpset_prefetch(&ctx->set, p->fp);
+  return ctx->npending == MCRT_BATCH ? flush(ctx) : false;
+}
+
+// ---------------------------------------------------------------------------
+// The search loop.
+
+void mcrt_fprint_bytes(FILE *f, double bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4)
+    bytes /= 1024, u++;
+  if (u == 0)
+    fprintf(f, "%.0f B", bytes);
+  else
+    fprintf(f, "%.1f %s", bytes, units[u]);
+}
+
+static void progress(McrtCtx *ctx, double now) {
+  FILE *f = ctx->progress_out ? ctx->progress_out : stderr;
+  double t = now - ctx->start_time;
+  fprintf(f, "progress: %llu states (%.0f/s), %llu transitions, frontier %llu, depth %llu, memory ",
+          (unsigned long long)ctx->states, t > 0 ? (double)ctx->states / t : 0.0,
+          (unsigned long long)ctx->transitions, (unsigned long long)ctx->queue.length,
+          (unsigned long long)ctx->depth);
+  mcrt_fprint_bytes(f, (double)mcrt_accounted_bytes(ctx));
+  fprintf(f, ", %.0f s\n", t);
+  fflush(f);
+}
+
+void mcrt_search(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  const McrtOptions *opt = ctx->opt;
+  struct sigaction sa = {0}, old_sa;
+  sa.sa_handler = on_sigint;
+  sa.sa_flags = SA_RESETHAND; // a second Ctrl-C kills at once
+  sigemptyset(&sa.sa_mask);
+  interrupted = 0;
+  sigaction(SIGINT, &sa, &old_sa);
+
+  ctx->start_time = mcrt_now();
+  ctx->next_progress = opt->progress_s > 0 ? ctx->start_time + opt->progress_s : 0;
+
+  // Initial states.
+  ctx->cur_id = MCRT_NO_STATE;
+  m->initial_states(ctx);
+  if (!ctx->stop && mcrt_failed(ctx))
+    error_violation(ctx, MCRT_NO_STATE, true);
+
+  // Expansion in id order.
+  uint64_t level_end = ctx->states; // first id of the next level
+  uint64_t popped = 0;
+  while (!ctx->stop) {
+    if (interrupted) {
+      hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
+      break;
+    }
+    if (!mcrt_queue_pop(&ctx->queue, ctx->cur))
+      break;
+    uint64_t id = ctx->cur_id = popped++;
+    if (id == level_end) {
+      ctx->cur_depth++;
+      level_end = ctx->states;
+    }
+    if (ctx->next_progress > 0 && id % MCRT_PROGRESS_EVERY == 0) {
+      double now = mcrt_now();
+      if (now >= ctx->next_progress) {
+        progress(ctx, now);
+        ctx->next_progress = now + opt->progress_s;
+      }
+    }
+    if (m->has_constraint && m->within_constraints) {
+      bool within = m->within_constraints(ctx, ctx->cur);
+      if (mcrt_failed(ctx)) {
+        error_violation(ctx, id, false);
+        break;
+      }
+      if (!within)
+        continue;
+    }
+    ctx->at_depth_bound = ctx->cur_depth >= opt->max_depth;
+    ctx->cur_has_successor = false;
+    ctx->cur_done = false;
+    m->successors(ctx, ctx->cur);
+    // The batch goes first: its successors were emitted before any failure
+    // generated code reports now (and checking them must not see it).
+    bool failed = mcrt_failed(ctx);
+    McrtError saved;
+    if (failed) {
+      saved = ctx->err;
+      mcrt_clear_error(ctx);
+    }
+    flush(ctx);
+    if (ctx->stop)
+      break;
+    if (failed) {
+      ctx->err = saved;
+      error_violation(ctx, id, true);
+      break;
+    }
+    if (!ctx->cur_has_successor && opt->deadlock) {
+      bool terminal = false;
+      if (m->has_terminal && m->is_terminal) {
+        terminal = m->is_terminal(ctx, ctx->cur);
+        if (mcrt_failed(ctx)) {
+          error_violation(ctx, id, false);
+          break;
+        }
+      }
+      if (!terminal) {
+        McrtViolation *v = violation(ctx, MCRT_VIOL_DEADLOCK, id);
+        snprintf(v->message, sizeof v->message,
+                 "deadlock: no action is enabled%s", m->has_terminal ? " and no terminal predicate holds" : "");
+        break;
+      }
+    }
+  }
+  ctx->at_depth_bound = false;
+  if (!ctx->stop && ctx->depth_truncated)
+    hit_bound(ctx, MCRT_BOUND_MAX_DEPTH);
+
+  // Reachables: only a complete search can say one is never reached.
+  if (!ctx->stop) {
+    for (uint32_t i = 0; i < m->nreachables; i++) {
+      if (!ctx->reached[i]) {
+        McrtViolation *v = violation(ctx, MCRT_VIOL_REACHABLE, MCRT_NO_STATE);
+        const McrtPredicate *p = &m->reachables[i];
+        v->name = p->name;
+        v->file = p->file, v->line = p->line;
+        snprintf(v->message, sizeof v->message, "reachable '%s' holds in no reachable state",
+                 p->name);
+        break;
+      }
+    }
+  }
+  ctx->time_s = mcrt_now() - ctx->start_time;
+  size_t now_bytes = mcrt_accounted_bytes(ctx);
+  if (now_bytes > ctx->peak_bytes)
+    ctx->peak_bytes = now_bytes;
+  sigaction(SIGINT, &old_sa, NULL);
+}

@@ -1,0 +1,329 @@
+#!/usr/bin/env bash
+# End-to-end runner: compile every spec with mcgen, run its checker, and check
+# what the spec's header comment says it must do (STYLE.md rule 11).
+#
+# Usage: tests/e2e/run_specs.sh [BUILD_DIR] [SPEC.mc...]
+#   BUILD_DIR  where mcgen was built (default: build, from the repo root)
+#   SPEC       specs to run (default: specs/*.mc and tests/e2e/specs/*.mc)
+# Environment:
+#   MCGEN_CFLAGS       C flags for the generated checker
+#                      (default: -O2 -std=c11 -Wall -Wextra -Werror)
+#   MCGEN_TEST_CFLAGS  appended to them, e.g. -fsanitize=address,undefined
+#   MCGEN_TIMEOUT      seconds allowed per checker run (default 300)
+#
+# Directives, one per line in the spec's header comment:
+#   // MCGEN-ARGS: -D N=3          mcgen options
+#   // RUN-ARGS: --no-deadlock     checker options
+#   // EXPECT-EXIT: 0              checker exit code (0 ok, 1 violation, 3 incomplete)
+#   // EXPECT-STATES: 142          from the JSON report
+#   // EXPECT-TRANSITIONS: 249
+#   // EXPECT-OUTPUT: text         substring of the checker's stdout (repeatable)
+#   // EXPECT-TRACE-STEPS: 5       steps of the first violation's trace
+#   // ORACLE: filter.m            Murphi twin in tests/oracle/
+#   // ORACLE-RUN-ARGS: ...        checker options for the oracle comparison
+#                                  (default: RUN-ARGS)
+#   // ORACLE-MCGEN-ARGS: ...      mcgen options added for the oracle comparison
+# The twin's own header gives Rumur's arguments (`-- RUMUR-ARGS:`) and, for a
+# spec that fails on purpose, those of the violating run
+# (`-- RUMUR-VIOLATION-ARGS:`, `-- RUMUR-VIOLATION-SED:`); Rumur's output is
+# recorded in tests/oracle/NAME.rumur.txt (NAME.violation.rumur.txt), see
+# tests/oracle/README.md and tests/oracle/record.sh.
+#
+# Checks, one output line each:
+#   - the spec compiles, the checker exits as expected, the report's counts,
+#     output and trace length are as expected;
+#   - oracle: mcgen's full-graph counts (under ORACLE-RUN-ARGS and
+#     ORACLE-MCGEN-ARGS, or the main run's if there are none) equal Rumur's
+#     recorded "N states, M rules fired", and both agree on the verdict;
+#     when the main run is the oracle run, EXPECT-STATES/-TRANSITIONS must
+#     also equal Rumur's (expectations come from the oracle, not from mcgen);
+#   - symmetry oracle: when the twin has `-- RUMUR-SYMMETRY-ARGS:` (Rumur's
+#     exhaustive symmetry reduction, one state per class), mcgen with
+#     --symmetry on (otherwise the oracle run's arguments) must give the
+#     counts recorded in NAME.symmetry.rumur.txt;
+#   - violation oracle: Rumur's recorded violating run and mcgen's main run
+#     agree on the verdict and on the length of the (BFS-shortest) trace;
+#   - live: when rumur is installed, the twin is rerun and its counts must
+#     equal the recorded ones (otherwise a loud SKIP).
+# The last line is exactly `N passed, N failed` (plus `, N skipped`); the exit
+# status is non-zero if anything failed.
+set -uo pipefail   # no -e: a failing check is counted, not fatal
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+oracle_dir=$root/tests/oracle
+
+build_dir=$root/build
+if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ]; then
+  build_dir=$1
+  shift
+fi
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+mcgen=$build_dir/mcgen
+
+specs=()
+if [ $# -gt 0 ]; then
+  for s in "$@"; do
+    case $s in /*) specs+=("$s") ;; *) specs+=("$PWD/$s") ;; esac
+  done
+else
+  shopt -s nullglob
+  specs=("$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc)
+  shopt -u nullglob
+fi
+
+cflags="${MCGEN_CFLAGS:--O2 -std=c11 -Wall -Wextra -Werror} ${MCGEN_TEST_CFLAGS:-}"
+time_limit=${MCGEN_TIMEOUT:-300}
+
+passed=0 failed=0 skipped=0
+pass() { echo "PASS $1: $2"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
+check_eq() { # check_eq NAME WHAT EXPECTED GOT
+  if [ "$3" = "$4" ]; then pass "$1" "$2 = $4"; else fail "$1" "$2 expected $3 got $4"; fi
+}
+
+# directive FILE KEY: the values of every `// KEY:` line (one per line).
+directive() { sed -n "s|^//[[:space:]]*$2:[[:space:]]*||p" "$1" | sed 's/[[:space:]]*$//'; }
+first_directive() { directive "$1" "$2" | head -n 1; }
+# twin_header FILE KEY: the value of the twin's first `-- KEY:` line.
+twin_header() { sed -n "s/^--[[:space:]]*$2:[[:space:]]*//p" "$1" | head -n 1; }
+
+# rumur_counts FILE: "STATES RULES" from a verifier's output, or nothing.
+rumur_counts() {
+  sed -n 's/^[[:space:]]*\([0-9][0-9]*\) states, \([0-9][0-9]*\) rules fired.*/\1 \2/p' "$1" | tail -n 1
+}
+# rumur_verdict FILE: ok or violation.
+rumur_verdict() {
+  if grep -q 'No error found' "$1"; then echo ok; else echo violation; fi
+}
+# rumur_trace_steps FILE: rules fired in the printed counterexample.
+rumur_trace_steps() {
+  sed -n '/error trace for the error/,/End of the error trace/p' "$1" | grep -c '^Rule .* fired\.$'
+}
+
+have_rumur=0
+if command -v rumur >/dev/null 2>&1; then
+  have_rumur=1
+else
+  echo "SKIP live rumur (not installed): comparing with the recorded Rumur outputs only"
+fi
+
+tmp_root=$(mktemp -d)
+trap 'rm -rf "$tmp_root"' EXIT
+
+# live_rumur NAME SRC ARGS OUT: build and run a Rumur verifier, output in OUT.
+live_rumur() {
+  local name=$1 src=$2 args=$3 out=$4 dir
+  dir=$(mktemp -d "$tmp_root/rumur.XXXX")
+  # shellcheck disable=SC2086  # ARGS is a word list by design
+  if ! rumur $args --output "$dir/v.c" "$src" >"$dir/gen.log" 2>&1; then
+    fail "$name" "live rumur: rumur rejected $(basename "$src"): $(head -n 3 "$dir/gen.log" | tr '\n' ' ')"
+    return 1
+  fi
+  if ! cc -O2 "$dir/v.c" -o "$dir/v" -lpthread >"$dir/cc.log" 2>&1; then
+    fail "$name" "live rumur: cc failed on the verifier of $(basename "$src")"
+    return 1
+  fi
+  timeout "$time_limit" "$dir/v" >"$out" 2>/dev/null
+  return 0
+}
+
+# build_checker NAME DIR MCGEN_ARGS SPEC: compile into DIR; prints the binary.
+build_checker() {
+  local name=$1 dir=$2 margs=$3 spec=$4 model
+  model=$(basename "$spec" .mc)
+  mkdir -p "$dir"
+  # shellcheck disable=SC2086  # MCGEN_ARGS is a word list by design
+  (cd "$dir" && "$mcgen" -o "$model" --cflags "$cflags" $margs "$spec") >"$dir/mcgen.log" 2>&1 || return 1
+  if [ -x "$dir/$model" ]; then echo "$dir/$model";
+  elif [ -x "$dir/${model}_checker" ]; then echo "$dir/${model}_checker";
+  else return 1; fi
+}
+
+# run_checker BIN DIR ARGS: runs it, report in DIR/r.json, stdout in DIR/out.txt;
+# prints the exit code.
+run_checker() {
+  local bin=$1 dir=$2 args=$3 rc=0
+  rm -f "$dir/r.json"
+  # shellcheck disable=SC2086
+  (cd "$dir" && timeout "$time_limit" "$bin" $args --report "$dir/r.json" \
+      >"$dir/out.txt" 2>"$dir/err.txt") || rc=$?
+  echo "$rc"
+}
+
+jq_field() { jq -r "$2" "$1" 2>/dev/null || echo "(no report)"; }
+
+for spec in "${specs[@]}"; do
+  name=$(basename "$spec" .mc)
+  if [ ! -f "$spec" ]; then fail "$name" "no such spec $spec"; continue; fi
+  work=$(mktemp -d "$tmp_root/$name.XXXX")
+
+  margs=$(first_directive "$spec" MCGEN-ARGS)
+  rargs=$(first_directive "$spec" RUN-ARGS)
+  exp_exit=$(first_directive "$spec" EXPECT-EXIT)
+  exp_states=$(first_directive "$spec" EXPECT-STATES)
+  exp_trans=$(first_directive "$spec" EXPECT-TRANSITIONS)
+  exp_steps=$(first_directive "$spec" EXPECT-TRACE-STEPS)
+  oracle=$(first_directive "$spec" ORACLE)
+  o_rargs=$(first_directive "$spec" ORACLE-RUN-ARGS)
+  o_margs=$(first_directive "$spec" ORACLE-MCGEN-ARGS)
+  separate_oracle_run=0
+  if grep -q '^//[[:space:]]*ORACLE-RUN-ARGS:' "$spec"; then
+    separate_oracle_run=1
+  else
+    o_rargs=$rargs          # default: the checker arguments of the main run
+  fi
+  [ -n "$o_margs" ] && separate_oracle_run=1
+
+  # --- the spec's own expectations -------------------------------------------
+  main_ok=0
+  if [ ! -x "$mcgen" ]; then
+    fail "$name" "compile: $mcgen not found (build it with make)"
+  elif ! bin=$(build_checker "$name" "$work/main" "$margs" "$spec"); then
+    fail "$name" "compile: mcgen $margs failed: $(tail -n 5 "$work/main/mcgen.log" | tr '\n' ' ')"
+  else
+    pass "$name" "compile"
+    main_ok=1
+    rc=$(run_checker "$bin" "$work/main" "$rargs")
+    report=$work/main/r.json
+    [ -n "$exp_exit" ] && check_eq "$name" "exit" "$exp_exit" "$rc"
+    [ -n "$exp_states" ] && check_eq "$name" "states" "$exp_states" "$(jq_field "$report" .states)"
+    [ -n "$exp_trans" ] && check_eq "$name" "transitions" "$exp_trans" "$(jq_field "$report" .transitions)"
+    [ -n "$exp_steps" ] && check_eq "$name" "trace steps" "$exp_steps" \
+      "$(jq_field "$report" '.violations[0].trace | length - 1')"
+    while IFS= read -r want; do
+      [ -z "$want" ] && continue
+      if grep -qF -- "$want" "$work/main/out.txt"; then
+        pass "$name" "output contains \"$want\""
+      else
+        fail "$name" "output expected to contain \"$want\" got: $(head -c 300 "$work/main/out.txt" | tr '\n' ' ')"
+      fi
+    done < <(directive "$spec" EXPECT-OUTPUT)
+  fi
+
+  [ -z "$oracle" ] && continue
+
+  # --- oracle: Rumur's recorded full-graph counts ------------------------------
+  twin=$oracle_dir/$oracle
+  tbase=${oracle%.m}
+  recorded=$oracle_dir/$tbase.rumur.txt
+  if [ ! -f "$twin" ] || [ ! -f "$recorded" ]; then
+    fail "$name" "oracle: $twin or its recording $recorded is missing"
+    continue
+  fi
+  read -r r_states r_rules <<<"$(rumur_counts "$recorded")"
+  if [ -z "${r_rules:-}" ]; then
+    fail "$name" "oracle: no \"N states, M rules fired\" line in $recorded"
+    continue
+  fi
+  r_verdict=$(rumur_verdict "$recorded")
+
+  if [ "$separate_oracle_run" -eq 0 ]; then
+    # The main run is the oracle run: its expectations must be Rumur's.
+    [ -n "$exp_states" ] && check_eq "$name" "EXPECT-STATES vs rumur" "$r_states" "$exp_states"
+    [ -n "$exp_trans" ] && check_eq "$name" "EXPECT-TRANSITIONS vs rumur" "$r_rules" "$exp_trans"
+  fi
+
+  o_ok=0
+  obin=
+  if [ "$main_ok" -eq 1 ]; then
+    odir=$work/main
+    o_ok=1
+    if [ "$separate_oracle_run" -eq 1 ]; then
+      odir=$work/oracle
+      if [ -n "$o_margs" ]; then
+        if ! obin=$(build_checker "$name" "$odir" "$margs $o_margs" "$spec"); then
+          fail "$name" "oracle: mcgen $margs $o_margs failed: $(tail -n 5 "$odir/mcgen.log" | tr '\n' ' ')"
+          o_ok=0
+        fi
+      else
+        mkdir -p "$odir"
+        obin=$bin
+      fi
+      [ "$o_ok" -eq 1 ] && o_rc=$(run_checker "$obin" "$odir" "$o_rargs")
+    else
+      o_rc=$rc
+    fi
+    if [ "$o_ok" -eq 1 ]; then
+      m_verdict=violation
+      [ "$o_rc" = 0 ] && m_verdict=ok
+      how="mcgen${margs:+ $margs}${o_margs:+ $o_margs}, checker args [$o_rargs]"
+      [ "$separate_oracle_run" -eq 0 ] && how="mcgen${margs:+ $margs}, checker args [$rargs]"
+      check_eq "$name" "oracle verdict (rumur $tbase.rumur.txt vs $how)" "$r_verdict" "$m_verdict"
+      check_eq "$name" "oracle states (rumur vs mcgen)" "$r_states" "$(jq_field "$odir/r.json" .states)"
+      check_eq "$name" "oracle transitions (rumur rules fired vs mcgen)" "$r_rules" "$(jq_field "$odir/r.json" .transitions)"
+    fi
+  fi
+
+  # --- symmetry oracle: Rumur's exhaustive symmetry reduction ----------------
+  # One state per symmetry class in both, so the same counts again, with
+  # mcgen's reduction on (the oracle run's arguments, --symmetry on).
+  s_args=$(twin_header "$twin" RUMUR-SYMMETRY-ARGS)
+  s_recorded=$oracle_dir/$tbase.symmetry.rumur.txt
+  if [ -n "$s_args" ]; then
+    if [ ! -f "$s_recorded" ]; then
+      fail "$name" "symmetry oracle: recording $s_recorded is missing"
+    elif [ "$main_ok" -eq 1 ] && [ "${o_ok:-0}" -eq 1 ]; then
+      read -r s_states s_rules <<<"$(rumur_counts "$s_recorded")"
+      s_rargs=$(echo " $o_rargs " | sed 's/ --symmetry  *[a-z]* / /g; s/^  *//; s/  *$//')
+      s_rargs="${s_rargs:+$s_rargs }--symmetry on"
+      sdir=$work/symmetry
+      mkdir -p "$sdir"
+      s_rc=$(run_checker "${obin:-$bin}" "$sdir" "$s_rargs")
+      s_verdict=violation
+      [ "$s_rc" = 0 ] && s_verdict=ok
+      check_eq "$name" "symmetry oracle verdict (rumur $tbase.symmetry.rumur.txt vs checker args [$s_rargs])" \
+        "$(rumur_verdict "$s_recorded")" "$s_verdict"
+      check_eq "$name" "symmetry oracle states (rumur exhaustive vs mcgen --symmetry on)" \
+        "$s_states" "$(jq_field "$sdir/r.json" .states)"
+      check_eq "$name" "symmetry oracle transitions (rumur exhaustive vs mcgen --symmetry on)" \
+        "$s_rules" "$(jq_field "$sdir/r.json" .transitions)"
+    fi
+  fi
+
+  # --- violation oracle: verdict and trace length -----------------------------
+  v_args=$(twin_header "$twin" RUMUR-VIOLATION-ARGS)
+  v_recorded=$oracle_dir/$tbase.violation.rumur.txt
+  if [ -n "$v_args" ]; then
+    if [ ! -f "$v_recorded" ]; then
+      fail "$name" "violation oracle: recording $v_recorded is missing"
+    else
+      v_steps=$(rumur_trace_steps "$v_recorded")
+      check_eq "$name" "violation oracle: rumur verdict" violation "$(rumur_verdict "$v_recorded")"
+      [ -n "$exp_steps" ] && check_eq "$name" "EXPECT-TRACE-STEPS vs rumur" "$v_steps" "$exp_steps"
+      if [ "$main_ok" -eq 1 ]; then
+        check_eq "$name" "violation oracle: mcgen exit" 1 "$rc"
+        check_eq "$name" "violation oracle: trace steps (rumur vs mcgen)" "$v_steps" \
+          "$(jq_field "$work/main/r.json" '.violations[0].trace | length - 1')"
+      fi
+    fi
+  fi
+
+  # --- live rumur ------------------------------------------------------------
+  if [ "$have_rumur" -eq 0 ]; then
+    skip "$name" "live rumur (not installed): only the recorded $tbase.rumur.txt was compared"
+    continue
+  fi
+  if live_rumur "$name" "$twin" "$(twin_header "$twin" RUMUR-ARGS)" "$work/live.txt"; then
+    check_eq "$name" "live rumur counts = recorded" "$r_states $r_rules" "$(rumur_counts "$work/live.txt")"
+  fi
+  if [ -n "$s_args" ] && [ -f "$s_recorded" ] &&
+     live_rumur "$name" "$twin" "$s_args" "$work/live_s.txt"; then
+    check_eq "$name" "live rumur symmetry counts = recorded" \
+      "$(rumur_counts "$s_recorded")" "$(rumur_counts "$work/live_s.txt")"
+  fi
+  if [ -n "$v_args" ] && [ -f "$v_recorded" ]; then
+    sedexpr=$(twin_header "$twin" RUMUR-VIOLATION-SED)
+    sed -e "${sedexpr:-p;d}" "$twin" >"$work/$oracle"
+    if live_rumur "$name" "$work/$oracle" "$v_args" "$work/live_v.txt"; then
+      check_eq "$name" "live rumur violation (counts, trace steps) = recorded" \
+        "$(rumur_counts "$v_recorded") $(rumur_trace_steps "$v_recorded")" \
+        "$(rumur_counts "$work/live_v.txt") $(rumur_trace_steps "$work/live_v.txt")"
+    fi
+  fi
+done
+
+summary="$passed passed, $failed failed"
+[ "$skipped" -gt 0 ] && summary="$summary, $skipped skipped"
+echo "$summary"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Re-record the Rumur output of Murphi twins: for each NAME.m given (default:
+# all *.m here), build the verifier with the arguments of its `-- RUMUR-ARGS:`
+# header and write its full stdout to NAME.rumur.txt. If the twin also has a
+# `-- RUMUR-VIOLATION-ARGS:` header (and optionally `-- RUMUR-VIOLATION-SED:`,
+# a sed expression applied to the source first), the violating variant's
+# output goes to NAME.violation.rumur.txt. If it has a
+# `-- RUMUR-SYMMETRY-ARGS:` header, that run's output goes to
+# NAME.symmetry.rumur.txt.
+# Usage: tests/oracle/record.sh [NAME.m...]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+header() { # header FILE KEY: the value of the first `-- KEY:` line, or nothing
+  sed -n "s/^-- $2:[[:space:]]*//p" "$1" | head -n 1
+}
+
+run_rumur() { # run_rumur SRC ARGS OUT
+  local src=$1 args=$2 out=$3 rc=0
+  # shellcheck disable=SC2086  # ARGS is a word list by design
+  rumur $args --output "$tmp/v.c" "$src" >/dev/null
+  cc -O2 "$tmp/v.c" -o "$tmp/v" -lpthread
+  "$tmp/v" >"$out" || rc=$?
+  echo "$(basename "$out"): exit $rc, $(grep -E '^[[:space:]]*[0-9]+ states, [0-9]+ rules fired' "$out" | tr -s ' \t' ' ')"
+}
+
+cd "$here"
+if [ $# -eq 0 ]; then set -- *.m; fi
+for m in "$@"; do
+  m=$(basename "$m")
+  name=${m%.m}
+  run_rumur "$m" "$(header "$m" RUMUR-ARGS)" "$name.rumur.txt"
+  sargs=$(header "$m" RUMUR-SYMMETRY-ARGS)
+  if [ -n "$sargs" ]; then
+    run_rumur "$m" "$sargs" "$name.symmetry.rumur.txt"
+  fi
+  vargs=$(header "$m" RUMUR-VIOLATION-ARGS)
+  if [ -n "$vargs" ]; then
+    sedexpr=$(header "$m" RUMUR-VIOLATION-SED)
+    sed -e "${sedexpr:-p;d}" "$m" >"$tmp/$m"   # "p;d" = copy unchanged
+    run_rumur "$tmp/$m" "$vargs" "$name.violation.rumur.txt"
+  fi
+done

@@ -1,0 +1,132 @@
+// Unit tests of the fingerprint set (runtime/fpset.c).
+#include <criterion/criterion.h>
+
+#include "internal.h"
+
+static McrtFp fp_of(uint64_t i, unsigned bits) {
+  return mcrt_fingerprint((const uint8_t *)&i, sizeof i, bits);
+}
+
+Test(fpset, insert_lookup_duplicates) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, 64, 1000));
+  for (uint64_t i = 0; i < 500; i++)
+    cr_assert_eq(mcrt_fpset_insert(&s, fp_of(i, 64)), MCRT_FP_NEW);
+  for (uint64_t i = 0; i < 500; i++)
+    cr_assert_eq(mcrt_fpset_insert(&s, fp_of(i, 64)), MCRT_FP_OLD);
+  for (uint64_t i = 0; i < 500; i++)
+    cr_assert(mcrt_fpset_contains(&s, fp_of(i, 64)));
+  for (uint64_t i = 500; i < 1000; i++)
+    cr_assert(!mcrt_fpset_contains(&s, fp_of(i, 64)));
+  cr_assert_eq(mcrt_fpset_count(&s), 500);
+  cr_assert_gt(mcrt_fpset_bytes(&s), 0);
+  mcrt_fpset_free(&s);
+}
+
+// Extreme fingerprints: 0 is stored as 1, and the top of the range lands in
+// the overflow area.
+Test(fpset, extreme_fingerprints) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, 64, 1024));
+  McrtFp zero = {0, 0}, one = {1, 0}, top = {UINT64_MAX, 0};
+  zero.hi += zero.hi == 0; // what mcrt_fingerprint does
+  cr_assert_eq(mcrt_fpset_insert(&s, zero), MCRT_FP_NEW);
+  cr_assert_eq(mcrt_fpset_insert(&s, one), MCRT_FP_OLD);
+  for (uint64_t i = 0; i < 100; i++) {
+    McrtFp f = {UINT64_MAX - i, 0};
+    cr_assert_eq(mcrt_fpset_insert(&s, f), MCRT_FP_NEW);
+  }
+  cr_assert_eq(mcrt_fpset_insert(&s, top), MCRT_FP_OLD);
+  cr_assert(mcrt_fpset_grow(&s));
+  cr_assert(mcrt_fpset_contains(&s, top));
+  cr_assert(mcrt_fpset_contains(&s, one));
+  cr_assert_eq(mcrt_fpset_count(&s), 101);
+  mcrt_fpset_free(&s);
+}
+
+// Piling many fingerprints onto the last home slots runs off the overflow
+// area: the set says FULL, and growing makes room.
+Test(fpset, overflow_full_then_grow) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, 64, 1024));
+  uint64_t i = 0;
+  McrtFpResult r;
+  while ((r = mcrt_fpset_insert(&s, (McrtFp){UINT64_MAX - (i << 44), 0})) == MCRT_FP_NEW)
+    i++;
+  cr_assert_eq(r, MCRT_FP_FULL);
+  cr_assert_geq(i, s.nslots - s.capacity);
+  cr_assert(mcrt_fpset_grow(&s));
+  cr_assert_eq(mcrt_fpset_insert(&s, (McrtFp){UINT64_MAX - (i << 44), 0}), MCRT_FP_NEW);
+  for (uint64_t k = 0; k <= i; k++)
+    cr_assert(mcrt_fpset_contains(&s, (McrtFp){UINT64_MAX - (k << 44), 0}));
+  mcrt_fpset_free(&s);
+}
+
+// A table whose overflow area is exactly full (every entry piled onto the
+// last home slot) survives growth.
+Test(fpset, grow_full_overflow_pile) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, 64, 1024));
+  uint64_t i = 0;
+  while (mcrt_fpset_insert(&s, (McrtFp){UINT64_MAX - i, 0}) == MCRT_FP_NEW)
+    i++;
+  cr_assert_eq(i, s.nslots - s.capacity + 1);
+  cr_assert(mcrt_fpset_grow(&s));
+  for (uint64_t k = 0; k < i; k++)
+    cr_assert(mcrt_fpset_contains(&s, (McrtFp){UINT64_MAX - k, 0}));
+  mcrt_fpset_free(&s);
+}
+
+static void growth_run(unsigned bits, uint64_t n) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, bits, 1024));
+  for (uint64_t i = 0; i < n; i++) {
+    McrtFp f = fp_of(i, bits);
+    McrtFpResult r;
+    while ((r = mcrt_fpset_insert(&s, f)) == MCRT_FP_FULL)
+      cr_assert(mcrt_fpset_grow(&s));
+    cr_assert_eq(r, MCRT_FP_NEW, "fingerprint %llu", (unsigned long long)i);
+    if (mcrt_fpset_wants_grow(&s))
+      cr_assert(mcrt_fpset_grow(&s));
+  }
+  cr_assert_eq(mcrt_fpset_count(&s), n);
+  cr_assert_gt(s.grows, 5);
+  for (uint64_t i = 0; i < n; i++)
+    cr_assert_eq(mcrt_fpset_insert(&s, fp_of(i, bits)), MCRT_FP_OLD);
+  for (uint64_t i = n; i < n + 10000; i++)
+    cr_assert(!mcrt_fpset_contains(&s, fp_of(i, bits)));
+  // Load stays between ~0.53 and 0.8 of the home slots.
+  double load = (double)n / (double)s.capacity;
+  cr_assert(load > 0.5 && load <= 0.8, "load %f", load);
+  double bytes_per = (double)mcrt_fpset_bytes(&s) / (double)n;
+  cr_assert_lt(bytes_per, bits == 64 ? 16.0 : 32.0);
+  mcrt_fpset_free(&s);
+}
+
+Test(fpset, growth_millions_64) { growth_run(64, 3000000); }
+Test(fpset, growth_millions_128) { growth_run(128, 2000000); }
+
+// In 128-bit mode two fingerprints with the same high word are distinct.
+Test(fpset, same_hi_different_lo_128) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, 128, 1024));
+  McrtFp a = {12345, 1}, b = {12345, 2};
+  cr_assert_eq(mcrt_fpset_insert(&s, a), MCRT_FP_NEW);
+  cr_assert_eq(mcrt_fpset_insert(&s, b), MCRT_FP_NEW);
+  cr_assert_eq(mcrt_fpset_insert(&s, a), MCRT_FP_OLD);
+  cr_assert(!mcrt_fpset_contains(&s, (McrtFp){12345, 3}));
+  cr_assert(mcrt_fpset_grow(&s));
+  cr_assert(mcrt_fpset_contains(&s, b));
+  cr_assert_eq(mcrt_fpset_count(&s), 2);
+  mcrt_fpset_free(&s);
+}
+
+Test(fpset, fingerprint_never_zero) {
+  uint8_t st[16] = {0};
+  McrtFp f = mcrt_fingerprint(st, 3, 128);
+  cr_assert_neq(f.hi, 0);
+  cr_assert_neq(f.lo, 0);
+  McrtFp g = mcrt_fingerprint(st, 3, 64);
+  cr_assert_neq(g.hi, 0);
+  cr_assert_eq(g.lo, 0);
+}

@@ -1,0 +1,77 @@
+// Unit tests of the trace log (runtime/log.c) and the frontier (runtime/queue.c).
+#include <criterion/criterion.h>
+
+#include "internal.h"
+
+Test(log, append_and_get_across_chunks) {
+  McrtLog log;
+  mcrt_log_init(&log);
+  uint64_t n = 3 * (UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) + 17;
+  for (uint64_t i = 0; i < n; i++)
+    cr_assert(mcrt_log_append(&log, i == 0 ? MCRT_LOG_INITIAL : (uint32_t)(i / 2), (uint32_t)(i * 7)));
+  cr_assert_eq(log.count, n);
+  cr_assert_eq(log.nchunks, 4);
+  for (uint64_t i = 0; i < n; i++) {
+    McrtLogRecord r = mcrt_log_get(&log, i);
+    cr_assert_eq(r.parent, i == 0 ? MCRT_LOG_INITIAL : (uint32_t)(i / 2));
+    cr_assert_eq(r.rule, (uint32_t)(i * 7));
+  }
+  cr_assert_eq(sizeof(McrtLogRecord), 8);
+  cr_assert_geq(mcrt_log_bytes(&log), n * 8);
+  mcrt_log_free(&log);
+}
+
+Test(log, append_bytes_announces_chunks) {
+  McrtLog log;
+  mcrt_log_init(&log);
+  cr_assert_gt(mcrt_log_append_bytes(&log), 0);
+  mcrt_log_append(&log, MCRT_LOG_INITIAL, 0);
+  cr_assert_eq(mcrt_log_append_bytes(&log), 0);
+  mcrt_log_free(&log);
+}
+
+static void fill(uint8_t *s, size_t n, uint64_t i) {
+  for (size_t k = 0; k < n; k++)
+    s[k] = (uint8_t)(i * 31 + k);
+}
+
+static void fifo_run(size_t state_bytes, uint64_t n) {
+  McrtQueue q;
+  mcrt_queue_init(&q, state_bytes);
+  uint8_t *s = malloc(state_bytes), *t = malloc(state_bytes);
+  uint64_t pushed = 0, popped = 0;
+  // Interleave pushes and pops (BFS-like), checking FIFO order.
+  while (popped < n) {
+    for (int k = 0; k < 3 && pushed < n; k++) {
+      fill(s, state_bytes, pushed++);
+      cr_assert(mcrt_queue_push(&q, s));
+    }
+    cr_assert(mcrt_queue_pop(&q, t));
+    fill(s, state_bytes, popped++);
+    cr_assert(memcmp(s, t, state_bytes) == 0, "state %llu", (unsigned long long)popped - 1);
+    cr_assert_eq(q.length, pushed - popped);
+  }
+  cr_assert(!mcrt_queue_pop(&q, t));
+  cr_assert_leq(q.nchunks, 1); // consumed chunks are released (one spare kept)
+  mcrt_queue_free(&q);
+  cr_assert_eq(q.nchunks, 0);
+  free(s);
+  free(t);
+}
+
+Test(queue, fifo_small_states) { fifo_run(3, 2000000); }
+Test(queue, fifo_odd_states) { fifo_run(37, 300000); }
+Test(queue, fifo_huge_states) { fifo_run(200000, 100); }
+
+Test(queue, chunks_released_while_draining) {
+  McrtQueue q;
+  mcrt_queue_init(&q, 8);
+  uint8_t s[8] = {0};
+  for (uint64_t i = 0; i < 10 * q.per_chunk; i++)
+    cr_assert(mcrt_queue_push(&q, s));
+  cr_assert_eq(q.nchunks, 10);
+  for (uint64_t i = 0; i < 5 * q.per_chunk; i++)
+    cr_assert(mcrt_queue_pop(&q, s));
+  cr_assert_eq(q.nchunks, 6); // 5 live + 1 spare
+  mcrt_queue_free(&q);
+}

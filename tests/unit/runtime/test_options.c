@@ -1,0 +1,100 @@
+// Unit tests of the checker's command line (runtime/options.c).
+#include <criterion/criterion.h>
+
+#include "internal.h"
+
+static const McrtModel model = {.abi_version = MCRT_ABI_VERSION, .name = "m",
+                                .source_file = "m.mc", .mcgen_version = "0.1"};
+
+static int parse(McrtOptions *o, char *out, size_t outn, const char *args) {
+  static char buf[512]; // argv points into it after the call
+  char *argv[32] = {"m_checker"};
+  int argc = 1;
+  snprintf(buf, sizeof buf, "%s", args);
+  for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
+    argv[argc++] = t;
+  FILE *f = fmemopen(out, outn, "w");
+  int code = mcrt_parse_options(o, &model, argc, argv, f, f);
+  fclose(f);
+  return code;
+}
+
+Test(options, defaults) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, ""), -1);
+  cr_assert_eq(o.max_states, MCRT_UNLIMITED);
+  cr_assert_eq(o.fingerprint_bits, 64);
+  cr_assert(o.deadlock);
+  cr_assert_eq(o.progress_s, 10);
+  cr_assert(!o.quiet);
+}
+
+Test(options, values) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out,
+                     "--max-states 100 --max-steps=5 --max-depth 0 --memory 512M "
+                     "--fingerprint 128 --no-deadlock --liveness off --trace-format json "
+                     "--report r.json --progress 0.5 --quiet --threads 1 --symmetry off"),
+               -1, "%s", out);
+  cr_assert_eq(o.max_states, 100);
+  cr_assert_eq(o.max_steps, 5);
+  cr_assert_eq(o.max_depth, 0);
+  cr_assert_eq(o.memory, UINT64_C(512) << 20);
+  cr_assert_eq(o.fingerprint_bits, 128);
+  cr_assert(!o.deadlock);
+  cr_assert_eq(o.liveness, MCRT_LIVENESS_OFF);
+  cr_assert(o.trace_json);
+  cr_assert_str_eq(o.report_file, "r.json");
+  cr_assert_eq(o.progress_s, 0.5);
+  cr_assert(o.quiet);
+  cr_assert_eq(o.symmetry, MCRT_SYM_OFF);
+}
+
+Test(options, sizes) {
+  uint64_t b;
+  cr_assert(mcrt_parse_size("4G", &b) && b == UINT64_C(4) << 30);
+  cr_assert(mcrt_parse_size("100", &b) && b == 100);
+  cr_assert(mcrt_parse_size("2KiB", &b) && b == 2048);
+  cr_assert(mcrt_parse_size("3MB", &b) && b == UINT64_C(3) << 20);
+  cr_assert(!mcrt_parse_size("", &b));
+  cr_assert(!mcrt_parse_size("-1G", &b));
+  cr_assert(!mcrt_parse_size("4X", &b));
+  cr_assert(!mcrt_parse_size("99999999999T", &b));
+}
+
+Test(options, usage_errors) {
+  McrtOptions o;
+  char out[4096];
+  const char *bad[] = {"--frobnicate", "--max-states", "--max-states x", "--max-states -3",
+                       "--fingerprint 32", "--memory 0", "--trace-format xml", "stray",
+                       "--quiet=1", "--threads 0", "--progress -1", "--liveness maybe"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    memset(out, 0, sizeof out);
+    cr_assert_eq(parse(&o, out, sizeof out, bad[i]), MCRT_EXIT_USAGE, "%s", bad[i]);
+    cr_assert_neq(out[0], 0, "no message for %s", bad[i]);
+  }
+}
+
+Test(options, not_implemented) {
+  McrtOptions o;
+  char out[4096];
+  const char *later[] = {"--threads 4", "--symmetry on", "--symmetry verify", "--liveness on",
+                         "--dot g.dot", "--graph g.json"};
+  for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
+    memset(out, 0, sizeof out);
+    cr_assert_eq(parse(&o, out, sizeof out, later[i]), MCRT_EXIT_USAGE, "%s", later[i]);
+    cr_assert(strstr(out, "is not implemented yet"), "%s: %s", later[i], out);
+  }
+}
+
+Test(options, help_and_version) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, "--help"), 0);
+  cr_assert(strstr(out, "usage: m_checker"));
+  memset(out, 0, sizeof out);
+  cr_assert_eq(parse(&o, out, sizeof out, "--version"), 0);
+  cr_assert(strstr(out, "mcgen 0.1"));
+}

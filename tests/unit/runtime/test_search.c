@@ -1,0 +1,406 @@
+// Unit tests of the search (runtime/search.c) and the run as a whole
+// (options, trace, summary, report), on hand-written models that implement
+// McrtModel the way generated code does.
+#include <criterion/criterion.h>
+
+#include "internal.h"
+
+// ---------------------------------------------------------------------------
+// The counter: var x: 0..9 (bits 0-3); init start { x = 0 };
+//   action inc when x < 9 { x = x + 1 }            rule 0
+//   action reset(to: 0..1) when x == 9 { x = to }  rules 1, 2
+//   invariant small: x != bad_at;  reachable top: x == 9
+// Knobs let each test switch on a failure.
+
+static int bad_at = -1;         // invariant fails at x == bad_at
+static int div0_at = -1;        // inc fails with a run-time error at x == div0_at
+static int assert_at = -1;      // inc fails an assert at x == assert_at
+static bool no_reset;           // reset never enabled: x == 9 deadlocks
+static bool terminal_at_9;      // terminal: x == 9
+static int reach_value = 9;     // reachable top: x == reach_value
+static int constraint_below = 100; // constraint: x < constraint_below
+
+static const McrtType t_x = {.kind = MCRT_RANGE, .width = 4, .card = 10, .lo = 0};
+static const McrtType t_to = {.kind = MCRT_RANGE, .width = 1, .card = 2, .lo = 0};
+static const McrtVar c_vars[] = {{"x", &t_x, 0}};
+static const McrtParam c_reset_params[] = {{"to", &t_to}};
+static const McrtRuleGroup c_inits[] = {{.name = "start", .first_rule = 0, .nbindings = 1}};
+static const McrtRuleGroup c_actions[] = {
+    {.name = "inc", .first_rule = 0, .nbindings = 1, .file = "counter.mc", .line = 4},
+    {.name = "reset", .nparams = 1, .params = c_reset_params, .first_rule = 1, .nbindings = 2},
+};
+static const McrtPredicate c_invariants[] = {{"small", "counter.mc", 9}};
+static const McrtPredicate c_reachables[] = {{"top", "counter.mc", 10}};
+static const McrtPredicate c_properties[] = {{"progress", "counter.mc", 11}};
+
+static void c_initial_states(McrtCtx *ctx) {
+  uint8_t s[1 + MCRT_SLACK] = {0};
+  mcrt_emit_initial(ctx, s, 0);
+}
+
+static bool c_apply_init(McrtCtx *ctx, uint64_t rule, uint8_t *out) {
+  (void)ctx;
+  cr_assert_eq(rule, 0);
+  out[0] = 0;
+  return true;
+}
+
+static bool c_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out) {
+  uint64_t x = mcrt_get(in, 0, 4);
+  out[0] = in[0];
+  if (rule == 0) {
+    if (!(x < 9))
+      return false;
+    if ((int)x == div0_at) {
+      mcrt_runtime_error(ctx, "counter.mc", 5, 11, "division by zero");
+      return false;
+    }
+    if ((int)x == assert_at) {
+      mcrt_assert_failed(ctx, "counter.mc", 6, 3, "x stays small");
+      return false;
+    }
+    mcrt_set(out, 0, 4, x + 1);
+    return true;
+  }
+  if (!(x == 9) || no_reset)
+    return false;
+  mcrt_set(out, 0, 4, rule - 1);
+  return true;
+}
+
+static void c_successors(McrtCtx *ctx, const uint8_t *state) {
+  uint8_t out[1 + MCRT_SLACK];
+  for (uint64_t r = 0; r < 3; r++) {
+    memset(out, 0, sizeof out);
+    if (c_apply_rule(ctx, r, state, out)) {
+      if (mcrt_emit_successor(ctx, out, r == 0 ? 0 : 1, r))
+        return;
+    } else if (mcrt_failed(ctx)) {
+      mcrt_failed_in_rule(ctx, false, r);
+      return;
+    }
+  }
+}
+
+static int c_check_invariants(McrtCtx *ctx, const uint8_t *s) {
+  (void)ctx;
+  return (int)mcrt_get(s, 0, 4) == bad_at ? 0 : -1;
+}
+static bool c_check_reachable(McrtCtx *ctx, uint32_t i, const uint8_t *s) {
+  (void)ctx, (void)i;
+  return (int)mcrt_get(s, 0, 4) == reach_value;
+}
+static bool c_is_terminal(McrtCtx *ctx, const uint8_t *s) {
+  (void)ctx;
+  return terminal_at_9 && mcrt_get(s, 0, 4) == 9;
+}
+static bool c_within(McrtCtx *ctx, const uint8_t *s) {
+  (void)ctx;
+  return (int)mcrt_get(s, 0, 4) < constraint_below;
+}
+
+static McrtModel counter = {
+    .abi_version = MCRT_ABI_VERSION, .name = "counter", .source_file = "counter.mc",
+    .mcgen_version = "test", .state_bits = 4, .state_bytes = 1, .nvars = 1, .vars = c_vars,
+    .ninits = 1, .inits = c_inits, .ninit_rules = 1, .nactions = 2, .actions = c_actions,
+    .nrules = 3, .ninvariants = 1, .invariants = c_invariants, .nreachables = 1,
+    .reachables = c_reachables, .has_terminal = true, .has_constraint = true,
+    .initial_states = c_initial_states, .successors = c_successors, .apply_init = c_apply_init,
+    .apply_rule = c_apply_rule, .check_invariants = c_check_invariants,
+    .check_reachable = c_check_reachable, .is_terminal = c_is_terminal,
+    .within_constraints = c_within,
+};
+
+// Runs a model with arguments (space-separated); captures stdout and stderr.
+static char out[1 << 16], err[1 << 16];
+
+static int run(const McrtModel *m, const char *args) {
+  char buf[1024];
+  char *argv[64] = {"checker"};
+  int argc = 1;
+  snprintf(buf, sizeof buf, "%s --progress 0", args);
+  for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
+    argv[argc++] = t;
+  memset(out, 0, sizeof out);
+  memset(err, 0, sizeof err);
+  FILE *fo = fmemopen(out, sizeof out - 1, "w"), *fe = fmemopen(err, sizeof err - 1, "w");
+  int code = mcrt_run(m, argc, argv, fo, fe);
+  fclose(fo);
+  fclose(fe);
+  return code;
+}
+
+#define HAS(s) cr_assert(strstr(out, s), "missing [%s] in:\n%s\n%s", s, out, err)
+
+static char *slurp(const char *path) {
+  static char text[1 << 16];
+  FILE *f = fopen(path, "r");
+  cr_assert(f);
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  text[n] = 0;
+  fclose(f);
+  return text;
+}
+
+Test(search, counter_ok_counts) {
+  cr_assert_eq(run(&counter, ""), MCRT_EXIT_OK, "%s%s", out, err);
+  HAS("result: ok: no violations");
+  HAS("states:        10 distinct");
+  HAS("transitions:   11 ");
+  HAS("depth:         9 (BFS levels; initial states are at depth 0)");
+  HAS("  inc   9\n");
+  HAS("  reset 2\n");
+  HAS("reachable top: reached");
+  cr_assert(!strstr(out, "never enabled"));
+}
+
+Test(search, counter_fingerprint_128) {
+  cr_assert_eq(run(&counter, "--fingerprint 128"), MCRT_EXIT_OK);
+  HAS("states:        10 distinct");
+  HAS("fingerprints:  128 bits");
+}
+
+Test(search, invariant_violation_trace) {
+  bad_at = 3;
+  cr_assert_eq(run(&counter, ""), MCRT_EXIT_VIOLATION);
+  HAS("violation: invariant 'small' does not hold (counter.mc:9)\n"
+      "0 init start\n"
+      "    x = 0\n"
+      "1 inc\n"
+      "    x = 1\n"
+      "2 inc\n"
+      "    x = 2\n"
+      "3 inc\n"
+      "    x = 3\n"
+      "result: violation: invariant 'small' does not hold (counter.mc:9)\n");
+  HAS("states:        4 distinct");
+}
+
+Test(search, invariant_in_initial_state) {
+  bad_at = 0;
+  cr_assert_eq(run(&counter, "--quiet"), MCRT_EXIT_VIOLATION);
+  cr_assert_str_eq(out, "violation: invariant 'small' does not hold (counter.mc:9)\n"
+                        "0 init start\n"
+                        "    x = 0\n"
+                        "result: violation: invariant 'small' does not hold (counter.mc:9)\n");
+}
+
+Test(search, parameterised_step_in_trace) {
+  bad_at = 1;
+  // Reach x == 1 only through reset(to=1): start inc at 9 is the only path?
+  // No: inc reaches 1 first (BFS), so the trace is init, inc.
+  cr_assert_eq(run(&counter, "--quiet"), MCRT_EXIT_VIOLATION);
+  HAS("1 inc\n    x = 1\n");
+}
+
+Test(search, deadlock) {
+  no_reset = true;
+  terminal_at_9 = false;
+  cr_assert_eq(run(&counter, ""), MCRT_EXIT_VIOLATION);
+  HAS("violation: deadlock: no action is enabled and no terminal predicate holds\n");
+  HAS("9 inc\n    x = 9\n");
+  cr_assert_eq(run(&counter, "--no-deadlock"), MCRT_EXIT_OK);
+  HAS("never enabled: reset");
+  terminal_at_9 = true;
+  cr_assert_eq(run(&counter, ""), MCRT_EXIT_OK);
+}
+
+Test(search, runtime_error_in_step) {
+  div0_at = 4;
+  cr_assert_eq(run(&counter, "--report /tmp/mcrt_test_rt.json"), MCRT_EXIT_VIOLATION);
+  HAS("violation: run-time error: division by zero (counter.mc:5:11)\n");
+  HAS("4 inc\n    x = 4\n5 inc\n    error: division by zero (counter.mc:5:11)\n");
+  const char *j = slurp("/tmp/mcrt_test_rt.json");
+  cr_assert(strstr(j, "\"kind\": \"runtime-error\""), "%s", j);
+  cr_assert(strstr(j, "\"state\": null, \"error\": \"division by zero\""), "%s", j);
+  cr_assert(strstr(j, "\"verdict\": \"violation\""), "%s", j);
+  remove("/tmp/mcrt_test_rt.json");
+}
+
+Test(search, assert_in_step) {
+  assert_at = 0;
+  cr_assert_eq(run(&counter, "--quiet"), MCRT_EXIT_VIOLATION);
+  HAS("violation: assert failed: x stays small (counter.mc:6:3)\n0 init start\n    x = 0\n"
+      "1 inc\n    assert failed: x stays small");
+}
+
+Test(search, reachable_never) {
+  reach_value = 12; // outside the range: never holds
+  cr_assert_eq(run(&counter, ""), MCRT_EXIT_VIOLATION);
+  HAS("result: violation: reachable 'top' holds in no reachable state");
+  // A bounded run does not claim it.
+  cr_assert_eq(run(&counter, "--max-depth 3"), MCRT_EXIT_INCOMPLETE);
+}
+
+Test(search, bound_max_states) {
+  cr_assert_eq(run(&counter, "--max-states 5 --report /tmp/mcrt_test_ms.json"),
+               MCRT_EXIT_INCOMPLETE);
+  HAS("result: incomplete: --max-states 5 was reached");
+  HAS("states:        5 distinct");
+  const char *j = slurp("/tmp/mcrt_test_ms.json");
+  cr_assert(strstr(j, "\"bound_hit\": \"max-states\""), "%s", j);
+  cr_assert(strstr(j, "\"verdict\": \"incomplete\""), "%s", j);
+  remove("/tmp/mcrt_test_ms.json");
+  // Exactly the number of states: complete.
+  cr_assert_eq(run(&counter, "--max-states 10"), MCRT_EXIT_OK);
+}
+
+Test(search, bound_max_steps) {
+  cr_assert_eq(run(&counter, "--max-steps 4"), MCRT_EXIT_INCOMPLETE);
+  HAS("--max-steps 4 was reached");
+  HAS("transitions:   4 ");
+  cr_assert_eq(run(&counter, "--max-steps 11"), MCRT_EXIT_OK);
+}
+
+Test(search, bound_max_depth) {
+  cr_assert_eq(run(&counter, "--max-depth 4"), MCRT_EXIT_INCOMPLETE);
+  HAS("--max-depth 4 was reached");
+  HAS("states:        5 distinct");
+  HAS("depth:         4 ");
+  // At depth 9 every successor (reset to 0 or 1) is already known: complete.
+  cr_assert_eq(run(&counter, "--max-depth 9"), MCRT_EXIT_OK);
+  HAS("transitions:   11 ");
+  cr_assert_eq(run(&counter, "--max-depth 0"), MCRT_EXIT_INCOMPLETE);
+  HAS("states:        1 distinct");
+}
+
+Test(search, constraint_stops_expansion) {
+  constraint_below = 5; // x = 5 is reached but not expanded
+  cr_assert_eq(run(&counter, ""), MCRT_EXIT_VIOLATION); // top never reached
+  HAS("states:        6 distinct");
+  reach_value = 5;
+  cr_assert_eq(run(&counter, ""), MCRT_EXIT_OK);
+}
+
+Test(search, liveness_not_checked) {
+  McrtModel m = counter;
+  m.nproperties = 1, m.properties = c_properties;
+  cr_assert_eq(run(&m, ""), MCRT_EXIT_INCOMPLETE);
+  HAS("result: incomplete: no safety violation (exhaustive search), but 1 liveness property was "
+      "not checked");
+  HAS("NOT CHECKED");
+  cr_assert_eq(run(&m, "--liveness off"), MCRT_EXIT_OK);
+  HAS("skipped (--liveness off): progress");
+}
+
+Test(search, symmetry_note) {
+  McrtModel m = counter;
+  m.nscalarsets = 1;
+  cr_assert_eq(run(&m, ""), MCRT_EXIT_OK);
+  cr_assert(strstr(err, "symmetry reduction is not implemented yet"), "%s", err);
+  cr_assert_eq(run(&m, "--symmetry off"), MCRT_EXIT_OK);
+  cr_assert_eq(err[0], 0, "%s", err);
+}
+
+Test(search, trace_json) {
+  bad_at = 2;
+  cr_assert_eq(run(&counter, "--quiet --trace-format json"), MCRT_EXIT_VIOLATION);
+  HAS("{\"kind\": \"invariant\", \"name\": \"small\"");
+  HAS("\"trace\": [{\"action\": \"start\", \"init\": true, \"rule\": 0, \"params\": {}, "
+      "\"state\": {\"x\": 0}}, {\"action\": \"inc\", \"rule\": 0, \"params\": {}, \"state\": "
+      "{\"x\": 1}}, {\"action\": \"inc\", \"rule\": 0, \"params\": {}, \"state\": {\"x\": 2}}], "
+      "\"loop_start\": null}");
+}
+
+Test(search, report_ok) {
+  cr_assert_eq(run(&counter, "--report /tmp/mcrt_test_ok.json --quiet"), MCRT_EXIT_OK);
+  cr_assert_str_eq(out, "result: ok: no violations, every property holds (exhaustive search)\n");
+  const char *j = slurp("/tmp/mcrt_test_ok.json");
+  const char *want[] = {"\"model\": \"counter\"", "\"verdict\": \"ok\"", "\"states\": 10",
+                        "\"transitions\": 11", "\"depth\": 9", "\"bound_hit\": null",
+                        "\"violations\": []",
+                        "\"inc\": {\"fired\": 9, \"enabled_ever\": true}",
+                        "\"fingerprint_bits\": 64", "\"collision_probability\": ",
+                        "\"time_s\": ", "\"memory_bytes\": "};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+    cr_assert(strstr(j, want[i]), "missing %s in %s", want[i], j);
+  remove("/tmp/mcrt_test_ok.json");
+}
+
+Test(search, usage_exit_codes) {
+  cr_assert_eq(run(&counter, "--bogus"), MCRT_EXIT_USAGE);
+  cr_assert_eq(run(&counter, "--threads 2"), MCRT_EXIT_USAGE);
+  cr_assert(strstr(err, "option --threads N with N > 1 is not implemented yet"), "%s", err);
+  cr_assert_eq(run(&counter, "--help"), MCRT_EXIT_OK);
+  McrtModel m = counter;
+  m.abi_version = 99;
+  cr_assert_eq(run(&m, ""), MCRT_EXIT_USAGE);
+}
+
+// ---------------------------------------------------------------------------
+// The grid: a, b: 0..1023 (20 bits, 3 bytes), actions incA, incB (mod 1024)
+// and swap. 2^20 states, 3 * 2^20 transitions: growth of every structure.
+
+static const McrtType t_10 = {.kind = MCRT_RANGE, .width = 10, .card = 1024};
+static const McrtVar g_vars[] = {{"a", &t_10, 0}, {"b", &t_10, 10}};
+static const McrtRuleGroup g_inits[] = {{.name = "zero", .first_rule = 0, .nbindings = 1}};
+static const McrtRuleGroup g_actions[] = {
+    {.name = "incA", .first_rule = 0, .nbindings = 1},
+    {.name = "incB", .first_rule = 1, .nbindings = 1},
+    {.name = "swap", .first_rule = 2, .nbindings = 1},
+};
+static const McrtPredicate g_invariants[] = {{"not_far", "grid.mc", 3}};
+static int g_bad = -1;
+
+static void g_initial_states(McrtCtx *ctx) {
+  uint8_t s[3 + MCRT_SLACK] = {0};
+  mcrt_emit_initial(ctx, s, 0);
+}
+static bool g_apply_init(McrtCtx *ctx, uint64_t rule, uint8_t *out) {
+  (void)ctx, (void)rule;
+  memset(out, 0, 3);
+  return true;
+}
+static bool g_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out) {
+  (void)ctx;
+  uint64_t a = mcrt_get(in, 0, 10), b = mcrt_get(in, 10, 10);
+  memcpy(out, in, 3);
+  if (rule == 0)
+    mcrt_set(out, 0, 10, (a + 1) % 1024);
+  else if (rule == 1)
+    mcrt_set(out, 10, 10, (b + 1) % 1024);
+  else
+    mcrt_set(out, 0, 10, b), mcrt_set(out, 10, 10, a);
+  return true;
+}
+static void g_successors(McrtCtx *ctx, const uint8_t *state) {
+  uint8_t next[3 + MCRT_SLACK] = {0};
+  for (uint32_t r = 0; r < 3; r++) {
+    g_apply_rule(ctx, r, state, next);
+    if (mcrt_emit_successor(ctx, next, r, r))
+      return;
+  }
+}
+static int g_check_invariants(McrtCtx *ctx, const uint8_t *s) {
+  (void)ctx;
+  return (int)(mcrt_get(s, 0, 10) + mcrt_get(s, 10, 10)) == g_bad ? 0 : -1;
+}
+
+static McrtModel grid = {
+    .abi_version = MCRT_ABI_VERSION, .name = "grid", .source_file = "grid.mc",
+    .mcgen_version = "test", .state_bits = 20, .state_bytes = 3, .nvars = 2, .vars = g_vars,
+    .ninits = 1, .inits = g_inits, .ninit_rules = 1, .nactions = 3, .actions = g_actions,
+    .nrules = 3, .ninvariants = 1, .invariants = g_invariants,
+    .initial_states = g_initial_states, .successors = g_successors, .apply_init = g_apply_init,
+    .apply_rule = g_apply_rule, .check_invariants = g_check_invariants,
+};
+
+Test(search, grid_million_states) {
+  cr_assert_eq(run(&grid, ""), MCRT_EXIT_OK, "%s%s", out, err);
+  HAS("states:        1048576 distinct");
+  HAS("transitions:   3145728 ");
+  HAS("depth:         2046 "); // to (1023, 1023)
+  HAS("  incA 1048576\n");
+}
+
+Test(search, grid_128_and_long_trace) {
+  g_bad = 1500;
+  cr_assert_eq(run(&grid, "--fingerprint 128 --quiet"), MCRT_EXIT_VIOLATION);
+  // The shortest path to a + b == 1500 has 1500 steps (BFS).
+  HAS("1500 inc");
+}
+
+Test(search, grid_memory_bound) {
+  cr_assert_eq(run(&grid, "--memory 4M"), MCRT_EXIT_INCOMPLETE);
+  HAS("result: incomplete: the --memory limit of 4.0 MiB was reached");
+}
