@@ -17,6 +17,13 @@
 
 FILE *diag_out;
 
+// stderr is not a constant expression, so diag_out is set before main; the
+// NULL check in out() covers a test that clears it.
+__attribute__((constructor)) static void init_diag_out(void) {
+  if (!diag_out)
+    diag_out = stderr;
+}
+
 static int nerrors;
 static bool suppressed; // the last error was not shown: hide its notes/hints
 

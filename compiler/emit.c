@@ -1196,16 +1196,27 @@ static void begin_fn(Buf *out, const char *fail, const char *state, bool writabl
   g = (Gen){.out = out, .indent = 1, .fail = fail, .state = state, .writable = writable};
 }
 
+// Marks the context, state and parameters used: not every function reads
+// all of them, and generated code compiles with -Wextra -Werror.
+static void mark_used(Vec *params) {
+  Buf b = {0};
+  buf_printf(&b, "(void)ctx, (void)%s", g.state);
+  for (int i = 0; params && i < params->len; i++)
+    buf_printf(&b, ", (void)%s", local_c(((Binder *)params->data[i])->obj));
+  line("%s;", b.data);
+}
+
 // A boolean function of the state (guard, when, predicate). Returns whether
 // it can fail.
 static bool emit_predicate(Buf *out, const char *comment, const char *cname, Vec *params,
                            Node *expr) {
   Buf body = {0};
   begin_fn(&body, "return false;", "s", false);
+  mark_used(params);
   line_directive(expr->tok);
   char *v = gen_plain(expr);
   line("return %s;", v);
-  buf_printf(out, "/* %s */\nstatic bool %s(McrtCtx *ctx, const uint8_t *s%s) {\n  (void)ctx;\n",
+  buf_printf(out, "/* %s */\nstatic bool %s(McrtCtx *ctx, const uint8_t *s%s) {\n",
              comment, cname, params ? params_c(params) : "");
   buf_puts(out, body.data);
   buf_puts(out, "}\n" LINE_BACK "\n");
@@ -1216,8 +1227,9 @@ static bool emit_predicate(Buf *out, const char *comment, const char *cname, Vec
 static bool emit_body(Buf *out, const char *comment, const char *cname, Vec *params, Node *block) {
   Buf body = {0};
   begin_fn(&body, "return;", "n", true);
+  mark_used(params);
   gen_block(block);
-  buf_printf(out, "/* %s */\nstatic void %s(McrtCtx *ctx, uint8_t *n%s) {\n  (void)ctx;\n",
+  buf_printf(out, "/* %s */\nstatic void %s(McrtCtx *ctx, uint8_t *n%s) {\n",
              comment, cname, params_c(params));
   buf_puts(out, body.data ? body.data : "");
   buf_puts(out, "}\n" LINE_BACK "\n");
@@ -1241,10 +1253,7 @@ static void emit_fn(Buf *protos, Buf *out, Decl *fn) {
   buf_printf(protos, "%s;\n", sig.data);
   Buf body = {0};
   begin_fn(&body, composite ? "return;" : "return 0;", "s", false);
-  for (int i = 0; i < fn->params.len; i++) {
-    Binder *p = fn->params.data[i];
-    line("(void)%s;", local_c(p->obj));
-  }
+  mark_used(&fn->params);
   gen_block(fn->body);
   line("mcrt_runtime_error(ctx, mc_file, %d, %d, %s);", fn->name->line, fn->name->col,
        c_str(format("fn %s ended without return", token_text(fn->name))));

@@ -343,7 +343,7 @@ static Node *add(void);
 
 // Can `t` continue an additive expression (or start the `..` of a range)?
 static bool continues_add(const Token *t) {
-  static const char *const ops[] = {"..", "+", "-", "*", "/", "%", "(", "[", ".", "{"};
+  static const char *const ops[] = {"..", "+", "-", "*", "/", "%", "(", "[", "."};
   for (size_t i = 0; i < sizeof(ops) / sizeof(*ops); i++)
     if (equal(t, ops[i]))
       return true;
@@ -1003,6 +1003,11 @@ static Node *stmt(void) {
 static Node *block(void) {
   Node *node = new_node(ND_BLOCK, tok);
   if (!equal(tok, "{")) {
+    if (!panic && equal(tok, "=")) {
+      syntax_error(tok, "expected '{'");
+      hint("to compare, use '=='");
+      return node;
+    }
     syntax_error(tok, "expected '{'");
     return node;
   }

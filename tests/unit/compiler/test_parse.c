@@ -925,6 +925,9 @@ Test(parse, declaration_errors) {
   assert_has(errors_of("type T = set<bool;"), "error: expected '>'");
   assert_has(errors_of("const X = a.3;"), "error: expected a field or method name after '.'");
   assert_has(errors_of("const X = a ? b;"), "error: expected ':' in the conditional expression");
+  const char *out = errors_of("action a { if x = 1 { } }");
+  assert_has(out, "t.mc:1:17: error: expected '{'\n");
+  assert_has(out, "  hint: to compare, use '=='\n");
 }
 
 Test(parse, one_error_for_a_bad_header) {
@@ -1000,13 +1003,17 @@ Test(parse, deep_nesting_is_one_error_each) {
 
 Test(parse, long_flat_chains) {
   Program *p = parse_src(format("const X = 1%s;\nconst Y = a%s;\nconst Z = a%s;\n",
-                                repeat(" + 1", 100000), repeat(" -> a", 100000),
-                                repeat(" ? b : a", 100000)));
+                                repeat(" + 1", 20000), repeat(" -> a", 20000),
+                                repeat(" ? b : a", 20000)));
   cr_assert_eq(error_count(), 0, "%s", captured());
   Node *y = decl_at(p, 1)->expr;
-  for (int i = 0; i < 100000; i++)
+  for (int i = 0; i < 20000; i++)
     y = y->rhs;
   cr_assert_eq(y->kind, ND_IDENT);
+  Node *z = decl_at(p, 2)->expr;
+  for (int i = 0; i < 20000; i++)
+    z = z->els;
+  cr_assert_eq(z->kind, ND_IDENT);
 }
 
 Test(parse, ten_thousand_actions_parse_quickly) {
