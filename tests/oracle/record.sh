@@ -19,8 +19,9 @@ header() { # header FILE KEY: the value of the first `-- KEY:` line, or nothing
 
 run_rumur() { # run_rumur SRC ARGS OUT
   local src=$1 args=$2 out=$3 rc=0
+  # from the source's directory, so that messages name the file, not a path
   # shellcheck disable=SC2086  # ARGS is a word list by design
-  rumur $args --output "$tmp/v.c" "$src" >/dev/null
+  (cd "$(dirname "$src")" && rumur $args --output "$tmp/v.c" "$(basename "$src")") >/dev/null
   cc -O2 "$tmp/v.c" -o "$tmp/v" -lpthread
   "$tmp/v" >"$out" || rc=$?
   echo "$(basename "$out"): exit $rc, $(grep -E '^[[:space:]]*[0-9]+ states, [0-9]+ rules fired' "$out" | tr -s ' \t' ' ')"
