@@ -222,7 +222,9 @@ int main(int argc, char **argv) {
 
   // m4: definitions + template -> C.
   const char *templates = dir_from_env("MCGEN_TEMPLATES", MCGEN_TEMPLATE_DIR);
-  char *m4_argv[] = {"m4", "-P", defs_path, format("%s/checker.c.m4", templates), NULL};
+  const char *c_base = strrchr(c_path, '/') ? strrchr(c_path, '/') + 1 : c_path;
+  char *m4_argv[] = {"m4", "-P", format("-DMCGEN_OUTPUT=%s", c_base), defs_path,
+                     format("%s/checker.c.m4", templates), NULL};
   int status = run(m4_argv, c_path);
   if (status != 0) {
     if (status < 0)
@@ -266,6 +268,9 @@ int main(int argc, char **argv) {
   if (status != 0) {
     if (status < 0)
       fprintf(stderr, "mcgen: cannot run the C compiler '%s': %s\n", o.cc, strerror(errno));
+    else if (*o.cflags || getenv("CC") || strcmp(o.cc, "cc"))
+      fprintf(stderr, "mcgen: the C compiler '%s' failed on %s (exit %d); check --cc and "
+                      "--cflags\n", o.cc, c_path, status);
     else
       fprintf(stderr, "mcgen: the C compiler failed on %s (exit %d): this is a bug in mcgen,\n"
                       "       please report it with the spec\n", c_path, status);

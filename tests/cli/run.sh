@@ -1,0 +1,831 @@
+#!/usr/bin/env bash
+# Command-line tests: mcgen and a generated checker, run as a user types them
+# (DESIGN.md: "mcgen's command line", "The checker's command line", the JSON
+# report). Each check prints `PASS name` or `FAIL name: why`; the last line is
+# exactly `N passed, N failed`, and the exit status is non-zero on a failure.
+#
+# Usage: tests/cli/run.sh [BUILD_DIR]     (default: build, from the repo root)
+#
+# Needs jq; rumur is used when installed (the N=2 filter count, otherwise the
+# recorded one). The specs are in tests/cli/specs/, each saying what it is for:
+#   filter.mc    Peterson's filter lock: 142 states, 249 transitions
+#                (tests/oracle/filter.rumur.txt), a liveness property
+#   bug.mc       the same with a broken guard: invariant 'mutex' fails
+#   deadlock.mc  stuck at x = 3 (4 states, 3 transitions)
+#   counter.mc   no `model` line; 4 x 5 = 20 states, 40 transitions
+#   feat.mc      every kind of type and collection (for -Werror builds)
+#   errors.mc    two spec errors
+#   big.mc       10^8 states, to be interrupted
+# The checkers are built against the plain runtime ($BUILD_DIR/libmcrt.a),
+# as a user builds them: MCGEN_RUNTIME and CC are ignored here.
+set -uo pipefail   # no -e: a failing check is counted, not fatal
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+specs=$root/tests/cli/specs
+build_dir=${1:-$root/build}
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+mcgen=$build_dir/mcgen
+unset MCGEN_RUNTIME CC
+
+passed=0 failed=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-cli.XXXXXX")
+bg_pid=
+cleanup() {
+  [ -n "$bg_pid" ] && kill -KILL "$bg_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [ ! -x "$mcgen" ]; then
+  fail setup "$mcgen is not built (make all)"
+  echo "$passed passed, $failed failed"
+  exit 1
+fi
+if ! command -v jq >/dev/null; then
+  fail setup "jq is not installed (make test-deps)"
+  echo "$passed passed, $failed failed"
+  exit 1
+fi
+
+# ---------------------------------------------------------------------------
+# Helpers. A check is a function that returns 0 (PASS) or sets $why and
+# returns non-zero (FAIL). `run CMD...` runs CMD in the current directory
+# with a time limit, its stdout in $out, its stderr in $err, its status in $rc.
+
+out=$work/stdout err=$work/stderr rc=0
+run() {
+  timeout 60 "$@" >"$out" 2>"$err"
+  rc=$?
+  return 0
+}
+# A short, one-line excerpt of a file for messages.
+excerpt() { head -c 240 "$1" | tr '\n' '|'; }
+
+check() {
+  why=
+  if "$2"; then pass "$1"; else fail "$1" "${why:-failed}"; fi
+}
+
+want_rc() {
+  [ "$rc" -eq "$1" ] && return 0
+  why="exit $rc, expected $1 (stdout: $(excerpt "$out") stderr: $(excerpt "$err"))"
+  return 1
+}
+# want_in FILE ERE [what]: a line of FILE matches ERE.
+want_in() {
+  grep -Eq -- "$2" "$1" && return 0
+  why="${3:-$(basename "$1")} has no line matching /$2/: $(excerpt "$1")"
+  return 1
+}
+want_file() {
+  [ -f "$1" ] && return 0
+  why="$1 was not written (in $PWD: $(ls | tr '\n' ' '))"
+  return 1
+}
+want_no_file() {
+  [ ! -e "$1" ] && return 0
+  why="$1 should not exist"
+  return 1
+}
+# want_json FILE JQ-FILTER WHAT: the filter gives true on FILE.
+want_json() {
+  local v
+  v=$(jq -r "$2" "$1" 2>&1)
+  [ "$v" = true ] && return 0
+  why="$3 ($1: jq '$2' gave '$v')"
+  return 1
+}
+# A fresh, empty working directory per check.
+fresh() {
+  local d
+  d=$(mktemp -d "$work/t.XXXXXX")
+  cd "$d" || exit 2
+}
+
+# jq program: every key of DESIGN.md's report schema, with the right type.
+# Prints one line per problem; nothing when the report is valid.
+schema_jq='
+def int: type == "number" and . == floor and . >= 0;
+def need($c; $m): if $c then empty else $m end;
+def steps($i):
+  need(type == "object"; "trace[\($i)] is not an object"),
+  need(has("action") and (.action | type) == "string"; "trace[\($i)].action is not a string"),
+  need(has("params") and (.params | type) == "object"; "trace[\($i)].params is not an object"),
+  need(has("state") and (.state | type) == "object" and (.state | length) > 0;
+       "trace[\($i)].state is not a non-empty object");
+def violation($i):
+  need(type == "object"; "violations[\($i)] is not an object"),
+  (if type == "object" then
+     (["kind", "name", "message", "trace", "loop_start"][] as $k
+      | need(has($k); "violations[\($i)] has no key \($k)")),
+     need(.kind | IN("invariant", "assert", "deadlock", "runtime-error", "reachable", "liveness");
+          "violations[\($i)].kind is \(.kind | tojson)"),
+     need(.name | type | IN("string", "null"); "violations[\($i)].name is not a string/null"),
+     need(.message | type == "string"; "violations[\($i)].message is not a string"),
+     need(.loop_start == null or (.loop_start | int); "violations[\($i)].loop_start is not null/int"),
+     need(.trace | type == "array"; "violations[\($i)].trace is not an array"),
+     (if (.trace | type) == "array" then .trace | to_entries[] | .key as $j | .value | steps($j)
+      else empty end)
+   else empty end);
+need(type == "object"; "the report is not an object"),
+(["model", "verdict", "states", "transitions", "depth", "bound_hit", "violations", "actions",
+  "time_s", "memory_bytes", "fingerprint_bits", "collision_probability"][] as $k
+ | need(has($k); "no key \($k)")),
+need(.model | type == "string"; "model is not a string"),
+need(.verdict | IN("ok", "violation", "incomplete", "error"); "verdict is \(.verdict | tojson)"),
+need(.states | int; "states is not a count"),
+need(.transitions | int; "transitions is not a count"),
+need(.depth | int; "depth is not a count"),
+need(.bound_hit | IN(null, "max-states", "max-steps", "max-depth", "memory", "interrupted");
+     "bound_hit is \(.bound_hit | tojson)"),
+need(.violations | type == "array"; "violations is not an array"),
+(if (.violations | type) == "array" then .violations | to_entries[] | .key as $i | .value | violation($i)
+ else empty end),
+need(.actions | type == "object" and length > 0; "actions is not a non-empty object"),
+(if (.actions | type) == "object" then .actions | to_entries[]
+   | need(.value | type == "object" and (.fired | int) and (.enabled_ever | type == "boolean");
+          "actions.\(.key) lacks fired (count) / enabled_ever (bool): \(.value | tojson)")
+ else empty end),
+need(.time_s | type == "number" and . >= 0; "time_s is not a number"),
+need(.memory_bytes | int; "memory_bytes is not a count"),
+need(.fingerprint_bits | IN(64, 128); "fingerprint_bits is \(.fingerprint_bits | tojson)"),
+need(.collision_probability | type == "number" and . >= 0 and . <= 1;
+     "collision_probability is not a probability")
+'
+# want_schema REPORT: the report parses and matches the schema.
+want_schema() {
+  local problems
+  if ! problems=$(jq -r "$schema_jq" "$1" 2>&1); then
+    why="$1 is not JSON: $problems"
+    return 1
+  fi
+  [ -z "$problems" ] && return 0
+  why="$(basename "$1") does not match DESIGN.md's schema: $(echo "$problems" | head -5 | tr '\n' ';')"
+  return 1
+}
+
+# Builds a checker once for the checks of the checker: $bin/NAME from SPEC.
+bin=$work/bin
+mkdir -p "$bin"
+build() { # build NAME SPEC [mcgen options...]
+  local name=$1 spec=$2
+  shift 2
+  (cd "$bin" && timeout 120 "$mcgen" -o "$name" "$@" "$spec" >"$work/build-$name.log" 2>&1) && return 0
+  fail "build-$name" "mcgen $* $spec failed: $(excerpt "$work/build-$name.log")"
+  return 1
+}
+
+# ===========================================================================
+# mcgen
+
+t_mcgen_help() {
+  run "$mcgen" --help
+  want_rc 0 || return
+  local o
+  for o in -o -D --emit-c --cc --cflags --mpi --keep --version --help; do
+    grep -q -- "$o\b" "$out" || { why="--help does not list $o"; return 1; }
+  done
+}
+check mcgen-help t_mcgen_help
+
+t_mcgen_version() {
+  run "$mcgen" --version
+  want_rc 0 && want_in "$out" '^mcgen [0-9]+\.[0-9]+' "--version output"
+}
+check mcgen-version t_mcgen_version
+
+t_mcgen_unknown_option() {
+  fresh
+  run "$mcgen" --frobnicate "$specs/counter.mc"
+  want_rc 2 && want_in "$err" 'frobnicate' stderr && want_no_file counter_checker.c
+}
+check mcgen-unknown-option t_mcgen_unknown_option
+
+t_mcgen_no_spec() {
+  run "$mcgen"
+  want_rc 2 && want_in "$err" '[Ss][Pp][Ee][Cc]' stderr
+}
+check mcgen-no-spec t_mcgen_no_spec
+
+t_mcgen_missing_file() {
+  fresh
+  run "$mcgen" no_such_spec.mc
+  want_rc 2 && want_in "$err" 'no_such_spec\.mc' stderr
+}
+check mcgen-missing-file t_mcgen_missing_file
+
+t_mcgen_two_specs() {
+  fresh
+  run "$mcgen" "$specs/counter.mc" "$specs/deadlock.mc"
+  want_rc 2 && [ -s "$err" ] || { why="${why:-no message}"; return 1; }
+}
+check mcgen-two-specs t_mcgen_two_specs
+
+t_mcgen_option_needs_value() {
+  fresh
+  run "$mcgen" "$specs/counter.mc" -o
+  want_rc 2 && want_in "$err" '-o' stderr
+}
+check mcgen-option-needs-value t_mcgen_option_needs_value
+
+# The model line names the checker, not the file's name.
+t_mcgen_default_name_model() {
+  fresh
+  cp "$specs/filter.mc" peterson.mc
+  run "$mcgen" peterson.mc
+  want_rc 0 && want_file filter_checker && want_file filter_checker.c &&
+    want_no_file peterson_checker && want_no_file filter_checker.m4 || return
+  [ -x filter_checker ] || { why="filter_checker is not executable"; return 1; }
+  cp filter_checker "$bin/filter"   # the plain build, used by the checks below
+}
+check mcgen-default-name-from-model t_mcgen_default_name_model
+
+# Without a model line, the file's base name; output in the current directory.
+t_mcgen_default_name_file() {
+  fresh
+  run "$mcgen" "$specs/counter.mc"
+  want_rc 0 && want_file counter_checker && want_file counter_checker.c &&
+    want_no_file "$specs/counter_checker" && want_no_file "$specs/counter_checker.c" || return
+  cp counter_checker "$bin/counter"
+}
+check mcgen-default-name-from-file t_mcgen_default_name_file
+
+t_mcgen_output_name() {
+  fresh
+  mkdir sub
+  run "$mcgen" -o sub/stuck "$specs/deadlock.mc"
+  want_rc 0 && want_file sub/stuck && want_file sub/stuck.c && want_no_file sub/stuck.m4 &&
+    want_no_file deadlock_checker && want_no_file deadlock_checker.c || return
+  local stray
+  stray=$(find . -mindepth 1 -maxdepth 1 ! -name sub)
+  [ -z "$stray" ] || { why="stray files in the cwd: $(echo "$stray" | tr '\n' ' ')"; return 1; }
+  cp sub/stuck "$bin/deadlock"
+}
+check mcgen-o-name t_mcgen_output_name
+
+t_mcgen_emit_c() {
+  fresh
+  run "$mcgen" --emit-c "$specs/filter.mc"
+  want_rc 0 && want_file filter_checker.c && want_no_file filter_checker && want_no_file filter_checker.m4 ||
+    return
+  cp filter_checker.c "$work/filter_emitted.c"
+}
+check mcgen-emit-c t_mcgen_emit_c
+
+t_mcgen_keep() {
+  fresh
+  run "$mcgen" --keep -o kept "$specs/counter.mc"
+  want_rc 0 && want_file kept && want_file kept.c && want_file kept.m4 || return
+  [ -s kept.m4 ] || { why="kept.m4 is empty"; return 1; }
+}
+check mcgen-keep t_mcgen_keep
+
+t_mcgen_mpi() {
+  fresh
+  run "$mcgen" --mpi "$specs/counter.mc"
+  want_rc 2 && want_in "$err" 'not implemented' stderr && want_no_file counter_checker
+}
+check mcgen-mpi-not-implemented t_mcgen_mpi
+
+t_mcgen_bad_cc() {
+  fresh
+  run "$mcgen" --cc "$work/no-such-cc" "$specs/counter.mc"
+  want_rc 2 && want_in "$err" 'no-such-cc' stderr && want_no_file counter_checker
+}
+check mcgen-cc-missing-compiler t_mcgen_bad_cc
+
+t_mcgen_failing_cc() {
+  fresh
+  run "$mcgen" --cc false "$specs/counter.mc"
+  want_rc 2 && [ -s "$err" ] || { why="${why:-no message on stderr}"; return 1; }
+}
+check mcgen-cc-failing-compiler t_mcgen_failing_cc
+
+t_mcgen_cflags_define() {
+  fresh
+  run "$mcgen" --cflags "-DFOO -DBAR=2" "$specs/counter.mc"
+  want_rc 0 && want_file counter_checker || return
+  run ./counter_checker
+  want_rc 0
+}
+check mcgen-cflags-define t_mcgen_cflags_define
+
+# The flags really reach the compiler: a bad one makes the build fail.
+t_mcgen_cflags_passed() {
+  fresh
+  run "$mcgen" --cflags "-DFOO -fno-such-flag-for-mcgen-tests" "$specs/counter.mc"
+  want_rc 2 && want_no_file counter_checker
+}
+check mcgen-cflags-reach-cc t_mcgen_cflags_passed
+
+t_mcgen_cflags_asan() {
+  fresh
+  run "$mcgen" --cflags -fsanitize=address "$specs/filter.mc"
+  want_rc 0 && want_file filter_checker || return
+  ldd filter_checker 2>/dev/null | grep -q asan || { why="not linked with ASan: $(ldd filter_checker | tr '\n' ' ')"; return 1; }
+  run ./filter_checker --liveness off
+  want_rc 0
+}
+check mcgen-cflags-fsanitize t_mcgen_cflags_asan
+
+t_mcgen_spec_errors() {
+  fresh
+  cp "$specs/errors.mc" .
+  run "$mcgen" errors.mc
+  want_rc 1 && want_in "$err" '^2 errors in errors\.mc$' stderr &&
+    want_in "$err" '^errors\.mc:4:[0-9]+: error: ' stderr && want_in "$err" '^errors\.mc:5:[0-9]+: error: ' stderr &&
+    want_no_file errors_checker.c && want_no_file errors_checker && want_no_file errors_checker.m4
+}
+check mcgen-spec-errors t_mcgen_spec_errors
+
+# -D: filter has 142 states / 249 transitions with N = 3 (tests/oracle). With
+# N = 2 the expected counts come from Rumur on the oracle twin with N = 2
+# (run live when rumur is installed; recorded: 13 states, 14 rules fired,
+# `rumur --symmetry-reduction off --deadlock-detection stuck --threads 1`).
+n2_states=13 n2_transitions=14
+t_rumur_n2() {
+  command -v rumur >/dev/null || { echo "  (rumur not installed: using the recorded N=2 counts)"; return 0; }
+  fresh
+  sed 's/^  N: 3;$/  N: 2;/' "$root/tests/oracle/filter.m" >filter2.m
+  grep -q '^  N: 2;$' filter2.m || { why="cannot set N: 2 in tests/oracle/filter.m"; return 1; }
+  timeout 60 rumur --symmetry-reduction off --deadlock-detection stuck --threads 1 filter2.m -o filter2.c \
+    >rumur.log 2>&1 && timeout 60 cc -O2 filter2.c -o filter2 -lpthread >>rumur.log 2>&1 ||
+    { why="rumur failed: $(excerpt rumur.log)"; return 1; }
+  timeout 60 ./filter2 >filter2.txt 2>&1
+  local line
+  line=$(grep -E '^\s*[0-9]+ states, [0-9]+ rules fired' filter2.txt) ||
+    { why="no counts in Rumur's output: $(excerpt filter2.txt)"; return 1; }
+  read -r s _ t _ <<<"$line"
+  [ "$s" = "$n2_states" ] && [ "$t" = "$n2_transitions" ] && return 0
+  why="Rumur says $s states, $t rules fired for N=2; recorded $n2_states, $n2_transitions"
+  return 1
+}
+check rumur-filter-n2 t_rumur_n2
+
+# counts REPORT -> "states transitions"
+counts() { jq -r '"\(.states) \(.transitions)"' "$1" 2>/dev/null; }
+
+t_mcgen_define() {
+  fresh
+  run "$mcgen" -D N=2 "$specs/filter.mc"
+  want_rc 0 && want_file filter_checker || return
+  run ./filter_checker --liveness off --report n2.json
+  want_rc 0 || return
+  local c
+  c=$(counts n2.json)
+  [ "$c" = "$n2_states $n2_transitions" ] ||
+    { why="-D N=2 gives states/transitions $c, expected $n2_states $n2_transitions"; return 1; }
+  run "$bin/filter" --liveness off --report n3.json
+  c=$(counts n3.json)
+  [ "$c" = "142 249" ] || { why="without -D (N=3): $c, expected 142 249"; return 1; }
+}
+check mcgen-D-changes-state-count t_mcgen_define
+
+t_mcgen_define_joined() {
+  fresh
+  run "$mcgen" -DN=2 "$specs/filter.mc"
+  want_rc 0 && want_file filter_checker || return
+  run ./filter_checker --liveness off --report n2.json
+  local c
+  c=$(counts n2.json)
+  [ "$c" = "$n2_states $n2_transitions" ] ||
+    { why="-DN=2 gives states/transitions $c, expected $n2_states $n2_transitions"; return 1; }
+}
+check mcgen-DN=2-form t_mcgen_define_joined
+
+# Malformed -D is a usage error (2); a well-formed one the spec rejects is a
+# spec error (1), reported once, as one error.
+t_mcgen_define_usage() {
+  local form
+  for form in "-D N" "-D =3" "-D N=" "-DN" "-D"; do
+    fresh
+    # shellcheck disable=SC2086
+    run "$mcgen" $form "$specs/filter.mc"
+    [ "$rc" -eq 2 ] || { why="mcgen $form SPEC: exit $rc, expected 2: $(excerpt "$err")"; return 1; }
+    [ -s "$err" ] || { why="mcgen $form SPEC: no message"; return 1; }
+    [ ! -e filter_checker.c ] || { why="mcgen $form SPEC wrote filter_checker.c"; return 1; }
+  done
+}
+check mcgen-D-malformed t_mcgen_define_usage
+
+t_mcgen_define_unknown() {
+  fresh
+  run "$mcgen" -D NOPE=3 "$specs/filter.mc"
+  want_rc 1 && want_in "$err" 'NOPE' stderr && want_in "$err" '^1 error in ' stderr && want_no_file filter_checker
+}
+check mcgen-D-unknown-constant t_mcgen_define_unknown
+
+# One mistake, one error: a bad -D must not bring follow-on errors about
+# values the user never wrote (as syntax errors stop before check()).
+want_one_error() {
+  grep -q '^1 error in ' "$err" && return 0
+  why="expected exactly one error, got: $(grep -E 'error' "$err" | sed 's/^.*error: //' | tr '\n' '|')"
+  return 1
+}
+t_mcgen_define_bad_value() {
+  fresh
+  run "$mcgen" -D N=abc "$specs/filter.mc"
+  want_rc 1 && want_in "$err" 'abc' stderr && want_no_file filter_checker || return
+  want_one_error
+}
+check mcgen-D-bad-value t_mcgen_define_bad_value
+
+t_mcgen_define_wrong_type() {
+  fresh
+  run "$mcgen" -D N=true "$specs/filter.mc"
+  want_rc 1 && want_in "$err" 'N' stderr && want_no_file filter_checker || return
+  want_one_error
+}
+check mcgen-D-wrong-type t_mcgen_define_wrong_type
+
+# Generated C is clean under -Werror with gcc and clang (default flags plus
+# --cflags -Werror), for the plain spec and the one using every type.
+for compiler in gcc clang; do
+  for s in filter feat; do
+    t_werror() {
+      command -v "$compiler" >/dev/null || { why="$compiler is not installed"; return 1; }
+      fresh
+      run "$mcgen" --cc "$compiler" --cflags -Werror -o chk "$specs/$s.mc"
+      want_rc 0 && want_file chk || return
+      run ./chk --liveness off --report r.json
+      want_rc 0 && want_schema r.json
+    }
+    check "cc-werror-$compiler-$s" t_werror
+  done
+done
+
+t_generated_c_readable() {
+  local c=$work/filter_emitted.c
+  want_file "$c" || return
+  grep -Eq '^#line [0-9]+ "[^"]*filter\.mc"' "$c" || { why="no #line directive naming filter.mc"; return 1; }
+  local a first last
+  for a in start climb enter leave; do
+    # The action's lines in the spec: from `action NAME` to the next
+    # top-level declaration; some #line must point into them.
+    first='' last=''
+    read -r first last < <(awk -v a="$a" '
+      $0 ~ "^action " a "[^A-Za-z0-9_]" { f = NR; next }
+      f && /^[A-Za-z]/ { print f, NR - 1; f = 0; exit }
+      END { if (f) print f, NR }' "$specs/filter.mc")
+    [ -n "$first" ] || { why="action $a not found in filter.mc"; return 1; }
+    grep -E '^#line [0-9]+ "[^"]*filter\.mc"' "$c" |
+      awk -v f="$first" -v l="$last" '$2 >= f && $2 <= l { ok = 1 } END { exit !ok }' ||
+      { why="no #line into filter.mc:$first-$last (action $a)"; return 1; }
+    grep -Eq "^(static )?(inline )?[A-Za-z_][A-Za-z0-9_ *]*[ *][A-Za-z0-9_]*_${a}\(.*\)[^;]*\$" "$c" ||
+      { why="no function named after action $a (..._$a)"; return 1; }
+  done
+}
+check generated-c-line-directives-and-action-functions t_generated_c_readable
+
+# ===========================================================================
+# The checker
+
+build bug "$specs/bug.mc" || true
+build big "$specs/big.mc" || true
+
+t_checker_help() {
+  run "$bin/filter" --help
+  want_rc 0 || return
+  local o
+  for o in --threads --max-states --max-steps --max-depth --memory --fingerprint --symmetry \
+    --no-deadlock --liveness --trace-format --report --dot --graph --progress --quiet --help --version; do
+    grep -q -- "$o\b" "$out" || { why="--help does not list $o"; return 1; }
+  done
+}
+check checker-help t_checker_help
+
+t_checker_version() {
+  run "$mcgen" --version
+  local v
+  v=$(grep -Eo '[0-9]+\.[0-9]+(\.[0-9]+)?' "$out" | head -1)
+  run "$bin/filter" --version
+  want_rc 0 && want_in "$out" "$v" "--version (mcgen $v)"
+}
+check checker-version t_checker_version
+
+# Implemented options and forms: accepted, and the full graph still explored.
+t_checker_accepts() {
+  fresh
+  local args
+  while IFS= read -r args; do
+    # shellcheck disable=SC2086
+    run "$bin/filter" --liveness off $args --report r.json
+    [ "$rc" -eq 0 ] || { why="--liveness off $args: exit $rc: $(excerpt "$err")"; return 1; }
+    [ "$(counts r.json)" = "142 249" ] || { why="--liveness off $args: counts $(counts r.json)"; return 1; }
+  done <<'EOF'
+--threads 1
+--symmetry off
+--fingerprint 64
+--max-states 142
+--max-steps 249
+--max-depth 10
+--memory 256M
+--no-deadlock
+--trace-format text
+--trace-format json
+--progress 5
+--progress 0
+--quiet
+--max-states=1000000 --threads=1 --symmetry=off
+EOF
+}
+check checker-accepts-implemented-options t_checker_accepts
+
+# Not implemented yet: refused with a message, never silently ignored.
+t_checker_not_implemented() {
+  fresh
+  local args
+  while IFS= read -r args; do
+    # shellcheck disable=SC2086
+    run "$bin/filter" --liveness off $args
+    [ "$rc" -eq 2 ] || { why="$args: exit $rc, expected 2"; return 1; }
+    grep -qi 'not implemented' "$err" || { why="$args: no 'not implemented' message: $(excerpt "$err")"; return 1; }
+  done <<EOF
+--threads 2
+--symmetry on
+--symmetry verify
+--dot $PWD/g.dot
+--graph $PWD/g.json
+EOF
+  run "$bin/filter" --liveness on
+  [ "$rc" -eq 2 ] && grep -qi 'not implemented' "$err" ||
+    { why="--liveness on: exit $rc: $(excerpt "$err")"; return 1; }
+  [ ! -e g.dot ] && [ ! -e g.json ] || { why="a refused export wrote its file"; return 1; }
+}
+check checker-refuses-unimplemented t_checker_not_implemented
+
+t_checker_bad_values() {
+  local args
+  while IFS= read -r args; do
+    # shellcheck disable=SC2086
+    run "$bin/filter" --liveness off $args
+    [ "$rc" -eq 2 ] || { why="$args: exit $rc, expected 2"; return 1; }
+    [ -s "$err" ] || { why="$args: no message"; return 1; }
+  done <<'EOF'
+--max-states abc
+--max-states -5
+--max-steps 1x
+--max-depth abc
+--fingerprint 32
+--memory 12Q
+--memory abc
+--threads 0
+--threads many
+--symmetry maybe
+--liveness maybe
+--trace-format xml
+--progress soon
+--max-states
+--frobnicate
+stray-argument
+EOF
+}
+check checker-bad-values-exit-2 t_checker_bad_values
+
+t_exit_ok() {
+  run "$bin/filter" --liveness off
+  want_rc 0 && want_in "$out" '^result: ok' stdout
+}
+check checker-exit-0-ok t_exit_ok
+
+t_exit_violation() {
+  run "$bin/bug" --liveness off
+  want_rc 1 && want_in "$out" 'mutex' stdout
+}
+check checker-exit-1-violation t_exit_violation
+
+# filter has a `property`: without --liveness off, liveness is not checked
+# (not implemented), so the result is not exhaustive: exit 3, saying why.
+t_exit_liveness_incomplete() {
+  fresh
+  run "$bin/filter" --report r.json
+  want_rc 3 && want_in "$out" '[Ll]iveness' stdout && want_schema r.json &&
+    want_json r.json '.verdict == "incomplete"' "verdict"
+}
+check checker-exit-3-liveness-unchecked t_exit_liveness_incomplete
+
+t_deadlock() {
+  fresh
+  run "$bin/deadlock" --report r.json
+  want_rc 1 && want_in "$out" '[Dd]eadlock' stdout && want_schema r.json &&
+    want_json r.json '.violations[0].kind == "deadlock" and (.violations[0].trace | length) == 4' \
+      "a deadlock after 3 steps" || return
+  run "$bin/deadlock" --no-deadlock --report r.json
+  want_rc 0 && want_json r.json '.verdict == "ok" and .states == 4 and .transitions == 3' "4 states, 3 transitions"
+}
+check checker-deadlock-and-no-deadlock t_deadlock
+
+# Bounds: exit 3, verdict incomplete, bound_hit names the bound.
+t_bound() { # t_bound CHECKER BOUND-NAME ARGS...
+  local chk=$1 name=$2
+  shift 2
+  fresh
+  run "$bin/$chk" --liveness off "$@" --report r.json
+  want_rc 3 && want_in "$out" '^result: incomplete' stdout && want_schema r.json &&
+    want_json r.json ".verdict == \"incomplete\" and .bound_hit == \"$name\"" "verdict/bound_hit" &&
+    ! grep -q 'no violations' "$out" || { why=${why:-"says 'no violations' on a truncated search"}; return 1; }
+}
+t_max_states() {
+  t_bound filter max-states --max-states 10 &&
+    want_json r.json '.states <= 10' "at most 10 states"
+}
+check checker-max-states t_max_states
+t_max_steps() {
+  t_bound filter max-steps --max-steps 10 &&
+    want_json r.json '.transitions <= 10' "at most 10 transitions"
+}
+check checker-max-steps t_max_steps
+# counter.mc: states at depth <= 2 are (0,0) (1,0) (0,1) (2,0) (1,1) (0,2).
+t_max_depth() {
+  t_bound counter max-depth --max-depth 2 &&
+    want_json r.json '.states == 6 and .depth == 2' "6 states up to depth 2"
+}
+check checker-max-depth t_max_depth
+t_memory() {
+  t_bound filter memory --memory 1K
+}
+check checker-memory-1K t_memory
+t_memory_partial() { # a limit that lets the search run a while: partial result
+  t_bound big memory --memory 4M &&
+    want_json r.json '.states > 0 and .memory_bytes <= 4194304' "some states found within 4 MiB"
+}
+check checker-memory-4M-partial t_memory_partial
+
+t_report_ok() {
+  fresh
+  run "$bin/filter" --liveness off --report r.json
+  want_rc 0 && want_schema r.json &&
+    want_json r.json '.model == "filter" and .verdict == "ok" and .bound_hit == null and .states == 142
+      and .transitions == 249 and .violations == [] and .fingerprint_bits == 64' "ok report" &&
+    want_json r.json '(.actions | keys | sort) == ["climb", "enter", "leave", "start"]' "one entry per action" &&
+    want_json r.json '([.actions[].fired] | add) == .transitions' "sum of fired == transitions" &&
+    want_json r.json '[.actions[].enabled_ever] | all' "every action of filter is enabled somewhere"
+}
+check checker-report-ok-schema t_report_ok
+
+# The violation: the report's trace, and the text trace printed with it.
+t_report_violation() {
+  fresh
+  run "$bin/bug" --liveness off --report r.json
+  want_rc 1 && want_schema r.json &&
+    want_json r.json '.verdict == "violation" and .violations[0].kind == "invariant"
+      and .violations[0].name == "mutex" and .violations[0].loop_start == null' "invariant mutex" &&
+    want_json r.json '.violations[0].trace | length > 1' "a trace" &&
+    want_json r.json '[.violations[0].trace[].state | (.pc | type == "array" and length == 3)
+      and (.level | type == "array") and (.victim | type == "array")] | all' "trace states hold pc, level, victim" &&
+    want_json r.json '.violations[0].trace[-1].state.pc | map(select(. == "critical")) | length >= 2' \
+      "the last state has two processes critical" &&
+    want_json r.json '[.violations[0].trace[1:][].params.p | test("^Proc_[1-3]$")] | all' "params p = Proc_i"
+  cp r.json "$work/bug.json"
+  cp "$out" "$work/bug.txt"
+}
+check checker-report-violation-schema t_report_violation
+
+# Text trace: `0 init ...` with the whole state, then `N action(p=v)` with the
+# changed variables only. Checked against the report's trace: the number of
+# printed variables at step i is the number of state leaves that differ from
+# step i-1 (all of them at step 0), and the headers name the same actions.
+t_text_trace() {
+  local txt=$work/bug.txt json=$work/bug.json
+  want_file "$json" || return
+  local expected actual
+  # Expected: "header|count" per step.
+  expected=$(jq -r '
+    def leaves: [tostream | select(length == 2) | {key: (.[0] | tojson), value: .[1]}] | from_entries;
+    .violations[0].trace as $t
+    | range(0; $t | length) as $i
+    | ($t[$i].state | leaves) as $cur
+    | (if $i == 0 then ($cur | length)
+       else ($t[$i - 1].state | leaves) as $prev
+            | [$cur | keys[] | select($cur[.] != $prev[.])] | length end) as $n
+    | (if $i == 0 then "0 init"
+       else "\($i) \($t[$i].action)"
+            + (if ($t[$i].params | length) == 0 then ""
+               else "(" + ([$t[$i].params | to_entries[] | "\(.key)=\(.value)"] | join(", ")) + ")" end)
+       end) as $h
+    | "\($h)|\($n)"' "$json")
+  actual=$(awk '
+    /^result:/ { exit }
+    /^[0-9]+ / { if (h != "") print h "|" n; h = $0; n = 0; next }
+    /^    [^ ].* = / { if (h != "") n++; next }
+    END { if (h != "") print h "|" n }' "$txt" | sed -E 's/^(0 init)[^|]*/\1/')
+  [ -n "$actual" ] || { why="no trace lines on stdout: $(excerpt "$txt")"; return 1; }
+  [ "$expected" = "$actual" ] && return 0
+  why="text trace (step header|changed vars) differs from the report: $(diff <(echo "$expected") <(echo "$actual") | head -6 | tr '\n' ' ')"
+  return 1
+}
+check checker-text-trace-shape t_text_trace
+
+t_trace_json() {
+  fresh
+  run "$bin/bug" --liveness off --trace-format json --report r.json
+  want_rc 1 || return
+  # The JSON part of stdout: everything before the summary.
+  sed '/^result:/,$d' "$out" >trace.json
+  local n
+  n=$(jq -s '[.[] | objects | .. | objects | select(has("trace")) | .trace | length] | first' trace.json 2>&1) ||
+    { why="stdout before 'result:' is not JSON: $n: $(excerpt trace.json)"; return 1; }
+  [ "$n" != null ] || { why="no trace array in the JSON output: $(excerpt trace.json)"; return 1; }
+  want_json r.json ".violations[0].trace | length == $n" "the JSON trace has $n steps"
+}
+check checker-trace-format-json t_trace_json
+
+t_fingerprint_128() {
+  fresh
+  local f
+  for f in filter bug; do
+    run "$bin/$f" --liveness off --report a.json
+    run "$bin/$f" --liveness off --fingerprint 128 --report b.json
+    want_json b.json '.fingerprint_bits == 128' "$f with --fingerprint 128" || return
+    [ "$(counts a.json)" = "$(counts b.json)" ] ||
+      { why="$f: 64-bit counts $(counts a.json), 128-bit $(counts b.json)"; return 1; }
+  done
+}
+check checker-fingerprint-128-same-counts t_fingerprint_128
+
+t_quiet() {
+  run "$bin/filter" --liveness off --quiet
+  want_rc 0 && want_in "$out" '^result: ok' stdout || return
+  ! grep -q '^actions fired' "$out" || { why="--quiet still prints the statistics"; return 1; }
+}
+check checker-quiet t_quiet
+
+# Ctrl-C and progress: big.mc has 10^8 states (~100 s at 10^6 states/s).
+# Interrupted after 2.5 s, it must stop with a partial report (exit 3,
+# incomplete, interrupted), having printed progress lines to stderr at the
+# 1 s interval (it ran for more than 2 s).
+t_sigint() {
+  want_file "$bin/big" || return
+  fresh
+  local t0 t1
+  t0=$(date +%s%N)
+  # A background job of a script starts with SIGINT ignored; a user's
+  # Ctrl-C reaches a checker whose SIGINT is at its default.
+  local dflt=()
+  env --default-signal=INT true 2>/dev/null && dflt=(env --default-signal=INT)
+  "${dflt[@]}" "$bin/big" --progress 1 --report r.json >out.txt 2>err.txt &
+  bg_pid=$!
+  sleep 2.5
+  if ! kill -0 "$bg_pid" 2>/dev/null; then
+    wait "$bg_pid"
+    rc=$?
+    bg_pid=
+    why="the run ended (exit $rc) before the interrupt: big.mc is too small"
+    return 1
+  fi
+  kill -INT "$bg_pid"
+  for _ in $(seq 100); do kill -0 "$bg_pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$bg_pid" 2>/dev/null; then
+    kill -KILL "$bg_pid"
+    wait "$bg_pid" 2>/dev/null
+    bg_pid=
+    why="still running 10 s after SIGINT"
+    return 1
+  fi
+  wait "$bg_pid"
+  rc=$?
+  bg_pid=
+  t1=$(date +%s%N)
+  elapsed_ms=$(((t1 - t0) / 1000000))
+  out=$PWD/out.txt err=$PWD/err.txt
+  want_rc 3 && want_in out.txt '^result: incomplete' stdout && want_schema r.json &&
+    want_json r.json '.verdict == "incomplete" and .bound_hit == "interrupted" and .states > 0' \
+      "partial report after SIGINT"
+}
+check checker-sigint-partial-report t_sigint
+out=$work/stdout err=$work/stderr
+
+t_progress() {
+  local e=$PWD/err.txt
+  [ -f "$e" ] || { why="no run (see checker-sigint-partial-report)"; return 1; }
+  [ "${elapsed_ms:-0}" -gt 2000 ] || { why="the run took ${elapsed_ms:-?} ms, too short to judge"; return 1; }
+  grep -Eq '^progress: [0-9]+ states' "$e" ||
+    { why="no progress line on stderr in ${elapsed_ms} ms with --progress 1: $(excerpt "$e")"; return 1; }
+  ! grep -q '^progress:' "$PWD/out.txt" || { why="progress lines on stdout"; return 1; }
+}
+check checker-progress-on-stderr t_progress
+
+# Self-contained: the checker alone in an empty directory runs, and links
+# only libc/libm dynamically.
+t_self_contained() {
+  local d
+  d=$(mktemp -d "$work/alone.XXXXXX")
+  cp "$bin/filter" "$d/filter_checker" || { why="no filter checker"; return 1; }
+  (cd "$d" && env -i PATH=/usr/bin:/bin ./filter_checker --liveness off --report r.json >out.txt 2>&1)
+  rc=$?
+  [ "$rc" -eq 0 ] || { why="exit $rc in a fresh directory: $(excerpt "$d/out.txt")"; return 1; }
+  [ "$(counts "$d/r.json")" = "142 249" ] || { why="counts $(counts "$d/r.json") in a fresh directory"; return 1; }
+  local libs ldd_out
+  ldd_out=$(ldd "$d/filter_checker" 2>&1)
+  case $ldd_out in *"not a dynamic executable"* | *"statically linked"*) return 0 ;; esac
+  libs=$(echo "$ldd_out" | awk '{print $1}' |
+    grep -Ev '^(linux-vdso\.so|linux-gate\.so|libc\.so|libm\.so|/lib[^ ]*/ld-linux|ld-linux)')
+  [ -z "$libs" ] || { why="links dynamically against: $(echo $libs)"; return 1; }
+}
+check checker-self-contained t_self_contained
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
