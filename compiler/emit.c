@@ -625,6 +625,7 @@ static int open_binder(Binder *b, const char *stop, bool snapshot) {
   } else {
     line("int64_t %s = %s;", v, decode(elem, enc));
   }
+  line("(void)%s;", v);
   return 1;
 }
 
