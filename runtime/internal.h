@@ -233,11 +233,16 @@ typedef struct McrtViolation {
 } McrtViolation;
 
 // A successor waiting in the batch (see search.c).
+#ifndef MCRT_BATCH
 #define MCRT_BATCH 16
+#endif
 typedef struct McrtPending {
   McrtFp fp;
   uint64_t rule;
+  uint64_t depth;   // of the successor
+  uint32_t parent;  // id of the state it is a successor of
   uint32_t action;
+  bool at_bound;    // the parent is at --max-depth: look up only
 } McrtPending;
 
 struct McrtCtx {
@@ -255,7 +260,6 @@ struct McrtCtx {
   uint64_t cur_depth;
   bool cur_has_successor;
   bool at_depth_bound; // successors of cur are looked up, not added
-  bool cur_done;       // the rest of cur's successors are not needed
 
   // Successors emitted but not yet inserted: state i at pend_states + i *
   // pend_stride (state_bytes + MCRT_SLACK).

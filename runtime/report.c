@@ -643,9 +643,11 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   fputs(" at the end); peak RSS ", f);
   mcrt_fprint_bytes(f, (double)peak_rss_bytes());
   fputc('\n', f);
-  if (ctx->states)
+  if (ctx->states >= 100000)
     fprintf(f, "bytes/state:   %.1f (accounted memory at the end / states)\n",
             (double)accounted / (double)ctx->states);
+  else if (ctx->states)
+    fputs("bytes/state:   n/a (under 100000 states the fixed chunk sizes dominate)\n", f);
   fprintf(f, "fingerprints:  %u bits, estimated collision probability %.3g\n", ctx->fp_bits,
           collision_probability(ctx));
   if (m->nactions) {

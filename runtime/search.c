@@ -19,6 +19,10 @@
 // counted) but only looked up: the run is incomplete only if one of them is a
 // state the search has not seen.
 //
+// Successors are inserted in batches (see flush()), so that the cache misses
+// of a large fingerprint set overlap; the results are those of a one-by-one
+// search (ids, counts, the first violation and its trace).
+//
 // The run stops at the first violation or bound. Every allocation goes
 // through reserve() against --memory; hitting it is an orderly "incomplete".
 #include "internal.h"
@@ -216,7 +220,8 @@ static bool grow_set(McrtCtx *ctx) {
 // Discovery.
 
 // Records a state just inserted in the set. True when the search must stop.
-static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64_t rule) {
+static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64_t rule,
+                       uint64_t depth) {
   const McrtModel *m = ctx->model;
   uint64_t limit = ctx->opt->max_states < MCRT_LOG_MAX_STATES ? ctx->opt->max_states
                                                                : MCRT_LOG_MAX_STATES;
@@ -232,7 +237,6 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
   if (!mcrt_log_append(&ctx->log, parent, (uint32_t)rule))
     return hit_bound(ctx, MCRT_BOUND_MEMORY);
   uint64_t id = ctx->states++;
-  uint64_t depth = parent == MCRT_LOG_INITIAL ? 0 : ctx->cur_depth + 1;
   if (depth > ctx->depth)
     ctx->depth = depth;
 
@@ -265,8 +269,8 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
   return false;
 }
 
-// Inserts a discovered state; records it when new. True: stop.
-static inline bool discover(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64_t rule) {
+// Inserts an initial state; records it when new. True: stop.
+static bool discover(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64_t rule) {
   McrtFp fp = mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits);
   McrtFpResult r;
   while ((r = mcrt_fpset_insert(&ctx->set, fp)) == MCRT_FP_FULL)
@@ -274,7 +278,7 @@ static inline bool discover(McrtCtx *ctx, const uint8_t *state, uint32_t parent,
       return true;
   if (r == MCRT_FP_OLD)
     return false;
-  return record_new(ctx, state, parent, rule);
+  return record_new(ctx, state, parent, rule, 0);
 }
 
 void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
@@ -286,46 +290,44 @@ void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
 }
 
 // Successors are not inserted one by one: each is hashed, its home slot
-// prefetched, and the batch is inserted in emit order when it is full or
-// the state's successors are done. With a large set every insertion is a
-// cache miss; this way the misses of a batch overlap. Processing in emit
-// order keeps ids, counts and the first violation exactly those of an
-// unbatched search; generated code may only compute a few successors more
-// than needed before it sees the stop.
+// prefetched, and the batch is inserted in emit order when it is full (or
+// before anything that must come after it: a deadlock or error report, the
+// end of the frontier). With a large set every insertion is a cache miss;
+// this way the misses of a batch overlap, across the successors of several
+// states. Processing in emit order keeps ids, counts and the first violation
+// exactly those of an unbatched search; generated code and the loop may only
+// compute a few successors more than needed before they see the stop.
 static bool flush(McrtCtx *ctx) {
   const McrtOptions *opt = ctx->opt;
   uint32_t n = ctx->npending;
   ctx->npending = 0;
-  for (uint32_t i = 0; i < n && !ctx->stop && !ctx->cur_done; i++) {
+  for (uint32_t i = 0; i < n && !ctx->stop; i++) {
     const McrtPending *p = &ctx->pend[i];
-    const uint8_t *state = ctx->pend_states + i * ctx->pend_stride;
-    if (ctx->transitions >= opt->max_steps) {
-      hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
-      break;
-    }
-    ctx->transitions++;
-    ctx->fired[p->action]++;
-    if (ctx->at_depth_bound) {
-      if (!mcrt_fpset_contains(&ctx->set, p->fp)) {
-        ctx->depth_truncated = true;
-        ctx->cur_done = true; // the rest of this state's successors are not needed
-      }
+    // A state at the depth bound is not expanded: its successors are only
+    // looked up, to tell whether the bound hid anything, and they are not
+    // transitions (Rumur's --bound counts the same way).
+    if (p->at_bound) {
+      ctx->depth_truncated |= !mcrt_fpset_contains(&ctx->set, p->fp);
       continue;
     }
+    if (ctx->transitions >= opt->max_steps)
+      return hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
+    ctx->transitions++;
+    ctx->fired[p->action]++;
     McrtFpResult r;
     while ((r = mcrt_fpset_insert(&ctx->set, p->fp)) == MCRT_FP_FULL)
       if (!grow_set(ctx))
         return true;
-    if (r == MCRT_FP_NEW && record_new(ctx, state, (uint32_t)ctx->cur_id, p->rule))
-      break;
+    if (r == MCRT_FP_NEW)
+      record_new(ctx, ctx->pend_states + i * ctx->pend_stride, p->parent, p->rule, p->depth);
   }
-  return ctx->stop || ctx->cur_done;
+  return ctx->stop;
 }
 
 bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
   if (ctx->replaying)
     mcrt_die("mcrt_emit_successor called during replay");
-  if (ctx->stop || ctx->cur_done)
+  if (ctx->stop)
     return true;
   ctx->cur_has_successor = true;
   uint32_t i = ctx->npending++;
@@ -333,7 +335,10 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
   memcpy(ctx->pend_states + i * ctx->pend_stride, next, ctx->state_bytes);
   p->fp = mcrt_fingerprint(next, ctx->state_bytes, ctx->fp_bits);
   p->rule = rule;
+  p->depth = ctx->cur_depth + 1;
+  p->parent = (uint32_t)ctx->cur_id;
   p->action = action;
+  p->at_bound = ctx->at_depth_bound;
   mcrt_fpset_prefetch(&ctx->set, p->fp);
   return ctx->npending == MCRT_BATCH ? flush(ctx) : false;
 }
@@ -391,10 +396,16 @@ void mcrt_search(McrtCtx *ctx) {
       hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
       break;
     }
-    if (!mcrt_queue_pop(&ctx->queue, ctx->cur))
-      break;
+    if (!mcrt_queue_pop(&ctx->queue, ctx->cur)) {
+      if (ctx->npending == 0 || flush(ctx) || ctx->queue.length == 0)
+        break;
+      mcrt_queue_pop(&ctx->queue, ctx->cur);
+    }
     uint64_t id = ctx->cur_id = popped++;
     if (id == level_end) {
+      // Every state of the new level is known once the batch is in.
+      if (flush(ctx))
+        break;
       ctx->cur_depth++;
       level_end = ctx->states;
     }
@@ -408,6 +419,11 @@ void mcrt_search(McrtCtx *ctx) {
     if (m->has_constraint && m->within_constraints) {
       bool within = m->within_constraints(ctx, ctx->cur);
       if (mcrt_failed(ctx)) {
+        McrtError saved = ctx->err;
+        mcrt_clear_error(ctx);
+        if (flush(ctx))
+          break;
+        ctx->err = saved;
         error_violation(ctx, id, false);
         break;
       }
@@ -416,25 +432,23 @@ void mcrt_search(McrtCtx *ctx) {
     }
     ctx->at_depth_bound = ctx->cur_depth >= opt->max_depth;
     ctx->cur_has_successor = false;
-    ctx->cur_done = false;
     m->successors(ctx, ctx->cur);
-    // The batch goes first: its successors were emitted before any failure
-    // generated code reports now (and checking them must not see it).
-    bool failed = mcrt_failed(ctx);
-    McrtError saved;
-    if (failed) {
-      saved = ctx->err;
-      mcrt_clear_error(ctx);
-    }
-    flush(ctx);
     if (ctx->stop)
       break;
-    if (failed) {
+    if (mcrt_failed(ctx)) {
+      // The batch goes first: its successors were emitted before this
+      // failure (and checking them must not see it).
+      McrtError saved = ctx->err;
+      mcrt_clear_error(ctx);
+      if (flush(ctx))
+        break;
       ctx->err = saved;
       error_violation(ctx, id, true);
       break;
     }
     if (!ctx->cur_has_successor && opt->deadlock) {
+      if (flush(ctx))
+        break;
       bool terminal = false;
       if (m->has_terminal && m->is_terminal) {
         terminal = m->is_terminal(ctx, ctx->cur);
@@ -451,6 +465,9 @@ void mcrt_search(McrtCtx *ctx) {
       }
     }
   }
+  if (!ctx->stop)
+    flush(ctx);
+  ctx->npending = 0;
   ctx->at_depth_bound = false;
   if (!ctx->stop && ctx->depth_truncated)
     hit_bound(ctx, MCRT_BOUND_MAX_DEPTH);

@@ -5,6 +5,8 @@
 
 #include "internal.h"
 
+#include <signal.h>
+
 // ---------------------------------------------------------------------------
 // The counter: var x: 0..9 (bits 0-3); init start { x = 0 };
 //   action inc when x < 9 { x = x + 1 }            rule 0
@@ -19,6 +21,8 @@ static bool no_reset;           // reset never enabled: x == 9 deadlocks
 static bool terminal_at_9;      // terminal: x == 9
 static int reach_value = 9;     // reachable top: x == reach_value
 static int constraint_below = 100; // constraint: x < constraint_below
+static int inv_error_at = -1;   // the invariant fails with a run-time error at x == inv_error_at
+static int sigint_at = -1;      // successors raise SIGINT at x == sigint_at
 
 static const McrtType t_x = {.kind = MCRT_RANGE, .width = 4, .card = 10, .lo = 0};
 static const McrtType t_to = {.kind = MCRT_RANGE, .width = 1, .card = 2, .lo = 0};
@@ -70,6 +74,8 @@ static bool c_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t
 
 static void c_successors(McrtCtx *ctx, const uint8_t *state) {
   uint8_t out[1 + MCRT_SLACK];
+  if ((int)mcrt_get(state, 0, 4) == sigint_at)
+    raise(SIGINT);
   for (uint64_t r = 0; r < 3; r++) {
     memset(out, 0, sizeof out);
     if (c_apply_rule(ctx, r, state, out)) {
@@ -83,7 +89,10 @@ static void c_successors(McrtCtx *ctx, const uint8_t *state) {
 }
 
 static int c_check_invariants(McrtCtx *ctx, const uint8_t *s) {
-  (void)ctx;
+  if ((int)mcrt_get(s, 0, 4) == inv_error_at) {
+    mcrt_runtime_error(ctx, "counter.mc", 9, 20, "index %d out of range", 12);
+    return -1;
+  }
   return (int)mcrt_get(s, 0, 4) == bad_at ? 0 : -1;
 }
 static bool c_check_reachable(McrtCtx *ctx, uint32_t i, const uint8_t *s) {
@@ -224,6 +233,24 @@ Test(search, assert_in_step) {
       "1 inc\n    assert failed: x stays small");
 }
 
+Test(search, error_in_invariant_is_the_states) {
+  inv_error_at = 2;
+  cr_assert_eq(run(&counter, "--quiet"), MCRT_EXIT_VIOLATION);
+  cr_assert_str_eq(out, "violation: run-time error: index 12 out of range (counter.mc:9:20)\n"
+                        "0 init start\n    x = 0\n1 inc\n    x = 1\n2 inc\n    x = 2\n"
+                        "result: violation: run-time error: index 12 out of range "
+                        "(counter.mc:9:20)\n");
+}
+
+Test(search, interrupted) {
+  sigint_at = 3;
+  cr_assert_eq(run(&counter, "--report /tmp/mcrt_test_int.json"), MCRT_EXIT_INCOMPLETE);
+  HAS("result: incomplete: the search was interrupted");
+  const char *j = slurp("/tmp/mcrt_test_int.json");
+  cr_assert(strstr(j, "\"bound_hit\": \"interrupted\""), "%s", j);
+  remove("/tmp/mcrt_test_int.json");
+}
+
 Test(search, reachable_never) {
   reach_value = 12; // outside the range: never holds
   cr_assert_eq(run(&counter, ""), MCRT_EXIT_VIOLATION);
@@ -258,8 +285,9 @@ Test(search, bound_max_depth) {
   HAS("states:        5 distinct");
   HAS("depth:         4 ");
   // At depth 9 every successor (reset to 0 or 1) is already known: complete.
+  // x = 9 is not expanded, so its two resets are not transitions.
   cr_assert_eq(run(&counter, "--max-depth 9"), MCRT_EXIT_OK);
-  HAS("transitions:   11 ");
+  HAS("transitions:   9 ");
   cr_assert_eq(run(&counter, "--max-depth 0"), MCRT_EXIT_INCOMPLETE);
   HAS("states:        1 distinct");
 }
@@ -398,6 +426,25 @@ Test(search, grid_128_and_long_trace) {
   cr_assert_eq(run(&grid, "--fingerprint 128 --quiet"), MCRT_EXIT_VIOLATION);
   // The shortest path to a + b == 1500 has 1500 steps (BFS).
   HAS("1500 inc");
+}
+
+// Batched insertion must not change what an unbatched search reports: the
+// step bound and the first violation land on the same transition.
+Test(search, grid_exact_counts_under_bounds) {
+  for (uint64_t k = 1; k < 40; k++) {
+    char args[64];
+    snprintf(args, sizeof args, "--max-steps %llu", (unsigned long long)k);
+    cr_assert_eq(run(&grid, args), MCRT_EXIT_INCOMPLETE);
+    // States: 1 initial + one per transition that found a new state; in
+    // this grid the first transitions from (0,0): (1,0) new, (0,1) new,
+    // swap (0,0) old, ...
+    char want[64];
+    snprintf(want, sizeof want, "transitions:   %llu ", (unsigned long long)k);
+    HAS(want);
+  }
+  g_bad = 3;
+  cr_assert_eq(run(&grid, "--quiet"), MCRT_EXIT_VIOLATION);
+  HAS("3 incA\n    a = 3\nresult");
 }
 
 Test(search, grid_memory_bound) {

@@ -1,5 +1,5 @@
 // bench_fpset.c: micro-benchmark of the fingerprint set (not a unit test).
-//   cc -std=c11 -O2 -D_GNU_SOURCE -Iruntime tests/unit/runtime/bench_fpset.c build/libmcrt.a -o bench_fpset
+//   cc -std=c11 -O2 -D_GNU_SOURCE -Iruntime tests/unit/runtime/bench/bench_fpset.c build/libmcrt.a -o bench_fpset
 //   ./bench_fpset [N] [64|128]
 // Inserts N distinct fingerprints of 8-byte "states" (hash included), then
 // looks all of them up again (the common case in a search: most successors
