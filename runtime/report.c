@@ -443,6 +443,18 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
   free(path);
 }
 
+// Whether action i was ever enabled: it fired, or it is the failing step of
+// the violation (a run-time error or assert inside its body or guard).
+static bool enabled_ever(const McrtCtx *ctx, uint32_t i) {
+  const McrtModel *m = ctx->model;
+  if (ctx->fired[i])
+    return true;
+  const McrtViolation *v = &ctx->viol;
+  if (!ctx->has_violation || !v->has_step || v->step_init)
+    return false;
+  return mcrt_rule_group(m, false, v->step_rule) == &m->actions[i];
+}
+
 static void violation_headline(FILE *f, const McrtViolation *v) {
   switch (v->kind) {
   case MCRT_VIOL_ASSERT:
@@ -660,7 +672,7 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
       fprintf(f, "  %-*s %" PRIu64 "\n", w, m->actions[i].name, ctx->fired[i]);
     const char *sep = "";
     for (uint32_t i = 0; i < m->nactions; i++) {
-      if (ctx->fired[i] == 0) {
+      if (!enabled_ever(ctx, i)) {
         if (!*sep)
           fputs(mcrt_exit_code(ctx) == MCRT_EXIT_OK ? "never enabled: " : "not enabled so far: ",
                 f);
@@ -716,7 +728,7 @@ bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err) {
     fputs(i ? ", " : "", f);
     mcrt_print_json_string(f, m->actions[i].name);
     fprintf(f, ": {\"fired\": %" PRIu64 ", \"enabled_ever\": %s}", ctx->fired[i],
-            ctx->fired[i] ? "true" : "false");
+            enabled_ever(ctx, i) ? "true" : "false");
   }
   fputs("},\n \"reachables\": {", f);
   for (uint32_t i = 0; i < m->nreachables; i++) {
