@@ -338,10 +338,12 @@ static void eval_const_decl(Obj *obj) {
       check_expr(decl->expr);
       Type *wt = resolve(decl->expr->ty);
       if (obj->type != ty_error && wt->kind != TY_ERROR &&
-          (wt->kind == TY_BOOL) != (obj->type == ty_bool))
+          (wt->kind == TY_BOOL) != (obj->type == ty_bool)) {
         error_at(decl->name, "-D %s=%s: constant '%s' is %s, not %s", defines[i].name, v,
                  obj->name, wt->kind == TY_BOOL ? "a bool" : "an integer",
                  obj->type == ty_bool ? "a bool" : "an integer");
+        obj->type = ty_error; // its uses would only repeat the complaint
+      }
       decl->index = -2;
       return;
     }
@@ -511,11 +513,11 @@ static void resolve_type(Type *ty) {
     Type *base = resolve(ty->base);
     if (base->kind == TY_ERROR)
       return;
-    if (ty->kind == TY_SET && !is_scalar(base) && base->kind != TY_RECORD)
-      error_at(ty->tok, "the elements of a set must be bool, a range, an enum, a scalarset or a "
-                        "record of those, not %s", type_name(base));
     if (is_collection(base))
       error_at(ty->tok, "collections of collections are not supported");
+    else if (ty->kind == TY_SET && !is_scalar(base) && base->kind != TY_RECORD)
+      error_at(ty->tok, "the elements of a set must be bool, a range, an enum, a scalarset or a "
+                        "record of those, not %s", type_name(base));
     return;
   }
   }
@@ -565,8 +567,13 @@ static void collect_type(Type *ty) {
 static void declare_global(Obj *obj) {
   Obj *prev = global_lookup(obj->name);
   if (prev) {
-    error_at(obj->tok, "duplicate name '%s'", obj->name);
-    note_at(prev->tok, "'%s' first declared here", obj->name);
+    // Enum members are declared after the top-level names: blame whichever
+    // of the two comes later in the file.
+    Token *first = prev->tok, *second = obj->tok;
+    if (first && second && first->loc > second->loc)
+      first = obj->tok, second = prev->tok;
+    error_at(second, "duplicate name '%s'", obj->name);
+    note_at(first, "'%s' first declared here", obj->name);
     return;
   }
   global_insert(obj);
@@ -697,7 +704,9 @@ static void check_binary(Node *node) {
   check_expr(node->rhs);
   Node *l = node->lhs, *r = node->rhs;
   if (is_error(l) || is_error(r)) {
-    set_type(node, node->op <= OP_MOD ? ty_int : ty_bool);
+    // Propagate the error: a result typed int/bool but not constant would
+    // make a constant context report a second, spurious error.
+    set_type(node, ty_error);
     return;
   }
   Type *lt = resolve(l->ty), *rt = resolve(r->ty);
@@ -709,9 +718,12 @@ static void check_binary(Node *node) {
   case OP_MOD: {
     bool ok = want_int(l, format("the left operand of '%s'", op_text(node->op)));
     ok &= want_int(r, format("the right operand of '%s'", op_text(node->op)));
-    set_type(node, ty_int);
-    if (ok && l->is_const && r->is_const)
+    set_type(node, ok ? ty_int : ty_error);
+    if (ok && l->is_const && r->is_const) {
       node->is_const = fold(node->op, l->val, r->val, &node->val, node->tok);
+      if (!node->is_const)
+        set_type(node, ty_error); // division by zero or overflow, reported
+    }
     return;
   }
   case OP_LT:
@@ -822,6 +834,11 @@ static void check_method(Node *node) {
   }
   if (!(methods[m].kinds & (1u << recv->kind))) {
     error_at(node->name, "%s has no method '%s'", type_name(recv), name);
+    if (recv->kind == TY_QUEUE && !strcmp(name, "add"))
+      hint("a queue is updated with push() and pop()");
+    else if ((recv->kind == TY_SET || recv->kind == TY_MULTISET) &&
+             (!strcmp(name, "push") || !strcmp(name, "pop") || !strcmp(name, "head")))
+      hint("a set or multiset is updated with add() and remove()");
     return;
   }
   if (node->args.len != methods[m].nargs) {
@@ -921,6 +938,9 @@ static void check_index(Node *node) {
                type_name(index), type_name(it));
       if (uit->kind == TY_SCALARSET)
         hint("a scalarset value may only index arrays indexed by its own type");
+      else
+        hint("scalarset elements have no literals or numbers: index with a parameter, "
+             "a loop variable or a stored value of type %s", type_name(index));
     }
     return;
   }
@@ -1078,7 +1098,20 @@ static void check_quant(Node *node) {
   }
 }
 
+static void check_expr_kind(Node *node);
+
+// Types an expression. A node inside which an error was reported gets
+// TY_ERROR, so that its consumers report nothing more about it.
 static void check_expr(Node *node) {
+  int errors_before = error_count();
+  check_expr_kind(node);
+  if (error_count() != errors_before && node->ty) {
+    node->ty = ty_error;
+    node->is_const = false;
+  }
+}
+
+static void check_expr_kind(Node *node) {
   if (++depth > 400) {
     error_at(node->tok, "expression nested too deeply");
     depth--;
@@ -1109,6 +1142,10 @@ static void check_expr(Node *node) {
     break;
   case ND_UNARY:
     check_expr(node->lhs);
+    if (is_error(node->lhs)) {
+      set_type(node, ty_error);
+      break;
+    }
     if (node->op == OP_NOT) {
       want_bool(node->lhs, "the operand of '!'");
       set_type(node, ty_bool);
@@ -1116,8 +1153,12 @@ static void check_expr(Node *node) {
       bool ok = want_int(node->lhs, "the operand of '-'");
       set_type(node, ty_int);
       if (ok && node->lhs->is_const) {
-        node->is_const = node->lhs->val != INT64_MIN;
-        node->val = -node->lhs->val;
+        if (node->lhs->val == INT64_MIN) {
+          error_at(node->tok, "integer overflow in a constant expression");
+        } else {
+          node->is_const = true;
+          node->val = -node->lhs->val;
+        }
       }
     }
     if (node->op == OP_NOT && node->lhs->is_const) {
@@ -1330,6 +1371,10 @@ static void check_stmt(Node *node) {
     if (!is_error(node->rhs) && !assignable(node->lhs->ty, node->rhs->ty)) {
       error_at(node->tok, "cannot assign %s to %s", type_name(resolve(node->rhs->ty)),
                type_name(resolve(node->lhs->ty)));
+      if (unopt(resolve(node->lhs->ty))->kind == TY_SCALARSET &&
+          is_intlike(unopt(resolve(node->rhs->ty))))
+        hint("scalarset elements have no literals or numbers: assign a parameter, a loop "
+             "variable or a stored value of type %s", type_name(unopt(resolve(node->lhs->ty))));
       return;
     }
     check_const_fits(node->lhs->ty, node->rhs);
@@ -1387,8 +1432,9 @@ static void check_stmt(Node *node) {
     }
     check_value(node->lhs);
     if (!is_error(node->lhs) && !assignable(cur_decl->type, node->lhs->ty))
-      error_at(node->lhs->tok, "function '%s' returns %s, not %s", token_text(cur_decl->name),
-               type_name(resolve(cur_decl->type)), type_name(resolve(node->lhs->ty)));
+      error_at(node->lhs->tok, "function '%s' returns %s: it cannot return %s",
+               token_text(cur_decl->name), type_name(resolve(cur_decl->type)),
+               type_name(resolve(node->lhs->ty)));
     else
       check_const_fits(cur_decl->type, node->lhs);
     return;
@@ -1570,6 +1616,20 @@ static void da_stmt(Node *node, Facts *f) {
   }
 }
 
+// The optional type that would give a needy variable a default: `Proc?` for
+// a scalarset, `[I] Proc?` for an array of them; NULL for a record (records
+// cannot be optional: their scalarset fields can).
+static const char *optional_spelling(Type *ty) {
+  ty = resolve(ty);
+  if (ty->kind == TY_SCALARSET)
+    return format("%s?", type_name(ty));
+  if (ty->kind == TY_ARRAY) {
+    const char *base = optional_spelling(ty->base);
+    return base ? format("[%s] %s", type_name(resolve(ty->index)), base) : NULL;
+  }
+  return NULL;
+}
+
 static void check_init_assignments(Decl *init, Vec *needy) {
   Facts f = {0};
   da_block(init->body, &f);
@@ -1579,8 +1639,13 @@ static void check_init_assignments(Decl *init, Vec *needy) {
       Token *where = init->name ? init->name : init->tok;
       error_at(where, "state variable '%s' (%s) has no default and is not assigned on every "
                       "path of this init block", var->name, type_name(resolve(var->type)));
-      hint("assign it in every branch (a 'for x: T' loop assigns every element of an array "
-           "indexed by T), or make it optional: %s?", type_name(resolve(var->type)));
+      const char *opt = optional_spelling(var->type);
+      if (opt)
+        hint("assign it in every branch (a 'for x: T' loop assigns every element of an array "
+             "indexed by T), or make it optional: %s", opt);
+      else
+        hint("assign it in every branch (a 'for x: T' loop assigns every element of an array "
+             "indexed by T), or make its scalarset fields optional");
     }
   }
 }
@@ -1705,6 +1770,15 @@ static void check_recursion(Decl *fn, int *state) {
 }
 
 bool check(Program *p, Define *defs, int ndefs) {
+  // Forget any earlier program (unit tests check several in one process).
+  globals = NULL;
+  nglobals_cap = nglobals = 0;
+  global_list = (Vec){0};
+  locals.len = 0;
+  depth = 0;
+  allow_pop = stmt_position = false;
+  ctx = CTX_CONST;
+  cur_decl = NULL;
   prog = p;
   defines = defs;
   ndefines = ndefs;
@@ -1788,10 +1862,12 @@ bool check(Program *p, Define *defs, int ndefs) {
     Decl *d = p->decls.data[i];
     cur_decl = d;
     if (d->kind == DK_VAR) {
+      int errors = error_count();
       resolve_type(d->type);
       if (d->obj) {
         d->obj->type = d->type;
-        if (needs_init(d->type))
+        // (a type with errors was reported: nothing more about its variable)
+        if (needs_init(d->type) && error_count() == errors)
           vec_push(&needy, d->obj);
       }
     } else if (d->kind == DK_FN) {
@@ -1843,6 +1919,9 @@ bool check(Program *p, Define *defs, int ndefs) {
       Obj *var = needy.data[i];
       error_at(var->tok, "state variable '%s' (%s) has no default value: assign it in an init "
                          "block", var->name, type_name(resolve(var->type)));
+      const char *opt = optional_spelling(var->type);
+      if (opt)
+        hint("or make it optional (default none): %s", opt);
     }
 
   // 6. Functions do not recurse.

@@ -71,6 +71,22 @@ static char *c_str(const char *s) {
   return b.data;
 }
 
+// A condition for `if (%s)`: one pair of parentheses around the whole is
+// dropped (clang's -Wparentheses-equality warns on `if ((a == b))`).
+static const char *cond_c(const char *c) {
+  size_t n = strlen(c);
+  if (n < 2 || c[0] != '(' || c[n - 1] != ')')
+    return c;
+  int depth = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (c[i] == '(')
+      depth++;
+    else if (c[i] == ')' && --depth == 0 && i != n - 1)
+      return c;
+  }
+  return xstrndup(c + 1, n - 2);
+}
+
 static void line_directive(Token *tok) {
   if (tok)
     buf_printf(g.out, "#line %d %s\n", tok->line, c_str(src->name));
@@ -82,7 +98,7 @@ static void line_directive(Token *tok) {
 
 // Reports a run-time error at `at` when `cond` holds.
 static void fail_if(Node *at, const char *cond, const char *msg_and_args) {
-  line("if (%s) {", cond);
+  line("if (%s) {", cond_c(cond));
   line("  mcrt_runtime_error(ctx, mc_file, %d, %d, %s);", at->tok->line, at->tok->col,
        msg_and_args);
   line("  %s", g.fail);
@@ -137,7 +153,7 @@ static const char *set_fn(int64_t w) { return w <= 56 ? "mcrt_set" : "mcrt_set_w
 static char *decode(Type *ty, const char *raw) {
   ty = R(ty);
   if (ty->kind == TY_OPTIONAL)
-    return format("mc_opt_decode(%s, %lld)", raw, (long long)range_lo(ty->base));
+    return format("mcrt_opt_decode(%s, %lld)", raw, (long long)range_lo(ty->base));
   if (ty->kind == TY_RANGE && ty->lo != 0)
     return format("((int64_t)%s + %lld)", raw, (long long)ty->lo);
   return format("(int64_t)%s", raw);
@@ -147,7 +163,7 @@ static char *decode(Type *ty, const char *raw) {
 static char *encode(Type *ty, const char *v) {
   ty = R(ty);
   if (ty->kind == TY_OPTIONAL)
-    return format("mc_opt_encode(%s, %lld)", v, (long long)range_lo(ty->base));
+    return format("mcrt_opt_encode(%s, %lld)", v, (long long)range_lo(ty->base));
   if (ty->kind == TY_RANGE && ty->lo != 0)
     return format("(uint64_t)(%s - %lld)", v, (long long)ty->lo);
   return format("(uint64_t)%s", v);
@@ -519,9 +535,9 @@ static char *coll_args(Loc *l) {
 
 static const char *coll_prefix(Type *ty) {
   switch (R(ty)->kind) {
-  case TY_SET: return "mc_set";
-  case TY_MULTISET: return "mc_ms";
-  case TY_QUEUE: return "mc_q";
+  case TY_SET: return "mcrt_set";
+  case TY_MULTISET: return "mcrt_ms";
+  case TY_QUEUE: return "mcrt_q";
   default: unreachable();
   }
 }
@@ -558,7 +574,7 @@ static char *gen_method_value(Node *node, Loc *composite_out) {
     char *e = temp_name();
     line("uint64_t %s = 0;", e);
     bool pop = !strcmp(name, "pop");
-    fail_if(node, format("!mc_q_%s(%s, &%s)", pop ? "pop" : "head", args, e),
+    fail_if(node, format("!mcrt_q_%s(%s, &%s)", pop ? "pop" : "head", args, e),
             c_str(pop ? "pop() of an empty queue" : "head() of an empty queue"));
     char *scalar;
     Loc v = elem_value(elem, e, &scalar);
@@ -600,21 +616,21 @@ static int open_binder(Binder *b, const char *stop, bool snapshot) {
     line("for (uint64_t %s = 0; %s%s < %lld; %s++) {", it, cont, it,
          (long long)element_space(elem), it);
     g.indent++;
-    line("if (!mc_set_has(%s, %s))", args, it);
+    line("if (!mcrt_set_has(%s, %s))", args, it);
     line("  continue;");
     line("uint64_t %s = %s;", enc, it);
     break;
   case TY_MULTISET:
-    line("for (uint64_t %s = 0; %s%s < mc_ms_len(%s); %s++) {", it, cont, it, args, it);
+    line("for (uint64_t %s = 0; %s%s < mcrt_ms_len(%s); %s++) {", it, cont, it, args, it);
     g.indent++;
-    line("if (!mc_ms_first(%s, %s))", args, it);
+    line("if (!mcrt_ms_first(%s, %s))", args, it);
     line("  continue;");
-    line("uint64_t %s = mc_ms_slot(%s, %s) - 1;", enc, args, it);
+    line("uint64_t %s = mcrt_ms_slot(%s, %s) - 1;", enc, args, it);
     break;
   case TY_QUEUE:
-    line("for (uint64_t %s = 0; %s%s < mc_q_len(%s); %s++) {", it, cont, it, args, it);
+    line("for (uint64_t %s = 0; %s%s < mcrt_q_len(%s); %s++) {", it, cont, it, args, it);
     g.indent++;
-    line("uint64_t %s = mc_q_at(%s, %s);", enc, args, it);
+    line("uint64_t %s = mcrt_q_at(%s, %s);", enc, args, it);
     break;
   default:
     unreachable();
@@ -839,7 +855,7 @@ static void gen_composite_into(Node *node, Loc *dst) {
   }
   case ND_COND: {
     char *c = gen_plain(node->cond);
-    line("if (%s) {", c);
+    line("if (%s) {", cond_c(c));
     g.indent++;
     Loc a = gen_loc(node->then);
     copy_loc(dst, &a);
@@ -901,7 +917,7 @@ static char *gen_value(Node *node) {
       return format("(%s ? %s : %s)", c, a, b);
     char *t = temp_name();
     line("int64_t %s;", t);
-    line("if (%s) {", c);
+    line("if (%s) {", cond_c(c));
     if (pa)
       buf_puts(g.out, pa->data);
     line("  %s = %s;", t, a);
@@ -964,20 +980,20 @@ static void gen_update(Node *node) {
   Type *ty = R(l.ty), *elem = R(ty->base);
   char *args = coll_args(&l);
   if (!strcmp(name, "clear")) {
-    line("mc_clear(%s, %s, %lld);", l.base, off_str(&l), (long long)W(ty));
+    line("mcrt_clear(%s, %s, %lld);", l.base, off_str(&l), (long long)W(ty));
   } else if (!strcmp(name, "pop")) {
     char *e = temp_name();
     line("uint64_t %s = 0;", e);
-    fail_if(node, format("!mc_q_pop(%s, &%s)", args, e), c_str("pop() of an empty queue"));
+    fail_if(node, format("!mcrt_q_pop(%s, &%s)", args, e), c_str("pop() of an empty queue"));
   } else if (!strcmp(name, "push")) {
     char *e = elem_encode(node->args.data[0], elem, node->args.data[0]);
-    fail_if(node, format("!mc_q_push(%s, %s)", args, e), c_str("push() on a full queue"));
+    fail_if(node, format("!mcrt_q_push(%s, %s)", args, e), c_str("push() on a full queue"));
   } else if (!strcmp(name, "add")) {
     char *e = elem_encode(node->args.data[0], elem, node->args.data[0]);
     if (ty->kind == TY_SET)
-      line("mc_set_add(%s, %s);", args, e);
+      line("mcrt_set_add(%s, %s);", args, e);
     else
-      fail_if(node, format("!mc_ms_add(%s, %s)", args, e), c_str("add() to a full multiset"));
+      fail_if(node, format("!mcrt_ms_add(%s, %s)", args, e), c_str("add() to a full multiset"));
   } else if (!strcmp(name, "remove")) {
     char *e = elem_query(elem, node->args.data[0]);
     line("%s_remove(%s, %s);", coll_prefix(ty), args, e);
@@ -1001,7 +1017,7 @@ static void gen_stmt(Node *node) {
     return;
   case ND_IF: {
     char *c = gen_plain(node->cond);
-    line("if (%s) {", c);
+    line("if (%s) {", cond_c(c));
     g.indent++;
     gen_block(node->then);
     g.indent--;
@@ -1401,12 +1417,12 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     }
     int64_t w = W(ty);
     buf_printf(&accessors,
-               "static inline int64_t get_%s(const uint8_t *s%s) {\n"
+               "MC_ACCESSOR int64_t get_%s(const uint8_t *s%s) {\n"
                "  return %s;\n}\n",
                var->name, ps.data ? ps.data : "",
                decode(ty, format("%s(s, %s, %lld)", get_fn(w), off.data, (long long)w)));
     buf_printf(&accessors,
-               "static inline void set_%s(uint8_t *s%s, int64_t v) {\n"
+               "MC_ACCESSOR void set_%s(uint8_t *s%s, int64_t v) {\n"
                "  %s(s, %s, %lld, %s);\n}\n",
                var->name, ps.data ? ps.data : "", set_fn(w), off.data, (long long)w,
                encode(ty, "v"));

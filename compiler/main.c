@@ -249,8 +249,7 @@ int main(int argc, char **argv) {
   const char *inc = dir_from_env("MCGEN_RUNTIME_INCLUDE", MCGEN_RUNTIME_INCLUDE);
   Vec cc = {0};
   vec_push(&cc, (void *)o.cc);
-  char *std_flags[] = {"-std=c11", "-O2", "-g", "-Wall", "-Wextra", "-Wno-unused-function",
-                       "-Wno-unused-label"};
+  char *std_flags[] = {"-std=c11", "-O2", "-g", "-Wall", "-Wextra"};
   for (size_t i = 0; i < sizeof std_flags / sizeof *std_flags; i++)
     vec_push(&cc, std_flags[i]);
   vec_push(&cc, format("-I%s", inc));

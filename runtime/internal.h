@@ -271,6 +271,10 @@ struct McrtCtx {
   // Counters.
   uint64_t states, transitions, depth; // depth: of the deepest state (initial: 0)
   uint64_t *fired;                     // per action
+  // Successors of states at --max-depth, looked up but not expanded: they
+  // count as transitions only if the bound turns out to have hidden nothing.
+  uint64_t bound_transitions;
+  uint64_t *bound_fired;               // per action
   bool *reached;                       // per reachable predicate
   uint32_t nreached;
   double start_time, time_s;

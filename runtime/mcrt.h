@@ -81,6 +81,157 @@ static inline bool mcrt_equal_bits(const uint8_t *a, uint64_t aoff, const uint8_
 }
 
 // ---------------------------------------------------------------------------
+// Values: optional scalars and collections, in the encodings above. Each
+// collection helper takes the bit location of the collection and its shape
+// (set: element space; multiset: capacity, slot width; queue: length width,
+// capacity, element width).
+
+static inline int64_t mcrt_opt_decode(uint64_t e, int64_t lo) {
+  return e == 0 ? MCRT_NONE : (int64_t)e - 1 + lo;
+}
+static inline uint64_t mcrt_opt_encode(int64_t v, int64_t lo) {
+  return v == MCRT_NONE ? 0 : (uint64_t)(v - lo) + 1;
+}
+static inline void mcrt_clear(uint8_t *b, uint64_t off, uint64_t nbits) {
+  while (nbits > 0) {
+    unsigned n = nbits > 56 ? 56 : (unsigned)nbits;
+    mcrt_set(b, off, n, 0);
+    off += n, nbits -= n;
+  }
+}
+
+/* set<T>: one bit per element encoding. */
+static inline bool mcrt_set_has(const uint8_t *b, uint64_t off, uint64_t space, uint64_t e) {
+  return e < space && mcrt_get(b, off + e, 1);
+}
+static inline void mcrt_set_add(uint8_t *b, uint64_t off, uint64_t space, uint64_t e) {
+  (void)space;
+  mcrt_set(b, off + e, 1, 1);
+}
+static inline void mcrt_set_remove(uint8_t *b, uint64_t off, uint64_t space, uint64_t e) {
+  if (e < space)
+    mcrt_set(b, off + e, 1, 0);
+}
+static inline uint64_t mcrt_set_len(const uint8_t *b, uint64_t off, uint64_t space) {
+  uint64_t n = 0;
+  for (uint64_t i = 0; i < space; i += 56) {
+    unsigned w = space - i > 56 ? 56 : (unsigned)(space - i);
+    n += (uint64_t)__builtin_popcountll(mcrt_get(b, off + i, w));
+  }
+  return n;
+}
+static inline uint64_t mcrt_set_count(const uint8_t *b, uint64_t off, uint64_t space, uint64_t e) {
+  return mcrt_set_has(b, off, space, e);
+}
+
+/* multiset<T, K>: K slots of sw bits holding encoding + 1, occupied slots
+ * first in ascending order, so equal multisets have equal bits. */
+static inline uint64_t mcrt_ms_slot(const uint8_t *b, uint64_t off, uint64_t k, uint64_t sw,
+                                  uint64_t i) {
+  (void)k;
+  return mcrt_get(b, off + i * sw, (unsigned)sw);
+}
+static inline uint64_t mcrt_ms_len(const uint8_t *b, uint64_t off, uint64_t k, uint64_t sw) {
+  uint64_t n = 0;
+  while (n < k && mcrt_ms_slot(b, off, k, sw, n))
+    n++;
+  return n;
+}
+static inline bool mcrt_ms_first(const uint8_t *b, uint64_t off, uint64_t k, uint64_t sw,
+                               uint64_t i) {
+  return i == 0 || mcrt_ms_slot(b, off, k, sw, i) != mcrt_ms_slot(b, off, k, sw, i - 1);
+}
+static inline uint64_t mcrt_ms_count(const uint8_t *b, uint64_t off, uint64_t k, uint64_t sw,
+                                   uint64_t e) {
+  uint64_t n = 0;
+  if (e == UINT64_MAX)
+    return 0;
+  for (uint64_t i = 0; i < k; i++) {
+    uint64_t v = mcrt_ms_slot(b, off, k, sw, i);
+    if (v == 0 || v > e + 1)
+      break;
+    n += v == e + 1;
+  }
+  return n;
+}
+static inline bool mcrt_ms_has(const uint8_t *b, uint64_t off, uint64_t k, uint64_t sw,
+                             uint64_t e) {
+  return mcrt_ms_count(b, off, k, sw, e) > 0;
+}
+static inline bool mcrt_ms_add(uint8_t *b, uint64_t off, uint64_t k, uint64_t sw, uint64_t e) {
+  uint64_t n = mcrt_ms_len(b, off, k, sw), i = n;
+  if (n == k)
+    return false;
+  for (; i > 0 && mcrt_ms_slot(b, off, k, sw, i - 1) > e + 1; i--)
+    mcrt_set(b, off + i * sw, (unsigned)sw, mcrt_ms_slot(b, off, k, sw, i - 1));
+  mcrt_set(b, off + i * sw, (unsigned)sw, e + 1);
+  return true;
+}
+static inline void mcrt_ms_remove(uint8_t *b, uint64_t off, uint64_t k, uint64_t sw, uint64_t e) {
+  uint64_t n = mcrt_ms_len(b, off, k, sw), i = 0;
+  if (e == UINT64_MAX)
+    return;
+  while (i < n && mcrt_ms_slot(b, off, k, sw, i) != e + 1)
+    i++;
+  if (i == n)
+    return;
+  for (; i + 1 < n; i++)
+    mcrt_set(b, off + i * sw, (unsigned)sw, mcrt_ms_slot(b, off, k, sw, i + 1));
+  mcrt_set(b, off + (n - 1) * sw, (unsigned)sw, 0);
+}
+
+/* queue<T, K>: a length of lw bits, then K slots of ew bits from the head;
+ * slots past the length are zero. */
+static inline uint64_t mcrt_q_len(const uint8_t *b, uint64_t off, uint64_t lw, uint64_t k,
+                                uint64_t ew) {
+  (void)k, (void)ew;
+  return mcrt_get(b, off, (unsigned)lw);
+}
+static inline uint64_t mcrt_q_at(const uint8_t *b, uint64_t off, uint64_t lw, uint64_t k,
+                               uint64_t ew, uint64_t i) {
+  (void)k;
+  return mcrt_get(b, off + lw + i * ew, (unsigned)ew);
+}
+static inline uint64_t mcrt_q_count(const uint8_t *b, uint64_t off, uint64_t lw, uint64_t k,
+                                  uint64_t ew, uint64_t e) {
+  uint64_t n = 0, len = mcrt_q_len(b, off, lw, k, ew);
+  for (uint64_t i = 0; i < len; i++)
+    n += mcrt_q_at(b, off, lw, k, ew, i) == e;
+  return n;
+}
+static inline bool mcrt_q_has(const uint8_t *b, uint64_t off, uint64_t lw, uint64_t k, uint64_t ew,
+                            uint64_t e) {
+  return mcrt_q_count(b, off, lw, k, ew, e) > 0;
+}
+static inline bool mcrt_q_push(uint8_t *b, uint64_t off, uint64_t lw, uint64_t k, uint64_t ew,
+                             uint64_t e) {
+  uint64_t len = mcrt_q_len(b, off, lw, k, ew);
+  if (len == k)
+    return false;
+  mcrt_set(b, off + lw + len * ew, (unsigned)ew, e);
+  mcrt_set(b, off, (unsigned)lw, len + 1);
+  return true;
+}
+static inline bool mcrt_q_head(const uint8_t *b, uint64_t off, uint64_t lw, uint64_t k, uint64_t ew,
+                             uint64_t *e) {
+  if (mcrt_q_len(b, off, lw, k, ew) == 0)
+    return false;
+  *e = mcrt_q_at(b, off, lw, k, ew, 0);
+  return true;
+}
+static inline bool mcrt_q_pop(uint8_t *b, uint64_t off, uint64_t lw, uint64_t k, uint64_t ew,
+                            uint64_t *e) {
+  uint64_t len = mcrt_q_len(b, off, lw, k, ew);
+  if (len == 0)
+    return false;
+  *e = mcrt_q_at(b, off, lw, k, ew, 0);
+  mcrt_copy_bits(b, off + lw, b, off + lw + ew, (len - 1) * ew);
+  mcrt_set(b, off + lw + (len - 1) * ew, (unsigned)ew, 0);
+  mcrt_set(b, off, (unsigned)lw, len - 1);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
 // Type descriptors: what the runtime knows of the model's values, used to
 // print states, parameters and traces (text and JSON). Encodings:
 //   BOOL       1 bit, 0 false, 1 true

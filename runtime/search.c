@@ -110,8 +110,9 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   if (!ctx->pend_states)
     return false;
   ctx->fired = calloc(model->nactions + 1, sizeof *ctx->fired);
+  ctx->bound_fired = calloc(model->nactions + 1, sizeof *ctx->bound_fired);
   ctx->reached = calloc(model->nreachables + 1, sizeof *ctx->reached);
-  if (!ctx->cur || !ctx->fired || !ctx->reached)
+  if (!ctx->cur || !ctx->fired || !ctx->bound_fired || !ctx->reached)
     return false;
   mcrt_log_init(&ctx->log);
   mcrt_queue_init(&ctx->queue, model->state_bytes);
@@ -128,8 +129,10 @@ void mcrt_ctx_free(McrtCtx *ctx) {
   free(ctx->cur);
   free(ctx->pend_states);
   free(ctx->fired);
+  free(ctx->bound_fired);
   free(ctx->reached);
   ctx->cur = NULL, ctx->pend_states = NULL, ctx->fired = NULL, ctx->reached = NULL;
+  ctx->bound_fired = NULL;
 }
 
 size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
@@ -304,10 +307,13 @@ static bool flush(McrtCtx *ctx) {
   for (uint32_t i = 0; i < n && !ctx->stop; i++) {
     const McrtPending *p = &ctx->pend[i];
     // A state at the depth bound is not expanded: its successors are only
-    // looked up, to tell whether the bound hid anything, and they are not
-    // transitions (Rumur's --bound counts the same way).
+    // looked up, to tell whether the bound hid anything. When it did, they
+    // are not transitions (as Rumur's --bound counts); when it did not, the
+    // search was exhaustive after all and they are (see mcrt_search).
     if (p->at_bound) {
       ctx->depth_truncated |= !mcrt_fpset_contains(&ctx->set, p->fp);
+      ctx->bound_transitions++;
+      ctx->bound_fired[p->action]++;
       continue;
     }
     if (ctx->transitions >= opt->max_steps)
@@ -471,6 +477,11 @@ void mcrt_search(McrtCtx *ctx) {
   ctx->at_depth_bound = false;
   if (!ctx->stop && ctx->depth_truncated)
     hit_bound(ctx, MCRT_BOUND_MAX_DEPTH);
+  if (!ctx->depth_truncated) {
+    ctx->transitions += ctx->bound_transitions;
+    for (uint32_t i = 0; i < m->nactions; i++)
+      ctx->fired[i] += ctx->bound_fired[i];
+  }
 
   // Reachables: only a complete search can say one is never reached.
   if (!ctx->stop) {

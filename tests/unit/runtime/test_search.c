@@ -284,10 +284,14 @@ Test(search, bound_max_depth) {
   HAS("--max-depth 4 was reached");
   HAS("states:        5 distinct");
   HAS("depth:         4 ");
-  // At depth 9 every successor (reset to 0 or 1) is already known: complete.
-  // x = 9 is not expanded, so its two resets are not transitions.
+  // At depth 9 every successor (reset to 0 or 1) is already known: complete,
+  // so the two resets of x = 9 count as transitions.
   cr_assert_eq(run(&counter, "--max-depth 9"), MCRT_EXIT_OK);
-  HAS("transitions:   9 ");
+  HAS("transitions:   11 ");
+  // At depth 4 the bound hides x = 5: the inc of x = 4 is not a
+  // transition, only those of x = 0..3 are.
+  cr_assert_eq(run(&counter, "--max-depth 4"), MCRT_EXIT_INCOMPLETE);
+  HAS("transitions:   4 ");
   cr_assert_eq(run(&counter, "--max-depth 0"), MCRT_EXIT_INCOMPLETE);
   HAS("states:        1 distinct");
 }
