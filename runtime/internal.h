@@ -40,7 +40,7 @@ typedef struct McrtFpSet {
   unsigned words;          // words per slot: 1 (64-bit) or 2 (128-bit)
   uint64_t capacity;       // home slots: home(fp) = (fp.hi * capacity) >> 64
   uint64_t nslots;         // capacity + the overflow area
-  uint64_t max_count;      // grow when count reaches this (load factor 0.8)
+  uint64_t max_count;      // grow when count reaches this (load factor 0.85)
   _Atomic uint64_t count;  // fingerprints in the set
   _Atomic uint64_t *slots; // nslots * words, mmap'd
   size_t map_bytes;        // bytes mapped for slots
@@ -83,7 +83,7 @@ static inline bool mcrt_fpset_wants_grow(const McrtFpSet *set) {
 }
 // Bytes of the table after the next growth (for the memory limit).
 size_t mcrt_fpset_grow_bytes(const McrtFpSet *set);
-// Grows by ~1.5x, migrating in slot order and releasing the old table as it
+// Grows (x4, x1.5 or x1.125 by size), migrating in slot order, releasing the old table as it
 // goes. False if the new table could not be mapped (the set is unchanged).
 bool mcrt_fpset_grow(McrtFpSet *set);
 static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) { return set->map_bytes; }
@@ -98,36 +98,48 @@ static inline uint64_t mcrt_fpset_count(const McrtFpSet *set) {
 
 #define MCRT_LOG_INITIAL UINT32_MAX // parent of an initial state
 #define MCRT_LOG_MAX_STATES UINT64_C(0xffffffff)
-#define MCRT_LOG_CHUNK_SHIFT 16 // records per chunk: 65536 (512 KiB)
+#define MCRT_LOG_CHUNK_SHIFT 16 // records per chunk: 65536 (320 to 512 KiB)
 
 typedef struct McrtLogRecord {
   uint32_t parent; // id of the parent, or MCRT_LOG_INITIAL
   uint32_t rule;   // action rule, or init rule when parent is MCRT_LOG_INITIAL
 } McrtLogRecord;
 
+// Records are stored packed: 4 bytes of parent, then the rule in as few
+// bytes as the model's largest rule index needs (1 to 4), little-endian.
 typedef struct McrtLog {
-  McrtLogRecord **chunks;
+  uint8_t **chunks;
   size_t nchunks, chunks_cap;
   uint64_t count;
+  unsigned rule_bytes, rec_bytes;
 } McrtLog;
 
-void mcrt_log_init(McrtLog *log);
+// max_rule: the largest rule index (action or init) a record will hold.
+void mcrt_log_init(McrtLog *log, uint64_t max_rule);
 void mcrt_log_free(McrtLog *log);
 // Bytes the next append maps (0 when the current chunk has room).
 size_t mcrt_log_append_bytes(const McrtLog *log);
-// Appends a record; its id is the previous count. False if mmap failed.
-static inline bool mcrt_log_append(McrtLog *log, uint32_t parent, uint32_t rule);
 bool mcrt_log_add_chunk(McrtLog *log);
-static inline McrtLogRecord mcrt_log_get(const McrtLog *log, uint64_t id) {
-  return log->chunks[id >> MCRT_LOG_CHUNK_SHIFT][id & ((UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) - 1)];
-}
 size_t mcrt_log_bytes(const McrtLog *log);
 
+#define MCRT_LOG_CHUNK_MASK ((UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) - 1)
+
+static inline McrtLogRecord mcrt_log_get(const McrtLog *log, uint64_t id) {
+  const uint8_t *p = log->chunks[id >> MCRT_LOG_CHUNK_SHIFT] + (id & MCRT_LOG_CHUNK_MASK) * log->rec_bytes;
+  McrtLogRecord r = {0, 0};
+  memcpy(&r.parent, p, 4);
+  memcpy(&r.rule, p + 4, log->rule_bytes); // little-endian: the low bytes
+  return r;
+}
+
+// Appends a record; its id is the previous count. False if mmap failed.
 static inline bool mcrt_log_append(McrtLog *log, uint32_t parent, uint32_t rule) {
-  uint64_t i = log->count & ((UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) - 1);
+  uint64_t i = log->count & MCRT_LOG_CHUNK_MASK;
   if (i == 0 && (log->count >> MCRT_LOG_CHUNK_SHIFT) == log->nchunks && !mcrt_log_add_chunk(log))
     return false;
-  log->chunks[log->count >> MCRT_LOG_CHUNK_SHIFT][i] = (McrtLogRecord){parent, rule};
+  uint8_t *p = log->chunks[log->count >> MCRT_LOG_CHUNK_SHIFT] + i * log->rec_bytes;
+  memcpy(p, &parent, 4);
+  memcpy(p + 4, &rule, log->rule_bytes);
   log->count++;
   return true;
 }

@@ -114,7 +114,8 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   ctx->reached = calloc(model->nreachables + 1, sizeof *ctx->reached);
   if (!ctx->cur || !ctx->fired || !ctx->bound_fired || !ctx->reached)
     return false;
-  mcrt_log_init(&ctx->log);
+  uint64_t max_rule = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
+  mcrt_log_init(&ctx->log, max_rule ? max_rule - 1 : 0);
   mcrt_queue_init(&ctx->queue, model->state_bytes);
   if (!mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
     return false;

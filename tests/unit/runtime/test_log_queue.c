@@ -3,27 +3,38 @@
 
 #include "internal.h"
 
-Test(log, append_and_get_across_chunks) {
+// Appends n records whose rules stay below max_rule + 1, reads them back.
+static void log_roundtrip(uint64_t max_rule, unsigned want_rec_bytes) {
   McrtLog log;
-  mcrt_log_init(&log);
+  mcrt_log_init(&log, max_rule);
+  cr_assert_eq(log.rec_bytes, want_rec_bytes);
   uint64_t n = 3 * (UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) + 17;
   for (uint64_t i = 0; i < n; i++)
-    cr_assert(mcrt_log_append(&log, i == 0 ? MCRT_LOG_INITIAL : (uint32_t)(i / 2), (uint32_t)(i * 7)));
+    cr_assert(mcrt_log_append(&log, i == 0 ? MCRT_LOG_INITIAL : (uint32_t)(i / 2),
+                              (uint32_t)(i * 7 % (max_rule + 1))));
   cr_assert_eq(log.count, n);
   cr_assert_eq(log.nchunks, 4);
   for (uint64_t i = 0; i < n; i++) {
     McrtLogRecord r = mcrt_log_get(&log, i);
     cr_assert_eq(r.parent, i == 0 ? MCRT_LOG_INITIAL : (uint32_t)(i / 2));
-    cr_assert_eq(r.rule, (uint32_t)(i * 7));
+    cr_assert_eq(r.rule, (uint32_t)(i * 7 % (max_rule + 1)));
   }
-  cr_assert_eq(sizeof(McrtLogRecord), 8);
-  cr_assert_geq(mcrt_log_bytes(&log), n * 8);
+  cr_assert_geq(mcrt_log_bytes(&log), n * want_rec_bytes);
+  cr_assert_lt(mcrt_log_bytes(&log), (n + (UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT)) * want_rec_bytes + 4096);
   mcrt_log_free(&log);
+}
+
+Test(log, append_and_get_across_chunks) {
+  log_roundtrip(0, 5);           // one rule: 4 + 1 bytes per record
+  log_roundtrip(255, 5);
+  log_roundtrip(256, 6);         // rules need a second byte
+  log_roundtrip(70000, 7);
+  log_roundtrip(UINT32_MAX, 8);  // the widest
 }
 
 Test(log, append_bytes_announces_chunks) {
   McrtLog log;
-  mcrt_log_init(&log);
+  mcrt_log_init(&log, 10);
   cr_assert_gt(mcrt_log_append_bytes(&log), 0);
   mcrt_log_append(&log, MCRT_LOG_INITIAL, 0);
   cr_assert_eq(mcrt_log_append_bytes(&log), 0);

@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# bench/run.sh: mcgen against Rumur, side by side, on the same models.
+#
+# Each model is written twice, bench/models/NAME.mc and its Murphi twin
+# bench/models/NAME.m, with exactly the same state graph (mcgen --symmetry
+# off, Rumur --symmetry-reduction off). For each model the script builds
+# mcgen's checker and Rumur's verifier (both C files compiled with -O2), runs
+# each single-threaded (best wall time of --repeat N runs), measures wall
+# time, CPU time and peak RSS with /usr/bin/time, reads the state and
+# transition counts from each tool's own output, and prints a markdown table.
+# A count that differs between the tools is a correctness bug: it is printed
+# loudly and the script exits 1 (after the other models).
+#
+# Per-model arguments come from the files' headers:
+#   .mc  `// BENCH-MCGEN-ARGS: ...`   extra checker options (e.g. --no-deadlock)
+#   .m   `-- BENCH-RUMUR-ARGS: ...`   extra rumur options (e.g. --deadlock-detection off)
+# Always: mcgen checker --symmetry off --liveness off --threads 1;
+#         rumur --symmetry-reduction off --threads 1.
+#
+# Outputs (logs, binaries, results.md, results.csv) go to bench/out/.
+#
+# Usage: bench/run.sh [--repeat N] [--timeout SECONDS] [NAME...]
+#        MCGEN=/other/build/mcgen bench/run.sh ...
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: bench/run.sh [--repeat N] [--timeout SECONDS] [NAME...]
+
+Builds mcgen's checker and Rumur's verifier for bench/models/NAME.mc and its
+twin NAME.m (default: every model there), runs them single-threaded with
+symmetry off, and prints states, states/s, peak RSS and bytes per state of
+both, as a markdown table (also written to bench/out/results.md).
+
+  --repeat N         run each binary N times, keep the best wall time (default 1)
+  --timeout SECONDS  kill a run after SECONDS (default 900)
+
+Environment: MCGEN=PATH benchmarks that mcgen instead of building build/mcgen
+here; CC=COMPILER compiles Rumur's verifiers (default cc).
+
+Exit codes: 0 done, the counts agree; 1 a count differs between the tools, or
+a run failed; 2 usage error.
+EOF
+}
+
+cmdline="bench/run.sh${*:+ $*}"
+[ $# -eq 0 ] && cmdline="make bench"   # the Makefile's bench target runs bench/run.sh
+[ -n "${MCGEN:-}" ] && cmdline="MCGEN=$MCGEN bench/run.sh${*:+ $*}"
+repeat=1
+timeout_s=900
+models=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --repeat) [ $# -ge 2 ] || { usage >&2; exit 2; }; repeat=$2; shift 2 ;;
+    --timeout) [ $# -ge 2 ] || { usage >&2; exit 2; }; timeout_s=$2; shift 2 ;;
+    --help|-h) usage; exit 0 ;;
+    -*) echo "bench/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    *) models+=("$1"); shift ;;
+  esac
+done
+case $repeat in ''|*[!0-9]*|0) echo "bench/run.sh: --repeat needs a positive integer" >&2; exit 2 ;; esac
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out=bench/out
+mkdir -p "$out"
+
+# --- dependencies and builds ---------------------------------------------------
+
+tools/install-deps rumur time
+# MCGEN=/path/to/mcgen benchmarks another build of mcgen (e.g. a snapshot of
+# a commit, built elsewhere); by default the tree's own, built here.
+if [ -z "${MCGEN:-}" ]; then
+  make -s deps all
+  MCGEN=$root/build/mcgen
+else
+  make -s deps
+fi
+CC=${CC:-cc}
+RUMUR_CFLAGS="-O2"            # mcgen compiles its checkers with -std=c11 -O2 -g
+
+if [ ${#models[@]} -eq 0 ]; then
+  for f in bench/models/*.mc; do models+=("$(basename "$f" .mc)"); done
+fi
+for m in "${models[@]}"; do
+  if [ ! -f "bench/models/$m.mc" ] || [ ! -f "bench/models/$m.m" ]; then
+    echo "bench/run.sh: no bench/models/$m.mc with its twin $m.m" >&2; exit 2
+  fi
+done
+
+header() { # header FILE KEY: the value of the first `KEY:` line, or nothing
+  sed -n "s/^\(\/\/\|--\) $2:[[:space:]]*//p" "$1" | head -n 1
+}
+
+# --- measurement ---------------------------------------------------------------
+
+# measure DIR TAG CMD...: runs CMD $repeat times with stdout to DIR/TAG.out;
+# sets best_wall best_cpu best_rss_kb (of the run with the best wall time)
+# and run_rc (the exit code of the last run).
+measure() {
+  local dir=$1 tag=$2; shift 2
+  local i wall user sys rss
+  best_wall=""; best_cpu=""; best_rss_kb=""; run_rc=0
+  for ((i = 1; i <= repeat; i++)); do
+    run_rc=0
+    timeout -k 10 "$timeout_s" /usr/bin/time -f '%e %U %S %M' -o "$dir/$tag.time" \
+      "$@" >"$dir/$tag.out.$i" 2>"$dir/$tag.err" || run_rc=$?
+    if [ "$run_rc" -ne 0 ]; then
+      cp "$dir/$tag.out.$i" "$dir/$tag.out"
+      return 0
+    fi
+    read -r wall user sys rss < <(tail -n 1 "$dir/$tag.time")
+    if [ -z "$best_wall" ] || awk -v a="$wall" -v b="$best_wall" 'BEGIN { exit !(a < b) }'; then
+      best_wall=$wall; best_rss_kb=$rss
+      best_cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+      cp "$dir/$tag.out.$i" "$dir/$tag.out"
+    fi
+  done
+}
+
+# human NUMBER: 1234567 -> 1.23 M
+human() {
+  awk -v x="$1" 'BEGIN {
+    if (x !~ /^[0-9.]+$/) printf "n/a"; else if (x >= 1e9) printf "%.2f G", x / 1e9; else if (x >= 1e6) printf "%.2f M", x / 1e6;
+    else if (x >= 1e3) printf "%.1f k", x / 1e3; else printf "%.0f", x }'
+}
+# div A B [FORMAT]: A / B, or n/a when B is 0 or either is not a number
+div() {
+  awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN {
+    if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b + 0 == 0) printf "n/a"; else printf f, a / b }'
+}
+xsign() { [ "$1" = n/a ] || printf '×'; }
+commas() { printf "%s" "$1" | rev | sed 's/\([0-9]\{3\}\)/\1,/g; s/,$//' | rev; }
+
+cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -n 1)
+[ -n "$cpu" ] || cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)
+mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+rumur_version=$(rumur --version 2>&1 | head -n 1)
+mcgen_version=$("$MCGEN" --version 2>&1 | head -n 1)
+cc_version=$("$CC" --version 2>&1 | head -n 1)
+mcgen_src=$(cd "$(dirname "$MCGEN")/.." && pwd)   # the tree MCGEN was built in
+git_rev=$(git -C "$mcgen_src" rev-parse --short HEAD 2>/dev/null || echo "not a git tree: $mcgen_src")
+git_dirty=""
+if git -C "$mcgen_src" status --porcelain -- compiler runtime templates 2>/dev/null | grep -q .; then
+  git_dirty=" + uncommitted changes to compiler/runtime/templates"
+fi
+load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
+
+rows=()
+csv="model,size,states_mcgen,states_rumur,transitions_mcgen,rules_fired_rumur,wall_s_mcgen,wall_s_rumur,cpu_s_mcgen,cpu_s_rumur,rss_kb_mcgen,rss_kb_rumur"
+failures=0
+mismatch=0
+
+for m in "${models[@]}"; do
+  dir=$out/$m
+  mkdir -p "$dir"
+  rm -f "$dir"/*.out* "$dir"/*.time "$dir"/*.err "$dir"/report.json
+  mc_args=$(header "bench/models/$m.mc" BENCH-MCGEN-ARGS)
+  rm_args=$(header "bench/models/$m.m" BENCH-RUMUR-ARGS)
+  size=$(sed -n 's/^const \([A-Za-z_][A-Za-z0-9_]*\)[[:space:]]*=[[:space:]]*\([0-9a-z]*\);.*/\1=\2/p' \
+         "bench/models/$m.mc" | paste -sd ' ' -)
+
+  echo "== $m ($size)" >&2
+  # mcgen: the compiler writes and compiles $dir/mcgen_checker(.c).
+  "$MCGEN" -o "$dir/mcgen_checker" "bench/models/$m.mc" >"$dir/build.log" 2>&1 ||
+    { echo "bench/run.sh: ERROR: mcgen failed on bench/models/$m.mc (see $dir/build.log)" >&2
+      failures=$((failures + 1)); continue; }
+  # Rumur: the same C compiler and optimisation level.
+  # shellcheck disable=SC2086  # argument lists from the headers, split on blanks
+  if ! rumur --symmetry-reduction off --threads 1 $rm_args --output "$dir/rumur_verifier.c" \
+         "bench/models/$m.m" >>"$dir/build.log" 2>&1 ||
+     ! "$CC" $RUMUR_CFLAGS "$dir/rumur_verifier.c" -o "$dir/rumur_verifier" -lpthread \
+         >>"$dir/build.log" 2>&1; then
+    echo "bench/run.sh: ERROR: rumur failed on bench/models/$m.m (see $dir/build.log)" >&2
+    failures=$((failures + 1)); continue
+  fi
+
+  echo "   mcgen checker ($repeat run(s))" >&2
+  # shellcheck disable=SC2086
+  measure "$dir" mcgen "$dir/mcgen_checker" --symmetry off --liveness off --threads 1 \
+      --quiet --progress 0 --report "$dir/report.json" $mc_args
+  mc_rc=$run_rc; mc_wall=$best_wall; mc_cpu=$best_cpu; mc_rss=$best_rss_kb
+  echo "   rumur verifier ($repeat run(s))" >&2
+  measure "$dir" rumur "$dir/rumur_verifier"
+  ru_rc=$run_rc; ru_wall=$best_wall; ru_cpu=$best_cpu; ru_rss=$best_rss_kb
+
+  if [ "$mc_rc" -ne 0 ]; then
+    echo "bench/run.sh: ERROR: $m: mcgen's checker exited $mc_rc (expected 0: a full run without violations); see $dir/mcgen.out, $dir/mcgen.err" >&2
+    failures=$((failures + 1)); continue
+  fi
+  if [ "$ru_rc" -ne 0 ]; then
+    echo "bench/run.sh: ERROR: $m: Rumur's verifier exited $ru_rc (expected 0); see $dir/rumur.out" >&2
+    failures=$((failures + 1)); continue
+  fi
+
+  mc_states=$(tr -d '\n' <"$dir/report.json" | sed -n 's/.*"states":[[:space:]]*\([0-9]*\).*/\1/p')
+  mc_trans=$(tr -d '\n' <"$dir/report.json" | sed -n 's/.*"transitions":[[:space:]]*\([0-9]*\).*/\1/p')
+  mc_verdict=$(tr -d '\n' <"$dir/report.json" | sed -n 's/.*"verdict":[[:space:]]*"\([a-z]*\)".*/\1/p')
+  ru_line=$(grep -E '^[[:space:]]*[0-9]+ states, [0-9]+ rules fired' "$dir/rumur.out" | tail -n 1 || true)
+  ru_states=$(printf '%s' "$ru_line" | sed -n 's/^[[:space:]]*\([0-9]*\) states.*/\1/p')
+  ru_trans=$(printf '%s' "$ru_line" | sed -n 's/.* \([0-9]*\) rules fired.*/\1/p')
+  if [ -z "$mc_states" ] || [ -z "$ru_states" ] || [ "$mc_verdict" != ok ] ||
+     ! grep -q 'No error found' "$dir/rumur.out"; then
+    echo "bench/run.sh: ERROR: $m: cannot read a full, violation-free result (mcgen verdict '$mc_verdict', states '$mc_states'; rumur states '$ru_states'); see $dir/" >&2
+    failures=$((failures + 1)); continue
+  fi
+  if [ "$mc_states" != "$ru_states" ] || [ "$mc_trans" != "$ru_trans" ]; then
+    {
+      echo
+      echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+      echo "!! ERROR: COUNT MISMATCH on $m ($size): a correctness bug"
+      echo "!!   mcgen: $mc_states states, $mc_trans transitions"
+      echo "!!   rumur: $ru_states states, $ru_trans rules fired"
+      echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+      echo
+    } >&2
+    mismatch=1
+  fi
+
+  states=$mc_states
+  mc_sps=$(div "$mc_states" "$mc_wall" "%.0f"); ru_sps=$(div "$ru_states" "$ru_wall" "%.0f")
+  speed=$(div "$mc_sps" "$ru_sps")
+  mc_cps=$(div "$mc_states" "$mc_cpu" "%.0f"); ru_cps=$(div "$ru_states" "$ru_cpu" "%.0f")
+  cpu_speed=$(div "$mc_cps" "$ru_cps")
+  mc_bps=$(div "$((mc_rss * 1024))" "$mc_states" "%.1f"); ru_bps=$(div "$((ru_rss * 1024))" "$ru_states" "%.1f")
+  mem=$(div "$mc_bps" "$ru_bps")
+  flag_states=$([ "$mc_states" = "$ru_states" ] && echo "" || echo " **MISMATCH: rumur $(commas "$ru_states")**")
+  flag_trans=$([ "$mc_trans" = "$ru_trans" ] && echo "" || echo " **MISMATCH: rumur $(commas "$ru_trans")**")
+  speed_ok=$(awk -v r="$speed" 'BEGIN { print (r !~ /^[0-9.]+$/) ? "n/a" : (r >= 3) ? "yes" : "**no**" }')
+  mem_ok=$(awk -v r="$mem" 'BEGIN { print (r !~ /^[0-9.]+$/) ? "n/a" : (r <= 0.5) ? "yes" : "**no**" }')
+  rows+=("| $m | $size | $(commas "$states")$flag_states | $(commas "$mc_trans")$flag_trans | $mc_wall / $ru_wall | $(human "$mc_sps") / $(human "$ru_sps") | **${speed}$(xsign "$speed")** | $mc_cpu / $ru_cpu | ${cpu_speed}$(xsign "$cpu_speed") | $(awk -v k="$mc_rss" 'BEGIN { printf "%.1f", k / 1024 }') / $(awk -v k="$ru_rss" 'BEGIN { printf "%.1f", k / 1024 }') | $mc_bps / $ru_bps | **$mem** | $speed_ok / $mem_ok |")
+  csv="$csv"$'\n'"$m,$size,$mc_states,$ru_states,$mc_trans,$ru_trans,$mc_wall,$ru_wall,$mc_cpu,$ru_cpu,$mc_rss,$ru_rss"
+done
+
+load_after=$(cut -d ' ' -f 1-3 /proc/loadavg)
+
+# --- report --------------------------------------------------------------------
+
+{
+  echo "## mcgen vs Rumur"
+  echo
+  echo "Command: \`$cmdline\`, $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo
+  echo "- machine: $cpu, $(nproc) CPUs (nproc), $mem_total RAM, $(uname -sr)"
+  echo "- load average: $load_before before, $load_after after (1, 5, 15 min)"
+  echo "- mcgen: $mcgen_version (git $git_rev$git_dirty); checkers built by mcgen (\`-std=c11 -O2 -g\`), run with \`--symmetry off --liveness off --threads 1\`"
+  echo "- Rumur: $rumur_version; \`rumur --symmetry-reduction off --threads 1\`, verifier built with \`$CC $RUMUR_CFLAGS\`"
+  echo "- C compiler: $cc_version"
+  echo "- each binary run $repeat time(s), best wall time kept; time and peak RSS from \`/usr/bin/time -f '%e %U %S %M'\`"
+  echo
+  echo "Each pair is \`mcgen / rumur\`. States and transitions are read from each tool's own output (mcgen's \`--report\` JSON, Rumur's \"N states, M rules fired\") and must be equal. states/s = states / wall time; bytes/state = peak RSS / states. Targets: speed ratio (mcgen/rumur states/s) ≥ 3, memory ratio (mcgen/rumur bytes per state) ≤ 0.5."
+  echo
+  echo "| model | size | states | transitions | wall s | states/s | speed ratio | CPU s (user+sys) | CPU speed ratio | peak RSS MiB | bytes/state | memory ratio | targets met (speed / memory) |"
+  echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  for r in "${rows[@]}"; do echo "$r"; done
+} >"$out/results.md"
+printf '%s\n' "$csv" >"$out/results.csv"
+
+echo
+cat "$out/results.md"
+echo
+echo "(written to $out/results.md and $out/results.csv; logs and binaries in $out/NAME/)"
+
+if [ "$mismatch" -ne 0 ]; then
+  echo "bench/run.sh: ERROR: the tools disagree on the state or transition count of some model (see above)" >&2
+fi
+if [ "$failures" -ne 0 ]; then
+  echo "bench/run.sh: ERROR: $failures model(s) failed to build or run (see above)" >&2
+fi
+[ "$mismatch" -eq 0 ] && [ "$failures" -eq 0 ]
