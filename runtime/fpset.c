@@ -191,7 +191,7 @@ static bool extend_overflow(McrtFpSet *t) {
 static uint64_t grown_capacity(const McrtFpSet *set) {
   if (set->map_bytes < MCRT_FP_SMALL_BYTES)
     return set->capacity * 4;
-  if (set->map_bytes < 16 * MCRT_FP_SMALL_BYTES)
+  if (set->map_bytes < 4 * MCRT_FP_SMALL_BYTES)
     return set->capacity + set->capacity / 2;
   return set->capacity + set->capacity / 8;
 }

@@ -105,13 +105,16 @@ typedef struct McrtLogRecord {
   uint32_t rule;   // action rule, or init rule when parent is MCRT_LOG_INITIAL
 } McrtLogRecord;
 
-// Records are stored packed: 4 bytes of parent, then the rule in as few
-// bytes as the model's largest rule index needs (1 to 4), little-endian.
+// Records are stored packed, little-endian: the parent in as few bytes as
+// the chunk's ids need (a record's parent is below its own id: 2 bytes in
+// chunk 0, 3 up to 2^24 states, 4 beyond; the all-ones value of that width
+// marks an initial state), then the rule in as few bytes as the model's
+// largest rule index needs (1 to 4).
 typedef struct McrtLog {
   uint8_t **chunks;
   size_t nchunks, chunks_cap;
   uint64_t count;
-  unsigned rule_bytes, rec_bytes;
+  unsigned rule_bytes;
 } McrtLog;
 
 // max_rule: the largest rule index (action or init) a record will hold.
@@ -124,22 +127,33 @@ size_t mcrt_log_bytes(const McrtLog *log);
 
 #define MCRT_LOG_CHUNK_MASK ((UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) - 1)
 
+// Bytes of a parent id in chunk c: ids there are below (c + 1) << SHIFT.
+static inline unsigned mcrt_log_parent_bytes(uint64_t c) {
+  uint64_t limit = (c + 1) << MCRT_LOG_CHUNK_SHIFT;
+  return limit <= (UINT64_C(1) << 16) ? 2 : limit <= (UINT64_C(1) << 24) ? 3 : 4;
+}
+
 static inline McrtLogRecord mcrt_log_get(const McrtLog *log, uint64_t id) {
-  const uint8_t *p = log->chunks[id >> MCRT_LOG_CHUNK_SHIFT] + (id & MCRT_LOG_CHUNK_MASK) * log->rec_bytes;
+  uint64_t c = id >> MCRT_LOG_CHUNK_SHIFT;
+  unsigned pb = mcrt_log_parent_bytes(c);
+  const uint8_t *p = log->chunks[c] + (id & MCRT_LOG_CHUNK_MASK) * (pb + log->rule_bytes);
   McrtLogRecord r = {0, 0};
-  memcpy(&r.parent, p, 4);
-  memcpy(&r.rule, p + 4, log->rule_bytes); // little-endian: the low bytes
+  memcpy(&r.parent, p, pb);
+  if (r.parent == (uint32_t)(UINT64_C(0xffffffff) >> (32 - 8 * pb)))
+    r.parent = MCRT_LOG_INITIAL;
+  memcpy(&r.rule, p + pb, log->rule_bytes);
   return r;
 }
 
 // Appends a record; its id is the previous count. False if mmap failed.
 static inline bool mcrt_log_append(McrtLog *log, uint32_t parent, uint32_t rule) {
-  uint64_t i = log->count & MCRT_LOG_CHUNK_MASK;
-  if (i == 0 && (log->count >> MCRT_LOG_CHUNK_SHIFT) == log->nchunks && !mcrt_log_add_chunk(log))
+  uint64_t c = log->count >> MCRT_LOG_CHUNK_SHIFT, i = log->count & MCRT_LOG_CHUNK_MASK;
+  if (i == 0 && c == log->nchunks && !mcrt_log_add_chunk(log))
     return false;
-  uint8_t *p = log->chunks[log->count >> MCRT_LOG_CHUNK_SHIFT] + i * log->rec_bytes;
-  memcpy(p, &parent, 4);
-  memcpy(p + 4, &rule, log->rule_bytes);
+  unsigned pb = mcrt_log_parent_bytes(c);
+  uint8_t *p = log->chunks[c] + i * (pb + log->rule_bytes);
+  memcpy(p, &parent, pb); // MCRT_LOG_INITIAL: all ones, whatever the width
+  memcpy(p + pb, &rule, log->rule_bytes);
   log->count++;
   return true;
 }

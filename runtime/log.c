@@ -2,9 +2,9 @@
 // discovered state, in id order, so that a trace is rebuilt by walking
 // parents back to an initial state and replaying forward.
 //
-// Width: a record is a 32-bit parent and the rule in 1 to 4 bytes, as few as
-// the model's largest rule index needs: 5 bytes for most models, where a
-// fixed 8 would cost 3 bytes more per state. The search stops
+// Width: records are fixed-size within a chunk and as narrow as the chunk's
+// ids and the model's rules allow (internal.h): 4 bytes for most models under
+// 2^24 states, where a plain {u32, u32} would cost 8. The search stops
 // with an "incomplete" result (bound max-states) before a state would get id
 // 2^32-1 (that value marks "initial state"), and refuses at start a model with
 // 2^32 or more rule bindings; wide records are not needed for any model that
@@ -17,27 +17,29 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#define CHUNK_BYTES(log) ((size_t)(log)->rec_bytes << MCRT_LOG_CHUNK_SHIFT)
+static size_t chunk_bytes(const McrtLog *log, uint64_t c) {
+  return (size_t)(mcrt_log_parent_bytes(c) + log->rule_bytes) << MCRT_LOG_CHUNK_SHIFT;
+}
 
 void mcrt_log_init(McrtLog *log, uint64_t max_rule) {
   memset(log, 0, sizeof *log);
   log->rule_bytes = 1;
   while (log->rule_bytes < 4 && (max_rule >> (8 * log->rule_bytes)) != 0)
     log->rule_bytes++;
-  log->rec_bytes = 4 + log->rule_bytes;
 }
 
 void mcrt_log_free(McrtLog *log) {
   for (size_t i = 0; i < log->nchunks; i++)
-    munmap(log->chunks[i], CHUNK_BYTES(log));
+    munmap(log->chunks[i], chunk_bytes(log, i));
   free(log->chunks);
   unsigned rule_bytes = log->rule_bytes;
   memset(log, 0, sizeof *log);
-  log->rule_bytes = rule_bytes, log->rec_bytes = 4 + rule_bytes;
+  log->rule_bytes = rule_bytes;
 }
 
 size_t mcrt_log_append_bytes(const McrtLog *log) {
-  return (log->count >> MCRT_LOG_CHUNK_SHIFT) == log->nchunks ? CHUNK_BYTES(log) : 0;
+  uint64_t c = log->count >> MCRT_LOG_CHUNK_SHIFT;
+  return c == log->nchunks ? chunk_bytes(log, c) : 0;
 }
 
 bool mcrt_log_add_chunk(McrtLog *log) {
@@ -49,7 +51,7 @@ bool mcrt_log_add_chunk(McrtLog *log) {
     log->chunks = c;
     log->chunks_cap = cap;
   }
-  void *p = mmap(NULL, CHUNK_BYTES(log), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *p = mmap(NULL, chunk_bytes(log, log->nchunks), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
     return false;
   log->chunks[log->nchunks++] = p;
@@ -57,5 +59,8 @@ bool mcrt_log_add_chunk(McrtLog *log) {
 }
 
 size_t mcrt_log_bytes(const McrtLog *log) {
-  return log->nchunks * CHUNK_BYTES(log) + log->chunks_cap * sizeof *log->chunks;
+  size_t bytes = log->chunks_cap * sizeof *log->chunks;
+  for (size_t i = 0; i < log->nchunks; i++)
+    bytes += chunk_bytes(log, i);
+  return bytes;
 }

@@ -3,33 +3,49 @@
 
 #include "internal.h"
 
-// Appends n records whose rules stay below max_rule + 1, reads them back.
-static void log_roundtrip(uint64_t max_rule, unsigned want_rec_bytes) {
+// Appends n records (parents of every width, initial markers among them)
+// whose rules stay below max_rule + 1, and reads them back.
+static void log_roundtrip(uint64_t max_rule, unsigned rule_bytes, uint64_t n) {
   McrtLog log;
   mcrt_log_init(&log, max_rule);
-  cr_assert_eq(log.rec_bytes, want_rec_bytes);
-  uint64_t n = 3 * (UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) + 17;
+  cr_assert_eq(log.rule_bytes, rule_bytes);
   for (uint64_t i = 0; i < n; i++)
-    cr_assert(mcrt_log_append(&log, i == 0 ? MCRT_LOG_INITIAL : (uint32_t)(i / 2),
+    cr_assert(mcrt_log_append(&log, i % 1000 == 0 ? MCRT_LOG_INITIAL : (uint32_t)(i - 1 - i % 7),
                               (uint32_t)(i * 7 % (max_rule + 1))));
   cr_assert_eq(log.count, n);
-  cr_assert_eq(log.nchunks, 4);
   for (uint64_t i = 0; i < n; i++) {
     McrtLogRecord r = mcrt_log_get(&log, i);
-    cr_assert_eq(r.parent, i == 0 ? MCRT_LOG_INITIAL : (uint32_t)(i / 2));
+    cr_assert_eq(r.parent, i % 1000 == 0 ? MCRT_LOG_INITIAL : (uint32_t)(i - 1 - i % 7), "%llu",
+                 (unsigned long long)i);
     cr_assert_eq(r.rule, (uint32_t)(i * 7 % (max_rule + 1)));
   }
-  cr_assert_geq(mcrt_log_bytes(&log), n * want_rec_bytes);
-  cr_assert_lt(mcrt_log_bytes(&log), (n + (UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT)) * want_rec_bytes + 4096);
+  // Chunk 0 has 2-byte parents, the next 255 chunks 3-byte ones.
+  uint64_t chunk = UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT, nchunks = (n + chunk - 1) / chunk;
+  size_t want = (2 + rule_bytes) * chunk + (nchunks - 1) * (3 + rule_bytes) * chunk;
+  cr_assert_geq(mcrt_log_bytes(&log), want);
+  cr_assert_lt(mcrt_log_bytes(&log), want + 4096);
   mcrt_log_free(&log);
 }
 
 Test(log, append_and_get_across_chunks) {
-  log_roundtrip(0, 5);           // one rule: 4 + 1 bytes per record
-  log_roundtrip(255, 5);
-  log_roundtrip(256, 6);         // rules need a second byte
-  log_roundtrip(70000, 7);
-  log_roundtrip(UINT32_MAX, 8);  // the widest
+  uint64_t n = 3 * (UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) + 17;
+  log_roundtrip(0, 1, n);          // one rule: 1 byte
+  log_roundtrip(255, 1, n);
+  log_roundtrip(256, 2, n);        // rules need a second byte
+  log_roundtrip(70000, 3, n);
+  log_roundtrip(UINT32_MAX, 4, n); // the widest
+}
+
+Test(log, parent_widths) {
+  cr_assert_eq(mcrt_log_parent_bytes(0), 2);
+  cr_assert_eq(mcrt_log_parent_bytes(1), 3);
+  cr_assert_eq(mcrt_log_parent_bytes(255), 3);
+  cr_assert_eq(mcrt_log_parent_bytes(256), 4);
+  // The last id of a chunk and the initial marker never collide.
+  uint64_t last0 = (UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) - 1;
+  cr_assert_lt(last0 - 1, UINT64_C(0xffff));
+  uint64_t last255 = (UINT64_C(256) << MCRT_LOG_CHUNK_SHIFT) - 1;
+  cr_assert_lt(last255 - 1, UINT64_C(0xffffff));
 }
 
 Test(log, append_bytes_announces_chunks) {

@@ -1,0 +1,29 @@
+# Sourced by tests/diag/run.sh and tests/malformed/run.sh.
+#
+# build_mcgen_asan ROOT BUILD_DIR: builds BUILD_DIR/mcgen-asan, the compiler
+# under -fsanitize=address,undefined (UB aborts: -fno-sanitize-recover), when
+# it is missing or older than a compiler source, and prints its path. It finds
+# the templates and the runtime in the same places as BUILD_DIR/mcgen.
+build_mcgen_asan() {
+  local root=$1 build_dir=$2
+  local exe=$build_dir/mcgen-asan src stale=0
+  [ -x "$exe" ] || stale=1
+  for src in "$root"/compiler/*.c "$root"/compiler/*.h; do
+    [ "$src" -nt "$exe" ] && stale=1
+  done
+  if [ "$stale" -eq 1 ]; then
+    local tmp=$exe.tmp.$$
+    if ! ${CC:-cc} -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra \
+        -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+        -DMCGEN_TEMPLATE_DIR="\"$root/templates\"" \
+        -DMCGEN_RUNTIME_DIR="\"$build_dir\"" \
+        -DMCGEN_RUNTIME_INCLUDE="\"$root/runtime\"" \
+        -o "$tmp" "$root"/compiler/*.c >&2; then
+      echo "cannot build $exe" >&2
+      rm -f "$tmp"
+      return 1
+    fi
+    mv -f "$tmp" "$exe"
+  fi
+  echo "$exe"
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Diagnostics runner: every tests/diag/*.mc is a spec with errors that states
+# in its header comment what mcgen must say about it (STYLE.md rules 4, 11).
+#
+# Usage: tests/diag/run.sh [BUILD_DIR] [CASE.mc...]
+#   BUILD_DIR  where mcgen was built (default: build)
+#   CASE       cases to run (default: tests/diag/*.mc)
+#
+# Directives, one per line in the header comment:
+#   // EXPECT-ERROR: 12:17: unknown name 'pcc'   one per error, in order
+#   // EXPECT-ERROR: -D N=x: ...                 an error with no position
+#                                                (`mcgen: error: ...`)
+#   // EXPECT-NOTE: 3:10: to match this '{'      a note that must appear
+#   // EXPECT-HINT: did you mean 'pc'?           a hint that must appear
+#   // MCGEN-ARGS: -D N=3                        mcgen options
+#   // KNOWN-BUG: why                            the case states the wanted
+#                                                behaviour, which mcgen does
+#                                                not have yet: a failure is
+#                                                reported as XFAIL (counted as
+#                                                passed), a pass as a FAIL
+#                                                (remove the directive)
+#
+# Each case is run twice: with BUILD_DIR/mcgen and with BUILD_DIR/mcgen-asan
+# (the compiler built with -fsanitize=address,undefined; built here when
+# missing or older than the sources). Each run must:
+#   - exit with status 1 (any other status or a signal is a failure: a crash
+#     or a sanitizer report is never a way to reject a spec);
+#   - print `CASE.mc:LINE:COL: error: ...MSG...` for each EXPECT-ERROR, in
+#     order, each followed by its source line (`  N | ...`) and a caret line
+#     (`    | ^`);
+#   - print exactly as many `error:` lines as there are EXPECT-ERRORs (all
+#     errors in one run, no follow-on cascades);
+#   - print each EXPECT-NOTE and EXPECT-HINT;
+#   - leave no sanitizer report on stderr.
+# The last line is exactly `N passed, N failed`; the exit status is non-zero
+# if anything failed.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+diag_dir=$root/tests/diag
+
+build_dir=$root/build
+if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ]; then
+  build_dir=$1
+  shift
+fi
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+
+cases=()
+if [ $# -gt 0 ]; then
+  for c in "$@"; do
+    case $c in /*) cases+=("$c") ;; *) cases+=("$PWD/$c") ;; esac
+  done
+else
+  cases=("$diag_dir"/*.mc)
+fi
+
+# shellcheck source=tests/diag/asan_build.sh
+. "$root/tests/diag/asan_build.sh"
+mcgen_asan=$(build_mcgen_asan "$root" "$build_dir") || exit 1
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+passed=0 failed=0
+
+# check_output NAME OUTFILE STATUS CASEFILE: prints the reasons the output
+# does not meet the expectations (nothing if it does).
+check_output() {
+  local name=$1 out=$2 status=$3 file=$4
+  if [ "$status" -ne 1 ]; then
+    if [ "$status" -gt 128 ]; then
+      echo "killed by signal $((status - 128))"
+    elif [ "$status" -eq 124 ]; then
+      echo "timed out"
+    else
+      echo "exit status $status, expected 1"
+    fi
+  fi
+  if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:|UndefinedBehaviorSanitizer' "$out"; then
+    echo "sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error' "$out")"
+  fi
+
+  local -a lines
+  mapfile -t lines <"$out"
+  local n=${#lines[@]} pos=0 expected=0
+  local exp loc msg i found
+  while IFS= read -r exp; do
+    expected=$((expected + 1))
+    if [[ $exp =~ ^([0-9]+):([0-9]+):\ (.*)$ ]]; then
+      loc="${BASH_REMATCH[1]}:${BASH_REMATCH[2]}"
+      msg=${BASH_REMATCH[3]}
+      found=-1
+      for ((i = pos; i < n; i++)); do
+        if [[ ${lines[i]} == "$name:$loc: error: "*"$msg"* ]]; then
+          found=$i
+          break
+        fi
+      done
+      if [ "$found" -lt 0 ]; then
+        echo "missing (in order): $name:$loc: error: $msg"
+        continue
+      fi
+      if ! [[ ${lines[found + 1]:-} =~ ^\ *[0-9]+\ \|\  ]] ||
+         ! [[ ${lines[found + 2]:-} =~ ^\ *\|\ [[:space:]]*\^~*$ ]]; then
+        echo "no source line and caret after: ${lines[found]}"
+      fi
+      pos=$((found + 1))
+    else
+      msg=$exp
+      found=-1
+      for ((i = pos; i < n; i++)); do
+        if [[ ${lines[i]} == "mcgen: error: "*"$msg"* ]]; then
+          found=$i
+          break
+        fi
+      done
+      if [ "$found" -lt 0 ]; then
+        echo "missing (in order): mcgen: error: $msg"
+        continue
+      fi
+      pos=$((found + 1))
+    fi
+  done < <(sed -n 's|^// EXPECT-ERROR: ||p' "$file")
+
+  local actual
+  actual=$(grep -c ': error: ' "$out")
+  if [ "$actual" -ne "$expected" ]; then
+    echo "$actual errors reported, $expected expected:"
+    grep ': error: ' "$out" | sed 's/^/    /'
+  fi
+
+  while IFS= read -r exp; do
+    [[ $exp =~ ^([0-9]+):([0-9]+):\ (.*)$ ]] || { echo "bad EXPECT-NOTE: $exp"; continue; }
+    loc="${BASH_REMATCH[1]}:${BASH_REMATCH[2]}"
+    msg=${BASH_REMATCH[3]}
+    grep -qF -- "$name:$loc: note: $msg" "$out" || echo "missing note: $name:$loc: note: $msg"
+  done < <(sed -n 's|^// EXPECT-NOTE: ||p' "$file")
+
+  while IFS= read -r exp; do
+    grep -q -- "^  hint: .*$(printf '%s' "$exp" | sed 's/[][\.*^$/]/\\&/g')" "$out" ||
+      echo "missing hint: $exp"
+  done < <(sed -n 's|^// EXPECT-HINT: ||p' "$file")
+}
+
+for file in "${cases[@]}"; do
+  name=$(basename "$file")
+  if ! grep -q '^// EXPECT-ERROR: ' "$file"; then
+    echo "FAIL $name: no EXPECT-ERROR directive"
+    failed=$((failed + 1))
+    continue
+  fi
+  args=$(sed -n 's|^// MCGEN-ARGS: ||p' "$file" | head -1)
+  known_bug=$(sed -n 's|^// KNOWN-BUG: ||p' "$file" | head -1)
+  problems=""
+  for exe in "$build_dir/mcgen" "$mcgen_asan"; do
+    tag=${exe##*/}
+    # mcgen is run from the case's directory so that messages name the file
+    # as the directives do; the (never expected) output goes to $work.
+    # shellcheck disable=SC2086
+    (cd "$(dirname "$file")" &&
+      ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+        timeout 60 "$exe" --emit-c -o "$work/out" $args "$name") >"$work/stdout" 2>"$work/stderr"
+    status=$?
+    cat "$work/stdout" "$work/stderr" >"$work/all"
+    p=$(check_output "$name" "$work/all" "$status" "$file")
+    [ -n "$p" ] && problems+="$(printf '%s\n' "$p" | sed "s/^/  [$tag] /")"$'\n'
+  done
+  if [ -z "$problems" ]; then
+    if [ -n "$known_bug" ]; then
+      echo "FAIL $name: passes, but is marked KNOWN-BUG: remove the directive"
+      failed=$((failed + 1))
+    else
+      echo "PASS $name"
+      passed=$((passed + 1))
+    fi
+  elif [ -n "$known_bug" ] && ! grep -q 'exit status\|signal\|timed out\|sanitizer' <<<"$problems"; then
+    echo "XFAIL $name: known bug: $known_bug"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name"
+    printf '%s' "$problems"
+    failed=$((failed + 1))
+  fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

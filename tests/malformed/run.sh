@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# Malformed-input runner: feeds mcgen inputs no one should write and checks
+# that it rejects them like a compiler, never like a crash.
+#
+# Usage: tests/malformed/run.sh [BUILD_DIR]
+# Environment:
+#   MALFORMED_STRIDE  cut the bundled specs every N bytes (default 97; 1
+#                     also cuts the seed at every byte, not only at token
+#                     boundaries)
+#   MALFORMED_JOBS    parallel runs (default: the number of CPUs)
+#
+# The inputs are generated here, at test time (nothing big is committed):
+#   - truncations: tests/malformed/seed.mc cut at every token boundary, and
+#     each specs/*.mc cut every MALFORMED_STRIDE bytes;
+#   - binary garbage: 4096 bytes from a fixed-seed generator (reproducible),
+#     with and without a valid spec in front; random token soup;
+#   - deep nesting: 10,000 '(' , '!', '-', nested ifs, nested blocks;
+#   - a spec with 10,000 actions (must compile, and its checker must run);
+#   - 100,000-character identifiers (declared and used; unknown, near a
+#     declared one, so that "did you mean" has work to do);
+#   - NUL bytes in a comment and in code; CRLF line endings (must compile).
+# Each input is compiled by BUILD_DIR/mcgen-asan (the compiler under
+# -fsanitize=address,undefined, built by tests/diag/asan_build.sh); the
+# hand-made ones also by BUILD_DIR/mcgen. Each run must exit 0 or 1 within 60
+# seconds with no sanitizer report; exit 0 means the C compiler built the
+# checker (mcgen exits 2 when it does not: a failure). Inputs marked "must
+# build" must exit 0, and their checker must exit 0.
+# The last line is exactly `N passed, N failed`; the exit status is non-zero
+# if anything failed.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build_dir=${1:-$root/build}
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+stride=${MALFORMED_STRIDE:-97}
+jobs=${MALFORMED_JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+# shellcheck source=tests/diag/asan_build.sh
+. "$root/tests/diag/asan_build.sh"
+mcgen_asan=$(build_mcgen_asan "$root" "$build_dir") || exit 1
+mcgen=$build_dir/mcgen
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+in=$work/in
+mkdir -p "$in" "$work/out" "$work/res"
+
+#
+# Generators
+#
+
+# A reproducible byte stream: a 32-bit LCG (Numerical Recipes constants).
+# random_bytes SEED COUNT > FILE
+random_bytes() {
+  local x=$1 n=$2 fmt="" i
+  for ((i = 0; i < n; i++)); do
+    x=$(((x * 1664525 + 1013904223) & 0xffffffff))
+    fmt+=$(printf '\\%03o' $(((x >> 24) & 255)))
+  done
+  printf "$fmt"
+}
+
+# Random sequences of the language's tokens: gets past the lexer and
+# exercises the parser's recovery.
+token_soup() {
+  local x=$1 n=$2 i
+  local -a toks=(model const type var fn init action when invariant reachable terminal
+    constraint property fair weak strong forall exists count sum if else for in let
+    assert return none true false bool scalarset enum record set multiset queue
+    '{' '}' '(' ')' '[' ']' '<' '>' ';' ':' '::' ',' '.' '..' '?' '=' '==' '!=' '<='
+    '>=' '&&' '||' '!' '->' '<->' '+' '-' '*' '/' '%' '[]' '<>' '~>' '|'
+    x y N Proc 0 1 3 99999999999999999999 '"msg"' $'\n')
+  for ((i = 0; i < n; i++)); do
+    x=$(((x * 1664525 + 1013904223) & 0xffffffff))
+    printf '%s ' "${toks[(x >> 8) % ${#toks[@]}]}"
+  done
+}
+
+repeat() { # repeat STRING COUNT
+  local s="" i
+  for ((i = 0; i < $2; i++)); do s+=$1; done
+  printf '%s' "$s"
+}
+
+# Hand-made inputs go through both compilers; `must_build NAME` marks one
+# that must compile and whose checker must run clean.
+hand=()
+must=()
+add() { hand+=("$1"); }
+must_build() { must+=("$1"); }
+
+# Token boundaries of the seed: every offset where the character class
+# (blank, word, other) changes, and between two punctuation characters.
+seed=$root/tests/malformed/seed.mc
+seed_text=$(cat "$seed")
+char_class() {
+  case $1 in
+    [[:space:]]) echo s ;;
+    [A-Za-z0-9_]) echo w ;;
+    *) echo p ;;
+  esac
+}
+prev=""
+for ((n = 0; n <= ${#seed_text}; n++)); do
+  cur=$(char_class "${seed_text:n:1}")
+  if [ "$stride" -eq 1 ] || [ "$cur" != "$prev" ] || [ "$cur" = p ]; then
+    printf '%s' "${seed_text:0:n}" >"$in/trunc_seed_$n.mc"
+  fi
+  prev=$cur
+done
+for spec in "$root"/specs/*.mc; do
+  base=$(basename "$spec" .mc)
+  size=$(wc -c <"$spec")
+  for ((n = 1; n < size; n += stride)); do
+    head -c "$n" "$spec" >"$in/trunc_${base}_$n.mc"
+  done
+done
+
+for s in 1 2 3 4 5 6 7 8; do
+  random_bytes "$s" 4096 >"$in/garbage_$s.mc"
+  add "garbage_$s"
+done
+for s in 11 12; do
+  { cat "$seed"; random_bytes "$s" 4096; } >"$in/spec_then_garbage_$s.mc"
+  add "spec_then_garbage_$s"
+done
+for s in 21 22 23 24 25 26; do
+  token_soup "$s" 3000 >"$in/token_soup_$s.mc"
+  add "token_soup_$s"
+done
+
+{ echo "var x: bool;"
+  printf 'const C = %s1%s;\n' "$(repeat '(' 10000)" "$(repeat ')' 10000)"; } >"$in/deep_parens.mc"
+add deep_parens
+{ echo "var x: bool;"
+  printf 'invariant i: %sx;\n' "$(repeat '!' 10000)"; } >"$in/deep_not.mc"
+add deep_not
+{ echo "var x: 0..3;"
+  printf 'action a { x = %s1; }\n' "$(repeat '-' 10000)"; } >"$in/deep_neg.mc"
+add deep_neg
+{ echo "var x: bool;"
+  printf 'action a { %sx = true;%s }\n' "$(repeat 'if true { ' 10000)" "$(repeat ' }' 10000)"; } \
+  >"$in/deep_if.mc"
+add deep_if
+{ echo "var x: bool;"
+  printf 'action a %s x = true; %s\n' "$(repeat '{ ' 10000)" "$(repeat '} ' 10000)"; } \
+  >"$in/deep_blocks.mc"
+add deep_blocks
+{ echo "var x: bool;"
+  printf 'type T = %sbool;\n' "$(repeat '[bool]' 10000)"; } >"$in/deep_array_type.mc"
+add deep_array_type
+{ echo "var x: bool;"
+  printf 'const C = %s;\n' "$(repeat '1 + ' 10000)1"; } >"$in/long_sum.mc"
+add long_sum
+{ echo "var x: bool;"
+  printf 'invariant i: %s;\n' "$(repeat '(' 10000)"; } >"$in/unclosed_parens.mc"
+add unclosed_parens
+
+{ echo "// 10,000 actions over one bit of state."
+  echo "var x: 0..1;"
+  for ((i = 0; i < 10000; i++)); do echo "action a$i { x = 1 - x; }"; done
+  echo "invariant ok: x <= 1;"; } >"$in/actions_10000.mc"
+add actions_10000
+must_build actions_10000
+
+long=$(repeat 'abcdefghij' 10000)
+{ echo "var ${long}: bool;"
+  echo "action a { ${long} = !${long}; }"
+  echo "invariant i: ${long} || !${long};"; } >"$in/long_ident.mc"
+add long_ident
+must_build long_ident
+{ echo "var ${long}: bool;"
+  echo "action a { ${long}x = true; }"; } >"$in/long_ident_typo.mc"
+add long_ident_typo
+{ echo "var x: bool;"
+  echo "action a { x = ${long}; }"; } >"$in/long_ident_unknown.mc"
+add long_ident_unknown
+{ echo "var x: 0..3;"
+  echo "action a { x = $(repeat 9 100000); }"; } >"$in/long_number.mc"
+add long_number
+{ echo "var x: bool;"
+  echo "action a { assert x, \"$(repeat m 100000)\"; }"; } >"$in/long_string.mc"
+add long_string
+
+{ echo "var x: bool;"; printf '// a NUL \000 in a comment\n'; echo "action a { x = !x; }"; } \
+  >"$in/nul_in_comment.mc"
+add nul_in_comment
+{ echo "var x: bool;"; printf 'action a { x \000= !x; }\n'; } >"$in/nul_in_code.mc"
+add nul_in_code
+{ printf 'var x: bool;\000'; } >"$in/nul_at_end.mc"
+add nul_at_end
+sed 's/$/\r/' "$seed" >"$in/crlf_seed.mc"
+add crlf_seed
+must_build crlf_seed
+sed 's/$/\r/; s/leader = p;/leader = 1;/' "$seed" >"$in/crlf_error.mc"
+add crlf_error
+printf 'var x: bool;\raction a { x = !x; }\r' >"$in/cr_only.mc"
+add cr_only
+: >"$in/empty.mc"
+add empty
+printf '\357\273\277var x: bool;\n' >"$in/utf8_bom.mc"
+add utf8_bom
+printf 'var x\303\251: bool;\n' >"$in/utf8_ident.mc"
+add utf8_ident
+
+#
+# Running
+#
+
+# check_one EXE INPUT MUST_BUILD: one line, "PASS ..." or "FAIL ...: why".
+check_one() {
+  local exe=$1 file=$2 must=$3
+  local name tag out status err why=""
+  name=$(basename "$file" .mc)
+  tag=${exe##*/}
+  out=$work/out/$name.$tag
+  err=$out.stderr
+  ASAN_OPTIONS=detect_leaks=0 timeout 60 "$exe" -o "$out" "$file" >"$err" 2>&1
+  status=$?
+  case $status in
+    0 | 1) ;;
+    2) why="exit status 2 (the C compiler failed, or a system error): $(grep -m1 mcgen: "$err")" ;;
+    124) why="timed out after 60 s" ;;
+    *) if [ "$status" -gt 128 ]; then why="killed by signal $((status - 128))";
+       else why="exit status $status"; fi ;;
+  esac
+  if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:|UndefinedBehaviorSanitizer' "$err"; then
+    why+="${why:+; }sanitizer: $(grep -m1 -E 'Sanitizer|runtime error:' "$err")"
+  fi
+  if [ -z "$why" ] && [ "$must" = 1 ]; then
+    if [ "$status" -ne 0 ]; then
+      why="must build, but mcgen exited $status: $(grep -m1 'error' "$err" | cut -c1-200)"
+    else
+      timeout 60 "$out" --quiet --progress 0 >"$out.run" 2>&1
+      local rs=$?
+      [ "$rs" -eq 0 ] || why="the checker exited $rs: $(head -c 300 "$out.run")"
+    fi
+  fi
+  rm -f "$out" "$out.c" "$out.m4"
+  if [ -z "$why" ]; then
+    echo "PASS $name [$tag] (exit $status)"
+  else
+    echo "FAIL $name [$tag]: $why"
+  fi
+}
+export -f check_one
+export work
+
+{
+  for f in "$in"/trunc_*.mc; do printf '%s %s 0\n' "$mcgen_asan" "$f"; done
+  for h in "${hand[@]}"; do
+    m=0
+    for x in "${must[@]}"; do [ "$x" = "$h" ] && m=1; done
+    printf '%s %s %s\n' "$mcgen_asan" "$in/$h.mc" "$m"
+    printf '%s %s %s\n' "$mcgen" "$in/$h.mc" "$m"
+  done
+} >"$work/jobs"
+
+# Truncations print only their failures and a summary; the hand-made inputs
+# print a line each.
+# (Paths are split on blanks: a build directory with a blank in its path is
+# not supported.)
+xargs -P "$jobs" -n 3 bash -c 'check_one "$@"' _ <"$work/jobs" >"$work/results"
+
+ntrunc=$(grep -c '^PASS trunc_' "$work/results")
+grep -v '^PASS trunc_' "$work/results" | sort
+echo "PASS truncations: $ntrunc prefixes compiled or rejected cleanly"
+passed=$(grep -c '^PASS' "$work/results")
+failed=$(grep -c '^FAIL' "$work/results")
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
