@@ -13,6 +13,8 @@
 // are the notes and hints that follow them.
 #include "mcgen.h"
 
+#include <strings.h>
+
 #define MAX_ERRORS 100
 
 FILE *diag_out;
@@ -218,9 +220,23 @@ static int edit_distance(const char *a, int n, const char *b, int m) {
   return d;
 }
 
+// Suggests only names within max(1, len/3) edits, and never one that shares
+// nothing with the name (a 1-letter name is not "close" to every other
+// 1-letter name). A name that differs only in case is always suggested.
+// Names longer than MAX_SUGGEST_LEN are not compared: nobody mistypes those,
+// and the edit distance is quadratic in their length.
+#define MAX_SUGGEST_LEN 64
+
 const char *closest_name(const char *name, const char *const *candidates, int n) {
   int len = (int)strlen(name);
+  if (len > MAX_SUGGEST_LEN)
+    return NULL;
+  for (int i = 0; i < n; i++)
+    if (candidates[i] && strcmp(candidates[i], name) && !strcasecmp(candidates[i], name))
+      return candidates[i];
   int limit = len / 3 > 1 ? len / 3 : 1;
+  if (limit >= len)
+    limit = len - 1;
   const char *best = NULL;
   int best_dist = limit + 1;
   for (int i = 0; i < n; i++) {
@@ -230,7 +246,7 @@ const char *closest_name(const char *name, const char *const *candidates, int n)
     int clen = (int)strlen(c);
     // The distance is at least the difference in length: skip the work.
     int diff = clen > len ? clen - len : len - clen;
-    if (diff >= best_dist)
+    if (diff >= best_dist || clen > MAX_SUGGEST_LEN)
       continue;
     int d = edit_distance(name, len, c, clen);
     // The name itself is no suggestion (the caller's lookup failed for

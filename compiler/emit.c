@@ -1536,109 +1536,56 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   buf_puts(&terminal, "  (void)ctx, (void)s;\n  return false;\n}\n");
   buf_puts(&constraint, "  (void)ctx, (void)s;\n  return true;\n}\n");
 
-  // initial_states, successors, apply_init, apply_rule.
+  // Per group: x_ expands every binding (a loop per parameter), r_ replays
+  // one binding. The model's functions call them in order, or through a
+  // table: a spec with thousands of actions gives thousands of small C
+  // functions, not one enormous one.
   Buf search = {0};
-  begin_fn(&search, "return;", "s", false);
-  buf_puts(&search, "static void mc_initial_states(McrtCtx *ctx) {\n"
-                    "  const uint8_t *s = mc_default_state;\n"
-                    "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n");
-  if (!inits.len) {
-    buf_puts(&search, "  /* no init block: the default state */\n"
-                      "  memcpy(n, s, sizeof n);\n"
-                      "  mcrt_emit_initial(ctx, n, 0);\n");
-  }
-  for (int i = 0; i < inits.len; i++) {
-    Group *gr = inits.data[i];
-    line("/* %s */", decl_comment(gr->decl));
-    g.fail = format("{ mcrt_failed_in_rule(ctx, true, %lluu); return; }",
-                    (unsigned long long)gr->first);
-    char *rule;
-    line("{");
-    g.indent++;
-    int open = open_bindings(gr, &rule);
-    char *rule_t = temp("uint64_t", rule);
-    const char *fail_rule = format("{ mcrt_failed_in_rule(ctx, true, %s); return; }", rule_t);
-    if (gr->decl->expr) {
-      line("bool %s_en = g%s(ctx, s%s);", rule_t, gr->body, args_c(&gr->decl->params));
-      if (gr->guard_fails)
-        line("if (mcrt_failed(ctx)) %s", fail_rule);
-      line("if (%s_en) {", rule_t);
-    } else {
-      line("{");
-    }
-    g.indent++;
-    line("memcpy(n, s, sizeof n);");
-    line("%s(ctx, n%s);", gr->body, args_c(&gr->decl->params));
-    if (gr->body_fails)
-      line("if (mcrt_failed(ctx)) %s", fail_rule);
-    line("mcrt_emit_initial(ctx, n, %s);", rule_t);
-    g.indent--;
-    line("}");
-    close_blocks(open);
-    g.indent--;
-    line("}");
-  }
-  buf_puts(&search, "}\n\n");
-
-  buf_puts(&search, "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
-                    "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n");
-  for (int i = 0; i < actions.len; i++) {
-    Group *gr = actions.data[i];
-    line("/* %s */", decl_comment(gr->decl));
-    g.fail = format("{ mcrt_failed_in_rule(ctx, false, %lluu); return; }",
-                    (unsigned long long)gr->first);
-    line("{");
-    g.indent++;
-    char *rule;
-    int open = open_bindings(gr, &rule);
-    char *rule_t = temp("uint64_t", rule);
-    const char *fail_rule = format("{ mcrt_failed_in_rule(ctx, false, %s); return; }", rule_t);
-    if (gr->decl->expr) {
-      line("bool %s_en = g%s(ctx, s%s);", rule_t, gr->body, args_c(&gr->decl->params));
-      if (gr->guard_fails)
-        line("if (mcrt_failed(ctx)) %s", fail_rule);
-      line("if (%s_en) {", rule_t);
-    } else {
-      line("{");
-    }
-    g.indent++;
-    line("memcpy(n, s, MC_STATE_BYTES);");
-    line("%s(ctx, n%s);", gr->body, args_c(&gr->decl->params));
-    if (gr->body_fails)
-      line("if (mcrt_failed(ctx)) %s", fail_rule);
-    line("if (mcrt_emit_successor(ctx, n, %d, %s))", i, rule_t);
-    line("  return;");
-    g.indent--;
-    line("}");
-    close_blocks(open);
-    g.indent--;
-    line("}");
-  }
-  buf_puts(&search, "}\n\n");
-
-  // Replay of one rule: decode the binding from the rule index.
   for (int pass = 0; pass < 2; pass++) {
     Vec *list = pass ? &actions : &inits;
     bool init = !pass;
-    if (init)
-      buf_puts(&search, "static bool mc_apply_init(McrtCtx *ctx, uint64_t rule, uint8_t *n) {\n"
-                        "  const uint8_t *s = mc_default_state;\n");
-    else
-      buf_puts(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
-                        "uint8_t *n) {\n");
-    if (init && !list->len)
-      buf_puts(&search, "  if (rule == 0) {\n    memcpy(n, s, MC_STATE_BYTES);\n    return true;\n  }\n");
     for (int i = 0; i < list->len; i++) {
       Group *gr = list->data[i];
       Decl *d = gr->decl;
-      g.fail = "return false;";
-      if (gr->first)
-        line("if (rule >= %lluu && rule < %lluu) { /* %s */", (unsigned long long)gr->first,
-             (unsigned long long)(gr->first + gr->nbindings), gr->name);
-      else
-        line("if (rule < %lluu) { /* %s */", (unsigned long long)gr->nbindings, gr->name);
+      begin_fn(&search, "", "s", false);
+      buf_printf(&search, "/* every binding of %s */\n", decl_comment(d));
+      buf_printf(&search, "static bool x_%s(McrtCtx *ctx, const uint8_t *s, uint8_t *n) {\n",
+                 gr->body);
+      g.fail = format("{ mcrt_failed_in_rule(ctx, %s, %lluu); return true; }",
+                      init ? "true" : "false", (unsigned long long)gr->first);
+      char *rule;
+      int open = open_bindings(gr, &rule);
+      char *rule_t = temp("uint64_t", rule);
+      const char *fail_rule = format("{ mcrt_failed_in_rule(ctx, %s, %s); return true; }",
+                                     init ? "true" : "false", rule_t);
+      if (d->expr) {
+        line("bool %s_en = g%s(ctx, s%s);", rule_t, gr->body, args_c(&d->params));
+        if (gr->guard_fails)
+          line("if (mcrt_failed(ctx)) %s", fail_rule);
+        line("if (%s_en) {", rule_t);
+      } else {
+        line("{");
+      }
       g.indent++;
-      line("uint64_t b = rule - %lluu;", (unsigned long long)gr->first);
+      line("memcpy(n, s, MC_STATE_BYTES);");
+      line("%s(ctx, n%s);", gr->body, args_c(&d->params));
+      if (gr->body_fails)
+        line("if (mcrt_failed(ctx)) %s", fail_rule);
+      if (init)
+        line("mcrt_emit_initial(ctx, n, %s);", rule_t);
+      else {
+        line("if (mcrt_emit_successor(ctx, n, %d, %s))", i, rule_t);
+        line("  return true;");
+      }
+      g.indent--;
+      line("}");
+      close_blocks(open);
+      buf_puts(&search, "  return false;\n}\n\n");
+
+      // Replay of binding b: decode the parameters (first most significant).
+      begin_fn(&search, "return false;", "s", false);
+      buf_printf(&search, "static bool r_%s(McrtCtx *ctx, uint64_t b, const uint8_t *s, "
+                          "uint8_t *n) {\n", gr->body);
       uint64_t stride = gr->nbindings;
       for (int j = 0; j < d->params.len; j++) {
         Binder *b = d->params.data[j];
@@ -1661,17 +1608,84 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
         }
       }
       line("(void)b;");
-      if (d->expr)
-        line("if (!g%s(ctx, s%s))\n%*s  return false;", gr->body, args_c(&d->params),
-             g.indent * 2, "");
+      if (d->expr) {
+        line("if (!g%s(ctx, s%s))", gr->body, args_c(&d->params));
+        line("  return false;");
+      }
       line("memcpy(n, s, MC_STATE_BYTES);");
       line("%s(ctx, n%s);", gr->body, args_c(&d->params));
       line("return !mcrt_failed(ctx);");
-      g.indent--;
-      line("}");
+      buf_puts(&search, "}\n\n");
     }
-    buf_puts(&search, "  (void)ctx, (void)s, (void)n, (void)rule;\n  return false;\n}\n\n");
   }
+
+  buf_puts(&search, "static void mc_initial_states(McrtCtx *ctx) {\n"
+                    "  const uint8_t *s = mc_default_state;\n"
+                    "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n");
+  if (!inits.len)
+    buf_puts(&search, "  /* no init block: the default state */\n"
+                      "  memcpy(n, s, sizeof n);\n"
+                      "  mcrt_emit_initial(ctx, n, 0);\n");
+  for (int i = 0; i < inits.len; i++)
+    buf_printf(&search, "  if (x_%s(ctx, s, n))\n    return;\n",
+               ((Group *)inits.data[i])->body);
+  buf_puts(&search, "}\n\n");
+
+  buf_puts(&search, "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
+                    "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n");
+  for (int i = 0; i < actions.len; i++)
+    buf_printf(&search, "  if (x_%s(ctx, s, n))\n    return;\n",
+               ((Group *)actions.data[i])->body);
+  buf_puts(&search, "  (void)ctx, (void)s, (void)n;\n}\n\n");
+
+  // Replay of one rule: find its group (binary search on first_rule), then
+  // replay the binding.
+  buf_puts(&search, "typedef bool McReplay(McrtCtx *, uint64_t, const uint8_t *, uint8_t *);\n\n"
+                    "static bool mc_replay(const McrtRuleGroup *groups, McReplay *const *replay, "
+                    "uint32_t ngroups,\n"
+                    "                      McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
+                    "uint8_t *n) {\n"
+                    "  uint32_t lo = 0, hi = ngroups;\n"
+                    "  while (hi - lo > 1) {\n"
+                    "    uint32_t mid = lo + (hi - lo) / 2;\n"
+                    "    if (groups[mid].first_rule <= rule)\n"
+                    "      lo = mid;\n"
+                    "    else\n"
+                    "      hi = mid;\n"
+                    "  }\n"
+                    "  if (ngroups == 0 || rule - groups[lo].first_rule >= groups[lo].nbindings)\n"
+                    "    return false;\n"
+                    "  return replay[lo](ctx, rule - groups[lo].first_rule, s, n);\n"
+                    "}\n\n");
+  for (int pass = 0; pass < 2; pass++) {
+    Vec *list = pass ? &actions : &inits;
+    if (!list->len)
+      continue;
+    buf_printf(&search, "static McReplay *const mc_%s_replay[] = {\n", pass ? "action" : "init");
+    for (int i = 0; i < list->len; i++)
+      buf_printf(&search, "  r_%s,\n", ((Group *)list->data[i])->body);
+    buf_puts(&search, "};\n");
+  }
+  if (inits.len)
+    buf_printf(&search, "static bool mc_apply_init(McrtCtx *ctx, uint64_t rule, uint8_t *n) {\n"
+                        "  return mc_replay(mc_inits, mc_init_replay, %d, ctx, rule, "
+                        "mc_default_state, n);\n}\n",
+               inits.len);
+  else
+    buf_puts(&search, "static bool mc_apply_init(McrtCtx *ctx, uint64_t rule, uint8_t *n) {\n"
+                      "  (void)ctx;\n"
+                      "  if (rule != 0)\n    return false;\n"
+                      "  memcpy(n, mc_default_state, MC_STATE_BYTES);\n"
+                      "  return true;\n}\n");
+  if (actions.len)
+    buf_printf(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
+                        "uint8_t *n) {\n"
+                        "  return mc_replay(mc_actions, mc_action_replay, %d, ctx, rule, s, n);\n}\n",
+               actions.len);
+  else
+    buf_puts(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
+                      "uint8_t *n) {\n"
+                      "  (void)ctx, (void)rule, (void)s, (void)n;\n  return false;\n}\n");
 
   // Rule-group tables.
   Buf groups = {0};

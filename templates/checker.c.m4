@@ -39,10 +39,11 @@ m4_defn(⟦MCGEN_FNS⟧)
 m4_defn(⟦MCGEN_RULES⟧)
 /* ---- Invariants, reachable, terminal and constraint predicates ---- */
 m4_defn(⟦MCGEN_PREDICATES⟧)
+/* ---- Actions and init blocks with their parameters ---- */
+m4_defn(⟦MCGEN_GROUPS⟧)
 /* ---- Search glue: initial states, successors, replay ---- */
 m4_defn(⟦MCGEN_SEARCH⟧)
 /* ---- The model, as the runtime sees it ---- */
-m4_defn(⟦MCGEN_GROUPS⟧)
 static const McrtPredicate mc_invariants[] = {
 m4_defn(⟦MCGEN_INVARIANT_TABLE⟧)};
 static const McrtPredicate mc_reachables[] = {
