@@ -29,7 +29,8 @@ PATHS := -DMCGEN_TEMPLATE_DIR=\"$(CURDIR)/templates\" \
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
-.PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests cli-tests asan-runtime bench clean
+.PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
+        asan-runtime bench clean
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -88,7 +89,7 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) unit-tests cli-tests diag-tests e2e-tests
+	$(MAKE) unit-tests cli-tests diag-tests malformed-tests e2e-tests
 
 # The compiler never frees (it is short-lived, STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked.
@@ -101,6 +102,9 @@ cli-tests: all asan-runtime
 
 diag-tests: all
 	tests/diag/run.sh $(B)
+
+malformed-tests: all
+	tests/malformed/run.sh $(B)
 
 e2e-tests: all asan-runtime
 	tests/e2e/compilers.sh $(B)
