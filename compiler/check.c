@@ -317,38 +317,32 @@ static void eval_const_decl(Obj *obj) {
     return;
   }
   decl->index = -1;
+  check_expr(decl->expr); // the written value is checked, overridden or not
+  // A -D override replaces the written value; a bad one is reported once and
+  // the written value stands in for it, so that its uses raise nothing more.
   for (int i = 0; i < ndefines; i++) {
-    if (!strcmp(defines[i].name, obj->name)) {
-      define_used[i] = true;
-      const char *v = defines[i].value;
-      char *end;
-      if (!strcmp(v, "true") || !strcmp(v, "false")) {
-        obj->type = ty_bool, obj->val = !strcmp(v, "true");
-      } else {
-        long long n = strtoll(v, &end, 10);
-        if (!*v || *end) {
-          error_at(decl->name, "-D %s=%s: the value must be an integer, true or false",
-                   defines[i].name, v);
-          obj->type = ty_error;
-        } else {
-          obj->type = ty_int, obj->val = n;
-        }
-      }
-      // The written value must still be well-typed, and of the same kind.
-      check_expr(decl->expr);
-      Type *wt = resolve(decl->expr->ty);
-      if (obj->type != ty_error && wt->kind != TY_ERROR &&
-          (wt->kind == TY_BOOL) != (obj->type == ty_bool)) {
-        error_at(decl->name, "-D %s=%s: constant '%s' is %s, not %s", defines[i].name, v,
-                 obj->name, wt->kind == TY_BOOL ? "a bool" : "an integer",
-                 obj->type == ty_bool ? "a bool" : "an integer");
-        obj->type = ty_error; // its uses would only repeat the complaint
-      }
+    if (strcmp(defines[i].name, obj->name))
+      continue;
+    define_used[i] = true;
+    const char *v = defines[i].value;
+    char *end;
+    bool is_bool = !strcmp(v, "true") || !strcmp(v, "false");
+    long long n = is_bool ? !strcmp(v, "true") : strtoll(v, &end, 10);
+    Type *wt = resolve(decl->expr->ty);
+    if (!is_bool && (!*v || *end)) {
+      error_at(decl->name, "-D %s=%s: the value must be an integer, true or false",
+               defines[i].name, v);
+    } else if (wt->kind != TY_ERROR && (wt->kind == TY_BOOL) != is_bool) {
+      error_at(decl->name, "-D %s=%s: constant '%s' is %s, not %s", defines[i].name, v,
+               obj->name, wt->kind == TY_BOOL ? "a bool" : "an integer",
+               is_bool ? "a bool" : "an integer");
+    } else {
+      obj->type = is_bool ? ty_bool : ty_int, obj->val = n;
       decl->index = -2;
       return;
     }
+    break;
   }
-  check_expr(decl->expr);
   Type *ty = resolve(decl->expr->ty);
   if (ty->kind == TY_ERROR) {
     obj->type = ty_error;
@@ -527,42 +521,48 @@ static void resolve_type(Type *ty) {
 // level (enum members share the file's one namespace).
 static void declare_global(Obj *obj);
 
-static void collect_type(Type *ty) {
+void for_each_enum(Type *ty, void (*fn)(Type *enum_type)) {
   if (!ty)
     return;
   switch (ty->kind) {
   case TY_ENUM:
-    if (ty->member_objs)
-      return;
-    ty->member_objs = xcalloc(ty->members.len, sizeof(Obj *));
-    for (int i = 0; i < ty->members.len; i++) {
-      Token *tok = ty->members.data[i];
-      Obj *obj = new_obj(OBJ_ENUM_MEMBER, tok);
-      obj->enum_type = ty;
-      obj->type = ty;
-      obj->index = i;
-      ty->member_objs[i] = obj;
-      declare_global(obj);
-    }
+    fn(ty);
     return;
   case TY_OPTIONAL:
   case TY_SET:
   case TY_MULTISET:
   case TY_QUEUE:
-    collect_type(ty->base);
+    for_each_enum(ty->base, fn);
     return;
   case TY_ARRAY:
-    collect_type(ty->index);
-    collect_type(ty->base);
+    for_each_enum(ty->index, fn);
+    for_each_enum(ty->base, fn);
     return;
   case TY_RECORD:
     for (int i = 0; i < ty->nfields; i++)
-      collect_type(ty->fields[i]->type);
+      for_each_enum(ty->fields[i]->type, fn);
     return;
   default:
     return;
   }
 }
+
+static void declare_members(Type *ty) {
+  if (ty->member_objs)
+    return;
+  ty->member_objs = xcalloc(ty->members.len, sizeof(Obj *));
+  for (int i = 0; i < ty->members.len; i++) {
+    Token *tok = ty->members.data[i];
+    Obj *obj = new_obj(OBJ_ENUM_MEMBER, tok);
+    obj->enum_type = ty;
+    obj->type = ty;
+    obj->index = i;
+    ty->member_objs[i] = obj;
+    declare_global(obj);
+  }
+}
+
+static void collect_type(Type *ty) { for_each_enum(ty, declare_members); }
 
 static void declare_global(Obj *obj) {
   Obj *prev = global_lookup(obj->name);

@@ -1161,30 +1161,7 @@ static char *type_desc(Type *ty) {
   return format("mc_type_%d", id);
 }
 
-static void describe_enums(Type *ty) {
-  ty = R(ty);
-  switch (ty->kind) {
-  case TY_ENUM:
-    type_desc(ty);
-    return;
-  case TY_OPTIONAL:
-  case TY_SET:
-  case TY_MULTISET:
-  case TY_QUEUE:
-    describe_enums(ty->base);
-    return;
-  case TY_ARRAY:
-    describe_enums(ty->index);
-    describe_enums(ty->base);
-    return;
-  case TY_RECORD:
-    for (int i = 0; i < ty->nfields; i++)
-      describe_enums(ty->fields[i]->type);
-    return;
-  default:
-    return;
-  }
-}
+static void describe_enum(Type *ty) { type_desc(ty); }
 
 //
 // Functions of the model
@@ -1380,13 +1357,9 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   // Every enum gets its constants (e_MEMBER), used or not in the state.
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
-    if (d->type)
-      describe_enums(d->type);
-    for (int j = 0; j < d->params.len; j++) {
-      Binder *b = d->params.data[j];
-      if (b->type)
-        describe_enums(b->type);
-    }
+    for_each_enum(d->type, describe_enum);
+    for (int j = 0; j < d->params.len; j++)
+      for_each_enum(((Binder *)d->params.data[j])->type, describe_enum);
   }
 
   // State variables: type descriptors, offsets, accessors.

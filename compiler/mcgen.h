@@ -326,6 +326,8 @@ typedef struct Define {
 bool check(Program *prog, Define *defines, int ndefines);
 // Follows TY_NAMED links.
 Type *resolve(Type *ty);
+// Calls fn on every enum written inside ty (type names are not followed).
+void for_each_enum(Type *ty, void (*fn)(Type *enum_type));
 bool is_scalar(const Type *ty); // bool, range, enum, scalarset, int
 const char *type_name(const Type *ty); // for messages
 
