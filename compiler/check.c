@@ -521,7 +521,8 @@ static void resolve_type(Type *ty) {
 // level (enum members share the file's one namespace).
 static void declare_global(Obj *obj);
 
-void for_each_enum(Type *ty, void (*fn)(Type *enum_type)) {
+// Calls fn on every enum written inside ty (type names are not followed).
+static void for_each_enum(Type *ty, void (*fn)(Type *enum_type)) {
   if (!ty)
     return;
   switch (ty->kind) {
@@ -550,6 +551,7 @@ void for_each_enum(Type *ty, void (*fn)(Type *enum_type)) {
 static void declare_members(Type *ty) {
   if (ty->member_objs)
     return;
+  vec_push(&prog->enums, ty);
   ty->member_objs = xcalloc(ty->members.len, sizeof(Obj *));
   for (int i = 0; i < ty->members.len; i++) {
     Token *tok = ty->members.data[i];
@@ -1111,6 +1113,56 @@ static void check_expr(Node *node) {
   }
 }
 
+// The type of `c ? a : b`. When one branch may be none, so may the whole
+// (a T and a none give T?); integers of different ranges give an integer
+// (the emitter bounds it by the union of the branches).
+static Type *cond_type(Node *node, Type *a, Type *b) {
+  Type *ra = resolve(a), *rb = resolve(b);
+  if (ra->kind == TY_NONE && rb->kind == TY_NONE) {
+    error_at(node->tok, "the type of '?:' is unknown: both branches are none");
+    return ty_error;
+  }
+  if (ra->kind == TY_NONE || rb->kind == TY_NONE) {
+    Type *other = ra->kind == TY_NONE ? b : a, *ro = resolve(other);
+    Node *onode = ra->kind == TY_NONE ? node->els : node->then;
+    if (ro->kind == TY_OPTIONAL)
+      return other;
+    if (ro->kind == TY_INT && onode->is_const) {
+      // `c ? none : 2`: an optional of the one-value range 2..2 (a value is
+      // range-checked where it is stored).
+      Type *one = xcalloc(1, sizeof *one);
+      one->kind = TY_RANGE;
+      one->tok = onode->tok;
+      one->lo = one->hi = onode->val;
+      other = one, ro = one;
+    }
+    if (is_scalar(ro) && ro->kind != TY_INT) {
+      Type *opt = xcalloc(1, sizeof *opt);
+      opt->kind = TY_OPTIONAL;
+      opt->tok = node->tok;
+      opt->base = other;
+      return opt;
+    }
+    error_at(node->tok, "'?:' mixes none with %s, which cannot be optional", type_name(ro));
+    hint("give the other branch a type that can be optional, e.g. through a variable of "
+         "a range type");
+    return ty_error;
+  }
+  Type *ua = unopt(ra), *ub = unopt(rb);
+  bool optional = ra->kind == TY_OPTIONAL || rb->kind == TY_OPTIONAL;
+  if (is_intlike(ua) && is_intlike(ub))
+    return optional ? (ra->kind == TY_OPTIONAL ? a : b) : ty_int;
+  if (is_scalar(ua) && ua == ub) // the same bool, enum or scalarset
+    return optional ? (ra->kind == TY_OPTIONAL ? a : b) : a;
+  if (ua->kind == TY_BOOL && ub->kind == TY_BOOL)
+    return optional ? (ra->kind == TY_OPTIONAL ? a : b) : ty_bool;
+  if (!optional && !is_scalar(ra) && same_type(a, b))
+    return a;
+  error_at(node->tok, "the branches of '?:' have different types: %s and %s", type_name(ra),
+           type_name(rb));
+  return ty_error;
+}
+
 static void check_expr_kind(Node *node) {
   if (++depth > 400) {
     error_at(node->tok, "expression nested too deeply");
@@ -1177,22 +1229,8 @@ static void check_expr_kind(Node *node) {
     } else if (!a || !b) {
       error_at(node->tok, "both branches of '?:' must have a value");
       set_type(node, ty_error);
-    } else if (is_intlike(unopt(resolve(a))) && is_intlike(unopt(resolve(b)))) {
-      set_type(node, resolve(a)->kind == TY_OPTIONAL || resolve(b)->kind == TY_OPTIONAL
-                         ? (resolve(a)->kind == TY_OPTIONAL ? a : b)
-                         : ty_int);
-    } else if (resolve(a)->kind == TY_NONE && resolve(b)->kind == TY_OPTIONAL) {
-      set_type(node, b);
-    } else if (resolve(b)->kind == TY_NONE && resolve(a)->kind == TY_OPTIONAL) {
-      set_type(node, a);
-    } else if (assignable(a, b) && !(resolve(a)->kind == TY_NONE)) {
-      set_type(node, a);
-    } else if (assignable(b, a)) {
-      set_type(node, b);
     } else {
-      error_at(node->tok, "the branches of '?:' have different types: %s and %s",
-               type_name(resolve(a)), type_name(resolve(b)));
-      set_type(node, ty_error);
+      set_type(node, cond_type(node, a, b));
     }
     if (node->cond->is_const && node->then->is_const && node->els->is_const &&
         !is_error(node)) {
@@ -1394,6 +1432,8 @@ static void check_stmt(Node *node) {
   }
   case ND_LET:
   case ND_VARDECL: {
+    if (node->kind == ND_VARDECL)
+      collect_type(node->decl_type); // its enum members are in scope for the value
     check_rhs(node->rhs);
     Obj *obj = new_obj(OBJ_LOCAL, node->name);
     obj->node = node;

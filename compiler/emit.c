@@ -213,21 +213,41 @@ static __int128 max4(__int128 a, __int128 b, __int128 c, __int128 d) {
 
 static bool iv_fits(Iv v) { return v.lo >= I64MIN && v.hi <= I64MAX; }
 
+// How many values `x in C` binds at most: the distinct elements of a set or
+// multiset, every element of a queue (duplicates included).
+static int64_t in_domain_size(Type *coll) {
+  int64_t space = element_space(coll->base);
+  switch (coll->kind) {
+  case TY_SET: return space;
+  case TY_MULTISET: return coll->size < space ? coll->size : space;
+  default: return coll->size;
+  }
+}
+
 static int64_t domain_size(Vec *binders) {
   __int128 n = 1;
   for (int i = 0; i < binders->len; i++) {
     Binder *b = binders->data[i];
-    n *= b->in_expr ? element_space(R(b->in_expr->ty)->base) : card_of(b->type);
+    n *= b->in_expr ? in_domain_size(R(b->in_expr->ty)) : card_of(b->type);
     if (n > I64MAX)
       return INT64_MAX;
   }
   return (int64_t)n;
 }
 
+static bool is_scalar_or_opt(Type *ty) {
+  return is_scalar(ty) || ty->kind == TY_OPTIONAL || ty->kind == TY_NONE;
+}
+
 static Iv interval(Node *node) {
   if (node->is_const)
     return (Iv){node->val, node->val, false};
   Type *ty = R(node->ty);
+  if (node->kind == ND_COND && is_scalar_or_opt(ty)) {
+    // The union of the branches, whatever type the checker gave the whole.
+    Iv a = interval(node->then), b = interval(node->els);
+    return (Iv){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, a.none || b.none};
+  }
   if (ty->kind != TY_INT)
     return iv_of_type(ty);
   switch (node->kind) {
@@ -261,10 +281,6 @@ static Iv interval(Node *node) {
   case ND_UNARY: {
     Iv a = interval(node->lhs);
     return (Iv){-a.hi, -a.lo, false};
-  }
-  case ND_COND: {
-    Iv a = interval(node->then), b = interval(node->els);
-    return (Iv){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, a.none || b.none};
   }
   case ND_IDENT:
     if (node->obj && node->obj->kind == OBJ_LOCAL && !node->obj->writable)
@@ -700,13 +716,14 @@ static char *gen_quant(Node *node) {
 }
 
 // Evaluates `node` into a fresh buffer when the code for it has statements,
-// else returns the expression; used for short-circuit operators.
-static char *gen_lazy(Node *node, Buf **pre) {
+// else returns the expression; used for short-circuit operators and the
+// branches of `?:`. `plain`: a `none` there is an error (see gen_plain).
+static char *gen_lazy(Node *node, Buf **pre, bool plain) {
   Buf *saved = g.out;
   Buf *b = xcalloc(1, sizeof *b);
   g.out = b;
   g.indent++;
-  char *v = gen_plain(node);
+  char *v = plain ? gen_plain(node) : gen_value(node);
   g.indent--;
   g.out = saved;
   *pre = b->len ? b : NULL;
@@ -718,7 +735,7 @@ static char *gen_binary(Node *node) {
   if (op == OP_AND || op == OP_OR || op == OP_IMPLIES) {
     char *a = gen_plain(node->lhs);
     Buf *pre;
-    char *b = gen_lazy(node->rhs, &pre);
+    char *b = gen_lazy(node->rhs, &pre, true);
     const char *la = op == OP_IMPLIES ? format("!%s", a) : a;
     if (!pre)
       return format("(%s %s %s)", la, op == OP_AND ? "&&" : "||", b);
@@ -912,7 +929,10 @@ static char *gen_value(Node *node) {
   case ND_COND: {
     char *c = gen_plain(node->cond);
     Buf *pa, *pb;
-    char *a = gen_lazy(node->then, &pa), *b = gen_lazy(node->els, &pb);
+    // An optional result may be none: the branches are not checked here, the
+    // use of the result is.
+    bool plain = R(node->ty)->kind != TY_OPTIONAL;
+    char *a = gen_lazy(node->then, &pa, plain), *b = gen_lazy(node->els, &pb, plain);
     if (!pa && !pb)
       return format("(%s ? %s : %s)", c, a, b);
     char *t = temp_name();
@@ -1143,7 +1163,7 @@ static char *type_desc(Type *ty) {
   };
   int64_t len_width = ty->kind == TY_QUEUE ? W(ty) - ty->size * W(ty->base) : 0;
   buf_printf(&types_out,
-             "static const McrtType mc_type_%d = { /* %s */\n"
+             "static const McrtType mc_type_%d MC_MAYBE_UNUSED = { /* %s */\n"
              "  .kind = %s, .width = %lld, .card = %lld, .lo = %lld, .name = %s,\n"
              "  .members = %s, .base = %s, .index = %s, .capacity = %lld, .len_width = %lld,\n"
              "  .nfields = %d, .fields = %s,\n};\n",
@@ -1160,8 +1180,6 @@ static char *type_desc(Type *ty) {
   ty->id = id;
   return format("mc_type_%d", id);
 }
-
-static void describe_enum(Type *ty) { type_desc(ty); }
 
 //
 // Functions of the model
@@ -1237,6 +1255,29 @@ static const char *decl_comment(Decl *d) {
                 line_no);
 }
 
+// Whether every path through a block ends in `return` (written out: the
+// last statement returns, or is an if/else whose every branch does).
+static bool always_returns(Node *block) {
+  if (!block->args.len)
+    return false;
+  Node *last = block->args.data[block->args.len - 1];
+  switch (last->kind) {
+  case ND_RETURN:
+    return true;
+  case ND_BLOCK:
+    return always_returns(last);
+  case ND_IF:
+    for (Node *n = last;; n = n->els) {
+      if (!always_returns(n->then) || !n->els)
+        return false;
+      if (n->els->kind != ND_IF)
+        return always_returns(n->els);
+    }
+  default:
+    return false;
+  }
+}
+
 static void emit_fn(Buf *protos, Buf *out, Decl *fn) {
   cur_fn = fn;
   bool composite = is_composite(fn->type);
@@ -1249,9 +1290,14 @@ static void emit_fn(Buf *protos, Buf *out, Decl *fn) {
   begin_fn(&body, composite ? "return;" : "return 0;", "s", false);
   mark_used(&fn->params);
   gen_block(fn->body);
-  line("mcrt_runtime_error(ctx, mc_file, %d, %d, %s);", fn->name->line, fn->name->col,
-       c_str(format("fn %s ended without return", token_text(fn->name))));
-  line("%s", g.fail);
+  if (always_returns(fn->body)) {
+    line("%s /* not reached: every path returns */", g.fail);
+  } else {
+    line("mcrt_runtime_error(ctx, mc_file, %d, %d, %s);", fn->name->line, fn->name->col,
+         c_str(format("fn %s ended without return", token_text(fn->name))));
+    line("%s", g.fail);
+    g.can_fail = true;
+  }
   buf_printf(out, "/* %s */\n%s {\n", decl_comment(fn), sig.data);
   buf_puts(out, body.data);
   buf_puts(out, "}\n" LINE_BACK "\n");
@@ -1354,13 +1400,9 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
       emit_fn_after_callees(&fn_protos, &fns, d, done);
   }
 
-  // Every enum gets its constants (e_MEMBER), used or not in the state.
-  for (int i = 0; i < prog->decls.len; i++) {
-    Decl *d = prog->decls.data[i];
-    for_each_enum(d->type, describe_enum);
-    for (int j = 0; j < d->params.len; j++)
-      for_each_enum(((Binder *)d->params.data[j])->type, describe_enum);
-  }
+  // Every enum gets its constants (e_MEMBER), wherever it was written.
+  for (int i = 0; i < prog->enums.len; i++)
+    type_desc(prog->enums.data[i]);
 
   // State variables: type descriptors, offsets, accessors.
   Buf vars = {0}, accessors = {0};

@@ -307,6 +307,7 @@ struct Program {
   const SrcFile *file;
   Token *model_name; // from `model NAME;`, or NULL
   Vec decls;         // Decl*, in source order
+  Vec enums;         // check.c: every enum type written anywhere, in order met
 };
 
 // Parses a whole file; reports every syntax error it can (recovering at
@@ -326,8 +327,6 @@ typedef struct Define {
 bool check(Program *prog, Define *defines, int ndefines);
 // Follows TY_NAMED links.
 Type *resolve(Type *ty);
-// Calls fn on every enum written inside ty (type names are not followed).
-void for_each_enum(Type *ty, void (*fn)(Type *enum_type));
 bool is_scalar(const Type *ty); // bool, range, enum, scalarset, int
 const char *type_name(const Type *ty); // for messages
 

@@ -23,6 +23,8 @@ m4_dnl here: the search is in the runtime (runtime/mcrt.h).
 /* Every state variable gets accessors, used by this file or not: they are
  * also for people reading it and for debuggers. */
 #define MC_ACCESSOR static inline __attribute__((unused))
+/* A type descriptor only the printing of a local's type would need. */
+#define MC_MAYBE_UNUSED __attribute__((unused))
 
 static const char mc_file[] = m4_defn(⟦MCGEN_SOURCE⟧);
 
