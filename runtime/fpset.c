@@ -28,8 +28,11 @@
 #define MCRT_FP_LOAD_NUM 17   // max load factor 17/20 = 0.85
 #define MCRT_FP_LOAD_DEN 20
 #define MCRT_HUGE_PAGE ((size_t)2 << 20)
+#define MCRT_FP_HUGE_MIN ((size_t)64 << 20) // tables from 64 MiB use huge pages
 #define MCRT_FP_SMALL_BYTES ((size_t)1 << 20)
-#define MCRT_FP_RELEASE_BYTES MCRT_HUGE_PAGE // release the old table in 2 MiB steps
+// The old table is released behind the migration in steps of whole pages:
+// 2 MiB for a table on huge pages, 256 KiB otherwise.
+#define MCRT_FP_RELEASE_SMALL ((size_t)256 << 10)
 
 static size_t page_size(void) {
   static size_t ps;
@@ -42,14 +45,20 @@ static inline uint64_t home_slot(uint64_t hi, uint64_t capacity) {
   return (uint64_t)(((unsigned __int128)hi * capacity) >> 64); // as mcrt_fpset_home
 }
 
-// Maps `bytes` of zeroed memory for a table. Tables of a few MiB and up are
-// aligned to 2 MiB and offered to transparent huge pages: a random probe
-// then costs one TLB entry per 2 MiB, and growth takes 512 times fewer page
-// faults (which dominate growth on virtual machines).
+// Maps `bytes` of zeroed memory for a table. Large tables are aligned to
+// 2 MiB and offered to transparent huge pages: a random probe then costs one
+// TLB entry per 2 MiB, and growth takes 512 times fewer page faults (which
+// dominate growth on virtual machines). Huge pages make memory resident in
+// 2 MiB steps, which during a growth (old and new table partly resident)
+// costs a few MiB: a noticeable share of a table under MCRT_FP_HUGE_MIN, so
+// those use ordinary pages.
 static void *map_zeroed(size_t bytes) {
   if (bytes < 4 * MCRT_HUGE_PAGE) // small: fault it in at once (one call, not a fault a page)
     return mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_POPULATE, -1, 0);
+  if (bytes < MCRT_FP_HUGE_MIN)
+    return mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                -1, 0);
   size_t span = bytes + MCRT_HUGE_PAGE;
   char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                  -1, 0);
@@ -210,6 +219,7 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
   uint64_t *dst = (uint64_t *)t.slots;
   size_t slot_bytes = w * sizeof(uint64_t);
   size_t released = 0; // bytes of the old table already given back
+  size_t release_step = old.map_bytes >= MCRT_FP_HUGE_MIN ? MCRT_HUGE_PAGE : MCRT_FP_RELEASE_SMALL;
   for (uint64_t i = 0; i < old.nslots; i++) {
     uint64_t hi = src[w * i];
     if (hi != 0) {
@@ -226,8 +236,8 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
         dst[2 * j + 1] = src[2 * i + 1];
     }
     size_t done = (size_t)(i + 1) * slot_bytes;
-    if (done - released >= MCRT_FP_RELEASE_BYTES) {
-      size_t upto = done & ~(MCRT_FP_RELEASE_BYTES - 1); // whole (huge) pages
+    if (done - released >= release_step) {
+      size_t upto = done & ~(release_step - 1); // whole (huge) pages
       madvise((char *)src + released, upto - released, MADV_DONTNEED);
       released = upto;
     }
