@@ -254,27 +254,6 @@ static bool assignable(Type *dst, Type *src) {
   return same_type(dst, src);
 }
 
-static bool contains_scalarset(Type *ty) {
-  ty = resolve(ty);
-  switch (ty->kind) {
-  case TY_SCALARSET:
-    return true;
-  case TY_OPTIONAL:
-  case TY_SET:
-  case TY_MULTISET:
-  case TY_QUEUE:
-  case TY_ARRAY:
-    return (ty->index && contains_scalarset(ty->index)) || contains_scalarset(ty->base);
-  case TY_RECORD:
-    for (int i = 0; i < ty->nfields; i++)
-      if (contains_scalarset(ty->fields[i]->type))
-        return true;
-    return false;
-  default:
-    return false;
-  }
-}
-
 // Whether a state variable of this type has no default (holds a
 // non-optional scalarset outside any collection).
 static bool needs_init(Type *ty) {
@@ -1981,6 +1960,5 @@ bool check(Program *p, Define *defs, int ndefs) {
     Decl *d = p->decls.data[i];
     d->index = counts[d->kind]++;
   }
-  (void)contains_scalarset;
   return error_count() == errors_before;
 }

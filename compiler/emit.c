@@ -25,7 +25,6 @@ typedef struct Gen {
   const char *fail;   // statement that leaves the function after an error
   const char *state;  // C name of the state the code reads and writes
   bool can_fail;      // the function may report an error
-  bool writable;      // the state may be written (action and init bodies)
 } Gen;
 
 static Gen g;
@@ -1204,8 +1203,8 @@ static char *args_c(Vec *params) {
   return b.data ? b.data : "";
 }
 
-static void begin_fn(Buf *out, const char *fail, const char *state, bool writable) {
-  g = (Gen){.out = out, .indent = 1, .fail = fail, .state = state, .writable = writable};
+static void begin_fn(Buf *out, const char *fail, const char *state) {
+  g = (Gen){.out = out, .indent = 1, .fail = fail, .state = state};
 }
 
 // Marks the context, state and parameters used: not every function reads
@@ -1223,7 +1222,7 @@ static void mark_used(Vec *params) {
 static bool emit_predicate(Buf *out, const char *comment, const char *cname, Vec *params,
                            Node *expr) {
   Buf body = {0};
-  begin_fn(&body, "return false;", "s", false);
+  begin_fn(&body, "return false;", "s");
   mark_used(params);
   line_directive(expr->tok);
   char *v = gen_plain(expr);
@@ -1238,7 +1237,7 @@ static bool emit_predicate(Buf *out, const char *comment, const char *cname, Vec
 // An action or init body, run on the successor `n`.
 static bool emit_body(Buf *out, const char *comment, const char *cname, Vec *params, Node *block) {
   Buf body = {0};
-  begin_fn(&body, "return;", "n", true);
+  begin_fn(&body, "return;", "n");
   mark_used(params);
   gen_block(block);
   buf_printf(out, "/* %s */\nstatic void %s(McrtCtx *ctx, uint8_t *n%s) {\n",
@@ -1287,7 +1286,7 @@ static void emit_fn(Buf *protos, Buf *out, Decl *fn) {
              params_c(&fn->params));
   buf_printf(protos, "%s;\n", sig.data);
   Buf body = {0};
-  begin_fn(&body, composite ? "return;" : "return 0;", "s", false);
+  begin_fn(&body, composite ? "return;" : "return 0;", "s");
   mark_used(&fn->params);
   gen_block(fn->body);
   if (always_returns(fn->body)) {
@@ -1562,7 +1561,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     for (int i = 0; i < list->len; i++) {
       Group *gr = list->data[i];
       Decl *d = gr->decl;
-      begin_fn(&search, "", "s", false);
+      begin_fn(&search, "", "s");
       buf_printf(&search, "/* every binding of %s */\n", decl_comment(d));
       buf_printf(&search, "static bool x_%s(McrtCtx *ctx, const uint8_t *s, uint8_t *n) {\n",
                  gr->body);
@@ -1598,7 +1597,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
       buf_puts(&search, "  return false;\n}\n\n");
 
       // Replay of binding b: decode the parameters (first most significant).
-      begin_fn(&search, "return false;", "s", false);
+      begin_fn(&search, "return false;", "s");
       buf_printf(&search, "static bool r_%s(McrtCtx *ctx, uint64_t b, const uint8_t *s, "
                           "uint8_t *n) {\n", gr->body);
       uint64_t stride = gr->nbindings;
