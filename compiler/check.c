@@ -1591,7 +1591,78 @@ static void da_block(Node *node, Facts *f) {
     da_stmt(node->args.data[i], f);
 }
 
+// The state variables without a default (see check_init_assignments).
+static Vec *da_needy;
+
+// Whether anything of the variable has been assigned yet.
+static bool mentioned(Facts *f, const char *name) {
+  size_t n = strlen(name);
+  for (int i = 0; i < f->paths.len; i++) {
+    const char *p = f->paths.data[i];
+    if (!strncmp(p, name, n) && (p[n] == '\0' || p[n] == '.' || p[n] == '['))
+      return true;
+  }
+  return false;
+}
+
+// Reports a read of a variable that has no default and of which nothing has
+// been assigned yet on this path: its value would be an arbitrary element,
+// which is what a scalarset may not name. (Reads of a part of a variable
+// that is only partly assigned are not caught.)
+static void da_reads(Node *node, Facts *f) {
+  if (!node)
+    return;
+  if (node->kind == ND_IDENT && node->obj && node->obj->kind == OBJ_VAR) {
+    for (int i = 0; i < da_needy->len; i++)
+      if (da_needy->data[i] == node->obj && !mentioned(f, node->obj->name))
+        error_at(node->tok, "'%s' is read before it is assigned (a scalarset has no default)",
+                 node->obj->name);
+    return;
+  }
+  da_reads(node->lhs, f);
+  da_reads(node->rhs, f);
+  da_reads(node->cond, f);
+  da_reads(node->then, f);
+  da_reads(node->els, f);
+  da_reads(node->body, f);
+  for (int i = 0; i < node->args.len; i++)
+    da_reads(node->args.data[i], f);
+  for (int i = 0; i < node->binders.len; i++)
+    da_reads(((Binder *)node->binders.data[i])->in_expr, f);
+}
+
+// The expressions a statement reads (the indexes of an assignment's target
+// included), not its nested statements.
+static void da_stmt_reads(Node *node, Facts *f) {
+  switch (node->kind) {
+  case ND_ASSIGN:
+    da_reads(node->rhs, f);
+    for (Node *l = node->lhs; l && (l->kind == ND_INDEX || l->kind == ND_FIELD); l = l->lhs)
+      if (l->kind == ND_INDEX)
+        da_reads(l->rhs, f);
+    return;
+  case ND_IF:
+    da_reads(node->cond, f);
+    return;
+  case ND_FOR:
+    da_reads(((Binder *)node->binders.data[0])->in_expr, f);
+    return;
+  case ND_LET:
+  case ND_VARDECL:
+  case ND_RETURN:
+    da_reads(node->rhs ? node->rhs : node->lhs, f);
+    return;
+  case ND_ASSERT:
+  case ND_EXPR_STMT:
+    da_reads(node->lhs, f);
+    return;
+  default:
+    return;
+  }
+}
+
 static void da_stmt(Node *node, Facts *f) {
+  da_stmt_reads(node, f);
   switch (node->kind) {
   case ND_BLOCK:
     da_block(node, f);
@@ -1619,12 +1690,16 @@ static void da_stmt(Node *node, Facts *f) {
       return; // iterates over a state-dependent collection: may not run
     // `for x: T` runs once per value of T: what it assigns at [x] of an
     // array indexed by T, it assigns at every index.
+    // The body runs at least once (T is never empty), so what it assigns
+    // without the loop variable is assigned after the loop as well.
     char *seg = format("[#%d]", b->obj->id);
     for (int i = 0; i < body.paths.len; i++) {
       char *p = body.paths.data[i];
       char *at = strstr(p, seg);
-      if (!at)
+      if (!at) {
+        add_fact(f, p);
         continue;
+      }
       char *gen = format("%.*s[*]%s", (int)(at - p), p, at + strlen(seg));
       add_fact(f, gen);
     }
@@ -1651,6 +1726,8 @@ static const char *optional_spelling(Type *ty) {
 
 static void check_init_assignments(Decl *init, Vec *needy) {
   Facts f = {0};
+  da_needy = needy;
+  da_reads(init->expr, &f); // the `when` sees only defaults
   da_block(init->body, &f);
   for (int i = 0; i < needy->len; i++) {
     Obj *var = needy->data[i];
