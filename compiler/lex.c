@@ -38,6 +38,8 @@ typedef struct Lexer {
 } Lexer;
 
 bool equal(const Token *tok, const char *s) {
+  if (tok->spelling)
+    return !strcmp(tok->spelling, s);
   size_t n = strlen(s);
   return tok->kind != TK_STR && tok->kind != TK_EOF && (size_t)tok->len == n &&
          memcmp(tok->loc, s, n) == 0;
@@ -370,6 +372,12 @@ Token *tokenize(const SrcFile *file) {
 
     int n = utf8_len(p, lx.end);
     bad_char(&lx, p, n);
+    // A lone '&' is reported, then read as the '&&' it almost certainly
+    // meant, so that the parser adds no follow-on error.
+    if (*p == '&') {
+      cur = cur->next = new_token(&lx, TK_PUNCT, p, p + 1);
+      cur->spelling = "&&";
+    }
     lx.p += n;
   }
 

@@ -99,6 +99,8 @@ struct Token {
   int len;
   int64_t val;     // TK_NUM
   char *str;       // TK_STR: contents with escapes decoded; TK_IDENT: the name
+  const char *spelling; // TK_PUNCT standing in for a bad character: what it
+                        // stands for (a lone '&' is read as "&&"), else NULL
   const SrcFile *file;
   int line, col;
 };
