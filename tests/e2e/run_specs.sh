@@ -33,6 +33,9 @@
 # Checks, one output line each:
 #   - the spec compiles, the checker exits as expected, the report's counts,
 #     output and trace length are as expected;
+#   - bound oracle: for each N of the twin's `-- RUMUR-BOUNDS:` header,
+#     mcgen's counts under --max-depth N equal Rumur's under --bound N
+#     (recorded in NAME.bound-N.rumur.txt);
 #   - oracle: mcgen's full-graph counts (under ORACLE-RUN-ARGS and
 #     ORACLE-MCGEN-ARGS, or the main run's if there are none) equal Rumur's
 #     recorded "N states, M rules fired", and both agree on the verdict;
@@ -292,6 +295,26 @@ for spec in "${specs[@]}"; do
     fi
   fi
 
+  # --- depth-bound oracle: Rumur's --bound N against mcgen's --max-depth N ----
+  # Both explore the states within N steps and expand none at depth N, so
+  # states and transitions agree (the verdicts need not: a bound hides things).
+  for b in $(twin_header "$twin" RUMUR-BOUNDS); do
+    b_recorded=$oracle_dir/$tbase.bound-$b.rumur.txt
+    if [ ! -f "$b_recorded" ]; then
+      fail "$name" "bound oracle: recording $b_recorded is missing"
+      continue
+    fi
+    [ "$main_ok" -eq 1 ] && [ "$o_ok" -eq 1 ] || continue
+    bdir=$work/bound-$b
+    mkdir -p "$bdir"
+    run_checker "${obin:-$bin}" "$bdir" "$o_rargs --max-depth $b" >/dev/null
+    read -r b_states b_rules <<<"$(rumur_counts "$b_recorded")"
+    check_eq "$name" "bound oracle states (rumur --bound $b vs mcgen --max-depth $b)" \
+      "$b_states" "$(jq_field "$bdir/r.json" .states)"
+    check_eq "$name" "bound oracle transitions (rumur --bound $b vs mcgen --max-depth $b)" \
+      "$b_rules" "$(jq_field "$bdir/r.json" .transitions)"
+  done
+
   # --- violation oracle: verdict and trace length -----------------------------
   v_args=$(twin_header "$twin" RUMUR-VIOLATION-ARGS)
   v_recorded=$oracle_dir/$tbase.violation.rumur.txt
@@ -323,6 +346,14 @@ for spec in "${specs[@]}"; do
     check_eq "$name" "live rumur symmetry counts = recorded" \
       "$(rumur_counts "$s_recorded")" "$(rumur_counts "$work/live_s.txt")"
   fi
+  for b in $(twin_header "$twin" RUMUR-BOUNDS); do
+    b_recorded=$oracle_dir/$tbase.bound-$b.rumur.txt
+    [ -f "$b_recorded" ] || continue
+    if live_rumur "$name" "$twin" "$(twin_header "$twin" RUMUR-ARGS) --bound $b" "$work/live_b.txt"; then
+      check_eq "$name" "live rumur --bound $b counts = recorded" \
+        "$(rumur_counts "$b_recorded")" "$(rumur_counts "$work/live_b.txt")"
+    fi
+  done
   if [ -n "$v_args" ] && [ -f "$v_recorded" ]; then
     sedexpr=$(twin_header "$twin" RUMUR-VIOLATION-SED)
     sed -e "${sedexpr:-p;d}" "$twin" >"$work/$oracle"

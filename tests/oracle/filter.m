@@ -1,5 +1,6 @@
 -- Rumur twin of specs/filter.mc: the same state graph, state for state.
 -- RUMUR-ARGS: --symmetry-reduction off --deadlock-detection stuck --threads 1
+-- RUMUR-BOUNDS: 2 5
 -- RUMUR-SYMMETRY-ARGS: --symmetry-reduction exhaustive --deadlock-detection stuck --threads 1
 --
 -- Encoding: Proc stays a scalarset. The optional victim[l] : Proc? is a Proc

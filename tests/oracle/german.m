@@ -1,5 +1,6 @@
 -- Rumur twin of specs/german.mc: the same state graph, state for state.
 -- RUMUR-ARGS: --symmetry-reduction off --deadlock-detection stuck --threads 1
+-- RUMUR-BOUNDS: 3 6 10
 -- RUMUR-SYMMETRY-ARGS: --symmetry-reduction exhaustive --deadlock-detection stuck --threads 1
 --
 -- Encoding: Client and Data stay scalarsets. The optionals (the Data? fields,

@@ -1,5 +1,6 @@
 -- Rumur twin of specs/lcr.mc: the same state graph, state for state.
 -- RUMUR-ARGS: --symmetry-reduction off --deadlock-detection off --threads 1
+-- RUMUR-BOUNDS: 4 8
 --
 -- Encoding: queue<Uid, K> is a record of an array of K slots and a length;
 -- pop shifts the slots down and resets the freed slot to 0, so that equal

@@ -6,7 +6,8 @@
 # a sed expression applied to the source first), the violating variant's
 # output goes to NAME.violation.rumur.txt. If it has a
 # `-- RUMUR-SYMMETRY-ARGS:` header, that run's output goes to
-# NAME.symmetry.rumur.txt.
+# NAME.symmetry.rumur.txt. For each N of a `-- RUMUR-BOUNDS:` header, the
+# run with `--bound N` goes to NAME.bound-N.rumur.txt.
 # Usage: tests/oracle/record.sh [NAME.m...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,6 +38,9 @@ for m in "$@"; do
   if [ -n "$sargs" ]; then
     run_rumur "$m" "$sargs" "$name.symmetry.rumur.txt"
   fi
+  for b in $(header "$m" RUMUR-BOUNDS); do
+    run_rumur "$m" "$(header "$m" RUMUR-ARGS) --bound $b" "$name.bound-$b.rumur.txt"
+  done
   vargs=$(header "$m" RUMUR-VIOLATION-ARGS)
   if [ -n "$vargs" ]; then
     sedexpr=$(header "$m" RUMUR-VIOLATION-SED)
