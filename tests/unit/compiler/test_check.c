@@ -4,39 +4,14 @@
 //
 // Each test builds a spec from a string and runs tokenize, parse and check
 // on it; diagnostics go to a memory stream so that tests can read them.
-#include <criterion/criterion.h>
-
-#include "mcgen.h"
-
-// The compiler never frees (STYLE.md rule 6): leaks are by design.
-const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "detect_leaks=0"; }
-
-static char *cap_buf;
-static size_t cap_len;
-
-static const char *captured(void) {
-  fflush(diag_out);
-  return cap_buf ? cap_buf : "";
-}
-
-// Errors reported before the current spec (error_count() is cumulative).
-static int errors_before;
+#include "spec_test.h"
 
 // Errors reported for the current spec.
 static int errors(void) { return error_count() - errors_before; }
 
 static Program *parsed(const char *text) {
-  if (diag_out && diag_out != stderr)
-    fclose(diag_out);
-  cap_buf = NULL;
-  diag_out = open_memstream(&cap_buf, &cap_len);
-  errors_before = error_count();
-  SrcFile *f = xcalloc(1, sizeof(SrcFile));
-  f->name = "t.mc";
-  f->text = text;
-  f->len = strlen(text);
-  Program *p = parse(tokenize(f));
+  capture_diagnostics();
+  Program *p = parse(tokenize(spec_file(text)));
   cr_assert_eq(errors(), 0, "syntax errors in a test spec:\n%s", captured());
   return p;
 }
@@ -447,9 +422,7 @@ Test(check_errors, bundled_specs_check_clean) {
     SrcFile *f = read_file(files[i]);
     if (!f)
       continue; // run from elsewhere than the repository root
-    fclose(diag_out);
-    cap_buf = NULL;
-    diag_out = open_memstream(&cap_buf, &cap_len);
+    capture_diagnostics();
     Program *p = parse(tokenize(f));
     cr_assert(check(p, NULL, 0), "%s:\n%s", files[i], captured());
   }

@@ -3,28 +3,11 @@
 // guarded action (ga_NAME), accessors per scalar or array state variable
 // (get_NAME, set_NAME), predicates, fns, #line
 // directives back to the spec, mangled spec names, and error counting.
-#include <criterion/criterion.h>
-
-#include "mcgen.h"
-
-// The compiler never frees (STYLE.md rule 6): leaks are by design.
-const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "detect_leaks=0"; }
-
-static char *cap_buf;
-static size_t cap_len;
-static int errors_before;
-
-static const char *captured(void) {
-  fflush(diag_out);
-  return cap_buf ? cap_buf : "";
-}
+#include "spec_test.h"
 
 // The m4 definitions of a spec that must go through every stage cleanly.
 static char *emitted_file(SrcFile *f) {
-  cap_buf = NULL;
-  diag_out = open_memstream(&cap_buf, &cap_len);
-  errors_before = error_count();
+  capture_diagnostics();
   Program *p = parse(tokenize(f));
   cr_assert(error_count() == errors_before && check(p, NULL, 0), "errors:\n%s", captured());
   Layout lay;
@@ -39,13 +22,7 @@ static char *emitted_file(SrcFile *f) {
   return text;
 }
 
-static char *emitted(const char *spec) {
-  SrcFile *f = xcalloc(1, sizeof(SrcFile));
-  f->name = "t.mc";
-  f->text = spec;
-  f->len = strlen(spec);
-  return emitted_file(f);
-}
+static char *emitted(const char *spec) { return emitted_file(spec_file(spec)); }
 
 static int count_substr(const char *s, const char *sub) {
   int n = 0;
@@ -129,16 +106,11 @@ Test(emit, one_function_per_action_even_many) {
 }
 
 Test(emit, errors_are_counted_and_nothing_is_emitted_past_them) {
-  cap_buf = NULL;
-  diag_out = open_memstream(&cap_buf, &cap_len);
-  int before = error_count();
-  SrcFile *f = xcalloc(1, sizeof(SrcFile));
-  f->name = "t.mc";
-  f->text = "var x: bool;\naction a { x = 1; }\naction b { y = true; }\n";
-  f->len = strlen(f->text);
-  Program *p = parse(tokenize(f));
+  capture_diagnostics();
+  Program *p =
+      parse(tokenize(spec_file("var x: bool;\naction a { x = 1; }\naction b { y = true; }\n")));
   cr_assert_not(check(p, NULL, 0));
-  cr_assert_eq(error_count() - before, 2, "%s", captured());
+  cr_assert_eq(error_count() - errors_before, 2, "%s", captured());
 }
 
 Test(emit, feature_tour) {

@@ -2,32 +2,11 @@
 // state variable offsets and the state size, and types too large to encode.
 //
 // Each test checks a spec from a string, then runs layout() on it.
-#include <criterion/criterion.h>
-
-#include "mcgen.h"
-
-// The compiler never frees (STYLE.md rule 6): leaks are by design.
-const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "detect_leaks=0"; }
-
-static char *cap_buf;
-static size_t cap_len;
-static int errors_before;
-
-static const char *captured(void) {
-  fflush(diag_out);
-  return cap_buf ? cap_buf : "";
-}
+#include "spec_test.h"
 
 static Program *checked(const char *text) {
-  cap_buf = NULL;
-  diag_out = open_memstream(&cap_buf, &cap_len);
-  errors_before = error_count();
-  SrcFile *f = xcalloc(1, sizeof(SrcFile));
-  f->name = "t.mc";
-  f->text = text;
-  f->len = strlen(text);
-  Program *p = parse(tokenize(f));
+  capture_diagnostics();
+  Program *p = parse(tokenize(spec_file(text)));
   cr_assert(error_count() == errors_before && check(p, NULL, 0), "errors:\n%s", captured());
   return p;
 }
@@ -158,8 +137,7 @@ Test(layout, bundled_spec_widths) {
   SrcFile *f = read_file("specs/filter.mc");
   if (!f)
     return; // run from elsewhere than the repository root
-  cap_buf = NULL;
-  diag_out = open_memstream(&cap_buf, &cap_len);
+  capture_diagnostics();
   Program *p = parse(tokenize(f));
   cr_assert(check(p, NULL, 0), "%s", captured());
   Layout lay;
