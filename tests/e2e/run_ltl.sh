@@ -1,0 +1,344 @@
+#!/usr/bin/env bash
+# Liveness oracles: mcgen's verdicts on temporal properties against answers
+# that do not come from mcgen.
+#
+#   1. BEEM (tests/liveness/beem/*.mc): hand translations of BEEM instances.
+#      The published row of each (recorded verbatim in
+#      tests/liveness/beem/beem_expected.csv) gives the state count, the
+#      edges, the BFS levels, the deadlocks and the LTL verdicts. A spec's
+#      directives must repeat that row (a typo cannot slip through), its
+#      graph must have BEEM's counts (the evidence that the translation is
+#      exact), it must deadlock exactly when BEEM counts deadlocks, and each
+#      property, checked alone, must get BEEM's verdict.
+#   2. SPIN (tests/liveness/spin/*.mc): specs with a Promela twin in
+#      tests/oracle/spin/ whose `ltl` formulas say the same as the spec's
+#      properties. SPIN's recorded output (NAME.PROP.spin.txt) gives the
+#      verdict, and the state count where the twin has the same atomicity;
+#      with spin installed the twin is rerun and must match the recording.
+#
+# Usage: tests/e2e/run_ltl.sh [BUILD_DIR] [SPEC.mc...]
+# Environment:
+#   MCGEN_CFLAGS, MCGEN_TEST_CFLAGS, MCGEN_TIMEOUT   as for run_specs.sh
+#   BEEM_DIR   the BEEM suite (default /work/shared/suites/beem); when its
+#              beem_expected.csv exists, the recorded rows must equal its rows
+#
+# Directives in a BEEM spec's header comment:
+#   // BEEM-ROW: phils.1            the instance (first column of the CSV)
+#   // BEEM-STATES: 80              BEEM's states, stat_edges, stat_deadlocks
+#   // BEEM-EDGES: 212
+#   // BEEM-DEADLOCKS: 1
+#   // RUN-ARGS: --no-deadlock      checker options for the verdict runs
+#   // BEEM-VERDICT: P1 no  GF eat0 property P1 of the spec is BEEM's P1;
+#                                   yes = holds; the formula is a comment
+# Directives in a SPIN spec's header comment:
+#   // SPIN-TWIN: filter2.pml       the Promela twin in tests/oracle/spin/
+#   // SPIN-PAN-ARGS: -a            pan's options (recorded in the output's
+#                                   first line by tests/oracle/spin/record.sh)
+#   // SPIN-VERDICT: NAME LTLNAME   property NAME of the spec is the twin's
+#                                   `ltl LTLNAME`; SPIN's verdict is read from
+#                                   the recording NAME-of-twin.LTLNAME.spin.txt
+#   // SPIN-STATES: yes             compare SPIN's stored states with mcgen's
+#   // RUN-ARGS: ...                checker options for the verdict runs
+# Each property is checked alone: the spec is copied with every other
+# `property` line removed (so each property must be written on one line).
+#
+# A "holds" verdict must be exit 0; a "violated" one exit 1 with a
+# violation of kind "liveness" named after the property, whose trace is a
+# lasso (loop_start inside the trace). The last line is `N passed, N failed`
+# (plus `, N skipped`); the exit status is non-zero if anything failed.
+set -uo pipefail   # no -e: a failing check is counted, not fatal
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+beem_specs_dir=$root/tests/liveness/beem
+spin_specs_dir=$root/tests/liveness/spin
+spin_dir=$root/tests/oracle/spin
+recorded_csv=$beem_specs_dir/beem_expected.csv
+beem_dir=${BEEM_DIR:-/work/shared/suites/beem}
+
+build_dir=$root/build
+if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ]; then
+  build_dir=$1
+  shift
+fi
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+mcgen=$build_dir/mcgen
+
+specs=()
+if [ $# -gt 0 ]; then
+  for s in "$@"; do
+    case $s in /*) specs+=("$s") ;; *) specs+=("$PWD/$s") ;; esac
+  done
+else
+  shopt -s nullglob
+  specs=("$beem_specs_dir"/*.mc "$spin_specs_dir"/*.mc)
+  shopt -u nullglob
+fi
+
+cflags="${MCGEN_CFLAGS:--O2 -std=c11 -Wall -Wextra -Werror} ${MCGEN_TEST_CFLAGS:-}"
+time_limit=${MCGEN_TIMEOUT:-300}
+
+passed=0 failed=0 skipped=0
+pass() { echo "PASS $1: $2"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
+check_eq() { # check_eq NAME WHAT EXPECTED GOT
+  if [ "$3" = "$4" ]; then pass "$1" "$2 = $4"; else fail "$1" "$2 expected $3 got $4"; fi
+}
+
+# directive FILE KEY: the values of every `// KEY:` line (one per line).
+directive() { sed -n "s|^//[[:space:]]*$2:[[:space:]]*||p" "$1" | sed 's/[[:space:]]*$//'; }
+first_directive() { directive "$1" "$2" | head -n 1; }
+
+tmp_root=$(mktemp -d)
+trap 'rm -rf "$tmp_root"' EXIT
+
+# build_checker DIR SPEC: compile into DIR; prints the binary.
+build_checker() {
+  local dir=$1 spec=$2 model
+  model=$(basename "$spec" .mc)
+  mkdir -p "$dir"
+  (cd "$dir" && "$mcgen" -o "$model" --cflags "$cflags" "$spec") >"$dir/mcgen.log" 2>&1 || return 1
+  [ -x "$dir/$model" ] && echo "$dir/$model"
+}
+
+# run_checker BIN DIR ARGS: runs it, report in DIR/r.json, stdout in
+# DIR/out.txt; prints the exit code.
+run_checker() {
+  local bin=$1 dir=$2 args=$3 rc=0
+  rm -f "$dir/r.json"
+  # shellcheck disable=SC2086  # ARGS is a word list by design
+  (cd "$dir" && timeout "$time_limit" "$bin" $args --report "$dir/r.json" \
+      >"$dir/out.txt" 2>"$dir/err.txt") || rc=$?
+  echo "$rc"
+}
+
+log_errors() { { grep -E 'error' "$1" || tail -n 5 "$1"; } | head -n 4 | tr -s ' \n' ' '; }
+jq_field() { jq -r "$2" "$1" 2>/dev/null || echo "(no report)"; }
+
+# only_property SPEC NAME OUT: SPEC with every `property` line but NAME's removed.
+only_property() {
+  awk -v keep="$3" '
+    /^[[:space:]]*property[[:space:]]/ {
+      n = $0; sub(/^[[:space:]]*property[[:space:]]+/, "", n); sub(/[[:space:]]*:.*/, "", n)
+      if (n != keep) next
+    }
+    { print }' "$1" >"$2"
+}
+
+# check_verdict NAME WHAT RC DIR PROP EXPECTED: EXPECTED is holds or violated.
+check_verdict() {
+  local name=$1 what=$2 rc=$3 dir=$4 prop=$5 want=$6 got kinds loop len
+  case $rc in
+    0) got=holds ;;
+    1) got=violated ;;
+    *) got="exit $rc: $(head -n 1 "$dir/out.txt") $(head -n 1 "$dir/err.txt")" ;;
+  esac
+  check_eq "$name" "$what" "$want" "$got"
+  [ "$want" = violated ] && [ "$got" = violated ] || return 0
+  kinds=$(jq_field "$dir/r.json" '[.violations[] | "\(.kind) \(.name)"] | join(", ")')
+  check_eq "$name" "$what: the violation" "liveness $prop" "$kinds"
+  loop=$(jq_field "$dir/r.json" '.violations[0].loop_start')
+  len=$(jq_field "$dir/r.json" '.violations[0].trace | length')
+  if [[ $loop =~ ^[0-9]+$ ]] && [[ $len =~ ^[0-9]+$ ]] && [ "$loop" -lt "$len" ]; then
+    pass "$name" "$what: lasso trace, $len states, loop from $loop"
+  else
+    fail "$name" "$what: expected a lasso (loop_start < trace length), got loop_start $loop, length $len"
+  fi
+}
+
+# csv_field LINE N: field N of a beem_expected.csv line (the one quoted
+# field, parameters, holds no other comma that matters: it is blanked).
+csv_field() { echo "$1" | sed 's/"[^"]*"/params/' | cut -d, -f"$2"; }
+# beem_answer LINE PROP: yes or no, BEEM's answer for LTL property PROP.
+beem_answer() {
+  csv_field "$1" 17 | tr ';' '\n' | sed -n "s/^$2:ltl:\([a-z]*\):.*/\1/p"
+}
+
+have_live_csv=0
+if [ -f "$beem_dir/beem_expected.csv" ]; then
+  have_live_csv=1
+else
+  echo "SKIP live BEEM table ($beem_dir/beem_expected.csv not found): comparing with the recorded rows only"
+fi
+have_spin=0
+if command -v spin >/dev/null 2>&1; then
+  have_spin=1
+else
+  echo "SKIP live spin (not installed): comparing with the recorded SPIN outputs only"
+fi
+
+# --- BEEM --------------------------------------------------------------------
+beem_spec() {
+  local spec=$1 name row line live states edges deadlocks levels work bin rc
+  name=$(basename "$spec" .mc)
+  row=$(first_directive "$spec" BEEM-ROW)
+  line=$(grep "^$row," "$recorded_csv" | head -n 1)
+  if [ -z "$row" ] || [ -z "$line" ]; then
+    fail "$name" "no BEEM-ROW directive, or row '$row' not in $recorded_csv"
+    return
+  fi
+  if [ "$have_live_csv" -eq 1 ]; then
+    live=$(grep "^$row," "$beem_dir/beem_expected.csv" | head -n 1)
+    check_eq "$name" "recorded row = $beem_dir/beem_expected.csv row" "$live" "$line"
+  fi
+  states=$(csv_field "$line" 5)
+  edges=$(csv_field "$line" 7)
+  deadlocks=$(csv_field "$line" 8)
+  levels=$(csv_field "$line" 10)
+  check_eq "$name" "BEEM complete" yes "$(csv_field "$line" 6)"
+  check_eq "$name" "BEEM-STATES vs the row" "$states" "$(first_directive "$spec" BEEM-STATES)"
+  check_eq "$name" "BEEM-EDGES vs the row" "$edges" "$(first_directive "$spec" BEEM-EDGES)"
+  check_eq "$name" "BEEM-DEADLOCKS vs the row" "$deadlocks" "$(first_directive "$spec" BEEM-DEADLOCKS)"
+
+  work=$(mktemp -d "$tmp_root/$name.XXXX")
+  if ! bin=$(build_checker "$work/graph" "$spec"); then
+    fail "$name" "compile: $(log_errors "$work/graph/mcgen.log")"
+    return
+  fi
+  # The state graph: BEEM's counts. BFS levels count the initial level.
+  rc=$(run_checker "$bin" "$work/graph" "--liveness off --no-deadlock")
+  check_eq "$name" "graph run (--liveness off --no-deadlock) exit" 0 "$rc"
+  check_eq "$name" "states (BEEM vs mcgen)" "$states" "$(jq_field "$work/graph/r.json" .states)"
+  check_eq "$name" "transitions (BEEM stat_edges vs mcgen)" "$edges" "$(jq_field "$work/graph/r.json" .transitions)"
+  check_eq "$name" "depth (BEEM stat_bfs_levels - 1 vs mcgen)" "$((levels - 1))" \
+    "$(jq_field "$work/graph/r.json" .depth)"
+  # Deadlocks: mcgen finds one exactly when BEEM counts some.
+  mkdir -p "$work/deadlock"
+  rc=$(run_checker "$bin" "$work/deadlock" "--liveness off")
+  if [ "$deadlocks" -gt 0 ]; then
+    check_eq "$name" "deadlock found (BEEM counts $deadlocks)" "1 deadlock" \
+      "$rc $(jq_field "$work/deadlock/r.json" '.violations[0].kind')"
+  else
+    check_eq "$name" "no deadlock (BEEM counts none)" 0 "$rc"
+  fi
+
+  # The verdicts, one property at a time.
+  local rargs prop answer want recorded_answer
+  rargs=$(first_directive "$spec" RUN-ARGS)
+  while read -r prop answer _; do
+    [ -z "$prop" ] && continue
+    recorded_answer=$(beem_answer "$line" "$prop")
+    check_eq "$name" "BEEM-VERDICT $prop vs the row" "$recorded_answer" "$answer"
+    want=holds
+    [ "$recorded_answer" = no ] && want=violated
+    local pdir=$work/$prop pspec pbin
+    mkdir -p "$pdir"
+    pspec=$pdir/$name.mc
+    only_property "$spec" "$pspec" "$prop"
+    if ! grep -q "^[[:space:]]*property[[:space:]]*$prop[[:space:]]*:" "$pspec"; then
+      fail "$name" "no 'property $prop:' line in the spec"
+      continue
+    fi
+    if ! pbin=$(build_checker "$pdir" "$pspec"); then
+      fail "$name" "$prop: compile: $(log_errors "$pdir/mcgen.log")"
+      continue
+    fi
+    rc=$(run_checker "$pbin" "$pdir" "$rargs")
+    check_verdict "$name" "$prop (BEEM $row: $recorded_answer)" "$rc" "$pdir" "$prop" "$want"
+  done < <(directive "$spec" BEEM-VERDICT)
+}
+
+# --- SPIN --------------------------------------------------------------------
+# spin_errors FILE: pan's error count; spin_stored FILE: its stored states.
+spin_errors() { sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$1" | head -n 1; }
+spin_stored() { sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' "$1" | head -n 1; }
+
+# live_spin PML LTLNAME PANARGS OUT: build pan for one ltl claim and run it.
+live_spin() {
+  local pml=$1 ltl=$2 pargs=$3 out=$4 dir
+  dir=$(mktemp -d "$tmp_root/spin.XXXX")
+  cp "$pml" "$dir/"
+  (cd "$dir" && spin -a "$(basename "$pml")" >spin.log 2>&1 &&
+     gcc -O2 -DNOREDUCE -o pan pan.c >cc.log 2>&1) || return 1
+  # shellcheck disable=SC2086  # PANARGS is a word list by design
+  (cd "$dir" && timeout "$time_limit" ./pan $pargs -N "$ltl" >"$out" 2>&1)
+  return 0
+}
+
+spin_spec() {
+  local spec=$1 name twin pml pargs rargs cmp_states work bin rc
+  name=$(basename "$spec" .mc)
+  twin=$(first_directive "$spec" SPIN-TWIN)
+  pml=$spin_dir/$twin
+  pargs=$(first_directive "$spec" SPIN-PAN-ARGS)
+  rargs=$(first_directive "$spec" RUN-ARGS)
+  cmp_states=$(first_directive "$spec" SPIN-STATES)
+  if [ -z "$twin" ] || [ ! -f "$pml" ]; then
+    fail "$name" "no SPIN-TWIN directive, or $pml missing"
+    return
+  fi
+  work=$(mktemp -d "$tmp_root/$name.XXXX")
+  local prop ltl rec errs want pdir pspec pbin stored
+  while read -r prop ltl _; do
+    [ -z "$prop" ] && continue
+    rec=$spin_dir/${twin%.pml}.$ltl.spin.txt
+    if [ ! -f "$rec" ]; then
+      fail "$name" "$prop: recording $rec missing (tests/oracle/spin/record.sh)"
+      continue
+    fi
+    errs=$(spin_errors "$rec")
+    case $errs in
+      0) want=holds ;;
+      [1-9]*) want=violated
+              grep -q 'acceptance cycle' "$rec" ||
+                fail "$name" "$prop: $rec reports an error that is not an acceptance cycle" ;;
+      *) fail "$name" "$prop: no 'errors: N' line in $rec"; continue ;;
+    esac
+    pdir=$work/$prop
+    mkdir -p "$pdir"
+    pspec=$pdir/$name.mc
+    only_property "$spec" "$pspec" "$prop"
+    if ! pbin=$(build_checker "$pdir" "$pspec"); then
+      fail "$name" "$prop: compile: $(log_errors "$pdir/mcgen.log")"
+      continue
+    fi
+    rc=$(run_checker "$pbin" "$pdir" "$rargs")
+    check_verdict "$name" "$prop (SPIN ltl $ltl, errors: $errs)" "$rc" "$pdir" "$prop" "$want"
+    if [ "$cmp_states" = yes ] && [ "$errs" = 0 ]; then
+      # With no error, pan has stored the whole product of the system and
+      # the never claim; a claim that is true in every state only pairs
+      # each system state with one claim state, so the counts then agree.
+      mkdir -p "$pdir/graph"
+      run_checker "$pbin" "$pdir/graph" "--liveness off $rargs" >/dev/null
+      stored=$(spin_stored "$rec")
+      [ -n "$stored" ] && note_states "$name" "$prop" "$stored" \
+        "$(jq_field "$pdir/graph/r.json" .states)"
+    fi
+    if [ "$have_spin" -eq 1 ]; then
+      if live_spin "$pml" "$ltl" "$pargs" "$pdir/live.spin.txt"; then
+        check_eq "$name" "$prop: live spin (errors, stored states) = recorded" \
+          "$(spin_errors "$rec") $(spin_stored "$rec")" \
+          "$(spin_errors "$pdir/live.spin.txt") $(spin_stored "$pdir/live.spin.txt")"
+      else
+        fail "$name" "$prop: live spin: spin -a or gcc failed on $twin"
+      fi
+    fi
+  done < <(directive "$spec" SPIN-VERDICT)
+}
+
+# note_states NAME PROP SPIN MCGEN: SPIN's stored product states are at least
+# the system's; print both (only SPIN-STATES: exact specs assert equality).
+note_states() {
+  check_eq "$1" "$2: states (SPIN stored vs mcgen)" "$3" "$4"
+}
+
+if [ ! -x "$mcgen" ]; then
+  echo "FAIL run_ltl: $mcgen not found (build it with make)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+for spec in "${specs[@]}"; do
+  if [ ! -f "$spec" ]; then fail "$(basename "$spec" .mc)" "no such spec $spec"; continue; fi
+  if grep -q '^//[[:space:]]*BEEM-ROW:' "$spec"; then
+    beem_spec "$spec"
+  elif grep -q '^//[[:space:]]*SPIN-TWIN:' "$spec"; then
+    spin_spec "$spec"
+  else
+    fail "$(basename "$spec" .mc)" "neither a BEEM-ROW nor a SPIN-TWIN directive"
+  fi
+done
+
+summary="$passed passed, $failed failed"
+[ "$skipped" -gt 0 ] && summary="$summary, $skipped skipped"
+echo "$summary"
+[ "$failed" -eq 0 ]
