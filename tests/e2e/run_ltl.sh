@@ -31,13 +31,15 @@
 #   // BEEM-VERDICT: P1 no  GF eat0 property P1 of the spec is BEEM's P1;
 #                                   yes = holds; the formula is a comment
 # Directives in a SPIN spec's header comment:
-#   // SPIN-TWIN: filter2.pml       the Promela twin in tests/oracle/spin/
-#   // SPIN-PAN-ARGS: -a            pan's options (recorded in the output's
-#                                   first line by tests/oracle/spin/record.sh)
-#   // SPIN-VERDICT: NAME LTLNAME   property NAME of the spec is the twin's
-#                                   `ltl LTLNAME`; SPIN's verdict is read from
-#                                   the recording NAME-of-twin.LTLNAME.spin.txt
-#   // SPIN-STATES: yes             compare SPIN's stored states with mcgen's
+#   // SPIN-TWIN: filter.pml        the Promela twin in tests/oracle/spin/
+#   // SPIN-VERDICT: PROP TAG       property PROP of the spec gets SPIN's
+#                                   verdict recorded in TWIN.TAG.spin.txt
+#                                   (errors: 0 = holds, an acceptance cycle =
+#                                   violated); the twin's `PAN: TAG ...` line
+#                                   says which ltl formula and pan options
+#   // SPIN-GRAPH: TAG              TWIN.TAG.spin.txt is pan without a claim:
+#                                   its stored states and transitions (less
+#                                   the initial one) must be mcgen's counts
 #   // RUN-ARGS: ...                checker options for the verdict runs
 # Each property is checked alone: the spec is copied with every other
 # `property` line removed (so each property must be written on one line).
@@ -239,39 +241,72 @@ beem_spec() {
 }
 
 # --- SPIN --------------------------------------------------------------------
-# spin_errors FILE: pan's error count; spin_stored FILE: its stored states.
+# spin_errors FILE: pan's error count; spin_stored FILE: its stored states;
+# spin_transitions FILE: its transitions, less the one it counts for the
+# initial state (stored + matched: the initial state is stored without a
+# transition), i.e. the successors generated, as mcgen counts them.
 spin_errors() { sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$1" | head -n 1; }
 spin_stored() { sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' "$1" | head -n 1; }
+spin_transitions() {
+  local t
+  t=$(sed -n 's/^ *\([0-9][0-9]*\) transitions (= .*/\1/p' "$1" | head -n 1)
+  [ -n "$t" ] && echo $((t - 1))
+}
 
-# live_spin PML LTLNAME PANARGS OUT: build pan for one ltl claim and run it.
-live_spin() {
-  local pml=$1 ltl=$2 pargs=$3 out=$4 dir
-  dir=$(mktemp -d "$tmp_root/spin.XXXX")
-  cp "$pml" "$dir/"
-  (cd "$dir" && spin -a "$(basename "$pml")" >spin.log 2>&1 &&
-     gcc -O2 -DNOREDUCE -o pan pan.c >cc.log 2>&1) || return 1
-  # shellcheck disable=SC2086  # PANARGS is a word list by design
-  (cd "$dir" && timeout "$time_limit" ./pan $pargs -N "$ltl" >"$out" 2>&1)
-  return 0
+# spin_live NAME TWIN DIR: rerun every PAN line of TWIN into DIR (once).
+spin_live() {
+  [ -d "$3" ] && return 0
+  mkdir -p "$3"
+  if ! "$spin_dir/record.sh" --out "$3" "$2" >"$3/record.log" 2>&1; then
+    fail "$1" "live spin: record.sh failed on $2: $(tail -n 3 "$3/record.log" | tr '\n' ' ')"
+  fi
+}
+
+# spin_compare_live NAME WHAT REC LIVEDIR: the live run of REC's tag agrees.
+spin_compare_live() {
+  local live=$4/$(basename "$3")
+  [ "$have_spin" -eq 1 ] || return 0
+  check_eq "$1" "$2: live spin (errors, stored states) = recorded $(basename "$3")" \
+    "$(spin_errors "$3") $(spin_stored "$3")" "$(spin_errors "$live") $(spin_stored "$live")"
 }
 
 spin_spec() {
-  local spec=$1 name twin pml pargs rargs cmp_states work bin rc
+  local spec=$1 name twin base rargs graph work bin rc rec errs want
   name=$(basename "$spec" .mc)
   twin=$(first_directive "$spec" SPIN-TWIN)
-  pml=$spin_dir/$twin
-  pargs=$(first_directive "$spec" SPIN-PAN-ARGS)
+  base=${twin%.pml}
   rargs=$(first_directive "$spec" RUN-ARGS)
-  cmp_states=$(first_directive "$spec" SPIN-STATES)
-  if [ -z "$twin" ] || [ ! -f "$pml" ]; then
-    fail "$name" "no SPIN-TWIN directive, or $pml missing"
+  graph=$(first_directive "$spec" SPIN-GRAPH)
+  if [ -z "$twin" ] || [ ! -f "$spin_dir/$twin" ]; then
+    fail "$name" "no SPIN-TWIN directive, or $spin_dir/$twin missing"
     return
   fi
   work=$(mktemp -d "$tmp_root/$name.XXXX")
-  local prop ltl rec errs want pdir pspec pbin stored
-  while read -r prop ltl _; do
+  [ "$have_spin" -eq 1 ] && spin_live "$name" "$twin" "$tmp_root/live-$base"
+
+  # The state graph: SPIN's without a never claim (-DNOCLAIM) is mcgen's.
+  if [ -n "$graph" ]; then
+    rec=$spin_dir/$base.$graph.spin.txt
+    if [ ! -f "$rec" ]; then
+      fail "$name" "graph: recording $rec missing (tests/oracle/spin/record.sh)"
+    elif ! bin=$(build_checker "$work/graph" "$spec"); then
+      fail "$name" "compile: $(log_errors "$work/graph/mcgen.log")"
+    else
+      rc=$(run_checker "$bin" "$work/graph" "--liveness off --no-deadlock $rargs")
+      check_eq "$name" "graph run (--liveness off --no-deadlock) exit" 0 "$rc"
+      check_eq "$name" "states (SPIN stored, no claim, vs mcgen)" "$(spin_stored "$rec")" \
+        "$(jq_field "$work/graph/r.json" .states)"
+      check_eq "$name" "transitions (SPIN transitions - 1, no claim, vs mcgen)" \
+        "$(spin_transitions "$rec")" "$(jq_field "$work/graph/r.json" .transitions)"
+      spin_compare_live "$name" graph "$rec" "$tmp_root/live-$base"
+    fi
+  fi
+
+  # The verdicts, one property at a time.
+  local prop tag pdir pspec pbin
+  while read -r prop tag _; do
     [ -z "$prop" ] && continue
-    rec=$spin_dir/${twin%.pml}.$ltl.spin.txt
+    rec=$spin_dir/$base.$tag.spin.txt
     if [ ! -f "$rec" ]; then
       fail "$name" "$prop: recording $rec missing (tests/oracle/spin/record.sh)"
       continue
@@ -280,46 +315,28 @@ spin_spec() {
     case $errs in
       0) want=holds ;;
       [1-9]*) want=violated
-              grep -q 'acceptance cycle' "$rec" ||
-                fail "$name" "$prop: $rec reports an error that is not an acceptance cycle" ;;
-      *) fail "$name" "$prop: no 'errors: N' line in $rec"; continue ;;
+              if ! grep -q 'acceptance cycle' "$rec"; then
+                fail "$name" "$prop: $(basename "$rec") reports an error that is not an acceptance cycle"
+                continue
+              fi ;;
+      *) fail "$name" "$prop: no 'errors: N' line in $(basename "$rec")"; continue ;;
     esac
     pdir=$work/$prop
     mkdir -p "$pdir"
     pspec=$pdir/$name.mc
     only_property "$spec" "$pspec" "$prop"
+    if ! grep -q "^[[:space:]]*property[[:space:]]*$prop[[:space:]]*:" "$pspec"; then
+      fail "$name" "no 'property $prop:' line in the spec"
+      continue
+    fi
     if ! pbin=$(build_checker "$pdir" "$pspec"); then
       fail "$name" "$prop: compile: $(log_errors "$pdir/mcgen.log")"
       continue
     fi
     rc=$(run_checker "$pbin" "$pdir" "$rargs")
-    check_verdict "$name" "$prop (SPIN ltl $ltl, errors: $errs)" "$rc" "$pdir" "$prop" "$want"
-    if [ "$cmp_states" = yes ] && [ "$errs" = 0 ]; then
-      # With no error, pan has stored the whole product of the system and
-      # the never claim; a claim that is true in every state only pairs
-      # each system state with one claim state, so the counts then agree.
-      mkdir -p "$pdir/graph"
-      run_checker "$pbin" "$pdir/graph" "--liveness off $rargs" >/dev/null
-      stored=$(spin_stored "$rec")
-      [ -n "$stored" ] && note_states "$name" "$prop" "$stored" \
-        "$(jq_field "$pdir/graph/r.json" .states)"
-    fi
-    if [ "$have_spin" -eq 1 ]; then
-      if live_spin "$pml" "$ltl" "$pargs" "$pdir/live.spin.txt"; then
-        check_eq "$name" "$prop: live spin (errors, stored states) = recorded" \
-          "$(spin_errors "$rec") $(spin_stored "$rec")" \
-          "$(spin_errors "$pdir/live.spin.txt") $(spin_stored "$pdir/live.spin.txt")"
-      else
-        fail "$name" "$prop: live spin: spin -a or gcc failed on $twin"
-      fi
-    fi
+    check_verdict "$name" "$prop (SPIN $base.$tag: errors: $errs)" "$rc" "$pdir" "$prop" "$want"
+    spin_compare_live "$name" "$prop" "$rec" "$tmp_root/live-$base"
   done < <(directive "$spec" SPIN-VERDICT)
-}
-
-# note_states NAME PROP SPIN MCGEN: SPIN's stored product states are at least
-# the system's; print both (only SPIN-STATES: exact specs assert equality).
-note_states() {
-  check_eq "$1" "$2: states (SPIN stored vs mcgen)" "$3" "$4"
 }
 
 if [ ! -x "$mcgen" ]; then
