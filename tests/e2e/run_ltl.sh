@@ -12,7 +12,7 @@
 #      property, checked alone, must get BEEM's verdict.
 #   2. SPIN (tests/liveness/spin/*.mc): specs with a Promela twin in
 #      tests/oracle/spin/ whose `ltl` formulas say the same as the spec's
-#      properties. SPIN's recorded output (NAME.PROP.spin.txt) gives the
+#      properties. SPIN's recorded output (NAME.TAG.spin.txt) gives the
 #      verdict, and the state count where the twin has the same atomicity;
 #      with spin installed the twin is rerun and must match the recording.
 #
