@@ -1789,6 +1789,14 @@ static void check_decl(Decl *decl) {
   case DK_PROPERTY:
     ctx = CTX_READ;
     check_binders(&decl->params, false);
+    // One instance per binding, fixed before the search: no `x in EXPR`.
+    for (int i = 0; i < decl->params.len; i++) {
+      Binder *b = decl->params.data[i];
+      if (b->in_expr)
+        error_at(b->name, "a property's forall binder needs a type: '%s: T' ('in' ranges over "
+                          "a state's collection, but a property has one instance per binding)",
+                 token_text(b->name));
+    }
     check_value(decl->expr);
     want_bool(decl->expr, "a temporal operand");
     if (decl->expr2) {

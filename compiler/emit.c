@@ -1374,6 +1374,143 @@ static int open_bindings(Group *gr, char **rule) {
   return open;
 }
 
+//
+// Liveness: property instances and fairness constraints
+//
+
+// The name of value `e` (an encoding) of a finite scalar type, as the
+// runtime prints it.
+static char *value_name(Type *ty, int64_t e) {
+  ty = R(ty);
+  switch (ty->kind) {
+  case TY_BOOL:
+    return e ? "true" : "false";
+  case TY_RANGE:
+    return format("%lld", (long long)(ty->lo + e));
+  case TY_ENUM:
+    return token_text(ty->members.data[e]);
+  case TY_SCALARSET:
+    return format("%s_%lld", ty->name ? ty->name : "scalarset", (long long)e + 1);
+  default:
+    unreachable();
+  }
+}
+
+#define MAX_INSTANCES 65536
+
+// Emits, for every property, its predicates (P and, for `~>`, Q) as
+// functions of the state and the forall binders, then one instance per
+// binding (first binder most significant, each domain ascending): the
+// instance table and mc_property_bits, which evaluates every instance in a
+// state. Returns false after a spec error.
+static bool emit_properties(Program *prog, Buf *preds, Buf *table, Buf *bits_fn, int *ninst) {
+  static const char *forms[] = {
+      [TEMP_ALWAYS] = "MCRT_TEMP_ALWAYS",
+      [TEMP_EVENTUALLY] = "MCRT_TEMP_EVENTUALLY",
+      [TEMP_LEADSTO] = "MCRT_TEMP_LEADSTO",
+      [TEMP_ALWAYS_EVENTUALLY] = "MCRT_TEMP_ALWAYS_EVENTUALLY",
+      [TEMP_EVENTUALLY_ALWAYS] = "MCRT_TEMP_EVENTUALLY_ALWAYS",
+  };
+  int n = 0, nprop = 0;
+  buf_puts(bits_fn, "static void mc_property_bits(McrtCtx *ctx, const uint8_t *s, uint8_t *bits) {\n");
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind != DK_PROPERTY)
+      continue;
+    const char *name = token_text(d->name);
+    bool fp = emit_predicate(preds, format("P of %s", decl_comment(d)), format("prop_%s_P", name),
+                             &d->params, d->expr);
+    bool fq = d->expr2 && emit_predicate(preds, format("Q of %s", decl_comment(d)),
+                                          format("prop_%s_Q", name), &d->params, d->expr2);
+    int64_t count = 1;
+    for (int j = 0; j < d->params.len; j++) {
+      count *= card_of(((Binder *)d->params.data[j])->type);
+      if (count + n > MAX_INSTANCES) {
+        error_at(d->name, "property '%s' has more than %d instances (one per forall binding)",
+                 name, MAX_INSTANCES);
+        return false;
+      }
+    }
+    for (int64_t k = 0; k < count; k++) {
+      Buf label = {0}, args = {0};
+      buf_puts(&label, name);
+      int64_t stride = count;
+      for (int j = 0; j < d->params.len; j++) {
+        Binder *b = d->params.data[j];
+        Type *ty = R(b->type);
+        stride /= card_of(ty);
+        int64_t e = k / stride % card_of(ty);
+        buf_printf(&label, "%s%s=%s", j ? ", " : "(", token_text(b->name), value_name(ty, e));
+        buf_printf(&args, ", (int64_t)%lld", (long long)(ty->kind == TY_RANGE ? ty->lo + e : e));
+      }
+      if (d->params.len)
+        buf_puts(&label, ")");
+      buf_printf(table, "  {%s, %d, %s},\n", c_str(label.data), nprop, forms[d->temporal]);
+      const char *a = args.data ? args.data : "";
+      buf_printf(bits_fn, "  if (prop_%s_P(ctx, s%s))\n    bits[%d] |= %du;\n", name, a, 2 * n / 8,
+                 1 << (2 * n % 8));
+      if (fp)
+        buf_puts(bits_fn, "  if (mcrt_failed(ctx))\n    return;\n");
+      if (d->expr2) {
+        buf_printf(bits_fn, "  if (prop_%s_Q(ctx, s%s))\n    bits[%d] |= %du;\n", name, a,
+                   (2 * n + 1) / 8, 1 << ((2 * n + 1) % 8));
+        if (fq)
+          buf_puts(bits_fn, "  if (mcrt_failed(ctx))\n    return;\n");
+      }
+      n++;
+    }
+    nprop++;
+  }
+  buf_puts(bits_fn, "  (void)ctx, (void)s, (void)bits;\n}\n");
+  if (!n)
+    buf_puts(table, "  {NULL, 0, MCRT_TEMP_ALWAYS},\n");
+  *ninst = n;
+  return true;
+}
+
+// Emits one McrtFairness per `fair` declaration (the parser gives each item
+// of `fair weak a, (b | c);` its own declaration): the rule ranges of its
+// actions. A single action with parameters is fair per binding.
+static void emit_fairness(Program *prog, Vec *actions, Buf *out, int *nfair) {
+  Buf table = {0};
+  int n = 0;
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind != DK_FAIR)
+      continue;
+    Buf ranges = {0}, text = {0};
+    buf_puts(&text, d->strong ? "strong " : "weak ");
+    bool group = d->fair_actions.len > 1;
+    bool per_binding = false;
+    if (group)
+      buf_puts(&text, "(");
+    for (int j = 0; j < d->fair_actions.len; j++) {
+      const char *aname = token_text(d->fair_actions.data[j]);
+      buf_printf(&text, "%s%s", j ? " | " : "", aname);
+      for (int k = 0; k < actions->len; k++) {
+        Group *gr = actions->data[k];
+        if (strcmp(gr->name, aname) != 0)
+          continue;
+        buf_printf(&ranges, "{%lluu, %lluu}, ", (unsigned long long)gr->first,
+                   (unsigned long long)gr->nbindings);
+        per_binding = !group && gr->decl->params.len > 0;
+      }
+    }
+    if (group)
+      buf_puts(&text, ")");
+    buf_printf(out, "static const McrtRuleRange mc_fair_ranges_%d[] = {%s};\n", n,
+               ranges.data ? ranges.data : "{0, 0}");
+    buf_printf(&table, "  {%s, %s, %d, mc_fair_ranges_%d, %s, mc_file, %d},\n",
+               d->strong ? "true" : "false", per_binding ? "true" : "false", d->fair_actions.len,
+               n, c_str(text.data), d->tok->line);
+    n++;
+  }
+  buf_puts(out, "static const McrtFairness mc_fairness[] = {\n");
+  buf_puts(out, table.data ? table.data : "  {false, false, 0, NULL, NULL, NULL, 0},\n");
+  buf_puts(out, "};\n");
+  *nfair = n;
+}
+
 bool emit(Program *prog, Layout *layout, FILE *out) {
   lay = layout;
   src = prog->file;
@@ -1545,6 +1682,11 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
       break;
     }
   }
+  Buf inst_table = {0}, bits_fn = {0}, fair_tables = {0};
+  int ninst = 0, nfair = 0;
+  if (!emit_properties(prog, &preds, &inst_table, &bits_fn, &ninst))
+    return false;
+  emit_fairness(prog, &actions, &fair_tables, &nfair);
   buf_puts(&check_inv, "  (void)ctx, (void)s;\n  return -1;\n}\n");
   buf_puts(&check_reach, "  }\n  (void)ctx, (void)s;\n  return false;\n}\n");
   buf_puts(&terminal, "  (void)ctx, (void)s;\n  return false;\n}\n");
@@ -1780,6 +1922,11 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   DEF("MCGEN_INVARIANT_TABLE", "%s", inv_table.data ? inv_table.data : "  {NULL, NULL, 0},\n");
   DEF("MCGEN_REACHABLE_TABLE", "%s", reach_table.data ? reach_table.data : "  {NULL, NULL, 0},\n");
   DEF("MCGEN_PROPERTY_TABLE", "%s", prop_table.data ? prop_table.data : "  {NULL, NULL, 0},\n");
+  DEF("MCGEN_NINSTANCES", "%d", ninst);
+  DEF("MCGEN_INSTANCE_TABLE", "%s", inst_table.data);
+  DEF("MCGEN_PROPERTY_BITS", "%s", bits_fn.data);
+  DEF("MCGEN_NFAIRNESS", "%d", nfair);
+  DEF("MCGEN_FAIRNESS", "%s", fair_tables.data);
 #undef DEF
   return true;
 }

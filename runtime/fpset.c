@@ -90,8 +90,24 @@ static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
                  capacity % MCRT_FP_LOAD_DEN * MCRT_FP_LOAD_NUM / MCRT_FP_LOAD_DEN;
   t->slots = p;
   t->map_bytes = bytes;
+  t->ids = NULL;
+  t->ids_bytes = 0;
   return true;
 }
+
+// Maps the state-id array of a table (liveness: one id per slot, beside it).
+static bool map_ids(McrtFpSet *t) {
+  size_t bytes = (size_t)(t->nslots * sizeof(uint32_t));
+  bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
+  void *p = map_zeroed(bytes);
+  if (p == MAP_FAILED)
+    return false;
+  t->ids = p;
+  t->ids_bytes = bytes;
+  return true;
+}
+
+bool mcrt_fpset_enable_ids(McrtFpSet *set) { return set->ids || map_ids(set); }
 
 bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity) {
   memset(set, 0, sizeof *set);
@@ -104,6 +120,10 @@ bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity) {
 void mcrt_fpset_free(McrtFpSet *set) {
   if (set->slots)
     munmap((void *)set->slots, set->map_bytes);
+  if (set->ids)
+    munmap(set->ids, set->ids_bytes);
+  set->ids = NULL;
+  set->ids_bytes = 0;
   set->slots = NULL;
   set->map_bytes = 0;
 }
@@ -111,10 +131,11 @@ void mcrt_fpset_free(McrtFpSet *set) {
 // ---------------------------------------------------------------------------
 // Insertion and lookup.
 
-static McrtFpResult insert64(McrtFpSet *set, uint64_t fp) {
+static McrtFpResult insert64(McrtFpSet *set, uint64_t fp, uint64_t *slot) {
   _Atomic uint64_t *s = set->slots;
   for (uint64_t i = home_slot(fp, set->capacity); i < set->nslots; i++) {
     uint64_t v = atomic_load_explicit(&s[i], memory_order_relaxed);
+    *slot = i;
     if (v == fp)
       return MCRT_FP_OLD;
     if (v == 0) {
@@ -137,10 +158,11 @@ static uint64_t await_lo(_Atomic uint64_t *lo) {
   return v;
 }
 
-static McrtFpResult insert128(McrtFpSet *set, McrtFp fp) {
+static McrtFpResult insert128(McrtFpSet *set, McrtFp fp, uint64_t *slot) {
   _Atomic uint64_t *s = set->slots;
   for (uint64_t i = home_slot(fp.hi, set->capacity); i < set->nslots; i++) {
     uint64_t v = atomic_load_explicit(&s[2 * i], memory_order_relaxed);
+    *slot = i;
     if (v == 0) {
       if (atomic_compare_exchange_strong_explicit(&s[2 * i], &v, fp.hi, memory_order_relaxed,
                                                   memory_order_relaxed)) {
@@ -156,7 +178,33 @@ static McrtFpResult insert128(McrtFpSet *set, McrtFp fp) {
 }
 
 McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
-  return set->words == 1 ? insert64(set, fp.hi) : insert128(set, fp);
+  uint64_t slot;
+  return set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
+}
+
+McrtFpResult mcrt_fpset_insert_id(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id) {
+  uint64_t slot = 0;
+  McrtFpResult r = set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
+  if (r == MCRT_FP_NEW)
+    set->ids[slot] = id;
+  else if (r == MCRT_FP_OLD)
+    *old_id = set->ids[slot];
+  return r;
+}
+
+bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id) {
+  _Atomic uint64_t *s = set->slots;
+  unsigned w = set->words;
+  for (uint64_t i = home_slot(fp.hi, set->capacity); i < set->nslots; i++) {
+    uint64_t v = atomic_load_explicit(&s[w * i], memory_order_relaxed);
+    if (v == 0)
+      return false;
+    if (v == fp.hi && (w == 1 || await_lo(&s[2 * i + 1]) == fp.lo)) {
+      *id = set->ids[i];
+      return true;
+    }
+  }
+  return false;
 }
 
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
@@ -185,8 +233,17 @@ static bool extend_overflow(McrtFpSet *t) {
   if (p == MAP_FAILED)
     return false;
   t->slots = p;
-  t->nslots = nslots;
   t->map_bytes = bytes;
+  if (t->ids) {
+    size_t ib = (size_t)(nslots * sizeof(uint32_t));
+    ib = (ib + page_size() - 1) & ~(page_size() - 1);
+    void *q = mremap(t->ids, t->ids_bytes, ib, MREMAP_MAYMOVE);
+    if (q == MAP_FAILED)
+      return false;
+    t->ids = q;
+    t->ids_bytes = ib;
+  }
+  t->nslots = nslots;
   return true;
 }
 
@@ -206,14 +263,22 @@ static uint64_t grown_capacity(const McrtFpSet *set) {
 }
 
 size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
-  size_t bytes = (size_t)((grown_capacity(set) + MCRT_FP_OVERFLOW) * set->words * sizeof(uint64_t));
-  return (bytes + page_size() - 1) & ~(page_size() - 1);
+  uint64_t nslots = grown_capacity(set) + MCRT_FP_OVERFLOW;
+  size_t bytes = (size_t)(nslots * set->words * sizeof(uint64_t));
+  bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
+  if (set->ids)
+    bytes += ((size_t)(nslots * sizeof(uint32_t)) + page_size() - 1) & ~(page_size() - 1);
+  return bytes;
 }
 
 bool mcrt_fpset_grow(McrtFpSet *set) {
   McrtFpSet old = *set, t;
   if (!map_table(&t, old.words, grown_capacity(&old)))
     return false;
+  if (old.ids && !map_ids(&t)) {
+    munmap((void *)t.slots, t.map_bytes);
+    return false;
+  }
   unsigned w = old.words;
   uint64_t *src = (uint64_t *)old.slots; // single-threaded here: plain access
   uint64_t *dst = (uint64_t *)t.slots;
@@ -234,6 +299,8 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
       dst[w * j] = hi;
       if (w == 2)
         dst[2 * j + 1] = src[2 * i + 1];
+      if (t.ids)
+        t.ids[j] = old.ids[i];
     }
     size_t done = (size_t)(i + 1) * slot_bytes;
     if (done - released >= release_step) {
@@ -243,6 +310,8 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
     }
   }
   munmap(src, old.map_bytes);
+  if (old.ids)
+    munmap(old.ids, old.ids_bytes);
   atomic_init(&t.count, atomic_load_explicit(&old.count, memory_order_relaxed));
   t.grows = old.grows + 1;
   *set = t;

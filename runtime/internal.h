@@ -45,6 +45,8 @@ typedef struct McrtFpSet {
   _Atomic uint64_t *slots; // nslots * words, mmap'd
   size_t map_bytes;        // bytes mapped for slots
   uint64_t grows;          // how many times the table grew
+  uint32_t *ids;           // liveness only: the state id of each slot (else NULL)
+  size_t ids_bytes;        // bytes mapped for ids
 } McrtFpSet;
 
 static inline uint64_t mcrt_fpset_home(const McrtFpSet *set, uint64_t hi) {
@@ -54,7 +56,10 @@ static inline uint64_t mcrt_fpset_home(const McrtFpSet *set, uint64_t hi) {
 // Starts loading the home slot of fp into the cache (the search hashes a
 // batch of successors, prefetches, then inserts: the misses overlap).
 static inline void mcrt_fpset_prefetch(const McrtFpSet *set, McrtFp fp) {
-  __builtin_prefetch((const void *)&set->slots[set->words * mcrt_fpset_home(set, fp.hi)], 1);
+  uint64_t home = mcrt_fpset_home(set, fp.hi);
+  __builtin_prefetch((const void *)&set->slots[set->words * home], 1);
+  if (set->ids)
+    __builtin_prefetch((const void *)&set->ids[home], 1);
 }
 
 // The fingerprint of a packed state.
@@ -77,6 +82,12 @@ bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity);
 void mcrt_fpset_free(McrtFpSet *set);
 McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp);
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp);
+// Liveness needs the id of a state it meets again: each slot then has a
+// 32-bit state id beside it (call before the first insertion). insert_id
+// stores `id` with a new fingerprint, or gives the stored id of an old one.
+bool mcrt_fpset_enable_ids(McrtFpSet *set);
+McrtFpResult mcrt_fpset_insert_id(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id);
+bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id);
 // Whether the load factor says grow (checked after each insertion).
 static inline bool mcrt_fpset_wants_grow(const McrtFpSet *set) {
   return atomic_load_explicit(&set->count, memory_order_relaxed) >= set->max_count;
@@ -86,7 +97,9 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set);
 // Grows (x4, x1.5 or x1.125 by size), migrating in slot order, releasing the old table as it
 // goes. False if the new table could not be mapped (the set is unchanged).
 bool mcrt_fpset_grow(McrtFpSet *set);
-static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) { return set->map_bytes; }
+static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {
+  return set->map_bytes + set->ids_bytes;
+}
 static inline uint64_t mcrt_fpset_count(const McrtFpSet *set) {
   return atomic_load_explicit(&set->count, memory_order_relaxed);
 }
@@ -231,6 +244,7 @@ typedef enum {
   MCRT_VIOL_DEADLOCK,
   MCRT_VIOL_RUNTIME_ERROR,
   MCRT_VIOL_REACHABLE,
+  MCRT_VIOL_LIVENESS,
 } McrtViolationKind;
 
 #define MCRT_NO_STATE UINT64_MAX
@@ -256,6 +270,15 @@ typedef struct McrtViolation {
   bool has_step;       // then one more, failing step from that state
   bool step_init;      // the failing step is an init rule (state is then none)
   uint64_t step_rule;
+  // Liveness: the whole trace as rules (path[0] an init rule, then action
+  // rules), malloc'd, replacing the parent-pointer path to `state`; the
+  // cycle starts at step loop_start (-1: a finite prefix) and its last step
+  // returns to that state; `stutter`: the state at loop_start has no
+  // successor and repeats forever (no cycle steps).
+  uint64_t *path;
+  size_t npath;
+  int64_t loop_start;
+  bool stutter;
 } McrtViolation;
 
 // A successor waiting in the batch (see search.c).
@@ -318,6 +341,8 @@ struct McrtCtx {
 
   double next_progress;
   FILE *progress_out;
+
+  struct McrtLive *live; // liveness: the edge table (NULL when not checked)
 };
 
 double mcrt_now(void);
@@ -334,6 +359,68 @@ void mcrt_fprint_bytes(FILE *f, double bytes);
 // *out is malloc'd.
 size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
 void mcrt_clear_error(McrtCtx *ctx);
+
+// ---------------------------------------------------------------------------
+// liveness.c: the edge table recorded during the search, and the check of
+// every property instance over it after an exhaustive search.
+
+// The graph a liveness check reads: CSR edges (start[v] .. start[v + 1] are
+// the edges of state v; start has nstates + 1 entries), each a target id and
+// a rule of rule_bytes bytes; per state bits_bytes bytes of property bits
+// (McrtModel.property_bits); the fairness constraints, and for each action
+// rule the constraints it belongs to (rc_list[rc_start[r] .. rc_start[r+1]]).
+// States 0 .. ninitial-1 are the initial states.
+typedef struct McrtLiveGraph {
+  uint64_t nstates, ninitial, nedges, nstarted;
+  uint64_t *start;
+  uint32_t *targets;
+  uint8_t *rules;
+  unsigned rule_bytes;
+  uint8_t *bits;
+  unsigned bits_bytes;
+  uint32_t ncons;
+  bool *strong;        // per constraint
+  uint32_t *cons_fair; // per constraint: its McrtModel.fairness entry
+  uint64_t *cons_rule; // per constraint: its rule when per binding, else UINT64_MAX
+  uint64_t *rc_start;  // nrules + 1 entries
+  uint32_t *rc_list;
+} McrtLiveGraph;
+
+// A counterexample: from state src (whose path from an initial state is the
+// trace log's), the stem edges to loop_state, then the cycle edges back to
+// it (none: loop_state has no successor and repeats). prefix_only: [] P
+// fails in src, no cycle needed.
+typedef struct McrtLasso {
+  bool violated, prefix_only;
+  uint64_t src, loop_state;
+  uint64_t *stem, *cycle; // edge indices
+  size_t nstem, ncycle;
+} McrtLasso;
+
+// Decides instance `inst` of the given form over the graph. False: out of
+// memory (no verdict).
+bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, McrtLasso *out);
+void mcrt_lasso_free(McrtLasso *l);
+
+// Whether this run checks liveness (--liveness on, or the spec has a
+// property and not --liveness off).
+bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt);
+// Sets up recording (ctx->live); false when out of memory.
+bool mcrt_live_init(McrtCtx *ctx);
+void mcrt_live_free(McrtCtx *ctx);
+size_t mcrt_live_bytes(const McrtCtx *ctx);
+// Records the property bits of new state `id` (ids come in order). False:
+// stop (the memory limit, or a run-time error: then mcrt_failed(ctx)).
+bool mcrt_live_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// Records the edge from..to labelled with an action rule. Edges come
+// grouped by `from`, in increasing order. False: the memory limit.
+bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule);
+// After an exhaustive search without violation: checks every property
+// instance; the first one violated becomes ctx->viol (kind LIVENESS).
+void mcrt_liveness_check(McrtCtx *ctx);
+// For the summary: instances checked (all of them when the check ran).
+bool mcrt_liveness_done(const McrtCtx *ctx);
+double mcrt_liveness_time(const McrtCtx *ctx);
 
 // ---------------------------------------------------------------------------
 // report.c: values, traces, summary and the JSON report.

@@ -17,7 +17,8 @@ static bool model_ok(const McrtModel *m, FILE *err) {
     return false;
   }
   if (!m->initial_states || !m->successors || !m->apply_init || !m->apply_rule ||
-      (m->ninvariants && !m->check_invariants) || (m->nreachables && !m->check_reachable)) {
+      (m->ninvariants && !m->check_invariants) || (m->nreachables && !m->check_reachable) ||
+      (m->ninstances && !m->property_bits)) {
     fprintf(err, "error: the model lacks a generated function\n");
     return false;
   }
@@ -31,9 +32,14 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
     return code;
   if (!model_ok(model, err))
     return MCRT_EXIT_USAGE;
-  if (model->nscalarsets > 0 && opt.symmetry == MCRT_SYM_DEFAULT)
-    fprintf(err, "note: symmetry reduction is not implemented yet: the search runs without it "
-                 "(as with --symmetry off)\n");
+  if (model->nscalarsets > 0 && opt.symmetry == MCRT_SYM_DEFAULT) {
+    if (mcrt_liveness_wanted(model, &opt))
+      fprintf(err, "note: liveness is checked, so the search runs without symmetry reduction "
+                   "(as with --symmetry off)\n");
+    else
+      fprintf(err, "note: symmetry reduction is not implemented yet: the search runs without it "
+                   "(as with --symmetry off)\n");
+  }
 
   McrtCtx *ctx = malloc(sizeof *ctx);
   if (!ctx || !mcrt_ctx_init(ctx, model, &opt)) {
@@ -42,6 +48,10 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   }
   ctx->progress_out = err;
   mcrt_search(ctx);
+  // Liveness needs the whole graph: only after an exhaustive search
+  // without a violation.
+  if (ctx->live && !ctx->stop && !ctx->has_violation)
+    mcrt_liveness_check(ctx);
   mcrt_print_trace(out, ctx);
   mcrt_print_summary(out, ctx);
   fflush(out);

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define MCRT_ABI_VERSION 1
+#define MCRT_ABI_VERSION 2
 #define MCRT_SLACK 8
 #define MCRT_NONE INT64_MIN /* the logical value of `none` in generated code */
 
@@ -319,6 +319,43 @@ typedef struct McrtPredicate {
   int line;
 } McrtPredicate;
 
+// Liveness (ABI 2). A `property` with a `forall` prefix is one instance per
+// binding; each instance is checked on its own. The forms of LANGUAGE.md:
+typedef enum {
+  MCRT_TEMP_ALWAYS,            // [] P
+  MCRT_TEMP_EVENTUALLY,        // <> P
+  MCRT_TEMP_LEADSTO,           // P ~> Q
+  MCRT_TEMP_ALWAYS_EVENTUALLY, // []<> P
+  MCRT_TEMP_EVENTUALLY_ALWAYS, // <>[] P
+} McrtTemporal;
+
+typedef struct McrtPropInstance {
+  const char *name;  // "no_starvation(p=Proc_1)"; the property's name if no forall
+  uint32_t property; // index into McrtModel.properties
+  McrtTemporal form;
+} McrtPropInstance;
+
+// Consecutive action rules first .. first + count - 1.
+typedef struct McrtRuleRange {
+  uint64_t first, count;
+} McrtRuleRange;
+
+// One `fair` declaration. A rule is enabled in a state exactly when the
+// successor function emits it there, and taken on an edge that it labels,
+// so the rules are all the runtime needs. `fair weak A` with A taking
+// parameters is one constraint per binding (per_binding); a group
+// `(A | B)`, or an action without parameters, is one constraint over all
+// the rules of its ranges.
+typedef struct McrtFairness {
+  bool strong;
+  bool per_binding;
+  uint32_t nranges;
+  const McrtRuleRange *ranges;
+  const char *text; // as written: "weak climb", "strong (a | b)"
+  const char *file;
+  int line;
+} McrtFairness;
+
 // The runtime's per-thread search context; generated code passes it through.
 typedef struct McrtCtx McrtCtx;
 
@@ -373,6 +410,16 @@ typedef struct McrtModel {
   bool (*is_terminal)(McrtCtx *ctx, const uint8_t *state);
   // Whether every constraint holds (otherwise the state is not expanded).
   bool (*within_constraints)(McrtCtx *ctx, const uint8_t *state);
+
+  // Liveness (ABI 2).
+  uint32_t ninstances; // property instances (one per forall binding)
+  const McrtPropInstance *instances;
+  uint32_t nfairness;
+  const McrtFairness *fairness;
+  // Sets, in `bits` (zeroed by the caller, (2 * ninstances + 7) / 8 bytes),
+  // bit 2i when P of instance i holds in the state and bit 2i+1 when its Q
+  // holds (leads-to only).
+  void (*property_bits)(McrtCtx *ctx, const uint8_t *state, uint8_t *bits);
 } McrtModel;
 
 // ---------------------------------------------------------------------------

@@ -29,8 +29,8 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --fingerprint 64|128   fingerprint width in bits (default 64)\n"
           "  --symmetry on|off|verify  symmetry reduction (only 'off' is implemented)\n"
           "  --no-deadlock          do not report states without successors\n"
-          "  --liveness on|off      liveness checking (not implemented yet; 'off' skips\n"
-          "                         the properties, otherwise the result is incomplete)\n"
+          "  --liveness on|off      check the temporal properties under fairness (default:\n"
+          "                         on when the spec has a property); 'off' skips them\n"
           "  --trace-format text|json  how counterexample traces are printed\n"
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
@@ -243,6 +243,14 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
             MCRT_VERSION, MCRT_ABI_VERSION);
     return MCRT_EXIT_OK;
   }
+  // Liveness needs the unreduced graph (the symmetry contract): with
+  // liveness checked, symmetry is off unless asked for, and asking is refused.
+  if (opt->symmetry == MCRT_SYM_ON && mcrt_liveness_wanted(m, opt)) {
+    fprintf(err, "error: --symmetry on cannot be combined with liveness checking (the "
+                 "properties are checked on the unreduced state graph): use --symmetry off, "
+                 "or --liveness off to check safety only\n");
+    return MCRT_EXIT_USAGE;
+  }
   // Recognised, but belonging to later issues.
   if (opt->threads > 1)
     return not_implemented(err, "--threads N with N > 1");
@@ -250,8 +258,6 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     return not_implemented(err, "--symmetry on");
   if (opt->symmetry == MCRT_SYM_VERIFY)
     return not_implemented(err, "--symmetry verify");
-  if (opt->liveness == MCRT_LIVENESS_ON)
-    return not_implemented(err, "--liveness on");
   if (dot)
     return not_implemented(err, "--dot");
   if (graph)

@@ -385,10 +385,19 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
   const McrtModel *m = ctx->model;
   const McrtViolation *v = &ctx->viol;
   uint64_t *path = NULL;
-  size_t n = v->state == MCRT_NO_STATE ? 0 : mcrt_path_to(ctx, v->state, &path);
+  size_t n = 0;
+  if (v->path) { // liveness: the lasso, as rules
+    n = v->npath;
+    path = malloc(n * sizeof *path);
+    if (!path)
+      mcrt_die("out of memory");
+    memcpy(path, v->path, n * sizeof *path);
+  } else if (v->state != MCRT_NO_STATE) {
+    n = mcrt_path_to(ctx, v->state, &path);
+  }
   size_t bytes = ctx->state_bytes + MCRT_SLACK;
-  uint8_t *a = calloc(1, bytes), *b = calloc(1, bytes);
-  if (!a || !b)
+  uint8_t *a = calloc(1, bytes), *b = calloc(1, bytes), *loop = calloc(1, bytes);
+  if (!a || !b || !loop)
     mcrt_die("out of memory");
   const char *sep = "";
   if (json)
@@ -412,7 +421,18 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
       mcrt_print_rule(f, m, init, path[i]);
       fputc('\n', f);
       mcrt_print_state(f, m, b, init ? NULL : a, "    ");
+      if ((int64_t)i == v->loop_start)
+        fprintf(f, v->stutter ? "---- loop: state %zu has no successor and repeats for ever ----\n"
+                              : "---- loop starts here: the steps below return to state %zu ----\n",
+                i);
+      if (i + 1 == n && v->loop_start >= 0 && !v->stutter)
+        fprintf(f, "---- back to state %lld: the loop repeats for ever ----\n",
+                (long long)v->loop_start);
     }
+    if ((int64_t)i == v->loop_start)
+      memcpy(loop, b, ctx->state_bytes);
+    if (i + 1 == n && v->loop_start >= 0 && memcmp(loop, b, ctx->state_bytes) != 0)
+      replay_mismatch(ctx, json ? stderr : f, i, "the cycle does not return to its first state");
     uint8_t *t = a;
     a = b, b = t;
   }
@@ -440,6 +460,7 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
   mcrt_clear_error(ctx);
   free(a);
   free(b);
+  free(loop);
   free(path);
 }
 
@@ -490,7 +511,11 @@ static void print_violation_json(FILE *f, McrtCtx *ctx) {
   }
   fputs(", \"trace\": ", f);
   replay_trace(f, ctx, true);
-  fputs(", \"loop_start\": null}", f);
+  if (v->loop_start >= 0)
+    fprintf(f, ", \"loop_start\": %lld, \"stutter\": %s}", (long long)v->loop_start,
+            v->stutter ? "true" : "false");
+  else
+    fputs(", \"loop_start\": null}", f);
 }
 
 void mcrt_print_trace(FILE *f, McrtCtx *ctx) {
@@ -530,12 +555,9 @@ const char *mcrt_violation_kind_name(McrtViolationKind k) {
   case MCRT_VIOL_DEADLOCK: return "deadlock";
   case MCRT_VIOL_RUNTIME_ERROR: return "runtime-error";
   case MCRT_VIOL_REACHABLE: return "reachable";
+  case MCRT_VIOL_LIVENESS: return "liveness";
   }
   return "?";
-}
-
-static bool liveness_unchecked(const McrtCtx *ctx) {
-  return ctx->model->nproperties > 0 && ctx->opt->liveness != MCRT_LIVENESS_OFF;
 }
 
 int mcrt_exit_code(const McrtCtx *ctx) {
@@ -543,7 +565,7 @@ int mcrt_exit_code(const McrtCtx *ctx) {
     return MCRT_EXIT_USAGE;
   if (ctx->has_violation)
     return MCRT_EXIT_VIOLATION;
-  if (ctx->bound != MCRT_BOUND_NONE || liveness_unchecked(ctx))
+  if (ctx->bound != MCRT_BOUND_NONE)
     return MCRT_EXIT_INCOMPLETE;
   return MCRT_EXIT_OK;
 }
@@ -594,7 +616,11 @@ static void print_verdict(FILE *f, const McrtCtx *ctx) {
   fputs("result: ", f);
   switch (mcrt_exit_code(ctx)) {
   case MCRT_EXIT_OK:
-    fputs("ok: no violations, every property holds (exhaustive search)", f);
+    if (m->nproperties && !mcrt_liveness_done(ctx))
+      fprintf(f, "ok: no safety violation (exhaustive search); %u liveness propert%s not "
+                 "checked (--liveness off)", m->nproperties, m->nproperties == 1 ? "y was" : "ies were");
+    else
+      fputs("ok: no violations, every property holds (exhaustive search)", f);
     break;
   case MCRT_EXIT_VIOLATION:
     fputs("violation: ", f);
@@ -602,14 +628,10 @@ static void print_verdict(FILE *f, const McrtCtx *ctx) {
     break;
   case MCRT_EXIT_INCOMPLETE:
     fputs("incomplete: ", f);
-    if (ctx->bound != MCRT_BOUND_NONE) {
-      print_bound(f, ctx);
-      fputs("; no violation found so far, the search is not exhaustive", f);
-    } else {
-      fprintf(f, "no safety violation (exhaustive search), but %u liveness propert%s not "
-                 "checked: liveness checking is not implemented yet (--liveness off checks "
-                 "safety only)", m->nproperties, m->nproperties == 1 ? "y was" : "ies were");
-    }
+    print_bound(f, ctx);
+    fputs("; no violation found so far, the search is not exhaustive", f);
+    if (ctx->live && m->ninstances)
+      fputs("; no liveness verdict (it needs the whole state graph)", f);
     break;
   default:
     fputs("error: internal error while replaying the trace (see above)", f);
@@ -628,6 +650,29 @@ static double collision_probability(const McrtCtx *ctx) {
   double n = (double)ctx->states;
   double p = n * n / ldexp(1.0, (int)ctx->fp_bits + 1);
   return p > 1 ? 1 : p;
+}
+
+// The liveness check's outcome: a word for the report, a phrase for people.
+static const char *liveness_status(const McrtCtx *ctx) {
+  if (!ctx->model->nproperties && !ctx->live)
+    return "no-properties";
+  if (!ctx->live)
+    return "skipped";
+  if (!mcrt_liveness_done(ctx))
+    return "not-checked";
+  return ctx->has_violation ? "violated" : "ok";
+}
+
+static const char *liveness_status_text(const McrtCtx *ctx) {
+  const char *s = liveness_status(ctx);
+  if (!strcmp(s, "skipped"))
+    return "skipped (--liveness off)";
+  if (!strcmp(s, "not-checked"))
+    return ctx->has_violation ? "not checked: a safety violation came first"
+                              : "not checked: the search stopped early, no verdict";
+  if (!strcmp(s, "violated"))
+    return "checked under fairness, one does not hold (above)";
+  return ctx->model->ninstances ? "checked under fairness, all hold" : "edges recorded, nothing to check";
 }
 
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
@@ -652,6 +697,10 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   mcrt_fprint_bytes(f, (double)mcrt_log_bytes(&ctx->log));
   fputs(", frontier ", f);
   mcrt_fprint_bytes(f, (double)mcrt_queue_bytes(&ctx->queue));
+  if (ctx->live) {
+    fputs(", edge table ", f);
+    mcrt_fprint_bytes(f, (double)mcrt_live_bytes(ctx));
+  }
   fputs(" at the end); peak RSS ", f);
   mcrt_fprint_bytes(f, (double)peak_rss_bytes());
   fputc('\n', f);
@@ -686,12 +735,13 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   for (uint32_t i = 0; i < m->nreachables; i++)
     fprintf(f, "reachable %s: %s\n", m->reachables[i].name,
             ctx->reached[i] ? "reached" : "not reached");
-  if (m->nproperties) {
-    fprintf(f, "liveness:      %u propert%s %s: ", m->nproperties, m->nproperties == 1 ? "y" : "ies",
-            ctx->opt->liveness == MCRT_LIVENESS_OFF ? "skipped (--liveness off)"
-                                                    : "NOT CHECKED (not implemented yet)");
-    for (uint32_t i = 0; i < m->nproperties; i++)
-      fprintf(f, "%s%s", i ? ", " : "", m->properties[i].name);
+  if (m->nproperties || ctx->live) {
+    fprintf(f, "liveness:      %u propert%s (%u instance%s), %u fairness assumption%s: ",
+            m->nproperties, m->nproperties == 1 ? "y" : "ies", m->ninstances,
+            m->ninstances == 1 ? "" : "s", m->nfairness, m->nfairness == 1 ? "" : "s");
+    fputs(liveness_status_text(ctx), f);
+    if (mcrt_liveness_done(ctx))
+      fprintf(f, " (%.3f s)", mcrt_liveness_time(ctx));
     fputc('\n', f);
   }
   if (m->nscalarsets > 0)
@@ -736,17 +786,20 @@ bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err) {
     mcrt_print_json_string(f, m->reachables[i].name);
     fputs(ctx->reached[i] ? ": true" : ": false", f);
   }
-  fputs("},\n \"liveness\": {\"checked\": false, \"status\": ", f);
-  fputs(m->nproperties == 0                          ? "\"no-properties\""
-        : ctx->opt->liveness == MCRT_LIVENESS_OFF ? "\"skipped\""
-                                                  : "\"not-implemented\"",
-        f);
+  fprintf(f, "},\n \"liveness\": {\"checked\": %s, \"status\": \"%s\"",
+          mcrt_liveness_done(ctx) ? "true" : "false", liveness_status(ctx));
   fputs(", \"properties\": [", f);
   for (uint32_t i = 0; i < m->nproperties; i++) {
     fputs(i ? ", " : "", f);
     mcrt_print_json_string(f, m->properties[i].name);
   }
-  fputs("]}", f);
+  fputs("], \"instances\": [", f);
+  for (uint32_t i = 0; i < m->ninstances; i++) {
+    fputs(i ? ", " : "", f);
+    mcrt_print_json_string(f, m->instances[i].name);
+  }
+  fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f}", mcrt_live_bytes(ctx),
+          mcrt_liveness_time(ctx));
   fprintf(f, ",\n \"symmetry\": \"off\", \"time_s\": %.6f, \"memory_bytes\": %zu", ctx->time_s,
           (size_t)ctx->peak_bytes);
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),

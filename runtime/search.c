@@ -119,11 +119,16 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   mcrt_queue_init(&ctx->queue, model->state_bytes);
   if (!mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
     return false;
+  if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
+    return false;
   ctx->peak_bytes = mcrt_accounted_bytes(ctx);
   return true;
 }
 
 void mcrt_ctx_free(McrtCtx *ctx) {
+  mcrt_live_free(ctx);
+  free(ctx->viol.path);
+  ctx->viol.path = NULL;
   mcrt_fpset_free(&ctx->set);
   mcrt_log_free(&ctx->log);
   mcrt_queue_free(&ctx->queue);
@@ -137,7 +142,8 @@ void mcrt_ctx_free(McrtCtx *ctx) {
 }
 
 size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
-  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue);
+  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
+         mcrt_live_bytes(ctx);
 }
 
 size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out) {
@@ -268,18 +274,32 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
         ctx->reached[i] = true, ctx->nreached++;
     }
   }
+  if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
+    return mcrt_failed(ctx) ? error_violation(ctx, id, false) : hit_bound(ctx, MCRT_BOUND_MEMORY);
   if (!mcrt_queue_push(&ctx->queue, state))
     return hit_bound(ctx, MCRT_BOUND_MEMORY);
   return false;
 }
 
+// Inserts a fingerprint; with liveness, *id is then the state's id (new or
+// old). Grows the set as needed; MCRT_FP_FULL means the memory bound.
+static McrtFpResult insert(McrtCtx *ctx, McrtFp fp, uint32_t *id) {
+  McrtFpResult r;
+  *id = (uint32_t)ctx->states; // the id a new state will get
+  for (;;) {
+    r = ctx->live ? mcrt_fpset_insert_id(&ctx->set, fp, *id, id) : mcrt_fpset_insert(&ctx->set, fp);
+    if (r != MCRT_FP_FULL || !grow_set(ctx))
+      return r;
+  }
+}
+
 // Inserts an initial state; records it when new. True: stop.
 static bool discover(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64_t rule) {
   McrtFp fp = mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits);
-  McrtFpResult r;
-  while ((r = mcrt_fpset_insert(&ctx->set, fp)) == MCRT_FP_FULL)
-    if (!grow_set(ctx))
-      return true;
+  uint32_t id;
+  McrtFpResult r = insert(ctx, fp, &id);
+  if (r == MCRT_FP_FULL)
+    return true;
   if (r == MCRT_FP_OLD)
     return false;
   return record_new(ctx, state, parent, rule, 0);
@@ -312,7 +332,14 @@ static bool flush(McrtCtx *ctx) {
     // are not transitions (as Rumur's --bound counts); when it did not, the
     // search was exhaustive after all and they are (see mcrt_search).
     if (p->at_bound) {
-      ctx->depth_truncated |= !mcrt_fpset_contains(&ctx->set, p->fp);
+      uint32_t to;
+      if (!ctx->live) {
+        ctx->depth_truncated |= !mcrt_fpset_contains(&ctx->set, p->fp);
+      } else if (!mcrt_fpset_find_id(&ctx->set, p->fp, &to)) {
+        ctx->depth_truncated = true;
+      } else if (!mcrt_live_edge(ctx, p->parent, to, p->rule)) {
+        return hit_bound(ctx, MCRT_BOUND_MEMORY);
+      }
       ctx->bound_transitions++;
       ctx->bound_fired[p->action]++;
       continue;
@@ -321,12 +348,15 @@ static bool flush(McrtCtx *ctx) {
       return hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
     ctx->transitions++;
     ctx->fired[p->action]++;
-    McrtFpResult r;
-    while ((r = mcrt_fpset_insert(&ctx->set, p->fp)) == MCRT_FP_FULL)
-      if (!grow_set(ctx))
-        return true;
-    if (r == MCRT_FP_NEW)
-      record_new(ctx, ctx->pend_states + i * ctx->pend_stride, p->parent, p->rule, p->depth);
+    uint32_t to;
+    McrtFpResult r = insert(ctx, p->fp, &to);
+    if (r == MCRT_FP_FULL)
+      return true;
+    if (r == MCRT_FP_NEW &&
+        record_new(ctx, ctx->pend_states + i * ctx->pend_stride, p->parent, p->rule, p->depth))
+      return true;
+    if (ctx->live && !mcrt_live_edge(ctx, p->parent, to, p->rule))
+      return hit_bound(ctx, MCRT_BOUND_MEMORY);
   }
   return ctx->stop;
 }

@@ -52,6 +52,11 @@ static const McrtPredicate mc_reachables[] = {
 m4_defn(⟦MCGEN_REACHABLE_TABLE⟧)};
 static const McrtPredicate mc_properties[] = {
 m4_defn(⟦MCGEN_PROPERTY_TABLE⟧)};
+/* ---- Liveness: property instances (one per forall binding), fairness ---- */
+static const McrtPropInstance mc_instances[] = {
+m4_defn(⟦MCGEN_INSTANCE_TABLE⟧)};
+m4_defn(⟦MCGEN_PROPERTY_BITS⟧)
+m4_defn(⟦MCGEN_FAIRNESS⟧)
 
 static const McrtModel mc_model = {
     .abi_version = MCRT_ABI_VERSION,
@@ -85,6 +90,11 @@ static const McrtModel mc_model = {
     .check_reachable = mc_check_reachable,
     .is_terminal = mc_is_terminal,
     .within_constraints = mc_within_constraints,
+    .ninstances = MCGEN_NINSTANCES,
+    .instances = mc_instances,
+    .nfairness = MCGEN_NFAIRNESS,
+    .fairness = mc_fairness,
+    .property_bits = mc_property_bits,
 };
 
 int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }

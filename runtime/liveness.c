@@ -1,0 +1,897 @@
+// liveness.c: temporal properties under weak and strong fairness.
+//
+// Recording. A run that checks liveness (mcrt_liveness_wanted) records,
+// while it searches, every out-edge of every expanded state as {target id,
+// action rule}, and per state the bits of its property instances (P, and Q
+// of `~>`). Successors of a state are emitted together and states are
+// expanded in id order, so the edges arrive grouped by source in increasing
+// order: a CSR table (start[v] .. start[v + 1] are v's edges) built as they
+// come, 4-byte targets (ids < 2^32, the trace log's limit) and rules in as
+// few bytes as the largest rule needs. Targets of states seen before need
+// their ids: the fingerprint set then keeps a 4-byte id beside each slot.
+// A safety-only run records none of this.
+//
+// ENABLED is not stored: a rule is enabled in a state exactly when the
+// successor function emitted it there, so the state's edges are its enabled
+// rules, and an edge "takes" the fairness constraints of its rule.
+//
+// Semantics (LANGUAGE.md). A behaviour is an infinite path; a state without
+// successors repeats forever (a stutter loop on which no action is enabled,
+// hence fair); there is no other stuttering. A state that a `constraint`
+// cuts is not expanded: it has no edges, and is treated exactly like a state
+// without successors (its behaviours stop there and repeat it), the only
+// reading under which the cut graph still has a behaviour through it.
+//
+// Each form is reduced to finding a fair strongly connected component:
+//   not [] P      a reachable state where P fails. No cycle is needed: weak
+//                 and strong fairness on actions over a finite graph are
+//                 machine-closed. From any state, follow edges to a bottom
+//                 SCC (one without edges leaving it); a path that goes round
+//                 every edge of it forever takes every rule enabled there,
+//                 and a bottom SCC without edges is a state without
+//                 successors (nothing enabled). So every finite path extends
+//                 to a fair behaviour, and the prefix alone is a
+//                 counterexample.
+//   not <> P      a fair SCC of the !P states, reachable from an initial
+//                 state through !P states.
+//   not P ~> Q    a fair SCC of the !Q states, reachable through !Q states
+//                 from a reachable state where P && !Q.
+//   not []<> P    a fair SCC of the !P states (every state is reachable).
+//   not <>[] P    a fair SCC (of the whole graph) holding a !P state.
+// A component is a cycle if it has two states or more, or a self-loop, or
+// is one state without successors. It is fair (Emerson and Lei's
+// refinement) when for every constraint c:
+//   weak c:   some edge inside takes c, or c is disabled in some state
+//             inside (else no path inside is fair: discard it);
+//   strong c: some edge inside takes c, or c is enabled nowhere inside;
+//             else a fair path inside must avoid the states where c is
+//             enabled: remove them and look again at the SCCs of the rest.
+// Enabledness is that of the whole graph (a state's every edge), "taken"
+// only counts edges that stay inside the component.
+//
+// SCCs: Tarjan's algorithm, iterative (an explicit stack of frames: a cycle
+// of 10^7 states must not recurse on the C stack), roots in id order, so the
+// component found, and the trace, are the same on every run.
+//
+// Traces. The stem is the BFS parent path (shortest) from an initial state
+// to the component (for <> P and ~>, a BFS inside the allowed states from
+// the sources, after the log's path to the source). The cycle starts and
+// ends at the component's first state met and goes, by BFS inside the
+// component, to the nearest state or edge that meets a requirement still
+// open (a taken edge or disabled state for each weak constraint, a taken
+// edge for each strong constraint enabled inside, a !P state for <>[] P),
+// until none is left, then back.
+#include "internal.h"
+
+#include <stdlib.h>
+
+// ---------------------------------------------------------------------------
+// Recording.
+
+typedef struct McrtLive {
+  McrtLiveGraph g;
+  uint64_t targets_cap, rules_cap, start_cap, bits_cap; // capacities, in entries
+  size_t bytes;                            // accounted: what is allocated
+  bool done;                               // the check ran to its end
+  double time_s;
+} McrtLive;
+
+bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt) {
+  if (opt->liveness == MCRT_LIVENESS_OFF)
+    return false;
+  return opt->liveness == MCRT_LIVENESS_ON || m->ninstances > 0;
+}
+
+static unsigned bytes_for(uint64_t max) {
+  return max < (1u << 8) ? 1 : max < (1u << 16) ? 2 : max < (UINT64_C(1) << 24) ? 3 : 4;
+}
+
+// Expands the model's `fair` declarations into constraints and the map from
+// each action rule to the constraints it belongs to (CSR, no duplicates).
+static bool build_constraints(McrtLiveGraph *g, const McrtModel *m) {
+  uint64_t nrules = m->nrules;
+  uint32_t n = 0;
+  for (uint32_t f = 0; f < m->nfairness; f++) {
+    const McrtFairness *fa = &m->fairness[f];
+    if (!fa->per_binding) {
+      n++;
+      continue;
+    }
+    for (uint32_t r = 0; r < fa->nranges; r++)
+      n += (uint32_t)fa->ranges[r].count;
+  }
+  g->ncons = n;
+  g->strong = calloc(n + 1, sizeof *g->strong);
+  g->cons_fair = calloc(n + 1, sizeof *g->cons_fair);
+  g->cons_rule = calloc(n + 1, sizeof *g->cons_rule);
+  g->rc_start = calloc(nrules + 2, sizeof *g->rc_start);
+  uint32_t *last = malloc((nrules + 1) * sizeof *last);
+  if (!g->strong || !g->cons_fair || !g->cons_rule || !g->rc_start || !last)
+    return free(last), false;
+  // Two passes over (constraint, rule) pairs: count, then fill.
+  uint64_t *fill = NULL;
+  for (int pass = 0; pass < 2; pass++) {
+    for (uint64_t r = 0; r <= nrules; r++)
+      last[r] = UINT32_MAX;
+    uint32_t c = 0;
+    for (uint32_t f = 0; f < m->nfairness; f++) {
+      const McrtFairness *fa = &m->fairness[f];
+      for (uint32_t k = 0; k < fa->nranges; k++) {
+        const McrtRuleRange *rg = &fa->ranges[k];
+        for (uint64_t r = rg->first; r < rg->first + rg->count && r < nrules; r++) {
+          uint32_t cc = fa->per_binding ? c++ : c;
+          if (pass == 0) {
+            g->strong[cc] = fa->strong;
+            g->cons_fair[cc] = f;
+            g->cons_rule[cc] = fa->per_binding ? r : UINT64_MAX;
+          }
+          if (last[r] == cc) // `(a | a)`: once
+            continue;
+          last[r] = cc;
+          if (pass == 0)
+            g->rc_start[r + 1]++;
+          else
+            g->rc_list[g->rc_start[r] + fill[r]++] = cc;
+        }
+      }
+      if (!fa->per_binding)
+        c++;
+    }
+    if (pass == 0) {
+      for (uint64_t r = 0; r < nrules; r++)
+        g->rc_start[r + 1] += g->rc_start[r];
+      g->rc_list = calloc(g->rc_start[nrules] + 1, sizeof *g->rc_list);
+      fill = calloc(nrules + 1, sizeof *fill);
+      if (!g->rc_list || !fill)
+        return free(last), free(fill), false;
+    }
+  }
+  free(last);
+  free(fill);
+  return true;
+}
+
+bool mcrt_live_init(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  McrtLive *L = calloc(1, sizeof *L);
+  if (!L)
+    return false;
+  ctx->live = L;
+  McrtLiveGraph *g = &L->g;
+  g->rule_bytes = bytes_for(m->nrules ? m->nrules - 1 : 0);
+  g->bits_bytes = (2 * m->ninstances + 7) / 8;
+  if (!build_constraints(g, m))
+    return false;
+  return mcrt_fpset_enable_ids(&ctx->set);
+}
+
+void mcrt_live_free(McrtCtx *ctx) {
+  McrtLive *L = ctx->live;
+  if (!L)
+    return;
+  McrtLiveGraph *g = &L->g;
+  free(g->targets), free(g->rules), free(g->start), free(g->bits);
+  free(g->strong), free(g->cons_fair), free(g->cons_rule);
+  free(g->rc_start), free(g->rc_list);
+  free(L);
+  ctx->live = NULL;
+}
+
+size_t mcrt_live_bytes(const McrtCtx *ctx) { return ctx->live ? ctx->live->bytes : 0; }
+
+// Grows an array of *cap entries of `size` bytes to hold `need`, by half
+// again, within --memory. False: the limit (or the system) said no.
+static bool grow(McrtCtx *ctx, void **p, uint64_t *cap, uint64_t need, size_t size) {
+  if (need <= *cap)
+    return true;
+  uint64_t n = *cap ? *cap + *cap / 2 : 4096;
+  if (n < need)
+    n = need;
+  size_t extra = (size_t)((n - *cap) * size);
+  if (mcrt_accounted_bytes(ctx) + extra > ctx->opt->memory)
+    return false;
+  void *q = realloc(*p, (size_t)(n * size) + 8); // + 8: rules are read 4 bytes at a time
+  if (!q)
+    return false;
+  *p = q;
+  *cap = n;
+  ctx->live->bytes += extra;
+  return true;
+}
+
+bool mcrt_live_state(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
+  McrtLive *L = ctx->live;
+  McrtLiveGraph *g = &L->g;
+  unsigned bb = g->bits_bytes;
+  g->nstates = id + 1;
+  if (bb == 0)
+    return true;
+  if (!grow(ctx, (void **)&g->bits, &L->bits_cap, id + 1, bb))
+    return false;
+  uint8_t *b = g->bits + id * bb;
+  memset(b, 0, bb);
+  ctx->model->property_bits(ctx, state, b);
+  return !mcrt_failed(ctx);
+}
+
+bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule) {
+  McrtLive *L = ctx->live;
+  McrtLiveGraph *g = &L->g;
+  if (from + UINT64_C(2) > L->start_cap &&
+      !grow(ctx, (void **)&g->start, &L->start_cap, from + UINT64_C(2), sizeof *g->start))
+    return false;
+  while (g->nstarted <= from)
+    g->start[g->nstarted++] = g->nedges;
+  uint64_t e = g->nedges;
+  if (e + 1 > L->targets_cap &&
+      !grow(ctx, (void **)&g->targets, &L->targets_cap, e + 1, sizeof *g->targets))
+    return false;
+  if (e + 1 > L->rules_cap && !grow(ctx, (void **)&g->rules, &L->rules_cap, e + 1, g->rule_bytes))
+    return false;
+  g->targets[e] = to;
+  memcpy(g->rules + e * g->rule_bytes, &rule, g->rule_bytes); // little-endian
+  g->nedges = e + 1;
+  return true;
+}
+
+// Closes the CSR table: states after the last one with edges have none.
+static bool finish_table(McrtCtx *ctx) {
+  McrtLive *L = ctx->live;
+  McrtLiveGraph *g = &L->g;
+  g->nstates = ctx->states;
+  if (!grow(ctx, (void **)&g->start, &L->start_cap, g->nstates + 1, sizeof *g->start))
+    return false;
+  while (g->nstarted <= g->nstates)
+    g->start[g->nstarted++] = g->nedges;
+  uint64_t ninit = 0;
+  while (ninit < ctx->states && mcrt_log_get(&ctx->log, ninit).parent == MCRT_LOG_INITIAL)
+    ninit++;
+  g->ninitial = ninit;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// The check, on the table alone (the unit tests build tables by hand).
+
+#define NONE32 UINT32_MAX
+
+typedef struct Scc {
+  const McrtLiveGraph *g;
+  uint32_t inst;
+  McrtTemporal form;
+  uint32_t *tag;   // tag[v] == the pass's tag: v is in the graph of this pass
+  uint32_t *idx;   // DFS number in the current pass (0: not yet visited)
+  uint32_t *low;
+  uint32_t *comp;  // component number (0: not assigned; unique over passes)
+  uint32_t *stack; // Tarjan's stack
+  uint64_t sp;
+  uint32_t *fv, *fpos; // DFS frames: state, next edge (offset from start)
+  uint32_t next_comp, next_tag;
+  // Per constraint, while a component is judged.
+  uint32_t *en_count, *stamp, *touched;
+  uint8_t *taken, *cut;
+  // Refinements to do: lists of states, each with its own tag.
+  uint32_t **work;
+  uint64_t *work_len;
+  uint32_t *work_tag;
+  size_t nwork, work_cap, work_next;
+  // The answer.
+  uint32_t found; // component number, 0 if none
+  uint32_t *members;
+  uint64_t nmembers;
+} Scc;
+
+static inline uint64_t edge_rule(const McrtLiveGraph *g, uint64_t e) {
+  uint32_t r = 0;
+  memcpy(&r, g->rules + e * g->rule_bytes, g->rule_bytes);
+  return r;
+}
+
+static inline bool pbit(const McrtLiveGraph *g, uint64_t v, uint32_t i, int q) {
+  uint32_t b = 2 * i + (uint32_t)q;
+  return g->bits[v * g->bits_bytes + b / 8] >> (b % 8) & 1;
+}
+
+// Whether v belongs to the states the form confines the component to.
+static bool allowed(const Scc *s, uint64_t v) {
+  switch (s->form) {
+  case MCRT_TEMP_EVENTUALLY:
+  case MCRT_TEMP_ALWAYS_EVENTUALLY:
+    return !pbit(s->g, v, s->inst, 0);
+  case MCRT_TEMP_LEADSTO:
+    return !pbit(s->g, v, s->inst, 1);
+  default:
+    return true;
+  }
+}
+
+// Where the confined part may be entered: initial states for <> P, states
+// where P && !Q for ~>; everywhere otherwise.
+static bool is_source(const Scc *s, uint64_t v) {
+  switch (s->form) {
+  case MCRT_TEMP_EVENTUALLY:
+    return v < s->g->ninitial;
+  case MCRT_TEMP_LEADSTO:
+    return pbit(s->g, v, s->inst, 0);
+  default:
+    return true;
+  }
+}
+
+static void *xalloc(size_t n, size_t size, bool *ok) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p)
+    *ok = false;
+  return p;
+}
+
+static void scc_free(Scc *s) {
+  free(s->tag), free(s->idx), free(s->low), free(s->comp), free(s->stack);
+  free(s->fv), free(s->fpos);
+  free(s->en_count), free(s->stamp), free(s->touched), free(s->taken), free(s->cut);
+  for (size_t i = 0; i < s->nwork; i++)
+    free(s->work[i]);
+  free(s->work), free(s->work_len), free(s->work_tag), free(s->members);
+}
+
+static bool scc_alloc(Scc *s, const McrtLiveGraph *g) {
+  bool ok = true;
+  uint64_t n = g->nstates + 1;
+  memset(s, 0, sizeof *s);
+  s->g = g;
+  s->tag = xalloc(n, 4, &ok), s->idx = xalloc(n, 4, &ok), s->low = xalloc(n, 4, &ok);
+  s->comp = xalloc(n, 4, &ok), s->stack = xalloc(n, 4, &ok);
+  s->fv = xalloc(n, 4, &ok), s->fpos = xalloc(n, 4, &ok);
+  uint64_t c = g->ncons + 1;
+  s->en_count = xalloc(c, 4, &ok), s->stamp = xalloc(c, 4, &ok), s->touched = xalloc(c, 4, &ok);
+  s->taken = xalloc(c, 1, &ok), s->cut = xalloc(c, 1, &ok);
+  return ok;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+// Queues states list[0..n) (sorted here) as a refinement pass.
+static void push_work(Scc *s, uint32_t *list, uint64_t n) {
+  if (s->nwork == s->work_cap) {
+    s->work_cap = s->work_cap ? 2 * s->work_cap : 16;
+    s->work = realloc(s->work, s->work_cap * sizeof *s->work);
+    s->work_len = realloc(s->work_len, s->work_cap * sizeof *s->work_len);
+    s->work_tag = realloc(s->work_tag, s->work_cap * sizeof *s->work_tag);
+    if (!s->work || !s->work_len || !s->work_tag)
+      mcrt_die("out of memory");
+  }
+  qsort(list, n, sizeof *list, cmp_u32);
+  uint32_t t = ++s->next_tag;
+  for (uint64_t i = 0; i < n; i++)
+    s->tag[list[i]] = t;
+  s->work[s->nwork] = list;
+  s->work_len[s->nwork] = n;
+  s->work_tag[s->nwork] = t;
+  s->nwork++;
+}
+
+// Judges the component m[0..n) (number cid): a cycle? fair? refined?
+// True when it is the witness sought.
+static bool judge(Scc *s, const uint32_t *m, uint64_t n, uint32_t cid) {
+  const McrtLiveGraph *g = s->g;
+  if (n == 1) {
+    uint64_t v = m[0];
+    bool cycle = g->start[v] == g->start[v + 1]; // no successor: it repeats
+    for (uint64_t e = g->start[v]; e < g->start[v + 1] && !cycle; e++)
+      cycle = g->targets[e] == v;
+    if (!cycle)
+      return false;
+  }
+  uint32_t ntouched = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t v = m[i];
+    for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
+      uint64_t r = edge_rule(g, e);
+      bool inside = s->comp[g->targets[e]] == cid;
+      for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++) {
+        uint32_t c = g->rc_list[k];
+        if (s->stamp[c] != (uint32_t)v + 1) {
+          s->stamp[c] = (uint32_t)v + 1;
+          if (s->en_count[c]++ == 0)
+            s->touched[ntouched++] = c;
+        }
+        s->taken[c] |= inside;
+      }
+    }
+  }
+  bool unfair = false, refine = false;
+  for (uint32_t i = 0; i < ntouched; i++) {
+    uint32_t c = s->touched[i];
+    if (s->taken[c])
+      continue;
+    if (!g->strong[c])
+      unfair |= s->en_count[c] == n;
+    else
+      s->cut[c] = 1, refine = true;
+  }
+  if (!unfair && refine) {
+    uint32_t *list = malloc(n * sizeof *list);
+    if (!list)
+      mcrt_die("out of memory");
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t v = m[i];
+      bool keep = true;
+      for (uint64_t e = g->start[v]; e < g->start[v + 1] && keep; e++) {
+        uint64_t r = edge_rule(g, e);
+        for (uint64_t j = g->rc_start[r]; j < g->rc_start[r + 1]; j++)
+          keep &= !s->cut[g->rc_list[j]];
+      }
+      if (keep)
+        list[k++] = (uint32_t)v;
+    }
+    if (k)
+      push_work(s, list, k);
+    else
+      free(list);
+  }
+  for (uint32_t i = 0; i < ntouched; i++) {
+    uint32_t c = s->touched[i];
+    s->en_count[c] = 0, s->stamp[c] = 0, s->taken[c] = 0, s->cut[c] = 0;
+  }
+  if (unfair || refine)
+    return false;
+  if (s->form == MCRT_TEMP_EVENTUALLY_ALWAYS) {
+    bool bad = false;
+    for (uint64_t i = 0; i < n && !bad; i++)
+      bad = !pbit(g, m[i], s->inst, 0);
+    if (!bad)
+      return false;
+  }
+  s->members = malloc(n * sizeof *s->members);
+  if (!s->members)
+    mcrt_die("out of memory");
+  memcpy(s->members, m, n * sizeof *m);
+  s->nmembers = n;
+  s->found = cid;
+  return true;
+}
+
+// Tarjan over the states of `order` (or 0..nstates-1 when NULL) whose tag
+// is t, with edges between such states; iterative. True: witness found.
+static bool tarjan(Scc *s, const uint32_t *order, uint64_t norder, uint32_t t) {
+  const McrtLiveGraph *g = s->g;
+  uint32_t counter = 0;
+  uint64_t nf = 0;
+  if (order)
+    for (uint64_t i = 0; i < norder; i++)
+      s->idx[order[i]] = 0, s->comp[order[i]] = 0;
+  for (uint64_t i = 0; i < norder; i++) {
+    uint32_t root = order ? order[i] : (uint32_t)i;
+    if (s->tag[root] != t || s->idx[root])
+      continue;
+    s->idx[root] = s->low[root] = ++counter;
+    s->stack[s->sp++] = root;
+    s->fv[nf] = root, s->fpos[nf] = 0, nf++;
+    while (nf) {
+      uint32_t v = s->fv[nf - 1];
+      uint64_t e = g->start[v] + s->fpos[nf - 1];
+      if (e < g->start[v + 1]) {
+        s->fpos[nf - 1]++;
+        uint32_t w = g->targets[e];
+        if (s->tag[w] != t)
+          continue;
+        if (!s->idx[w]) {
+          s->idx[w] = s->low[w] = ++counter;
+          s->stack[s->sp++] = w;
+          s->fv[nf] = w, s->fpos[nf] = 0, nf++;
+        } else if (!s->comp[w] && s->idx[w] < s->low[v]) {
+          s->low[v] = s->idx[w]; // w is on the stack
+        }
+        continue;
+      }
+      nf--;
+      if (nf && s->low[v] < s->low[s->fv[nf - 1]])
+        s->low[s->fv[nf - 1]] = s->low[v];
+      if (s->low[v] != s->idx[v])
+        continue;
+      uint64_t top = s->sp;
+      while (s->stack[--s->sp] != v)
+        ;
+      uint32_t cid = ++s->next_comp;
+      for (uint64_t k = s->sp; k < top; k++)
+        s->comp[s->stack[k]] = cid;
+      if (judge(s, s->stack + s->sp, top - s->sp, cid))
+        return true;
+    }
+  }
+  return false;
+}
+
+// Sets tag 1 on the states the component may use: the allowed ones, and
+// for <> P and ~> only those reachable from a source through allowed
+// states (a BFS that keeps its parent pointers in par, the stem, and its
+// order in queue; returns its length).
+static uint64_t confine(Scc *s, uint32_t *par, uint32_t *queue) {
+  const McrtLiveGraph *g = s->g;
+  uint64_t n = g->nstates;
+  bool bfs = s->form == MCRT_TEMP_EVENTUALLY || s->form == MCRT_TEMP_LEADSTO;
+  uint64_t head = 0, tail = 0;
+  for (uint64_t v = 0; v < n; v++) {
+    s->tag[v] = 0;
+    if (!allowed(s, v))
+      continue;
+    if (!bfs) {
+      s->tag[v] = 1;
+    } else if (is_source(s, v)) {
+      s->tag[v] = 1, par[v] = NONE32, queue[tail++] = (uint32_t)v;
+    }
+  }
+  while (head < tail) {
+    uint32_t v = queue[head++];
+    for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
+      uint32_t w = g->targets[e];
+      if (!s->tag[w] && allowed(s, w))
+        s->tag[w] = 1, par[w] = v, queue[tail++] = w;
+    }
+  }
+  s->next_tag = 1;
+  return tail;
+}
+
+// ---------------------------------------------------------------------------
+// The lasso.
+
+typedef struct Path {
+  uint64_t *e;
+  size_t n, cap;
+} Path;
+
+static void path_push(Path *p, uint64_t e) {
+  if (p->n == p->cap) {
+    p->cap = p->cap ? 2 * p->cap : 16;
+    p->e = realloc(p->e, p->cap * sizeof *p->e);
+    if (!p->e)
+      mcrt_die("out of memory");
+  }
+  p->e[p->n++] = e;
+}
+
+// The first edge u -> w (inside the component when cid != 0).
+static uint64_t edge_to(const McrtLiveGraph *g, uint64_t u, uint64_t w) {
+  for (uint64_t e = g->start[u]; e < g->start[u + 1]; e++)
+    if (g->targets[e] == w)
+      return e;
+  mcrt_die("liveness: no edge %llu -> %llu", (unsigned long long)u, (unsigned long long)w);
+}
+
+// What the cycle still has to do.
+typedef struct Needs {
+  uint8_t *pending;   // per constraint: 1 open
+  uint32_t *weak;     // open weak constraints (compacted lazily)
+  uint32_t nweak, weak_open, strong_open;
+  bool not_p;         // <>[] P: visit a !P state
+  uint32_t gen, *mark; // per constraint: enabled in the state being looked at
+  uint32_t round;      // BFS visit stamps
+} Needs;
+
+static void take_edge(Scc *s, Needs *nd, uint64_t e) {
+  const McrtLiveGraph *g = s->g;
+  uint64_t r = edge_rule(g, e);
+  for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++) {
+    uint32_t c = g->rc_list[k];
+    if (nd->pending[c]) {
+      nd->pending[c] = 0;
+      if (g->strong[c])
+        nd->strong_open--;
+      else
+        nd->weak_open--;
+    }
+  }
+}
+
+// Marks the constraints enabled in v (nd->mark[c] == nd->gen); returns how
+// many open weak constraints are among them.
+static uint32_t mark_enabled(Scc *s, Needs *nd, uint64_t v) {
+  const McrtLiveGraph *g = s->g;
+  uint32_t open = 0;
+  nd->gen++;
+  for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
+    uint64_t r = edge_rule(g, e);
+    for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++) {
+      uint32_t c = g->rc_list[k];
+      if (nd->mark[c] != nd->gen) {
+        nd->mark[c] = nd->gen;
+        open += nd->pending[c] && !g->strong[c];
+      }
+    }
+  }
+  return open;
+}
+
+static void visit_state(Scc *s, Needs *nd, uint64_t v) {
+  if (nd->not_p && !pbit(s->g, v, s->inst, 0))
+    nd->not_p = false;
+  if (!nd->weak_open || mark_enabled(s, nd, v) == nd->weak_open)
+    return;
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < nd->nweak; i++) {
+    uint32_t c = nd->weak[i];
+    if (!nd->pending[c])
+      continue;
+    if (nd->mark[c] != nd->gen) { // disabled here: met
+      nd->pending[c] = 0;
+      nd->weak_open--;
+    } else {
+      nd->weak[k++] = c;
+    }
+  }
+  nd->nweak = k;
+}
+
+// Whether reaching state v meets an open requirement.
+static bool state_meets(Scc *s, Needs *nd, uint64_t v) {
+  if (nd->not_p && !pbit(s->g, v, s->inst, 0))
+    return true;
+  return nd->weak_open && mark_enabled(s, nd, v) < nd->weak_open;
+}
+
+// An edge of v inside the component that takes an open constraint, or
+// UINT64_MAX.
+static uint64_t edge_meets(Scc *s, Needs *nd, uint64_t v) {
+  const McrtLiveGraph *g = s->g;
+  if (!nd->weak_open && !nd->strong_open)
+    return UINT64_MAX;
+  for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
+    if (s->comp[g->targets[e]] != s->found)
+      continue;
+    uint64_t r = edge_rule(g, e);
+    for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++)
+      if (nd->pending[g->rc_list[k]])
+        return e;
+  }
+  return UINT64_MAX;
+}
+
+// Appends edge e to the cycle and records what it meets.
+static void cycle_step(Scc *s, Needs *nd, Path *cyc, uint64_t e) {
+  path_push(cyc, e);
+  take_edge(s, nd, e);
+  visit_state(s, nd, s->g->targets[e]);
+}
+
+// BFS inside the component from `from`: with goal == UINT64_MAX to the
+// nearest state (other than from) or edge that meets an open requirement,
+// else back to the state goal by one step at least. Appends the path to the
+// cycle; returns the state reached.
+static uint64_t bfs_step(Scc *s, Needs *nd, Path *cyc, uint64_t from, uint64_t goal) {
+  const McrtLiveGraph *g = s->g;
+  uint32_t *seen = s->idx, *par = s->low, *queue = s->stack; // free after Tarjan
+  uint32_t round = ++nd->round;
+  uint64_t head = 0, tail = 0, hit = UINT64_MAX, last = UINT64_MAX;
+  queue[tail++] = (uint32_t)from;
+  seen[from] = round;
+  while (head < tail && hit == UINT64_MAX) {
+    uint32_t u = queue[head++];
+    if (goal == UINT64_MAX) {
+      if (u != from && state_meets(s, nd, u)) {
+        hit = u;
+        break;
+      }
+      if ((last = edge_meets(s, nd, u)) != UINT64_MAX) {
+        hit = u;
+        break;
+      }
+    }
+    for (uint64_t e = g->start[u]; e < g->start[u + 1]; e++) {
+      uint32_t w = g->targets[e];
+      if (s->comp[w] != s->found)
+        continue;
+      if (w == goal) {
+        hit = u, last = e;
+        break;
+      }
+      if (seen[w] != round)
+        seen[w] = round, par[w] = u, queue[tail++] = w;
+    }
+  }
+  if (hit == UINT64_MAX)
+    mcrt_die("liveness: the fair component does not meet its requirements");
+  Path rev = {0};
+  for (uint64_t v = hit; v != from; v = par[v])
+    path_push(&rev, edge_to(g, par[v], v));
+  for (size_t i = rev.n; i-- > 0;)
+    cycle_step(s, nd, cyc, rev.e[i]);
+  free(rev.e);
+  if (last == UINT64_MAX)
+    return hit;
+  cycle_step(s, nd, cyc, last);
+  return g->targets[last];
+}
+
+// Builds the cycle through the found component from its state `entry`.
+static void build_cycle(Scc *s, uint64_t entry, Path *cyc) {
+  const McrtLiveGraph *g = s->g;
+  if (s->nmembers == 1 && g->start[entry] == g->start[entry + 1])
+    return; // a state without successors: it repeats, no cycle steps
+  Needs nd = {0};
+  nd.pending = calloc(g->ncons + 1, 1);
+  nd.weak = calloc(g->ncons + 1, sizeof *nd.weak);
+  nd.mark = calloc(g->ncons + 1, sizeof *nd.mark);
+  if (!nd.pending || !nd.weak || !nd.mark)
+    mcrt_die("out of memory");
+  // Strong constraints enabled inside must be taken; weak ones met.
+  for (uint64_t i = 0; i < s->nmembers; i++) {
+    uint64_t v = s->members[i];
+    for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
+      uint64_t r = edge_rule(g, e);
+      for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++) {
+        uint32_t c = g->rc_list[k];
+        if (g->strong[c] && !nd.pending[c])
+          nd.pending[c] = 1, nd.strong_open++;
+      }
+    }
+  }
+  for (uint32_t c = 0; c < g->ncons; c++)
+    if (!g->strong[c])
+      nd.pending[c] = 1, nd.weak[nd.nweak++] = c, nd.weak_open++;
+  nd.not_p = s->form == MCRT_TEMP_EVENTUALLY_ALWAYS;
+  memset(s->idx, 0, (g->nstates + 1) * sizeof *s->idx);
+  visit_state(s, &nd, entry);
+  uint64_t cur = entry;
+  while (nd.weak_open || nd.strong_open || nd.not_p)
+    cur = bfs_step(s, &nd, cyc, cur, UINT64_MAX);
+  if (cur != entry || cyc->n == 0)
+    bfs_step(s, &nd, cyc, cur, entry);
+  free(nd.pending), free(nd.weak), free(nd.mark);
+}
+
+void mcrt_lasso_free(McrtLasso *l) {
+  free(l->stem);
+  free(l->cycle);
+  memset(l, 0, sizeof *l);
+}
+
+bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, McrtLasso *out) {
+  memset(out, 0, sizeof *out);
+  if (form == MCRT_TEMP_ALWAYS) {
+    for (uint64_t v = 0; v < g->nstates; v++)
+      if (!pbit(g, v, inst, 0)) {
+        out->violated = true;
+        out->src = out->loop_state = v;
+        out->prefix_only = true;
+        return true;
+      }
+    return true;
+  }
+  Scc s;
+  if (!scc_alloc(&s, g)) {
+    scc_free(&s);
+    return false;
+  }
+  s.inst = inst;
+  s.form = form;
+  // For <> P and ~>, the BFS that confines the search also gives the stem.
+  bool bfs = form == MCRT_TEMP_EVENTUALLY || form == MCRT_TEMP_LEADSTO;
+  uint32_t *bpar = NULL, *border = NULL;
+  uint64_t nborder = 0;
+  if (bfs) {
+    bpar = malloc((g->nstates + 1) * sizeof *bpar);
+    border = malloc((g->nstates + 1) * sizeof *border);
+    if (!bpar || !border) {
+      free(bpar), free(border), scc_free(&s);
+      return false;
+    }
+  }
+  nborder = confine(&s, bpar, border);
+  bool found = tarjan(&s, NULL, g->nstates, 1);
+  while (!found && s.work_next < s.nwork) {
+    size_t w = s.work_next++;
+    found = tarjan(&s, s.work[w], s.work_len[w], s.work_tag[w]);
+  }
+  if (found) {
+    out->violated = true;
+    // The loop starts at the component's state nearest the sources.
+    uint64_t entry = UINT64_MAX;
+    if (bfs) {
+      for (uint64_t i = 0; i < nborder && entry == UINT64_MAX; i++)
+        if (s.comp[border[i]] == s.found)
+          entry = border[i];
+    } else {
+      for (uint64_t i = 0; i < s.nmembers; i++)
+        if (s.members[i] < entry)
+          entry = s.members[i];
+    }
+    out->loop_state = entry;
+    Path stem = {0}, rev = {0};
+    uint64_t v = entry;
+    while (bfs && bpar[v] != NONE32) {
+      path_push(&rev, edge_to(g, bpar[v], v));
+      v = bpar[v];
+    }
+    out->src = v;
+    for (size_t i = rev.n; i-- > 0;)
+      path_push(&stem, rev.e[i]);
+    free(rev.e);
+    Path cyc = {0};
+    build_cycle(&s, entry, &cyc);
+    out->stem = stem.e, out->nstem = stem.n;
+    out->cycle = cyc.e, out->ncycle = cyc.n;
+  }
+  free(bpar), free(border);
+  scc_free(&s);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// The check of a run.
+
+static const char *form_text(McrtTemporal f) {
+  switch (f) {
+  case MCRT_TEMP_ALWAYS: return "[] P: a reachable state where P does not hold";
+  case MCRT_TEMP_EVENTUALLY: return "<> P: a fair behaviour on which P never holds";
+  case MCRT_TEMP_LEADSTO: return "P ~> Q: a fair behaviour where P holds and Q never does, then or after";
+  case MCRT_TEMP_ALWAYS_EVENTUALLY: return "[]<> P: a fair behaviour on which P stops holding for ever";
+  case MCRT_TEMP_EVENTUALLY_ALWAYS: return "<>[] P: a fair behaviour on which P fails again and again";
+  }
+  return "?";
+}
+
+// Turns a lasso into the violation's trace of rules.
+static void set_violation(McrtCtx *ctx, uint32_t i, const McrtLasso *l) {
+  const McrtModel *m = ctx->model;
+  const McrtLiveGraph *g = &ctx->live->g;
+  const McrtPropInstance *in = &m->instances[i];
+  const McrtPredicate *p = &m->properties[in->property];
+  uint64_t *head = NULL;
+  size_t nhead = mcrt_path_to(ctx, l->src, &head);
+  size_t n = nhead + l->nstem + l->ncycle;
+  uint64_t *path = realloc(head, n * sizeof *path);
+  if (!path)
+    mcrt_die("out of memory");
+  size_t k = nhead;
+  for (size_t j = 0; j < l->nstem; j++)
+    path[k++] = edge_rule(g, l->stem[j]);
+  for (size_t j = 0; j < l->ncycle; j++)
+    path[k++] = edge_rule(g, l->cycle[j]);
+  McrtViolation *v = &ctx->viol;
+  memset(v, 0, sizeof *v);
+  ctx->has_violation = true;
+  v->kind = MCRT_VIOL_LIVENESS;
+  v->name = in->name;
+  v->file = p->file, v->line = p->line;
+  v->state = l->loop_state;
+  snprintf(v->message, sizeof v->message, "property '%s' does not hold: %s", in->name,
+           form_text(in->form));
+  v->path = path;
+  v->npath = n;
+  v->loop_start = l->prefix_only ? -1 : (int64_t)(nhead + l->nstem - 1);
+  v->stutter = !l->prefix_only && l->ncycle == 0;
+}
+
+void mcrt_liveness_check(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  double t0 = mcrt_now();
+  if (!finish_table(ctx)) {
+    ctx->bound = MCRT_BOUND_MEMORY;
+    ctx->stop = true;
+    return;
+  }
+  for (uint32_t i = 0; i < m->ninstances; i++) {
+    McrtLasso l;
+    if (!mcrt_live_find(&ctx->live->g, i, m->instances[i].form, &l)) {
+      ctx->bound = MCRT_BOUND_MEMORY;
+      ctx->stop = true;
+      return;
+    }
+    if (l.violated) {
+      set_violation(ctx, i, &l);
+      mcrt_lasso_free(&l);
+      break;
+    }
+  }
+  ctx->live->done = true;
+  ctx->live->time_s = mcrt_now() - t0;
+  ctx->time_s += ctx->live->time_s;
+}
+
+bool mcrt_liveness_done(const McrtCtx *ctx) { return ctx->live && ctx->live->done; }
+double mcrt_liveness_time(const McrtCtx *ctx) { return ctx->live ? ctx->live->time_s : 0; }
