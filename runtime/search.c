@@ -182,6 +182,7 @@ static McrtViolation *violation(McrtCtx *ctx, McrtViolationKind kind, uint64_t s
   memset(v, 0, sizeof *v);
   v->kind = kind;
   v->state = state;
+  v->loop_start = -1;   // a safety trace is a finite path, not a lasso
   return v;
 }
 
