@@ -110,6 +110,7 @@ e2e-tests: all asan-runtime
 	tests/e2e/compilers.sh $(B)
 	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan \
 	MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_specs.sh $(B)
+	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_ltl.sh $(B)
 
 bench: all
 	bench/run.sh
