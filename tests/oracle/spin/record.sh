@@ -34,7 +34,8 @@ for pml in "$@"; do
     if [ "$ltl" = - ]; then claim=-DNOCLAIM; run="./pan $args"; fi
     (cd "$tmp" && spin -a "$pml" >spin.log 2>&1) ||
       { echo "spin -a $pml failed:" >&2; cat "$tmp/spin.log" >&2; exit 1; }
-    (cd "$tmp" && gcc -O2 -DNOREDUCE $claim -o pan pan.c)
+    (cd "$tmp" && gcc -O2 -DNOREDUCE $claim -o pan pan.c >cc.log 2>&1) ||
+      { echo "gcc failed on the pan of $pml:" >&2; cat "$tmp/cc.log" >&2; exit 1; }
     out=$out_dir/$name.$tag.spin.txt
     {
       echo "# spin -a $pml && gcc -O2 -DNOREDUCE${claim:+ $claim} -o pan pan.c && $run"
