@@ -179,11 +179,10 @@ static McrtViolation *violation(McrtCtx *ctx, McrtViolationKind kind, uint64_t s
   ctx->has_violation = true;
   ctx->stop = true;
   McrtViolation *v = &ctx->viol;
-  free(v->path);
   memset(v, 0, sizeof *v);
   v->kind = kind;
   v->state = state;
-  v->loop_start = -1; // no cycle: a finite trace
+  v->loop_start = -1;   // a safety trace is a finite path, not a lasso
   return v;
 }
 
