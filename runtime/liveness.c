@@ -902,6 +902,16 @@ void mcrt_liveness_check(McrtCtx *ctx) {
     ctx->stop = true;
     return;
   }
+  // The check's own arrays (per state: Tarjan's record, stack and frames,
+  // the BFS parent and order) count against --memory too.
+  size_t check_bytes = (size_t)(ctx->states + 1) * (sizeof(SccNode) + 4 * 5);
+  if (m->ninstances && mcrt_accounted_bytes(ctx) + check_bytes > ctx->opt->memory) {
+    ctx->bound = MCRT_BOUND_MEMORY;
+    ctx->stop = true;
+    return;
+  }
+  if (mcrt_accounted_bytes(ctx) + check_bytes > ctx->peak_bytes)
+    ctx->peak_bytes = mcrt_accounted_bytes(ctx) + check_bytes;
   for (uint32_t i = 0; i < m->ninstances; i++) {
     McrtLasso l;
     if (!mcrt_live_find(&ctx->live->g, i, m->instances[i].form, &l)) {
