@@ -552,9 +552,11 @@ t_checker_not_implemented() {
 --dot $PWD/g.dot
 --graph $PWD/g.json
 EOF
-  run "$bin/filter" --liveness on
-  [ "$rc" -eq 2 ] && grep -qi 'not implemented' "$err" ||
-    { why="--liveness on: exit $rc: $(excerpt "$err")"; return 1; }
+  # Liveness needs the unreduced graph: --symmetry on with it is refused,
+  # and the message names the way out.
+  run "$bin/filter" --symmetry on
+  [ "$rc" -eq 2 ] && grep -q -- '--symmetry off' "$err" ||
+    { why="--symmetry on with liveness: exit $rc: $(excerpt "$err")"; return 1; }
   [ ! -e g.dot ] && [ ! -e g.json ] || { why="a refused export wrote its file"; return 1; }
 }
 check checker-refuses-unimplemented t_checker_not_implemented
@@ -599,15 +601,23 @@ t_exit_violation() {
 }
 check checker-exit-1-violation t_exit_violation
 
-# filter has a `property`: without --liveness off, liveness is not checked
-# (not implemented), so the result is not exhaustive: exit 3, saying why.
-t_exit_liveness_incomplete() {
+# filter has a `property`: it is checked by default (and holds, under weak
+# fairness); --liveness on on a spec without one is harmless; a run stopped
+# early gives no liveness verdict (exit 3, saying so).
+t_liveness() {
   fresh
   run "$bin/filter" --report r.json
-  want_rc 3 && want_in "$out" '[Ll]iveness' stdout && want_schema r.json &&
-    want_json r.json '.verdict == "incomplete"' "verdict"
+  want_rc 0 && want_in "$out" 'liveness: .*all hold' stdout && want_schema r.json &&
+    want_json r.json '.verdict == "ok" and .liveness.checked and .liveness.status == "ok"' "liveness ok" ||
+    return
+  grep -q 'symmetry reduction' "$err" || { why="no note on symmetry: $(excerpt "$err")"; return 1; }
+  run "$bin/filter" --max-states 20 --report r.json
+  want_rc 3 && want_in "$out" 'no liveness verdict' stdout &&
+    want_json r.json '.verdict == "incomplete" and (.liveness.checked | not)' "no verdict" || return
+  run "$bin/bug" --report r.json
+  want_rc 1 && want_json r.json '.liveness.status == "not-checked"' "safety violation first"
 }
-check checker-exit-3-liveness-unchecked t_exit_liveness_incomplete
+check checker-liveness-default-and-stopped t_liveness
 
 t_deadlock() {
   fresh

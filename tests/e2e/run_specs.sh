@@ -19,6 +19,7 @@
 #   // EXPECT-TRANSITIONS: 249
 #   // EXPECT-OUTPUT: text         substring of the checker's stdout (repeatable)
 #   // EXPECT-TRACE-STEPS: 5       steps of the first violation's trace
+#   // EXPECT-LOOP-START: 3        its loop_start (liveness lasso; null: none)
 #   // ORACLE: filter.m            Murphi twin in tests/oracle/
 #   // ORACLE-RUN-ARGS: ...        checker options for the oracle comparison
 #                                  (default: RUN-ARGS)
@@ -174,6 +175,7 @@ for spec in "${specs[@]}"; do
   exp_states=$(first_directive "$spec" EXPECT-STATES)
   exp_trans=$(first_directive "$spec" EXPECT-TRANSITIONS)
   exp_steps=$(first_directive "$spec" EXPECT-TRACE-STEPS)
+  exp_loop=$(first_directive "$spec" EXPECT-LOOP-START)
   oracle=$(first_directive "$spec" ORACLE)
   o_rargs=$(first_directive "$spec" ORACLE-RUN-ARGS)
   o_margs=$(first_directive "$spec" ORACLE-MCGEN-ARGS)
@@ -201,6 +203,8 @@ for spec in "${specs[@]}"; do
     [ -n "$exp_trans" ] && check_eq "$name" "transitions" "$exp_trans" "$(jq_field "$report" .transitions)"
     [ -n "$exp_steps" ] && check_eq "$name" "trace steps" "$exp_steps" \
       "$(jq_field "$report" '.violations[0].trace | length - 1')"
+    [ -n "$exp_loop" ] && check_eq "$name" "loop start" "$exp_loop" \
+      "$(jq_field "$report" '.violations[0].loop_start')"
     while IFS= read -r want; do
       [ -z "$want" ] && continue
       if grep -qF -- "$want" "$work/main/out.txt"; then
@@ -276,7 +280,7 @@ for spec in "${specs[@]}"; do
     elif [ "$main_ok" -eq 1 ] && [ "$o_ok" -eq 1 ]; then
       read -r s_states s_rules <<<"$(rumur_counts "$s_recorded")"
       s_rargs=$(echo " $o_rargs " | sed 's/ --symmetry  *[a-z]* / /g; s/^  *//; s/  *$//')
-      s_rargs="${s_rargs:+$s_rargs }--symmetry on"
+      s_rargs="${s_rargs:+$s_rargs }--symmetry on --liveness off" # Rumur checks safety only
       sdir=$work/symmetry
       mkdir -p "$sdir"
       s_rc=$(run_checker "${obin:-$bin}" "$sdir" "$s_rargs")

@@ -80,13 +80,27 @@ Test(options, usage_errors) {
 Test(options, not_implemented) {
   McrtOptions o;
   char out[4096];
-  const char *later[] = {"--threads 4", "--symmetry on", "--symmetry verify", "--liveness on",
+  const char *later[] = {"--threads 4", "--symmetry on", "--symmetry verify",
                          "--dot g.dot", "--graph g.json"};
   for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
     memset(out, 0, sizeof out);
     cr_assert_eq(parse(&o, out, sizeof out, later[i]), MCRT_EXIT_USAGE, "%s", later[i]);
     cr_assert(strstr(out, "is not implemented yet"), "%s: %s", later[i], out);
   }
+}
+
+// --liveness on is accepted; with liveness checked, --symmetry on is
+// refused (the properties need the unreduced graph) and the message names
+// --symmetry off.
+Test(options, liveness_and_symmetry) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, "--liveness on"), -1, "%s", out);
+  cr_assert_eq(o.liveness, MCRT_LIVENESS_ON);
+  memset(out, 0, sizeof out);
+  cr_assert_eq(parse(&o, out, sizeof out, "--liveness on --symmetry on"), MCRT_EXIT_USAGE);
+  cr_assert(strstr(out, "--symmetry off"), "%s", out);
+  cr_assert_eq(parse(&o, out, sizeof out, "--liveness on --symmetry off"), -1, "%s", out);
 }
 
 Test(options, help_and_version) {

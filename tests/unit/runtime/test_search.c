@@ -304,15 +304,36 @@ Test(search, constraint_stops_expansion) {
   cr_assert_eq(run(&counter, ""), MCRT_EXIT_OK);
 }
 
-Test(search, liveness_not_checked) {
+// Liveness on the counter: its only cycles pass x == 9 (inc to 9, then
+// reset to 0 or 1), so []<> x == 9 holds, and <>[] x == 9 fails on the
+// cycle 0 -> 1 -> ... -> 9 -> reset(to=0) -> 0, which starts at the
+// initial state (trace step 0) and takes 10 steps.
+static McrtPropInstance c_instances[] = {{"progress", 0, MCRT_TEMP_ALWAYS_EVENTUALLY}};
+static void c_property_bits(McrtCtx *ctx, const uint8_t *s, uint8_t *bits) {
+  (void)ctx;
+  if (mcrt_get(s, 0, 4) == 9)
+    bits[0] |= 1;
+}
+
+Test(search, liveness) {
   McrtModel m = counter;
   m.nproperties = 1, m.properties = c_properties;
-  cr_assert_eq(run(&m, ""), MCRT_EXIT_INCOMPLETE);
-  HAS("result: incomplete: no safety violation (exhaustive search), but 1 liveness property was "
-      "not checked");
-  HAS("NOT CHECKED");
+  m.ninstances = 1, m.instances = c_instances, m.property_bits = c_property_bits;
+  c_instances[0].form = MCRT_TEMP_ALWAYS_EVENTUALLY;
+  cr_assert_eq(run(&m, ""), MCRT_EXIT_OK, "%s", out);
+  HAS("checked under fairness, all hold");
+  cr_assert_eq(run(&m, "--max-states 5"), MCRT_EXIT_INCOMPLETE);
+  HAS("no liveness verdict");
+  HAS("not checked: the search stopped early");
   cr_assert_eq(run(&m, "--liveness off"), MCRT_EXIT_OK);
-  HAS("skipped (--liveness off): progress");
+  HAS("1 liveness property was not checked (--liveness off)");
+  HAS("skipped (--liveness off)");
+  c_instances[0].form = MCRT_TEMP_EVENTUALLY_ALWAYS;
+  cr_assert_eq(run(&m, ""), MCRT_EXIT_VIOLATION);
+  HAS("violation: property 'progress' does not hold");
+  HAS("---- loop starts here: the steps below return to state 0 ----");
+  HAS("10 reset(to=0)\n    x = 0\n---- back to state 0");
+  c_instances[0].form = MCRT_TEMP_ALWAYS_EVENTUALLY;
 }
 
 Test(search, symmetry_note) {
