@@ -10,7 +10,8 @@
 #      graph must have BEEM's counts (the evidence that the translation is
 #      exact), it must deadlock exactly when BEEM counts deadlocks, and each
 #      property, checked alone, must get BEEM's verdict.
-#   2. SPIN (tests/liveness/spin/*.mc): specs with a Promela twin in
+#   2. SPIN (tests/liveness/spin/*.mc, and the specs of tests/e2e/specs/
+#      and specs/ with a SPIN-TWIN directive): specs with a Promela twin in
 #      tests/oracle/spin/ whose `ltl` formulas say the same as the spec's
 #      properties. SPIN's recorded output (NAME.TAG.spin.txt) gives the
 #      verdict, and the state count where the twin has the same atomicity;
@@ -73,6 +74,10 @@ if [ $# -gt 0 ]; then
 else
   shopt -s nullglob
   specs=("$beem_specs_dir"/*.mc "$spin_specs_dir"/*.mc)
+  # and the end-to-end specs that name a SPIN twin
+  for s in "$root"/tests/e2e/specs/*.mc "$root"/specs/*.mc; do
+    grep -q '^//[[:space:]]*SPIN-TWIN:' "$s" && specs+=("$s")
+  done
   shopt -u nullglob
 fi
 
