@@ -121,8 +121,10 @@ conformance: all
 conformance-tests: all
 	tests/conformance/run.sh $(B) --limit 100000
 
+# mcgen against Rumur (bench/run.sh), then against SPIN on BEEM (bench/beem.sh).
 bench: all
 	bench/run.sh
+	bench/beem.sh
 
 clean:
 	rm -rf $(B)

@@ -13,7 +13,7 @@
 #   --timeout S      seconds allowed per checker run (default 900)
 #   --jobs N         instances checked at once (default 1)
 # Environment: BEEM_DIR overrides the suite's place, ../shared/suites/beem
-# from the repo root.
+# from the repo root (see tools/beem-dir).
 #
 # For every row of beem_expected.csv with complete=yes and states <= N:
 # compile dve/NAME.dve with mcgen, run the checker with --no-deadlock (DVE
@@ -62,16 +62,14 @@ for n in "$limit" "$timeout_s" "$jobs"; do
   case $n in '' | *[!0-9]*) echo "run.sh: '$n' is not a number" >&2; exit 2 ;; esac
 done
 
-beem=${BEEM_DIR:-$root/../shared/suites/beem}
-if [ ! -f "$beem/beem_expected.csv" ] || [ ! -d "$beem/dve" ]; then
+if ! beem=$("$root/tools/beem-dir") || [ ! -d "$beem/dve" ]; then
   echo "################################################################"
-  echo "SKIP: BEEM conformance NOT CHECKED: no suite at $beem"
-  echo "      (expected ../shared/suites/beem/ next to the repo, with"
-  echo "      beem_expected.csv and dve/; or set BEEM_DIR)"
+  echo "SKIP: BEEM conformance NOT CHECKED: no BEEM suite found"
+  echo "      (looked for ../shared/suites/beem/ beside the repo root or a"
+  echo "      parent, with beem_expected.csv and dve/; or set BEEM_DIR)"
   echo "################################################################"
   exit 0
 fi
-beem=$(cd "$beem" && pwd)
 mcgen=$build_dir/mcgen
 if [ ! -x "$mcgen" ]; then
   echo "run.sh: no mcgen at $mcgen (run make first)" >&2
@@ -81,32 +79,8 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-conformance.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# The fields of beem_expected.csv this script reads, one instance a line:
-# name states complete edges deadlocks levels (quoted fields may hold commas;
-# empty fields become "-").
-expected_rows() {
-  awk '
-    function split_csv(line, f,    n, i, c, q, cur) {
-      n = 0; q = 0; cur = ""
-      for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (c == "\"") q = !q
-        else if (c == "," && !q) { f[++n] = cur; cur = "" }
-        else cur = cur c
-      }
-      f[++n] = cur
-      return n
-    }
-    NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
-    {
-      sub(/\r$/, "")
-      split_csv($0, f)
-      printf "%s", f[col["name"]]
-      k = split("states complete stat_edges stat_deadlocks stat_bfs_levels", want, " ")
-      for (i = 1; i <= k; i++) { v = f[col[want[i]]]; printf " %s", v == "" ? "-" : v }
-      printf "\n"
-    }' "$beem/beem_expected.csv"
-}
+# name states complete edges deadlocks levels, one instance a line.
+expected_rows() { "$root/tools/beem-expected" "$beem"; }
 
 # The reason known.txt gives for an instance (empty when it is not listed).
 # Format: "NAME: reason", then indented continuation lines; # comments.
