@@ -30,7 +30,7 @@ PATHS := -DMCGEN_TEMPLATE_DIR=\"$(CURDIR)/templates\" \
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench clean
+        asan-runtime bench clean conformance conformance-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -89,7 +89,7 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) unit-tests cli-tests diag-tests malformed-tests e2e-tests
+	$(MAKE) unit-tests cli-tests diag-tests malformed-tests e2e-tests conformance-tests
 
 # The compiler never frees (it is short-lived, STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked.
@@ -110,6 +110,16 @@ e2e-tests: all asan-runtime
 	tests/e2e/compilers.sh $(B)
 	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan \
 	MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_specs.sh $(B)
+
+# BEEM conformance (tests/conformance/run.sh): every complete instance up to
+# LIMIT states against BEEM's published figures, after checking that every
+# dve/*.dve compiles. make test runs the instances under 10^5 states.
+LIMIT ?= 1000000
+conformance: all
+	tests/conformance/run.sh $(B) --compile-all --limit $(LIMIT)
+
+conformance-tests: all
+	tests/conformance/run.sh $(B) --limit 100000
 
 bench: all
 	bench/run.sh
