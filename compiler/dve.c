@@ -925,7 +925,8 @@ static void resolve_all(void) {
 
 static const SrcFile *src;
 static Program *prog;
-static Vec used_names; // every C-level name given out (char*)
+static char **name_table; // every C-level name given out: open addressing
+static size_t name_cap, name_count;
 
 // A token standing for a generated name at the DVE location `at`.
 static Token *synth(const Token *at, const char *text) {
@@ -942,19 +943,42 @@ static Token *synth(const Token *at, const char *text) {
   return t;
 }
 
-static bool name_used(const char *s) {
-  for (int i = 0; i < used_names.len; i++)
-    if (!strcmp(used_names.data[i], s))
-      return true;
-  return false;
+static size_t name_hash(const char *s) {
+  size_t h = 2166136261u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+// Adds `s` to the table; false if it was there already.
+static bool name_add(const char *s) {
+  if (2 * (name_count + 1) > name_cap) {
+    size_t ncap = name_cap ? name_cap * 2 : 1024;
+    char **nt = xcalloc(ncap, sizeof *nt);
+    for (size_t i = 0; i < name_cap; i++)
+      if (name_table[i]) {
+        size_t j = name_hash(name_table[i]) & (ncap - 1);
+        while (nt[j])
+          j = (j + 1) & (ncap - 1);
+        nt[j] = name_table[i];
+      }
+    name_table = nt;
+    name_cap = ncap;
+  }
+  size_t j = name_hash(s) & (name_cap - 1);
+  for (; name_table[j]; j = (j + 1) & (name_cap - 1))
+    if (!strcmp(name_table[j], s))
+      return false;
+  name_table[j] = (char *)s;
+  name_count++;
+  return true;
 }
 
 // A fresh C-safe name based on `base` (numbered if taken).
 static const char *fresh_name(const char *base) {
   const char *s = base;
-  for (int n = 2; name_used(s); n++)
+  for (int n = 2; !name_add(s); n++)
     s = format("%s_%d", base, n);
-  vec_push(&used_names, (void *)s);
   return s;
 }
 
@@ -1041,52 +1065,94 @@ static Decl *new_decl(DeclKind kind, Token *at, const char *kw, const char *name
 // or any integer.
 typedef enum { V_BOOL, V_BYTE, V_INT16, V_ANY } ValKind;
 
+// A lowered DVE expression: its value and what is known of it, and the
+// condition under which evaluating it is an error in DiVinE (an array index
+// out of range, a division by zero; NULL: never). The value never fails in
+// the generated code: a bad read gives 0, as DiVinE's evaluator does.
 typedef struct LExpr {
   Node *node;
   ValKind kind;
+  Node *bad;
 } LExpr;
+
+static Node *bool_node(Token *at, bool v) {
+  Node *n = new_node(ND_BOOL, at);
+  n->val = v;
+  return n;
+}
+
+static Node *or_bad(Node *a, Node *b, Token *at) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return binary(OP_OR, a, b, at);
+}
+
+static Node *cond_node(Node *c, Node *a, Node *b, Token *at) {
+  Node *n = new_node(ND_COND, at);
+  n->cond = c;
+  n->then = a;
+  n->els = b;
+  return n;
+}
 
 static Node *as_int(LExpr e) {
   if (e.kind != V_BOOL)
     return e.node;
-  Node *c = new_node(ND_COND, e.node->tok);
-  c->cond = e.node;
-  c->then = num(e.node->tok, 1);
-  c->els = num(e.node->tok, 0);
-  return c;
+  return cond_node(e.node, num(e.node->tok, 1), num(e.node->tok, 0), e.node->tok);
 }
 
 static Node *as_bool(LExpr e) {
   if (e.kind == V_BOOL)
     return e.node;
-  if (e.node->kind == ND_NUM) {
-    Node *b = new_node(ND_BOOL, e.node->tok);
-    b->val = e.node->val != 0;
-    return b;
-  }
+  if (e.node->kind == ND_NUM)
+    return bool_node(e.node->tok, e.node->val != 0);
   return binary(OP_NE, e.node, num(e.node->tok, 0), e.node->tok);
 }
 
 static LExpr lower(DExpr *e);
 
-// A variable reference (`x`, `a[i]`, `P->x`) as a .mc lvalue/rvalue.
-static Node *lower_var(DExpr *e) {
+// `0 <= i && i < n` for an index expression.
+static Node *index_ok(DExpr *idx, int64_t n) {
+  Token *at = idx->tok;
+  return binary(OP_AND, binary(OP_LE, num(at, 0), as_int(lower(idx)), at),
+                binary(OP_LT, as_int(lower(idx)), num(at, n), at), at);
+}
+
+static bool const_index_ok(DExpr *idx, int64_t n) {
+  return idx->kind == DE_NUM && idx->val >= 0 && idx->val < n;
+}
+
+// The array element `a[idx]` with the index as written (the caller makes
+// sure it is in range).
+static Node *element(DExpr *e) {
   DVar *v = e->var;
-  Node *n = ident(e->name, v->cname);
-  if (v->is_const && v->size < 0)
-    return n;
-  if (e->idx) {
-    Node *ix = new_node(ND_INDEX, e->idx->tok);
-    ix->lhs = n;
-    ix->rhs = as_int(lower(e->idx));
-    return ix;
-  }
-  return n;
+  Node *ix = new_node(ND_INDEX, e->idx->tok);
+  ix->lhs = ident(e->name, v->cname);
+  ix->rhs = as_int(lower(e->idx));
+  return ix;
+}
+
+// A variable read: `x`, `P->x`, or `a[i]` (0 and an error when i is out of
+// range).
+static LExpr lower_read(DExpr *e) {
+  DVar *v = e->var;
+  ValKind kind = v->is_const && v->size < 0 ? V_ANY : v->is_int ? V_INT16 : V_BYTE;
+  if (!e->idx)
+    return (LExpr){ident(e->name, v->cname), kind, NULL};
+  LExpr ix = lower(e->idx);
+  if (const_index_ok(e->idx, v->size))
+    return (LExpr){element(e), kind, NULL};
+  Node *ok = index_ok(e->idx, v->size);
+  Node *bad = or_bad(ix.bad, unary(OP_NOT, index_ok(e->idx, v->size), e->tok), e->tok);
+  return (LExpr){cond_node(ok, element(e), num(e->tok, 0), e->tok), kind, bad};
 }
 
 static LExpr lower_binary(DExpr *e) {
   LExpr l = lower(e->l), r = lower(e->r);
   const char *op = e->op;
+  Token *at = e->tok;
   static const struct {
     const char *s;
     Op op;
@@ -1101,14 +1167,31 @@ static LExpr lower_binary(DExpr *e) {
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
     if (strcmp(ops[i].s, op))
       continue;
-    if (ops[i].kind == 2)
-      return (LExpr){binary(ops[i].op, as_bool(l), as_bool(r), e->tok), V_BOOL};
+    if (ops[i].kind == 2) {
+      // Short-circuit: the right operand is evaluated (and can fail) only
+      // when the left one does not decide.
+      Node *bad = l.bad;
+      if (r.bad) {
+        LExpr l2 = lower(e->l);
+        Node *decides = ops[i].op == OP_OR ? as_bool(l2) : unary(OP_NOT, as_bool(l2), at);
+        bad = or_bad(bad, binary(OP_AND, unary(OP_NOT, decides, at), r.bad, at), at);
+      }
+      return (LExpr){binary(ops[i].op, as_bool(l), as_bool(r), at), V_BOOL, bad};
+    }
+    Node *bad = or_bad(l.bad, r.bad, at);
     if (ops[i].kind == 1) {
       if ((ops[i].op == OP_EQ || ops[i].op == OP_NE) && l.kind == V_BOOL && r.kind == V_BOOL)
-        return (LExpr){binary(ops[i].op, l.node, r.node, e->tok), V_BOOL};
-      return (LExpr){binary(ops[i].op, as_int(l), as_int(r), e->tok), V_BOOL};
+        return (LExpr){binary(ops[i].op, l.node, r.node, at), V_BOOL, bad};
+      return (LExpr){binary(ops[i].op, as_int(l), as_int(r), at), V_BOOL, bad};
     }
-    return (LExpr){binary(ops[i].op, as_int(l), as_int(r), e->tok), V_ANY};
+    Node *n = binary(ops[i].op, as_int(l), as_int(r), at);
+    if ((ops[i].op == OP_DIV || ops[i].op == OP_MOD) &&
+        !(r.node->kind == ND_NUM && r.node->val != 0)) {
+      Node *zero = binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at);
+      n = cond_node(zero, num(at, 0), n, at);
+      bad = or_bad(bad, binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at), at);
+    }
+    return (LExpr){n, V_ANY, bad};
   }
   unreachable();
 }
@@ -1116,20 +1199,19 @@ static LExpr lower_binary(DExpr *e) {
 static LExpr lower(DExpr *e) {
   switch (e->kind) {
   case DE_NUM:
-    return (LExpr){num(e->tok, e->val), e->val >= 0 && e->val <= 255 ? V_BYTE : V_ANY};
+    return (LExpr){num(e->tok, e->val), e->val >= 0 && e->val <= 255 ? V_BYTE : V_ANY, NULL};
   case DE_VAR:
-    return (LExpr){lower_var(e), e->var->is_const && e->var->size < 0 ? V_ANY
-                                 : e->var->is_int                      ? V_INT16
-                                                                       : V_BYTE};
+    return lower_read(e);
   case DE_STATE:
     return (LExpr){binary(OP_EQ, ident(e->proc, e->sproc->cname),
                           ident(e->name, e->sproc->state_cnames[e->state]), e->tok),
-                   V_BOOL};
+                   V_BOOL, NULL};
   case DE_UNARY: {
     LExpr a = lower(e->l);
     if (!strcmp(e->op, "!"))
-      return (LExpr){unary(OP_NOT, as_bool(a), e->tok), V_BOOL};
-    return (LExpr){unary(!strcmp(e->op, "-") ? OP_NEG : OP_BNOT, as_int(a), e->tok), V_ANY};
+      return (LExpr){unary(OP_NOT, as_bool(a), e->tok), V_BOOL, a.bad};
+    return (LExpr){unary(!strcmp(e->op, "-") ? OP_NEG : OP_BNOT, as_int(a), e->tok), V_ANY,
+                   a.bad};
   }
   case DE_BINARY:
     return lower_binary(e);
@@ -1137,14 +1219,23 @@ static LExpr lower(DExpr *e) {
   unreachable();
 }
 
-// The value `e` stored into a byte or int: wrapped into its range.
+// Whether a value certainly fits a byte (or an int).
+static bool fits(LExpr e, bool is_int) {
+  Node *n = e.node;
+  if (n->kind == ND_NUM)
+    return is_int ? n->val >= -32768 && n->val <= 32767 : n->val >= 0 && n->val <= 255;
+  return e.kind == V_BOOL || e.kind == V_BYTE || (is_int && e.kind == V_INT16);
+}
+
+// The value `e` converted to a byte or int by truncation (a channel's item
+// type, an initial value): C's conversion to uint8_t / int16_t.
 static Node *wrapped(LExpr e, bool is_int, Token *at) {
   Node *n = as_int(e);
   if (n->kind == ND_NUM) {
     n->val = wrap_value(n->val, is_int);
     return n;
   }
-  if (e.kind == V_BOOL || e.kind == V_BYTE || (is_int && e.kind == V_INT16))
+  if (fits(e, is_int))
     return n;
   int64_t m = is_int ? 65536 : 256;
   if (is_int)
@@ -1180,7 +1271,9 @@ static void lower_var_decl(DVar *v) {
     d->type = elem;
 }
 
-// Initial values of a variable into the init block `body`.
+// Initial values of a variable into the init block `body`: truncated to the
+// type as DiVinE stores them. Values beyond the array's length are dropped
+// (DiVinE writes them into the bytes that follow; see README).
 static void lower_var_init(DVar *v, Node *body) {
   if (v->is_const && v->size < 0)
     return;
@@ -1194,23 +1287,33 @@ static void lower_var_init(DVar *v, Node *body) {
       ix->rhs = num(e->tok, i);
       lhs = ix;
     }
-    Node *rhs = wrapped(lower(e), v->is_int, e->tok);
+    LExpr val = lower(e);
+    if (val.bad)
+      error_at(e->tok, "an initial value must not read arrays out of range or divide by zero");
+    Node *rhs = wrapped(val, v->is_int, e->tok);
     if (rhs->kind == ND_NUM && rhs->val == 0)
       continue; // the default
     vec_push(&body->args, assign(lhs, rhs, e->tok));
   }
 }
 
-static void lower_process_decl(DProc *p) {
+static const char *error_member; // the error state: one more state of the first process
+
+static void lower_process_decl(DProc *p, bool first) {
   p->cname = fresh_name(p->name->str);
   Type *en = new_type(TY_ENUM, p->name);
   p->state_cnames = xcalloc((size_t)p->states.len + 1, sizeof(char *));
-  en->member_labels = xcalloc((size_t)p->states.len + 1, sizeof(char *));
+  en->member_labels = xcalloc((size_t)p->states.len + 2, sizeof(char *));
   for (int i = 0; i < p->states.len; i++) {
     Token *s = p->states.data[i];
     p->state_cnames[i] = fresh_name(format("%s_%s", p->name->str, s->str));
     en->member_labels[i] = s->str;
     vec_push(&en->members, synth(s, p->state_cnames[i]));
+  }
+  if (first) {
+    error_member = fresh_name(format("%s_dve_error", p->name->str));
+    en->member_labels[p->states.len] = "(error state)";
+    vec_push(&en->members, synth(p->name, error_member));
   }
   Decl *d = new_decl(DK_VAR, p->name, "var", p->cname);
   d->label = p->name->str;
@@ -1237,30 +1340,197 @@ static Node *committed_expr(Token *at) {
   return n;
 }
 
-// Guard conjuncts of one side of a transition: its source state and guards.
-static void side_guard(DTrans *t, Vec *conds) {
-  vec_push(conds, in_state(t->proc, t->fromi, t->tok));
-  for (int i = 0; i < t->guards.len; i++)
-    vec_push(conds, as_bool(lower(t->guards.data[i])));
+// The body of one action under construction. DiVinE replaces the whole
+// successor by its error state as soon as one evaluation fails; the body
+// keeps a flag `err` (declared when first needed), skips what follows a
+// failure and ends by setting the error state if the flag is up.
+typedef struct Body {
+  Node *block;
+  Token *at;
+  const char *err; // the flag's name, or NULL
+} Body;
+
+static const char *err_name, *val_name, *loop_name;
+
+static void ensure_err(Body *b) {
+  if (b->err)
+    return;
+  b->err = err_name;
+  Node *d = new_node(ND_VARDECL, b->at);
+  d->name = synth(b->at, err_name);
+  d->decl_type = new_type(TY_BOOL, b->at);
+  d->rhs = bool_node(b->at, false);
+  // The declaration goes first.
+  vec_push(&b->block->args, NULL);
+  memmove(b->block->args.data + 1, b->block->args.data,
+          (size_t)(b->block->args.len - 1) * sizeof(void *));
+  b->block->args.data[0] = d;
 }
 
-// The effects of one side, then its move to the target state.
-static void side_effects(DTrans *t, Node *body) {
-  vec_push(&body->args, assign(ident(t->to, t->proc->cname),
-                               ident(t->to, t->proc->state_cnames[t->toi]), t->to));
+static Node *block_of(Node *stmt, Token *at) {
+  Node *blk = new_node(ND_BLOCK, at);
+  if (stmt)
+    vec_push(&blk->args, stmt);
+  return blk;
+}
+
+static Node *if_node(Node *cond, Node *then, Node *els, Token *at) {
+  Node *n = new_node(ND_IF, at);
+  n->cond = cond;
+  n->then = then;
+  n->els = els;
+  return n;
+}
+
+// Adds a statement that runs only while no evaluation has failed.
+static void add_stmt(Body *b, Node *stmt) {
+  if (b->err)
+    stmt = if_node(unary(OP_NOT, ident(b->at, b->err), b->at), block_of(stmt, b->at), NULL,
+                   b->at);
+  vec_push(&b->block->args, stmt);
+}
+
+// Records that evaluating `bad` (in the current state) is an error.
+static void add_check(Body *b, Node *bad) {
+  if (!bad)
+    return;
+  ensure_err(b);
+  add_stmt(b, assign(ident(b->at, b->err), bad, b->at));
+}
+
+// The lvalue `x` / `a[i]` and the condition under which its index is bad.
+static Node *lower_lvalue(DExpr *l, Node **bad) {
+  *bad = NULL;
+  if (!l->idx)
+    return ident(l->name, l->var->cname);
+  LExpr ix = lower(l->idx);
+  if (!const_index_ok(l->idx, l->var->size))
+    *bad = or_bad(ix.bad, unary(OP_NOT, index_ok(l->idx, l->var->size), l->tok), l->tok);
+  return element(l);
+}
+
+// `lhs = val` with DiVinE's rule: a value out of the variable's range, or an
+// index out of range, is an error.
+static void add_assign(Body *b, DExpr *l, LExpr val, Token *at) {
+  Node *lbad;
+  Node *lhs = lower_lvalue(l, &lbad);
+  bool is_int = l->var->is_int;
+  Node *bad = or_bad(val.bad, lbad, at);
+  if (!bad && fits(val, is_int)) {
+    add_stmt(b, assign(lhs, as_int(val), at));
+    return;
+  }
+  ensure_err(b);
+  // if (!err) { let v = VAL; err = BAD || v out of range; if (!err) lhs = v; }
+  Node *blk = new_node(ND_BLOCK, at);
+  Node *let = new_node(ND_LET, at);
+  let->name = synth(at, val_name);
+  let->rhs = as_int(val);
+  vec_push(&blk->args, let);
+  Node *v = ident(at, val_name);
+  Node *range = fits(val, is_int)
+                    ? NULL
+                    : unary(OP_NOT,
+                            binary(OP_AND, binary(OP_LE, num(at, is_int ? -32768 : 0), v, at),
+                                   binary(OP_LE, ident(at, val_name), num(at, is_int ? 32767 : 255),
+                                          at),
+                                   at),
+                            at);
+  vec_push(&blk->args, assign(ident(at, b->err), or_bad(bad, range, at), at));
+  vec_push(&blk->args, if_node(unary(OP_NOT, ident(at, b->err), at),
+                               block_of(assign(lhs, ident(at, val_name), at), at), NULL, at));
+  add_stmt(b, blk);
+}
+
+// Zeroes a state variable (every element of an array) into `blk`.
+static void zero_var(Node *blk, const char *cname, int64_t size, Token *at) {
+  if (size < 0) {
+    vec_push(&blk->args, assign(ident(at, cname), num(at, 0), at));
+    return;
+  }
+  Node *loop = new_node(ND_FOR, at);
+  Binder *bd = xcalloc(1, sizeof *bd);
+  bd->name = synth(at, loop_name);
+  bd->type = range_type(at, 0, size - 1);
+  vec_push(&loop->binders, bd);
+  Node *ix = new_node(ND_INDEX, at);
+  ix->lhs = ident(at, cname);
+  ix->rhs = ident(at, loop_name);
+  loop->body = block_of(assign(ix, num(at, 0), at), at);
+  vec_push(&blk->args, loop);
+}
+
+// Ends a body: if an evaluation failed, the successor is DiVinE's error
+// state: every variable 0, every channel empty, every process in its first
+// state except the first process, which is in a state of its own.
+static void finish_body(Body *b) {
+  if (!b->err)
+    return;
+  Token *at = b->at;
+  Node *blk = new_node(ND_BLOCK, at);
+  for (int i = 0; i < sys->vars.len; i++) {
+    DVar *v = sys->vars.data[i];
+    if (!(v->is_const && v->size < 0))
+      zero_var(blk, v->cname, v->size, at);
+  }
+  for (int i = 0; i < sys->chans.len; i++) {
+    DChan *c = sys->chans.data[i];
+    if (c->cap == 0)
+      continue;
+    if (c->ncomp == 0)
+      vec_push(&blk->args, assign(ident(at, c->qnames[0]), num(at, 0), at));
+    for (int k = 0; k < c->ncomp; k++) {
+      Node *st = new_node(ND_EXPR_STMT, at);
+      Node *m = new_node(ND_METHOD, at);
+      m->lhs = ident(at, c->qnames[k]);
+      m->name = synth(at, "clear");
+      st->lhs = m;
+      vec_push(&blk->args, st);
+    }
+  }
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    vec_push(&blk->args, assign(ident(at, p->cname),
+                                ident(at, i == 0 ? error_member : p->state_cnames[0]), at));
+    for (int j = 0; j < p->vars.len; j++) {
+      DVar *v = p->vars.data[j];
+      if (!(v->is_const && v->size < 0))
+        zero_var(blk, v->cname, v->size, at);
+    }
+  }
+  vec_push(&b->block->args, if_node(ident(at, b->err), blk, NULL, at));
+}
+
+// Guard conjuncts of one side of a transition (its source state and
+// guards, reads out of range giving 0) and their error condition.
+static Node *side_guard(DTrans *t, Vec *conds) {
+  vec_push(conds, in_state(t->proc, t->fromi, t->tok));
+  Node *bad = NULL;
+  for (int i = 0; i < t->guards.len; i++) {
+    LExpr g = lower(t->guards.data[i]);
+    vec_push(conds, as_bool(g));
+    bad = or_bad(bad, g.bad, t->tok);
+  }
+  return bad;
+}
+
+// One side's move to its target state, then its effects in order.
+static void side_effects(DTrans *t, Body *b) {
+  add_stmt(b, assign(ident(t->to, t->proc->cname), ident(t->to, t->proc->state_cnames[t->toi]),
+                     t->to));
   for (int i = 0; i < t->lhs.len; i++) {
     DExpr *l = t->lhs.data[i];
-    vec_push(&body->args,
-             assign(lower_var(l), wrapped(lower(t->rhs.data[i]), l->var->is_int, l->tok), l->tok));
+    add_assign(b, l, lower(t->rhs.data[i]), l->tok);
   }
 }
 
 static int naction;
 
-static Decl *new_action(Token *at, const char *label) {
+static Decl *new_action(Token *at, const char *label, Body *b) {
   Decl *d = new_decl(DK_ACTION, at, "action", fresh_name(format("t%d", ++naction)));
   d->label = label;
   d->body = new_node(ND_BLOCK, at);
+  *b = (Body){.block = d->body, .at = at};
   return d;
 }
 
@@ -1277,11 +1547,51 @@ static Node *method(Node *recv, const char *name, Node *arg, Token *at) {
   return m;
 }
 
+static Node *expr_stmt(Node *call) {
+  Node *st = new_node(ND_EXPR_STMT, call->tok);
+  st->lhs = call;
+  return st;
+}
+
+static bool comp_is_int(DChan *c, int k) {
+  return c->types.data[k] && !strcmp(c->types.data[k], "int");
+}
+
+// A buffered send or receive, after the transition's effects (as DiVinE
+// does it: the sent values are evaluated after the effects, the received
+// ones stored after them).
+static void buffered_io(DTrans *t, Body *b) {
+  DChan *c = t->chan;
+  Token *at = t->sync_tok;
+  if (c->ncomp == 0) {
+    add_stmt(b, assign(ident(at, c->qnames[0]),
+                       binary(t->send ? OP_ADD : OP_SUB, ident(at, c->qnames[0]), num(at, 1), at),
+                       at));
+    return;
+  }
+  for (int k = 0; k < c->ncomp; k++) {
+    Node *q = ident(at, c->qnames[k]);
+    if (t->send) {
+      LExpr v = k < t->sexprs.len ? lower(t->sexprs.data[k]) : (LExpr){num(at, 0), V_BYTE, NULL};
+      add_check(b, v.bad);
+      add_stmt(b, expr_stmt(method(q, "push", wrapped(v, comp_is_int(c, k), at), at)));
+    } else if (k < t->sexprs.len) {
+      LExpr h = {method(ident(at, c->qnames[k]), "head", NULL, at),
+                 comp_is_int(c, k) ? V_INT16 : V_BYTE, NULL};
+      add_assign(b, t->sexprs.data[k], h, at);
+    }
+  }
+  if (!t->send)
+    for (int k = 0; k < c->ncomp; k++)
+      add_stmt(b, expr_stmt(method(ident(at, c->qnames[k]), "pop", NULL, at)));
+}
+
 // One action for a transition without a rendezvous.
 static void lower_single(DTrans *t) {
-  Decl *d = new_action(t->tok, side_label(t));
+  Body b;
+  Decl *d = new_action(t->tok, side_label(t), &b);
   Vec conds = {0};
-  side_guard(t, &conds);
+  Node *gbad = side_guard(t, &conds);
   if (!t->proc->commit[t->fromi] && any_committed)
     vec_push(&conds, unary(OP_NOT, committed_expr(t->tok), t->tok));
   DChan *c = t->chan;
@@ -1292,35 +1602,13 @@ static void lower_single(DTrans *t) {
       vec_push(&conds, binary(t->send ? OP_LT : OP_GT, q0, num(at, t->send ? c->cap : 0), at));
     else
       vec_push(&conds, unary(OP_NOT, method(q0, t->send ? "full" : "empty", NULL, at), at));
-    if (c->ncomp == 0) {
-      vec_push(&d->body->args,
-               assign(ident(at, c->qnames[0]),
-                      binary(t->send ? OP_ADD : OP_SUB, ident(at, c->qnames[0]), num(at, 1), at),
-                      at));
-    }
-    for (int k = 0; k < c->ncomp; k++) {
-      bool is_int = c->types.data[k] && !strcmp(c->types.data[k], "int");
-      Node *q = ident(at, c->qnames[k]);
-      if (t->send) {
-        Node *v = k < t->sexprs.len ? wrapped(lower(t->sexprs.data[k]), is_int, at) : num(at, 0);
-        Node *st = new_node(ND_EXPR_STMT, at);
-        st->lhs = method(q, "push", v, at);
-        vec_push(&d->body->args, st);
-      } else {
-        if (k < t->sexprs.len) {
-          DExpr *l = t->sexprs.data[k];
-          LExpr h = {method(ident(at, c->qnames[k]), "head", NULL, at),
-                     is_int ? V_INT16 : V_BYTE};
-          vec_push(&d->body->args, assign(lower_var(l), wrapped(h, l->var->is_int, at), at));
-        }
-        Node *st = new_node(ND_EXPR_STMT, at);
-        st->lhs = method(q, "pop", NULL, at);
-        vec_push(&d->body->args, st);
-      }
-    }
   }
   d->expr = and_all(&conds, t->tok);
-  side_effects(t, d->body);
+  add_check(&b, gbad);
+  side_effects(t, &b);
+  if (c)
+    buffered_io(t, &b);
+  finish_body(&b);
 }
 
 // One action for a rendezvous of receiver r and sender s.
@@ -1328,22 +1616,28 @@ static void lower_pair(DTrans *r, DTrans *s) {
   bool rc = r->proc->commit[r->fromi], sc = s->proc->commit[s->fromi];
   if (rc != sc)
     return; // never enabled: one side committed puts the system in committed mode
+  Body b;
   Decl *d = new_action(r->tok, format("%s, %s (%s)", side_label(s), side_label(r),
-                                      r->chan->name->str));
+                                      r->chan->name->str), &b);
   Vec conds = {0};
-  side_guard(r, &conds);
-  side_guard(s, &conds);
+  Node *gbad = side_guard(r, &conds);
+  gbad = or_bad(gbad, side_guard(s, &conds), r->tok);
   if (!rc && any_committed)
     vec_push(&conds, unary(OP_NOT, committed_expr(r->tok), r->tok));
   d->expr = and_all(&conds, r->tok);
+  add_check(&b, gbad);
   for (int k = 0; k < r->sexprs.len && k < s->sexprs.len; k++) {
     DExpr *l = r->sexprs.data[k];
-    vec_push(&d->body->args, assign(lower_var(l),
-                                    wrapped(lower(s->sexprs.data[k]), l->var->is_int, l->tok),
-                                    l->tok));
+    LExpr v = lower(s->sexprs.data[k]);
+    if (r->chan->typed) { // the value is first converted to the channel's item type
+      bool is_int = comp_is_int(r->chan, k);
+      v = (LExpr){wrapped(v, is_int, l->tok), is_int ? V_INT16 : V_BYTE, v.bad};
+    }
+    add_assign(&b, l, v, l->tok);
   }
-  side_effects(r, d->body);
-  side_effects(s, d->body);
+  side_effects(r, &b);
+  side_effects(s, &b);
+  finish_body(&b);
 }
 
 static void lower_channels(void) {
@@ -1374,7 +1668,7 @@ static void lower_channels(void) {
         d->type = range_type(c->name, 0, c->cap);
       } else {
         Type *q = new_type(TY_QUEUE, c->name);
-        q->base = dve_scalar_type(c->name, c->types.data[k] && !strcmp(c->types.data[k], "int"));
+        q->base = dve_scalar_type(c->name, comp_is_int(c, k));
         q->cap_expr = num(c->name, c->cap);
         d->type = q;
       }
@@ -1386,8 +1680,11 @@ static void lower_system(void) {
   for (int i = 0; i < sys->vars.len; i++)
     lower_var_decl(sys->vars.data[i]);
   for (int i = 0; i < sys->procs.len; i++)
-    lower_process_decl(sys->procs.data[i]);
+    lower_process_decl(sys->procs.data[i], i == 0);
   lower_channels();
+  err_name = fresh_name("dve_err");
+  val_name = fresh_name("dve_val");
+  loop_name = fresh_name("dve_i");
 
   Decl *init = new_decl(DK_INIT, sys->system_tok, "init", NULL);
   init->body = new_node(ND_BLOCK, sys->system_tok);
@@ -1453,7 +1750,8 @@ Program *parse_dve(const SrcFile *file) {
   sys = xcalloc(1, sizeof *sys);
   prog = xcalloc(1, sizeof *prog);
   prog->file = file;
-  used_names = (Vec){0};
+  name_table = NULL;
+  name_cap = name_count = 0;
   naction = 0;
   int before = error_count();
   tok = dve_tokenize(file);
