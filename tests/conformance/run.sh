@@ -4,6 +4,7 @@
 # Usage: tests/conformance/run.sh [BUILD_DIR] [options]
 #   BUILD_DIR        where mcgen was built (default: build, from the repo root)
 #   --limit N        instances with at most N states (default 1000000)
+#   --min N          and at least N states (default 0)
 #   --only REGEX     only instances whose name matches (grep -E)
 #   --compile-all    first check that every dve/*.dve compiles (mcgen and the
 #                    C compiler), whatever its size or completeness
@@ -46,10 +47,11 @@ if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
 fi
 case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
 
-limit=1000000 only= compile_all=0 compile_only=0 cflags=-O0 timeout_s=900 jobs=1
+limit=1000000 min=0 only= compile_all=0 compile_only=0 cflags=-O0 timeout_s=900 jobs=1
 while [ $# -gt 0 ]; do
   case $1 in
     --limit) limit=${2:-}; shift 2 ;;
+    --min) min=${2:-}; shift 2 ;;
     --only) only=${2:-}; shift 2 ;;
     --compile-all) compile_all=1; shift ;;
     --compile-only) compile_all=1 compile_only=1; shift ;;
@@ -59,7 +61,7 @@ while [ $# -gt 0 ]; do
     *) echo "run.sh: unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
-for n in "$limit" "$timeout_s" "$jobs"; do
+for n in "$limit" "$min" "$timeout_s" "$jobs"; do
   case $n in '' | *[!0-9]*) echo "run.sh: '$n' is not a number" >&2; exit 2 ;; esac
 done
 
@@ -187,7 +189,8 @@ if [ "$compile_all" = 1 ]; then
 fi
 
 # Instances: complete, within the limit, matching --only.
-expected_rows | awk -v lim="$limit" '$3 == "yes" && $2 <= lim' >"$work/selected"
+expected_rows | awk -v lim="$limit" -v min="$min" '$3 == "yes" && $2 <= lim && $2 >= min' \
+  >"$work/selected"
 if [ -n "$only" ]; then
   awk -v re="^($only)\$" '$1 ~ re' "$work/selected" >"$work/selected.only"
   mv "$work/selected.only" "$work/selected"
@@ -196,7 +199,7 @@ over=$(expected_rows | awk -v lim="$limit" '$3 == "yes" && $2 > lim' | wc -l)
 incomplete=$(expected_rows | awk '$3 != "yes"' | wc -l)
 total=$(wc -l <"$work/selected")
 
-echo "== $total complete instances with at most $limit states (--no-deadlock)"
+echo "== $total complete instances with $min to $limit states (--no-deadlock)"
 printf '%-22s %-36s %-36s %s\n' instance "expected: states edges deadlocks levels" \
   "got: states edges deadlocks levels" verdict
 awk '{ print $1, $2, $4, $5, $6 }' "$work/selected" |
