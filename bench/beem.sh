@@ -21,6 +21,7 @@
 # Outputs go to bench/out/beem/ (beem.md, beem.csv, logs, binaries).
 #
 # Usage: bench/beem.sh [--repeat N] [--timeout SECONDS] [NAME...]
+#        bench/beem.sh --render bench/out/beem/beem.csv   (the table only)
 #   MCGEN=/other/build/mcgen bench/beem.sh ...; BEEM_DIR overrides the suite
 #   (default ../shared/suites/beem from the repo root, see tools/beem-dir).
 set -euo pipefail
@@ -41,17 +42,19 @@ sorter.3 2000 20
 "
 
 usage() {
-  sed -n '2,26s/^# \{0,1\}//p' "$0"
+  sed -n '2,27s/^# \{0,1\}//p' "$0"
 }
 
 cmdline="bench/beem.sh${*:+ $*}"
 repeat=1
 timeout_s=900
+render=
 names=()
 while [ $# -gt 0 ]; do
   case $1 in
     --repeat) [ $# -ge 2 ] || { usage >&2; exit 2; }; repeat=$2; shift 2 ;;
     --timeout) [ $# -ge 2 ] || { usage >&2; exit 2; }; timeout_s=$2; shift 2 ;;
+    --render) [ $# -ge 2 ] || { usage >&2; exit 2; }; render=$2; shift 2 ;;
     --help|-h) usage; exit 0 ;;
     -*) echo "bench/beem.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
@@ -101,13 +104,56 @@ pan_field() {
 # A number of the checker's JSON report.
 report_field() { grep -o "\"$2\": [0-9]*" "$1" | head -n 1 | sed 's/.*: //'; }
 
+# row CSV-LINE: the table row of one instance of beem.csv.
+row() {
+  local n expected mc_states sf_states sp_states mc_wall sf_wall sp_wall mc_cpu sf_cpu sp_cpu
+  local mc_rss sf_rss sp_rss sf_mem sp_mem
+  IFS=, read -r n expected mc_states sf_states sp_states mc_wall sf_wall sp_wall mc_cpu sf_cpu \
+    sp_cpu mc_rss sf_rss sp_rss sf_mem sp_mem <<<"$1"
+  local mc_sps sf_sps sp_sps mc_cps sf_cps mc_bps sf_bps sp_bps
+  mc_sps=$(div "$mc_states" "$mc_wall" "%.0f")
+  sf_sps=$(div "$sf_states" "$sf_wall" "%.0f")
+  sp_sps=$(div "$sp_states" "$sp_wall" "%.0f")
+  mc_cps=$(div "$mc_states" "$mc_cpu" "%.0f")
+  sf_cps=$(div "$sf_states" "$sf_cpu" "%.0f")
+  mc_bps=$(div "$((mc_rss * 1024))" "$mc_states" "%.1f")
+  sf_bps=$(div "$((sf_rss * 1024))" "$sf_states" "%.1f")
+  sp_bps=$(div "$((sp_rss * 1024))" "$sp_states" "%.1f")
+  local pan_bps diff_pct por_pct speed cpu_speed time_full time_por mem ok
+  pan_bps=$(awk -v m="$sf_mem" -v s="$sf_states" 'BEGIN { printf "%.1f", m * 1048576 / s }')
+  diff_pct=$(awk -v a="$sf_states" -v b="$mc_states" 'BEGIN { printf "%+.1f%%", (a - b) * 100 / b }')
+  por_pct=$(awk -v a="$sp_states" -v b="$mc_states" 'BEGIN { printf "%+.1f%%", (a - b) * 100 / b }')
+  speed=$(div "$mc_sps" "$sf_sps")
+  cpu_speed=$(div "$mc_cps" "$sf_cps")
+  time_full=$(div "$sf_wall" "$mc_wall")
+  time_por=$(div "$sp_wall" "$mc_wall")
+  mem=$(div "$mc_bps" "$sf_bps")
+  ok=$(awk -v s="$speed" -v c="$cpu_speed" -v m="$mem" 'BEGIN {
+    print (s > 1 && c > 1 ? "yes" : "**no**") " / " (m < 1 ? "yes" : "**no**") }')
+  mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+  echo "| $n | $(commas "$mc_states") | $(commas "$sf_states") ($diff_pct) | $(commas "$sp_states") ($por_pct) | $mc_wall / $sf_wall / $sp_wall | $(human "$mc_sps") / $(human "$sf_sps") / $(human "$sp_sps") | **${speed}$(xsign "$speed")** | $mc_cpu / $sf_cpu / $sp_cpu | ${cpu_speed}$(xsign "$cpu_speed") | ${time_full}$(xsign "$time_full") / ${time_por}$(xsign "$time_por") | $(mib "$mc_rss") / $(mib "$sf_rss") / $(mib "$sp_rss") | $mc_bps / $sf_bps / $sp_bps | $pan_bps | **$mem** | $ok |"
+}
+
+# table CSV: the legend and the markdown table of a beem.csv.
+table() {
+  echo "Triples are \`mcgen / pan full / pan POR\`. mcgen's states are BEEM's published count (checked); SPIN's differ (other encoding: the percentage is pan's count against mcgen's). states/s = states / wall time; CPU s = user + sys; bytes/state = peak RSS / states; pan B/state = pan's own \"total actual memory usage\" / states (full search). Speed ratio = mcgen states/s / pan full states/s (CPU speed ratio: the same per CPU second, steadier on a loaded machine); time ratio = pan wall / mcgen wall (how much longer SPIN takes for the whole instance); memory ratio = mcgen bytes/state / pan full bytes/state. Targets: both speed ratios > 1, memory ratio < 1."
+  echo
+  echo "| instance | states mcgen = BEEM | states pan full | states pan POR | wall s | states/s | speed ratio | CPU s | CPU speed ratio | time ratio full / POR | peak RSS MiB | bytes/state | pan B/state | memory ratio | targets (speed / memory) |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  tail -n +2 "$1" | while IFS= read -r line; do row "$line"; done
+}
+
+if [ -n "$render" ]; then
+  table "$render"
+  exit 0
+fi
+
 spin_version=$(spin -V 2>&1 | head -n 1)
 mcgen_version=$("$MCGEN" --version 2>&1 | head -n 1)
 cc_version=$("$CC" --version 2>&1 | head -n 1)
 git_rev=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
 load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
 
-rows=()
 csv="instance,beem_states,mcgen_states,spin_states,spin_por_states,mcgen_wall_s,spin_wall_s,spin_por_wall_s,mcgen_cpu_s,spin_cpu_s,spin_por_cpu_s,mcgen_rss_kb,spin_rss_kb,spin_por_rss_kb,spin_mem_mb,spin_por_mem_mb"
 failures=0
 
@@ -169,25 +215,11 @@ for n in "${names[@]}"; do
   sf_mem=$(pan_field "$dir/pan_full.out" memory_mb)
   sp_mem=$(pan_field "$dir/pan_por.out" memory_mb)
 
-  mc_sps=$(div "$mc_states" "$mc_wall" "%.0f")
-  sf_sps=$(div "$sf_states" "$sf_wall" "%.0f")
-  sp_sps=$(div "$sp_states" "$sp_wall" "%.0f")
-  mc_bps=$(div "$((mc_rss * 1024))" "$mc_states" "%.1f")
-  sf_bps=$(div "$((sf_rss * 1024))" "$sf_states" "%.1f")
-  sp_bps=$(div "$((sp_rss * 1024))" "$sp_states" "%.1f")
-  sf_pan_bps=$(awk -v m="$sf_mem" -v s="$sf_states" 'BEGIN { printf "%.1f", m * 1048576 / s }')
-  diff_pct=$(awk -v a="$sf_states" -v b="$mc_states" 'BEGIN { printf "%+.1f%%", (a - b) * 100 / b }')
-  por_pct=$(awk -v a="$sp_states" -v b="$mc_states" 'BEGIN { printf "%+.1f%%", (a - b) * 100 / b }')
-  speed=$(div "$mc_sps" "$sf_sps")
-  time_full=$(div "$sf_wall" "$mc_wall")
-  time_por=$(div "$sp_wall" "$mc_wall")
-  mem=$(div "$mc_bps" "$sf_bps")
-  ok=$(awk -v s="$speed" -v m="$mem" 'BEGIN { print (s > 1 ? "yes" : "**no**") " / " (m < 1 ? "yes" : "**no**") }')
-  rows+=("| $n | $(commas "$mc_states") | $(commas "$sf_states") ($diff_pct) | $(commas "$sp_states") ($por_pct) | $mc_wall / $sf_wall / $sp_wall | $(human "$mc_sps") / $(human "$sf_sps") / $(human "$sp_sps") | **${speed}$(xsign "$speed")** | ${time_full}$(xsign "$time_full") / ${time_por}$(xsign "$time_por") | $(awk -v k="$mc_rss" 'BEGIN { printf "%.1f", k / 1024 }') / $(awk -v k="$sf_rss" 'BEGIN { printf "%.1f", k / 1024 }') / $(awk -v k="$sp_rss" 'BEGIN { printf "%.1f", k / 1024 }') | $mc_bps / $sf_bps / $sp_bps | $sf_pan_bps | **$mem** | $ok |")
   csv="$csv"$'\n'"$n,$expected,$mc_states,$sf_states,$sp_states,$mc_wall,$sf_wall,$sp_wall,$mc_cpu,$sf_cpu,$sp_cpu,$mc_rss,$sf_rss,$sp_rss,$sf_mem,$sp_mem"
 done
 
 load_after=$(cut -d ' ' -f 1-3 /proc/loadavg)
+printf '%s\n' "$csv" >"$out/beem.csv"
 
 {
   echo "## mcgen vs SPIN on BEEM"
@@ -201,13 +233,8 @@ load_after=$(cut -d ' ' -f 1-3 /proc/loadavg)
   echo "- C compiler: $cc_version"
   echo "- each binary run $repeat time(s), best wall time kept; time and peak RSS from \`/usr/bin/time\`"
   echo
-  echo "Triples are \`mcgen / pan full / pan POR\`. mcgen's states are BEEM's published count (checked); SPIN's differ (other encoding: the percentage is pan's count against mcgen's). states/s = states / wall time; bytes/state = peak RSS / states; pan B/state = pan's own \"total actual memory usage\" / states (full search). Speed ratio = mcgen states/s / pan full states/s; time ratio = pan wall / mcgen wall (how much longer SPIN takes for the whole instance); memory ratio = mcgen bytes/state / pan full bytes/state. Targets: speed ratio > 1, memory ratio < 1."
-  echo
-  echo "| instance | states mcgen = BEEM | states pan full | states pan POR | wall s | states/s | speed ratio | time ratio full / POR | peak RSS MiB | bytes/state | pan B/state | memory ratio | targets (speed / memory) |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
-  for r in "${rows[@]}"; do echo "$r"; done
+  table "$out/beem.csv"
 } >"$out/beem.md"
-printf '%s\n' "$csv" >"$out/beem.csv"
 
 echo
 cat "$out/beem.md"
