@@ -119,6 +119,7 @@ conformance: all
 	tests/conformance/run.sh $(B) --compile-all --limit $(LIMIT)
 
 conformance-tests: all
+	tests/conformance/selftest.sh $(B)
 	tests/conformance/run.sh $(B) --limit 100000
 
 # mcgen against Rumur (bench/run.sh), then against SPIN on BEEM (bench/beem.sh).

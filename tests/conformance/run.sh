@@ -15,7 +15,8 @@
 #   --timeout S      seconds allowed per checker run (default 900)
 #   --jobs N         instances checked at once (default 1)
 # Environment: BEEM_DIR overrides the suite's place, ../shared/suites/beem
-# from the repo root (see tools/beem-dir).
+# from the repo root (see tools/beem-dir); CONFORMANCE_KNOWN the known-
+# differences file (default tests/conformance/known.txt).
 #
 # For every row of beem_expected.csv with complete=yes and states <= N:
 # compile dve/NAME.dve with mcgen, run the checker with --no-deadlock (DVE
@@ -39,6 +40,7 @@ set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/tests/conformance
+known_file=${CONFORMANCE_KNOWN:-$here/known.txt}
 
 build_dir=$root/build
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
@@ -88,11 +90,11 @@ expected_rows() { "$root/tools/beem-expected" "$beem"; }
 # The reason known.txt gives for an instance (empty when it is not listed).
 # Format: "NAME: reason", then indented continuation lines; # comments.
 known_reason() {
-  [ -f "$here/known.txt" ] || return 0
+  [ -f "$known_file" ] || return 0
   awk -v n="$1" '
     /^#/ { next }
     /^[^ \t]/ { cur = $0; sub(/:.*/, "", cur); if (cur == n) { r = $0; sub(/^[^:]*:[ \t]*/, "", r); print r; exit } }
-  ' "$here/known.txt"
+  ' "$known_file"
 }
 
 # The value of a numeric key of a flat JSON report.
@@ -165,7 +167,7 @@ compile_one() {
   rm -rf "$dir"
 }
 
-export beem mcgen cflags timeout_s work here
+export beem mcgen cflags timeout_s work known_file
 export -f check_one compile_one known_reason json_num first_error
 
 status=0
