@@ -301,12 +301,25 @@ static Token *expect_ident(const char *what) {
   return t;
 }
 
+// The token where an expression starts (its leftmost operand).
+static Token *dexpr_start(DExpr *e) {
+  while (e->kind == DE_BINARY)
+    e = e->l;
+  return e->kind == DE_VAR && e->proc ? e->proc : e->tok;
+}
+
 static DExpr *new_dexpr(DExprKind kind, Token *t) {
   DExpr *e = xcalloc(1, sizeof *e);
   e->kind = kind;
   e->tok = t;
   return e;
 }
+
+// Expressions nest at most this deep (parentheses and unary operators):
+// deeper input is rejected rather than allowed to exhaust the stack here or
+// in the later passes.
+enum { MAX_NESTING = 200 };
+static int nesting;
 
 static DExpr *dexpr(void);
 
@@ -354,6 +367,10 @@ static DExpr *dprimary(void) {
 
 static DExpr *dunary(void) {
   Token *t = tok;
+  if (nesting + 1 > MAX_NESTING) {
+    error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
+    longjmp(syntax_fail, 1);
+  }
   const char *op = NULL;
   if (is("-"))
     op = "-";
@@ -363,14 +380,19 @@ static DExpr *dunary(void) {
     op = "~";
   else if (is("+")) {
     tok = tok->next;
-    return dunary();
+    nesting++;
+    DExpr *u = dunary();
+    nesting--;
+    return u;
   }
   if (!op)
     return dprimary();
   tok = tok->next;
   DExpr *e = new_dexpr(DE_UNARY, t);
   e->op = op;
+  nesting++;
   e->l = dunary();
+  nesting--;
   if (!strcmp(op, "-") && e->l->kind == DE_NUM) {
     e->l->val = -e->l->val;
     e->l->tok = t;
@@ -420,7 +442,13 @@ static DExpr *dbinary(int level) {
 }
 
 static DExpr *dexpr(void) {
-  return dbinary(0);
+  if (++nesting > MAX_NESTING) {
+    error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
+    longjmp(syntax_fail, 1);
+  }
+  DExpr *e = dbinary(0);
+  nesting--;
+  return e;
 }
 
 static DVar *find_var(Vec *vars, const char *name) {
@@ -621,7 +649,7 @@ static DTrans *dtransition(DProc *proc) {
       do {
         DExpr *e = dexpr();
         if (!t->send && (e->kind != DE_VAR || e->proc))
-          error_at(e->tok, "a receive needs a variable to store the value in");
+          error_at(dexpr_start(e), "a receive needs a variable to store the value in");
         vec_push(&t->sexprs, e);
       } while (braces && accept_tok(","));
       if (braces)
@@ -633,7 +661,7 @@ static DTrans *dtransition(DProc *proc) {
     do {
       DExpr *l = dexpr();
       if (l->kind != DE_VAR || l->proc)
-        error_at(l->tok, "only a variable or an array element can be assigned");
+        error_at(dexpr_start(l), "only a variable or an array element can be assigned");
       expect("=");
       vec_push(&t->lhs, l);
       vec_push(&t->rhs, dexpr());
@@ -843,7 +871,7 @@ static void resolve_expr(DExpr *e, DProc *proc) {
     if (v->size >= 0 && !e->idx)
       error_at(e->name, "array '%s' needs an index", v->name->str);
     if (v->size < 0 && e->idx)
-      error_at(e->idx->tok, "'%s' is not an array", v->name->str);
+      error_at(e->name, "'%s' is not an array", v->name->str);
     resolve_expr(e->idx, proc);
     return;
   }
@@ -982,7 +1010,17 @@ static const char *fresh_name(const char *base) {
   return s;
 }
 
+// Lowering copies some subexpressions (an index is read for its value and
+// for its range check): a bound on the nodes made keeps pathological
+// nesting from exhausting memory.
+static long nodes_made;
+enum { MAX_NODES = 50 * 1000 * 1000 };
+
 static Node *new_node(NodeKind kind, Token *t) {
+  if (++nodes_made > MAX_NODES) {
+    error_at(t, "the model is too large to lower (more than %d expression nodes)", MAX_NODES);
+    longjmp(syntax_fail, 1);
+  }
   Node *n = xcalloc(1, sizeof *n);
   n->kind = kind;
   n->tok = t;
@@ -1719,10 +1757,10 @@ static void lower_system(void) {
           if (s->chan != t->chan || !s->send)
             continue;
           if (s->sexprs.len != t->sexprs.len) {
-            error_at(s->sync_tok, "'%s!' sends %d value%s but '%s?' in process '%s' receives %d",
+            error_at(s->chan_tok, "'%s!' sends %d value%s but '%s?' in process '%s' receives %d",
                      t->chan->name->str, s->sexprs.len, s->sexprs.len == 1 ? "" : "s",
                      t->chan->name->str, p->name->str, t->sexprs.len);
-            note_at(t->sync_tok, "the receive");
+            note_at(t->chan_tok, "the receive");
             continue;
           }
           lower_pair(t, s);
@@ -1757,6 +1795,8 @@ Program *parse_dve(const SrcFile *file) {
   tok = dve_tokenize(file);
   if (error_count() > before)
     return prog;
+  nesting = 0;
+  nodes_made = 0;
   if (setjmp(syntax_fail))
     return prog;
   dsystem_parse();
