@@ -812,6 +812,10 @@ static DChan *find_chan(const char *name) {
   return NULL;
 }
 
+static bool comp_is_int(DChan *c, int k) {
+  return c->types.data[k] && !strcmp(c->types.data[k], "int");
+}
+
 // Suggests a close variable name visible in `proc`.
 static void suggest_var(const char *name, DProc *proc) {
   Vec names = {0};
@@ -1309,29 +1313,130 @@ static void lower_var_decl(DVar *v) {
     d->type = elem;
 }
 
-// Initial values of a variable into the init block `body`: truncated to the
-// type as DiVinE stores them. Values beyond the array's length are dropped
-// (DiVinE writes them into the bytes that follow; see README).
-static void lower_var_init(DVar *v, Node *body) {
-  if (v->is_const && v->size < 0)
-    return;
-  int64_t n = v->size < 0 ? 1 : v->size;
-  for (int64_t i = 0; i < v->init.len && i < n; i++) {
-    DExpr *e = v->init.data[i];
-    Node *lhs = ident(v->name, v->cname);
+// DiVinE builds the initial state in a byte image laid out as: global
+// variables in order (byte: 1 byte, int: 2, arrays element after element),
+// typed buffered channels (a 2-byte count and their items), then per process
+// its 2-byte state and its variables. Each variable with initial values
+// writes them in order; an initialiser longer than its array writes on into
+// the bytes that follow, and the variables there keep those values unless
+// they have initialisers of their own, which come later. This emulates
+// that image and reads every variable back from it.
+typedef struct Image {
+  uint8_t *bytes;
+  int64_t size;
+} Image;
+
+static int64_t var_bytes(DVar *v) {
+  return (v->is_int ? 2 : 1) * (v->size < 0 ? 1 : v->size);
+}
+
+static void image_put(Image *im, int64_t off, int64_t v, bool is_int) {
+  if (off >= 0 && off < im->size)
+    im->bytes[off] = (uint8_t)v;
+  if (is_int && off + 1 >= 0 && off + 1 < im->size)
+    im->bytes[off + 1] = (uint8_t)((uint64_t)v >> 8);
+}
+
+static int64_t image_get(Image *im, int64_t off, bool is_int) {
+  if (!is_int)
+    return im->bytes[off];
+  return (int16_t)(uint16_t)(im->bytes[off] | im->bytes[off + 1] << 8);
+}
+
+// Writes the initial values of v at `off` (and past it, as DiVinE does).
+static void image_init(Image *im, DVar *v, int64_t off) {
+  for (int i = 0; i < v->init.len; i++) {
+    int64_t val = const_value(v->init.data[i], v->proc);
+    image_put(im, off + i * (v->is_int ? 2 : 1), val, v->is_int);
+  }
+}
+
+// Assignments of every variable's value in the image into `body`.
+static void image_read(Image *im, DVar *v, int64_t off, Node *body) {
+  Token *at = v->name;
+  int64_t n = v->size < 0 ? 1 : v->size, w = v->is_int ? 2 : 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t val = image_get(im, off + i * w, v->is_int);
+    if (val == 0)
+      continue; // the default
+    Node *lhs = ident(at, v->cname);
     if (v->size >= 0) {
-      Node *ix = new_node(ND_INDEX, e->tok);
+      Node *ix = new_node(ND_INDEX, at);
       ix->lhs = lhs;
-      ix->rhs = num(e->tok, i);
+      ix->rhs = num(at, i);
       lhs = ix;
     }
-    LExpr val = lower(e);
-    if (val.bad)
-      error_at(e->tok, "an initial value must not read arrays out of range or divide by zero");
-    Node *rhs = wrapped(val, v->is_int, e->tok);
-    if (rhs->kind == ND_NUM && rhs->val == 0)
-      continue; // the default
-    vec_push(&body->args, assign(lhs, rhs, e->tok));
+    vec_push(&body->args, assign(lhs, num(at, val), at));
+  }
+}
+
+static bool is_state_var(DVar *v) {
+  return !(v->is_const && v->size < 0);
+}
+
+static void lower_initial_state(Node *body) {
+  // Offsets in DiVinE's layout.
+  int64_t size = 0;
+  Vec offs = {0};
+  for (int i = 0; i < sys->vars.len; i++) {
+    DVar *v = sys->vars.data[i];
+    vec_push(&offs, (void *)(intptr_t)size);
+    if (is_state_var(v))
+      size += var_bytes(v);
+  }
+  for (int i = 0; i < sys->chans.len; i++) {
+    DChan *c = sys->chans.data[i];
+    if (c->typed && c->cap > 0) {
+      int64_t elem = 0;
+      for (int k = 0; k < c->types.len; k++)
+        elem += comp_is_int(c, k) ? 2 : 1;
+      size += 2 + elem * c->cap;
+    }
+  }
+  Vec poffs = {0};
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    vec_push(&poffs, (void *)(intptr_t)size);
+    size += 2;
+    for (int j = 0; j < p->vars.len; j++)
+      if (is_state_var(p->vars.data[j]))
+        size += var_bytes(p->vars.data[j]);
+  }
+  Image im = {xcalloc((size_t)size + 2, 1), size};
+  // The writes, in DiVinE's order.
+  for (int i = 0; i < sys->vars.len; i++)
+    if (is_state_var(sys->vars.data[i]))
+      image_init(&im, sys->vars.data[i], (intptr_t)offs.data[i]);
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    int64_t off = (intptr_t)poffs.data[i];
+    image_put(&im, off, p->initi, true);
+    off += 2;
+    for (int j = 0; j < p->vars.len; j++) {
+      DVar *v = p->vars.data[j];
+      if (!is_state_var(v))
+        continue;
+      image_init(&im, v, off);
+      off += var_bytes(v);
+    }
+  }
+  // The values.
+  for (int i = 0; i < sys->vars.len; i++)
+    if (is_state_var(sys->vars.data[i]))
+      image_read(&im, sys->vars.data[i], (intptr_t)offs.data[i], body);
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    if (p->initi > 0)
+      vec_push(&body->args, assign(ident(p->init, p->cname),
+                                   ident(p->init, p->state_cnames[p->initi]), p->init));
+    int64_t off = (intptr_t)poffs.data[i] + 2;
+    for (int j = 0; j < p->vars.len; j++) {
+      DVar *v = p->vars.data[j];
+      if (!is_state_var(v))
+        continue;
+      image_read(&im, v, off, body);
+      off += var_bytes(v);
+    }
   }
 }
 
@@ -1591,10 +1696,6 @@ static Node *expr_stmt(Node *call) {
   return st;
 }
 
-static bool comp_is_int(DChan *c, int k) {
-  return c->types.data[k] && !strcmp(c->types.data[k], "int");
-}
-
 // A buffered send or receive, after the transition's effects (as DiVinE
 // does it: the sent values are evaluated after the effects, the received
 // ones stored after them).
@@ -1726,16 +1827,7 @@ static void lower_system(void) {
 
   Decl *init = new_decl(DK_INIT, sys->system_tok, "init", NULL);
   init->body = new_node(ND_BLOCK, sys->system_tok);
-  for (int i = 0; i < sys->vars.len; i++)
-    lower_var_init(sys->vars.data[i], init->body);
-  for (int i = 0; i < sys->procs.len; i++) {
-    DProc *p = sys->procs.data[i];
-    if (p->initi > 0)
-      vec_push(&init->body->args, assign(ident(p->init, p->cname),
-                                         ident(p->init, p->state_cnames[p->initi]), p->init));
-    for (int j = 0; j < p->vars.len; j++)
-      lower_var_init(p->vars.data[j], init->body);
-  }
+  lower_initial_state(init->body);
 
   any_committed = committed_expr(sys->system_tok) != NULL;
   for (int i = 0; i < sys->procs.len; i++) {
