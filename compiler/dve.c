@@ -794,6 +794,8 @@ static void dsystem_parse(void) {
 // Name resolution.
 //
 
+static DProc *prop_proc; // the property process (system async property P), or NULL
+
 static DProc *find_proc(const char *name) {
   for (int i = 0; i < sys->procs.len; i++) {
     DProc *p = sys->procs.data[i];
@@ -944,10 +946,16 @@ static void resolve_all(void) {
       }
     }
   }
+  prop_proc = NULL;
   if (sys->property) {
-    DProc *p = find_proc(sys->property->str);
-    if (!p)
+    prop_proc = find_proc(sys->property->str);
+    if (!prop_proc)
       error_at(sys->property, "unknown property process '%s'", sys->property->str);
+    for (int j = 0; prop_proc && j < prop_proc->trans.len; j++) {
+      DTrans *t = prop_proc->trans.data[j];
+      if (t->sync_tok)
+        error_at(t->sync_tok, "a property process cannot synchronise");
+    }
   }
 }
 
@@ -1725,12 +1733,12 @@ static void buffered_io(DTrans *t, Body *b) {
       add_stmt(b, expr_stmt(method(ident(at, c->qnames[k]), "pop", NULL, at)));
 }
 
-// One action for a transition without a rendezvous.
-static void lower_single(DTrans *t) {
-  Body b;
-  Decl *d = new_action(t->tok, side_label(t), &b);
+// Guard of a transition without a rendezvous: its source state and guards,
+// the committed-state rule, a buffered channel's room or content. *bad:
+// when evaluating it is an error.
+static Node *single_guard(DTrans *t, Node **bad) {
   Vec conds = {0};
-  Node *gbad = side_guard(t, &conds);
+  *bad = side_guard(t, &conds);
   if (!t->proc->commit[t->fromi] && any_committed)
     vec_push(&conds, unary(OP_NOT, committed_expr(t->tok), t->tok));
   DChan *c = t->chan;
@@ -1742,28 +1750,64 @@ static void lower_single(DTrans *t) {
     else
       vec_push(&conds, unary(OP_NOT, method(q0, t->send ? "full" : "empty", NULL, at), at));
   }
-  d->expr = and_all(&conds, t->tok);
+  return and_all(&conds, t->tok);
+}
+
+// Guard of the rendezvous of receiver r and sender s.
+static Node *pair_guard(DTrans *r, DTrans *s, Node **bad) {
+  Vec conds = {0};
+  *bad = side_guard(r, &conds);
+  *bad = or_bad(*bad, side_guard(s, &conds), r->tok);
+  if (!r->proc->commit[r->fromi] && any_committed)
+    vec_push(&conds, unary(OP_NOT, committed_expr(r->tok), r->tok));
+  return and_all(&conds, r->tok);
+}
+
+// The property process's transition pt joins a system step: its source
+// state and guards (evaluated in the step's source state) join the guard;
+// its move follows the step's effects (unless the step failed).
+static Node *with_property(Node *guard, Node **bad, DTrans *pt) {
+  if (!pt)
+    return guard;
+  Vec conds = {0};
+  vec_push(&conds, guard);
+  *bad = or_bad(*bad, side_guard(pt, &conds), pt->tok);
+  return and_all(&conds, pt->tok);
+}
+
+static const char *with_property_label(const char *label, DTrans *pt) {
+  return pt ? format("%s; %s", label, side_label(pt)) : label;
+}
+
+// One action for a transition without a rendezvous (with the property's pt).
+static void lower_single(DTrans *t, DTrans *pt) {
+  Body b;
+  Decl *d = new_action(t->tok, with_property_label(side_label(t), pt), &b);
+  Node *gbad;
+  d->expr = with_property(single_guard(t, &gbad), &gbad, pt);
   add_check(&b, gbad);
   side_effects(t, &b);
-  if (c)
+  if (t->chan)
     buffered_io(t, &b);
+  if (pt)
+    side_effects(pt, &b);
   finish_body(&b);
 }
 
-// One action for a rendezvous of receiver r and sender s.
-static void lower_pair(DTrans *r, DTrans *s) {
-  bool rc = r->proc->commit[r->fromi], sc = s->proc->commit[s->fromi];
-  if (rc != sc)
-    return; // never enabled: one side committed puts the system in committed mode
+// Whether the rendezvous of r and s can ever fire: not when only one side
+// is committed (that side puts the system in committed mode, where the
+// other may not move).
+static bool pair_possible(DTrans *r, DTrans *s) {
+  return r->proc->commit[r->fromi] == s->proc->commit[s->fromi];
+}
+
+// One action for a rendezvous of receiver r and sender s (with pt).
+static void lower_pair(DTrans *r, DTrans *s, DTrans *pt) {
   Body b;
-  Decl *d = new_action(r->tok, format("%s, %s (%s)", side_label(s), side_label(r),
-                                      r->chan->name->str), &b);
-  Vec conds = {0};
-  Node *gbad = side_guard(r, &conds);
-  gbad = or_bad(gbad, side_guard(s, &conds), r->tok);
-  if (!rc && any_committed)
-    vec_push(&conds, unary(OP_NOT, committed_expr(r->tok), r->tok));
-  d->expr = and_all(&conds, r->tok);
+  const char *label = format("%s, %s (%s)", side_label(s), side_label(r), r->chan->name->str);
+  Decl *d = new_action(r->tok, with_property_label(label, pt), &b);
+  Node *gbad;
+  d->expr = with_property(pair_guard(r, s, &gbad), &gbad, pt);
   add_check(&b, gbad);
   for (int k = 0; k < r->sexprs.len && k < s->sexprs.len; k++) {
     DExpr *l = r->sexprs.data[k];
@@ -1776,7 +1820,103 @@ static void lower_pair(DTrans *r, DTrans *s) {
   }
   side_effects(r, &b);
   side_effects(s, &b);
+  if (pt)
+    side_effects(pt, &b);
   finish_body(&b);
+}
+
+// Calls fn for every step of the system (the property process excluded):
+// each transition without a rendezvous (b NULL), and each rendezvous of a
+// receiver a and a sender b of another process that can fire.
+static void each_step(void (*fn)(DTrans *a, DTrans *b, void *arg), void *arg) {
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    if (p == prop_proc)
+      continue;
+    for (int j = 0; j < p->trans.len; j++) {
+      DTrans *t = p->trans.data[j];
+      if (!t->chan || t->chan->cap > 0) {
+        fn(t, NULL, arg);
+        continue;
+      }
+      if (t->send)
+        continue;
+      for (int k = 0; k < sys->procs.len; k++) {
+        DProc *q = sys->procs.data[k];
+        if (q == p || q == prop_proc)
+          continue;
+        for (int m = 0; m < q->trans.len; m++) {
+          DTrans *s = q->trans.data[m];
+          if (s->chan == t->chan && s->send && s->sexprs.len == t->sexprs.len &&
+              pair_possible(t, s))
+            fn(t, s, arg);
+        }
+      }
+    }
+  }
+}
+
+// Lowers one step, once per transition of the property process if any.
+static void step_actions(DTrans *a, DTrans *b, void *arg) {
+  (void)arg;
+  int n = prop_proc ? prop_proc->trans.len : 1;
+  for (int i = 0; i < n; i++) {
+    DTrans *pt = prop_proc ? prop_proc->trans.data[i] : NULL;
+    if (b)
+      lower_pair(a, b, pt);
+    else
+      lower_single(a, pt);
+  }
+}
+
+// ORs a step's guard into *arg.
+static void step_guard_or(DTrans *a, DTrans *b, void *arg) {
+  Node **acc = arg, *bad;
+  Node *g = b ? pair_guard(a, b, &bad) : single_guard(a, &bad);
+  *acc = *acc ? binary(OP_OR, *acc, g, a->tok) : g;
+}
+
+// With a property process: when no system step is possible, the property
+// process moves alone (DiVinE extends a deadlock of the system by
+// stuttering). A state is accepting when the property process is in an
+// accept state; the property holds when no behaviour visits accepting states
+// infinitely often: `<>[] (!accepting || no successor)` (a state without
+// successors is no cycle for DiVinE, but repeats forever for mcgen; it has
+// none exactly when the property process can take no transition).
+static void lower_property(void) {
+  DProc *pp = prop_proc;
+  Token *at = sys->property;
+  for (int i = 0; i < pp->trans.len; i++) {
+    DTrans *pt = pp->trans.data[i];
+    Node *any = NULL;
+    each_step(step_guard_or, &any);
+    Body b;
+    Decl *d = new_action(pt->tok, format("(no system step); %s", side_label(pt)), &b);
+    Vec conds = {0};
+    Node *gbad = side_guard(pt, &conds);
+    if (any)
+      vec_push(&conds, unary(OP_NOT, any, pt->tok));
+    d->expr = and_all(&conds, pt->tok);
+    add_check(&b, gbad);
+    side_effects(pt, &b);
+    finish_body(&b);
+  }
+  Node *accepting = NULL, *can_move = NULL;
+  for (int s = 0; s < pp->states.len; s++)
+    if (pp->accept[s])
+      accepting = or_bad(accepting, in_state(pp, s, at), at);
+  for (int i = 0; i < pp->trans.len; i++) {
+    Vec conds = {0};
+    side_guard(pp->trans.data[i], &conds);
+    can_move = or_bad(can_move, and_all(&conds, at), at);
+  }
+  Decl *d = new_decl(DK_PROPERTY, at, "property", fresh_name(format("%s_ltl", pp->name->str)));
+  d->label = format("no accepting cycle of %s", pp->name->str);
+  d->temporal = TEMP_EVENTUALLY_ALWAYS;
+  Node *ok = accepting ? unary(OP_NOT, accepting, at) : bool_node(at, true);
+  if (can_move)
+    ok = binary(OP_OR, ok, unary(OP_NOT, can_move, at), at);
+  d->expr = ok;
 }
 
 static void lower_channels(void) {
@@ -1830,35 +1970,32 @@ static void lower_system(void) {
   lower_initial_state(init->body);
 
   any_committed = committed_expr(sys->system_tok) != NULL;
+  // Rendezvous whose sides disagree on the number of values.
   for (int i = 0; i < sys->procs.len; i++) {
     DProc *p = sys->procs.data[i];
     for (int j = 0; j < p->trans.len; j++) {
       DTrans *t = p->trans.data[j];
-      if (!t->chan || t->chan->cap > 0) {
-        lower_single(t);
-        continue;
-      }
-      if (t->send)
+      if (!t->chan || t->chan->cap > 0 || t->send)
         continue;
       for (int k = 0; k < sys->procs.len; k++) {
         DProc *q = sys->procs.data[k];
-        if (q == p)
-          continue;
-        for (int m = 0; m < q->trans.len; m++) {
+        for (int m = 0; q != p && m < q->trans.len; m++) {
           DTrans *s = q->trans.data[m];
-          if (s->chan != t->chan || !s->send)
-            continue;
-          if (s->sexprs.len != t->sexprs.len) {
+          if (s->chan == t->chan && s->send && s->sexprs.len != t->sexprs.len) {
             error_at(s->chan_tok, "'%s!' sends %d value%s but '%s?' in process '%s' receives %d",
                      t->chan->name->str, s->sexprs.len, s->sexprs.len == 1 ? "" : "s",
                      t->chan->name->str, p->name->str, t->sexprs.len);
             note_at(t->chan_tok, "the receive");
-            continue;
           }
-          lower_pair(t, s);
         }
       }
     }
+  }
+  each_step(step_actions, NULL);
+  if (prop_proc)
+    lower_property();
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
     for (int j = 0; j < p->assert_states.len; j++) {
       Token *st = p->assert_states.data[j];
       int s = state_index(p, st);
@@ -1894,10 +2031,6 @@ Program *parse_dve(const SrcFile *file) {
   dsystem_parse();
   if (error_count() > before)
     return prog;
-  if (sys->property) {
-    error_at(sys->property, "property processes are not supported yet");
-    return prog;
-  }
   resolve_all();
   if (error_count() > before)
     return prog;
