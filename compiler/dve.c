@@ -318,8 +318,8 @@ static DExpr *new_dexpr(DExprKind kind, Token *t) {
 // Expressions nest at most this deep (parentheses and unary operators):
 // deeper input is rejected rather than allowed to exhaust the stack here or
 // in the later passes.
-enum { MAX_NESTING = 200 };
-static int nesting;
+enum { MAX_NESTING = 200, MAX_INDEX_NESTING = 6 };
+static int nesting, index_nesting;
 
 static DExpr *dexpr(void);
 
@@ -357,7 +357,14 @@ static DExpr *dprimary(void) {
       e->name = e->tok = expect_ident("a variable name after '->'");
     }
     if (accept_tok("[")) {
+      // Lowering reads an index more than once (value and range check):
+      // indexes nested deeper than this would blow up.
+      if (++index_nesting > MAX_INDEX_NESTING) {
+        error_at(t, "array indexes nested too deeply (more than %d levels)", MAX_INDEX_NESTING);
+        longjmp(syntax_fail, 1);
+      }
       e->idx = dexpr();
+      index_nesting--;
       expect("]");
     }
     return e;
@@ -1026,7 +1033,7 @@ static const char *fresh_name(const char *base) {
 // for its range check): a bound on the nodes made keeps pathological
 // nesting from exhausting memory.
 static long nodes_made;
-enum { MAX_NODES = 50 * 1000 * 1000 };
+enum { MAX_NODES = 20 * 1000 * 1000 };
 
 static Node *new_node(NodeKind kind, Token *t) {
   if (++nodes_made > MAX_NODES) {
@@ -2024,7 +2031,7 @@ Program *parse_dve(const SrcFile *file) {
   tok = dve_tokenize(file);
   if (error_count() > before)
     return prog;
-  nesting = 0;
+  nesting = index_nesting = 0;
   nodes_made = 0;
   if (setjmp(syntax_fail))
     return prog;
