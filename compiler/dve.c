@@ -301,12 +301,25 @@ static Token *expect_ident(const char *what) {
   return t;
 }
 
+// The token where an expression starts (its leftmost operand).
+static Token *dexpr_start(DExpr *e) {
+  while (e->kind == DE_BINARY)
+    e = e->l;
+  return e->kind == DE_VAR && e->proc ? e->proc : e->tok;
+}
+
 static DExpr *new_dexpr(DExprKind kind, Token *t) {
   DExpr *e = xcalloc(1, sizeof *e);
   e->kind = kind;
   e->tok = t;
   return e;
 }
+
+// Expressions nest at most this deep (parentheses and unary operators):
+// deeper input is rejected rather than allowed to exhaust the stack here or
+// in the later passes.
+enum { MAX_NESTING = 200, MAX_INDEX_NESTING = 6 };
+static int nesting, index_nesting;
 
 static DExpr *dexpr(void);
 
@@ -344,7 +357,14 @@ static DExpr *dprimary(void) {
       e->name = e->tok = expect_ident("a variable name after '->'");
     }
     if (accept_tok("[")) {
+      // Lowering reads an index more than once (value and range check):
+      // indexes nested deeper than this would blow up.
+      if (++index_nesting > MAX_INDEX_NESTING) {
+        error_at(t, "array indexes nested too deeply (more than %d levels)", MAX_INDEX_NESTING);
+        longjmp(syntax_fail, 1);
+      }
       e->idx = dexpr();
+      index_nesting--;
       expect("]");
     }
     return e;
@@ -354,6 +374,10 @@ static DExpr *dprimary(void) {
 
 static DExpr *dunary(void) {
   Token *t = tok;
+  if (nesting + 1 > MAX_NESTING) {
+    error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
+    longjmp(syntax_fail, 1);
+  }
   const char *op = NULL;
   if (is("-"))
     op = "-";
@@ -363,14 +387,19 @@ static DExpr *dunary(void) {
     op = "~";
   else if (is("+")) {
     tok = tok->next;
-    return dunary();
+    nesting++;
+    DExpr *u = dunary();
+    nesting--;
+    return u;
   }
   if (!op)
     return dprimary();
   tok = tok->next;
   DExpr *e = new_dexpr(DE_UNARY, t);
   e->op = op;
+  nesting++;
   e->l = dunary();
+  nesting--;
   if (!strcmp(op, "-") && e->l->kind == DE_NUM) {
     e->l->val = -e->l->val;
     e->l->tok = t;
@@ -420,7 +449,13 @@ static DExpr *dbinary(int level) {
 }
 
 static DExpr *dexpr(void) {
-  return dbinary(0);
+  if (++nesting > MAX_NESTING) {
+    error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
+    longjmp(syntax_fail, 1);
+  }
+  DExpr *e = dbinary(0);
+  nesting--;
+  return e;
 }
 
 static DVar *find_var(Vec *vars, const char *name) {
@@ -621,7 +656,7 @@ static DTrans *dtransition(DProc *proc) {
       do {
         DExpr *e = dexpr();
         if (!t->send && (e->kind != DE_VAR || e->proc))
-          error_at(e->tok, "a receive needs a variable to store the value in");
+          error_at(dexpr_start(e), "a receive needs a variable to store the value in");
         vec_push(&t->sexprs, e);
       } while (braces && accept_tok(","));
       if (braces)
@@ -633,7 +668,7 @@ static DTrans *dtransition(DProc *proc) {
     do {
       DExpr *l = dexpr();
       if (l->kind != DE_VAR || l->proc)
-        error_at(l->tok, "only a variable or an array element can be assigned");
+        error_at(dexpr_start(l), "only a variable or an array element can be assigned");
       expect("=");
       vec_push(&t->lhs, l);
       vec_push(&t->rhs, dexpr());
@@ -766,6 +801,8 @@ static void dsystem_parse(void) {
 // Name resolution.
 //
 
+static DProc *prop_proc; // the property process (system async property P), or NULL
+
 static DProc *find_proc(const char *name) {
   for (int i = 0; i < sys->procs.len; i++) {
     DProc *p = sys->procs.data[i];
@@ -782,6 +819,10 @@ static DChan *find_chan(const char *name) {
       return c;
   }
   return NULL;
+}
+
+static bool comp_is_int(DChan *c, int k) {
+  return c->types.data[k] && !strcmp(c->types.data[k], "int");
 }
 
 // Suggests a close variable name visible in `proc`.
@@ -843,7 +884,7 @@ static void resolve_expr(DExpr *e, DProc *proc) {
     if (v->size >= 0 && !e->idx)
       error_at(e->name, "array '%s' needs an index", v->name->str);
     if (v->size < 0 && e->idx)
-      error_at(e->idx->tok, "'%s' is not an array", v->name->str);
+      error_at(e->name, "'%s' is not an array", v->name->str);
     resolve_expr(e->idx, proc);
     return;
   }
@@ -912,10 +953,16 @@ static void resolve_all(void) {
       }
     }
   }
+  prop_proc = NULL;
   if (sys->property) {
-    DProc *p = find_proc(sys->property->str);
-    if (!p)
+    prop_proc = find_proc(sys->property->str);
+    if (!prop_proc)
       error_at(sys->property, "unknown property process '%s'", sys->property->str);
+    for (int j = 0; prop_proc && j < prop_proc->trans.len; j++) {
+      DTrans *t = prop_proc->trans.data[j];
+      if (t->sync_tok)
+        error_at(t->sync_tok, "a property process cannot synchronise");
+    }
   }
 }
 
@@ -982,7 +1029,17 @@ static const char *fresh_name(const char *base) {
   return s;
 }
 
+// Lowering copies some subexpressions (an index is read for its value and
+// for its range check): a bound on the nodes made keeps pathological
+// nesting from exhausting memory.
+static long nodes_made;
+enum { MAX_NODES = 20 * 1000 * 1000 };
+
 static Node *new_node(NodeKind kind, Token *t) {
+  if (++nodes_made > MAX_NODES) {
+    error_at(t, "the model is too large to lower (more than %d expression nodes)", MAX_NODES);
+    longjmp(syntax_fail, 1);
+  }
   Node *n = xcalloc(1, sizeof *n);
   n->kind = kind;
   n->tok = t;
@@ -1271,29 +1328,130 @@ static void lower_var_decl(DVar *v) {
     d->type = elem;
 }
 
-// Initial values of a variable into the init block `body`: truncated to the
-// type as DiVinE stores them. Values beyond the array's length are dropped
-// (DiVinE writes them into the bytes that follow; see README).
-static void lower_var_init(DVar *v, Node *body) {
-  if (v->is_const && v->size < 0)
-    return;
-  int64_t n = v->size < 0 ? 1 : v->size;
-  for (int64_t i = 0; i < v->init.len && i < n; i++) {
-    DExpr *e = v->init.data[i];
-    Node *lhs = ident(v->name, v->cname);
+// DiVinE builds the initial state in a byte image laid out as: global
+// variables in order (byte: 1 byte, int: 2, arrays element after element),
+// typed buffered channels (a 2-byte count and their items), then per process
+// its 2-byte state and its variables. Each variable with initial values
+// writes them in order; an initialiser longer than its array writes on into
+// the bytes that follow, and the variables there keep those values unless
+// they have initialisers of their own, which come later. This emulates
+// that image and reads every variable back from it.
+typedef struct Image {
+  uint8_t *bytes;
+  int64_t size;
+} Image;
+
+static int64_t var_bytes(DVar *v) {
+  return (v->is_int ? 2 : 1) * (v->size < 0 ? 1 : v->size);
+}
+
+static void image_put(Image *im, int64_t off, int64_t v, bool is_int) {
+  if (off >= 0 && off < im->size)
+    im->bytes[off] = (uint8_t)v;
+  if (is_int && off + 1 >= 0 && off + 1 < im->size)
+    im->bytes[off + 1] = (uint8_t)((uint64_t)v >> 8);
+}
+
+static int64_t image_get(Image *im, int64_t off, bool is_int) {
+  if (!is_int)
+    return im->bytes[off];
+  return (int16_t)(uint16_t)(im->bytes[off] | im->bytes[off + 1] << 8);
+}
+
+// Writes the initial values of v at `off` (and past it, as DiVinE does).
+static void image_init(Image *im, DVar *v, int64_t off) {
+  for (int i = 0; i < v->init.len; i++) {
+    int64_t val = const_value(v->init.data[i], v->proc);
+    image_put(im, off + i * (v->is_int ? 2 : 1), val, v->is_int);
+  }
+}
+
+// Assignments of every variable's value in the image into `body`.
+static void image_read(Image *im, DVar *v, int64_t off, Node *body) {
+  Token *at = v->name;
+  int64_t n = v->size < 0 ? 1 : v->size, w = v->is_int ? 2 : 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t val = image_get(im, off + i * w, v->is_int);
+    if (val == 0)
+      continue; // the default
+    Node *lhs = ident(at, v->cname);
     if (v->size >= 0) {
-      Node *ix = new_node(ND_INDEX, e->tok);
+      Node *ix = new_node(ND_INDEX, at);
       ix->lhs = lhs;
-      ix->rhs = num(e->tok, i);
+      ix->rhs = num(at, i);
       lhs = ix;
     }
-    LExpr val = lower(e);
-    if (val.bad)
-      error_at(e->tok, "an initial value must not read arrays out of range or divide by zero");
-    Node *rhs = wrapped(val, v->is_int, e->tok);
-    if (rhs->kind == ND_NUM && rhs->val == 0)
-      continue; // the default
-    vec_push(&body->args, assign(lhs, rhs, e->tok));
+    vec_push(&body->args, assign(lhs, num(at, val), at));
+  }
+}
+
+static bool is_state_var(DVar *v) {
+  return !(v->is_const && v->size < 0);
+}
+
+static void lower_initial_state(Node *body) {
+  // Offsets in DiVinE's layout.
+  int64_t size = 0;
+  Vec offs = {0};
+  for (int i = 0; i < sys->vars.len; i++) {
+    DVar *v = sys->vars.data[i];
+    vec_push(&offs, (void *)(intptr_t)size);
+    if (is_state_var(v))
+      size += var_bytes(v);
+  }
+  for (int i = 0; i < sys->chans.len; i++) {
+    DChan *c = sys->chans.data[i];
+    if (c->typed && c->cap > 0) {
+      int64_t elem = 0;
+      for (int k = 0; k < c->types.len; k++)
+        elem += comp_is_int(c, k) ? 2 : 1;
+      size += 2 + elem * c->cap;
+    }
+  }
+  Vec poffs = {0};
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    vec_push(&poffs, (void *)(intptr_t)size);
+    size += 2;
+    for (int j = 0; j < p->vars.len; j++)
+      if (is_state_var(p->vars.data[j]))
+        size += var_bytes(p->vars.data[j]);
+  }
+  Image im = {xcalloc((size_t)size + 2, 1), size};
+  // The writes, in DiVinE's order.
+  for (int i = 0; i < sys->vars.len; i++)
+    if (is_state_var(sys->vars.data[i]))
+      image_init(&im, sys->vars.data[i], (intptr_t)offs.data[i]);
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    int64_t off = (intptr_t)poffs.data[i];
+    image_put(&im, off, p->initi, true);
+    off += 2;
+    for (int j = 0; j < p->vars.len; j++) {
+      DVar *v = p->vars.data[j];
+      if (!is_state_var(v))
+        continue;
+      image_init(&im, v, off);
+      off += var_bytes(v);
+    }
+  }
+  // The values.
+  for (int i = 0; i < sys->vars.len; i++)
+    if (is_state_var(sys->vars.data[i]))
+      image_read(&im, sys->vars.data[i], (intptr_t)offs.data[i], body);
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    if (p->initi > 0)
+      vec_push(&body->args, assign(ident(p->init, p->cname),
+                                   ident(p->init, p->state_cnames[p->initi]), p->init));
+    int64_t off = (intptr_t)poffs.data[i] + 2;
+    for (int j = 0; j < p->vars.len; j++) {
+      DVar *v = p->vars.data[j];
+      if (!is_state_var(v))
+        continue;
+      image_read(&im, v, off, body);
+      off += var_bytes(v);
+    }
   }
 }
 
@@ -1553,10 +1711,6 @@ static Node *expr_stmt(Node *call) {
   return st;
 }
 
-static bool comp_is_int(DChan *c, int k) {
-  return c->types.data[k] && !strcmp(c->types.data[k], "int");
-}
-
 // A buffered send or receive, after the transition's effects (as DiVinE
 // does it: the sent values are evaluated after the effects, the received
 // ones stored after them).
@@ -1586,12 +1740,12 @@ static void buffered_io(DTrans *t, Body *b) {
       add_stmt(b, expr_stmt(method(ident(at, c->qnames[k]), "pop", NULL, at)));
 }
 
-// One action for a transition without a rendezvous.
-static void lower_single(DTrans *t) {
-  Body b;
-  Decl *d = new_action(t->tok, side_label(t), &b);
+// Guard of a transition without a rendezvous: its source state and guards,
+// the committed-state rule, a buffered channel's room or content. *bad:
+// when evaluating it is an error.
+static Node *single_guard(DTrans *t, Node **bad) {
   Vec conds = {0};
-  Node *gbad = side_guard(t, &conds);
+  *bad = side_guard(t, &conds);
   if (!t->proc->commit[t->fromi] && any_committed)
     vec_push(&conds, unary(OP_NOT, committed_expr(t->tok), t->tok));
   DChan *c = t->chan;
@@ -1603,28 +1757,64 @@ static void lower_single(DTrans *t) {
     else
       vec_push(&conds, unary(OP_NOT, method(q0, t->send ? "full" : "empty", NULL, at), at));
   }
-  d->expr = and_all(&conds, t->tok);
+  return and_all(&conds, t->tok);
+}
+
+// Guard of the rendezvous of receiver r and sender s.
+static Node *pair_guard(DTrans *r, DTrans *s, Node **bad) {
+  Vec conds = {0};
+  *bad = side_guard(r, &conds);
+  *bad = or_bad(*bad, side_guard(s, &conds), r->tok);
+  if (!r->proc->commit[r->fromi] && any_committed)
+    vec_push(&conds, unary(OP_NOT, committed_expr(r->tok), r->tok));
+  return and_all(&conds, r->tok);
+}
+
+// The property process's transition pt joins a system step: its source
+// state and guards (evaluated in the step's source state) join the guard;
+// its move follows the step's effects (unless the step failed).
+static Node *with_property(Node *guard, Node **bad, DTrans *pt) {
+  if (!pt)
+    return guard;
+  Vec conds = {0};
+  vec_push(&conds, guard);
+  *bad = or_bad(*bad, side_guard(pt, &conds), pt->tok);
+  return and_all(&conds, pt->tok);
+}
+
+static const char *with_property_label(const char *label, DTrans *pt) {
+  return pt ? format("%s; %s", label, side_label(pt)) : label;
+}
+
+// One action for a transition without a rendezvous (with the property's pt).
+static void lower_single(DTrans *t, DTrans *pt) {
+  Body b;
+  Decl *d = new_action(t->tok, with_property_label(side_label(t), pt), &b);
+  Node *gbad;
+  d->expr = with_property(single_guard(t, &gbad), &gbad, pt);
   add_check(&b, gbad);
   side_effects(t, &b);
-  if (c)
+  if (t->chan)
     buffered_io(t, &b);
+  if (pt)
+    side_effects(pt, &b);
   finish_body(&b);
 }
 
-// One action for a rendezvous of receiver r and sender s.
-static void lower_pair(DTrans *r, DTrans *s) {
-  bool rc = r->proc->commit[r->fromi], sc = s->proc->commit[s->fromi];
-  if (rc != sc)
-    return; // never enabled: one side committed puts the system in committed mode
+// Whether the rendezvous of r and s can ever fire: not when only one side
+// is committed (that side puts the system in committed mode, where the
+// other may not move).
+static bool pair_possible(DTrans *r, DTrans *s) {
+  return r->proc->commit[r->fromi] == s->proc->commit[s->fromi];
+}
+
+// One action for a rendezvous of receiver r and sender s (with pt).
+static void lower_pair(DTrans *r, DTrans *s, DTrans *pt) {
   Body b;
-  Decl *d = new_action(r->tok, format("%s, %s (%s)", side_label(s), side_label(r),
-                                      r->chan->name->str), &b);
-  Vec conds = {0};
-  Node *gbad = side_guard(r, &conds);
-  gbad = or_bad(gbad, side_guard(s, &conds), r->tok);
-  if (!rc && any_committed)
-    vec_push(&conds, unary(OP_NOT, committed_expr(r->tok), r->tok));
-  d->expr = and_all(&conds, r->tok);
+  const char *label = format("%s, %s (%s)", side_label(s), side_label(r), r->chan->name->str);
+  Decl *d = new_action(r->tok, with_property_label(label, pt), &b);
+  Node *gbad;
+  d->expr = with_property(pair_guard(r, s, &gbad), &gbad, pt);
   add_check(&b, gbad);
   for (int k = 0; k < r->sexprs.len && k < s->sexprs.len; k++) {
     DExpr *l = r->sexprs.data[k];
@@ -1637,7 +1827,103 @@ static void lower_pair(DTrans *r, DTrans *s) {
   }
   side_effects(r, &b);
   side_effects(s, &b);
+  if (pt)
+    side_effects(pt, &b);
   finish_body(&b);
+}
+
+// Calls fn for every step of the system (the property process excluded):
+// each transition without a rendezvous (b NULL), and each rendezvous of a
+// receiver a and a sender b of another process that can fire.
+static void each_step(void (*fn)(DTrans *a, DTrans *b, void *arg), void *arg) {
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    if (p == prop_proc)
+      continue;
+    for (int j = 0; j < p->trans.len; j++) {
+      DTrans *t = p->trans.data[j];
+      if (!t->chan || t->chan->cap > 0) {
+        fn(t, NULL, arg);
+        continue;
+      }
+      if (t->send)
+        continue;
+      for (int k = 0; k < sys->procs.len; k++) {
+        DProc *q = sys->procs.data[k];
+        if (q == p || q == prop_proc)
+          continue;
+        for (int m = 0; m < q->trans.len; m++) {
+          DTrans *s = q->trans.data[m];
+          if (s->chan == t->chan && s->send && s->sexprs.len == t->sexprs.len &&
+              pair_possible(t, s))
+            fn(t, s, arg);
+        }
+      }
+    }
+  }
+}
+
+// Lowers one step, once per transition of the property process if any.
+static void step_actions(DTrans *a, DTrans *b, void *arg) {
+  (void)arg;
+  int n = prop_proc ? prop_proc->trans.len : 1;
+  for (int i = 0; i < n; i++) {
+    DTrans *pt = prop_proc ? prop_proc->trans.data[i] : NULL;
+    if (b)
+      lower_pair(a, b, pt);
+    else
+      lower_single(a, pt);
+  }
+}
+
+// ORs a step's guard into *arg.
+static void step_guard_or(DTrans *a, DTrans *b, void *arg) {
+  Node **acc = arg, *bad;
+  Node *g = b ? pair_guard(a, b, &bad) : single_guard(a, &bad);
+  *acc = *acc ? binary(OP_OR, *acc, g, a->tok) : g;
+}
+
+// With a property process: when no system step is possible, the property
+// process moves alone (DiVinE extends a deadlock of the system by
+// stuttering). A state is accepting when the property process is in an
+// accept state; the property holds when no behaviour visits accepting states
+// infinitely often: `<>[] (!accepting || no successor)` (a state without
+// successors is no cycle for DiVinE, but repeats forever for mcgen; it has
+// none exactly when the property process can take no transition).
+static void lower_property(void) {
+  DProc *pp = prop_proc;
+  Token *at = sys->property;
+  for (int i = 0; i < pp->trans.len; i++) {
+    DTrans *pt = pp->trans.data[i];
+    Node *any = NULL;
+    each_step(step_guard_or, &any);
+    Body b;
+    Decl *d = new_action(pt->tok, format("(no system step); %s", side_label(pt)), &b);
+    Vec conds = {0};
+    Node *gbad = side_guard(pt, &conds);
+    if (any)
+      vec_push(&conds, unary(OP_NOT, any, pt->tok));
+    d->expr = and_all(&conds, pt->tok);
+    add_check(&b, gbad);
+    side_effects(pt, &b);
+    finish_body(&b);
+  }
+  Node *accepting = NULL, *can_move = NULL;
+  for (int s = 0; s < pp->states.len; s++)
+    if (pp->accept[s])
+      accepting = or_bad(accepting, in_state(pp, s, at), at);
+  for (int i = 0; i < pp->trans.len; i++) {
+    Vec conds = {0};
+    side_guard(pp->trans.data[i], &conds);
+    can_move = or_bad(can_move, and_all(&conds, at), at);
+  }
+  Decl *d = new_decl(DK_PROPERTY, at, "property", fresh_name(format("%s_ltl", pp->name->str)));
+  d->label = format("no accepting cycle of %s", pp->name->str);
+  d->temporal = TEMP_EVENTUALLY_ALWAYS;
+  Node *ok = accepting ? unary(OP_NOT, accepting, at) : bool_node(at, true);
+  if (can_move)
+    ok = binary(OP_OR, ok, unary(OP_NOT, can_move, at), at);
+  d->expr = ok;
 }
 
 static void lower_channels(void) {
@@ -1688,47 +1974,35 @@ static void lower_system(void) {
 
   Decl *init = new_decl(DK_INIT, sys->system_tok, "init", NULL);
   init->body = new_node(ND_BLOCK, sys->system_tok);
-  for (int i = 0; i < sys->vars.len; i++)
-    lower_var_init(sys->vars.data[i], init->body);
-  for (int i = 0; i < sys->procs.len; i++) {
-    DProc *p = sys->procs.data[i];
-    if (p->initi > 0)
-      vec_push(&init->body->args, assign(ident(p->init, p->cname),
-                                         ident(p->init, p->state_cnames[p->initi]), p->init));
-    for (int j = 0; j < p->vars.len; j++)
-      lower_var_init(p->vars.data[j], init->body);
-  }
+  lower_initial_state(init->body);
 
   any_committed = committed_expr(sys->system_tok) != NULL;
+  // Rendezvous whose sides disagree on the number of values.
   for (int i = 0; i < sys->procs.len; i++) {
     DProc *p = sys->procs.data[i];
     for (int j = 0; j < p->trans.len; j++) {
       DTrans *t = p->trans.data[j];
-      if (!t->chan || t->chan->cap > 0) {
-        lower_single(t);
-        continue;
-      }
-      if (t->send)
+      if (!t->chan || t->chan->cap > 0 || t->send)
         continue;
       for (int k = 0; k < sys->procs.len; k++) {
         DProc *q = sys->procs.data[k];
-        if (q == p)
-          continue;
-        for (int m = 0; m < q->trans.len; m++) {
+        for (int m = 0; q != p && m < q->trans.len; m++) {
           DTrans *s = q->trans.data[m];
-          if (s->chan != t->chan || !s->send)
-            continue;
-          if (s->sexprs.len != t->sexprs.len) {
-            error_at(s->sync_tok, "'%s!' sends %d value%s but '%s?' in process '%s' receives %d",
+          if (s->chan == t->chan && s->send && s->sexprs.len != t->sexprs.len) {
+            error_at(s->chan_tok, "'%s!' sends %d value%s but '%s?' in process '%s' receives %d",
                      t->chan->name->str, s->sexprs.len, s->sexprs.len == 1 ? "" : "s",
                      t->chan->name->str, p->name->str, t->sexprs.len);
-            note_at(t->sync_tok, "the receive");
-            continue;
+            note_at(t->chan_tok, "the receive");
           }
-          lower_pair(t, s);
         }
       }
     }
+  }
+  each_step(step_actions, NULL);
+  if (prop_proc)
+    lower_property();
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
     for (int j = 0; j < p->assert_states.len; j++) {
       Token *st = p->assert_states.data[j];
       int s = state_index(p, st);
@@ -1757,15 +2031,13 @@ Program *parse_dve(const SrcFile *file) {
   tok = dve_tokenize(file);
   if (error_count() > before)
     return prog;
+  nesting = index_nesting = 0;
+  nodes_made = 0;
   if (setjmp(syntax_fail))
     return prog;
   dsystem_parse();
   if (error_count() > before)
     return prog;
-  if (sys->property) {
-    error_at(sys->property, "property processes are not supported yet");
-    return prog;
-  }
   resolve_all();
   if (error_count() > before)
     return prog;
