@@ -13,7 +13,7 @@ ASAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 B       := build
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
-                 compiler/check.c compiler/layout.c compiler/emit.c
+                 compiler/check.c compiler/layout.c compiler/emit.c compiler/dve.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
 
@@ -30,7 +30,7 @@ PATHS := -DMCGEN_TEMPLATE_DIR=\"$(CURDIR)/templates\" \
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench clean
+        asan-runtime bench clean conformance conformance-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -89,7 +89,7 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) unit-tests cli-tests diag-tests malformed-tests e2e-tests
+	$(MAKE) unit-tests cli-tests diag-tests malformed-tests e2e-tests conformance-tests
 
 # The compiler never frees (it is short-lived, STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked.
@@ -112,8 +112,21 @@ e2e-tests: all asan-runtime
 	MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_specs.sh $(B)
 	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_ltl.sh $(B)
 
+# BEEM conformance (tests/conformance/run.sh): every complete instance up to
+# LIMIT states against BEEM's published figures, after checking that every
+# dve/*.dve compiles. make test runs the instances under 10^5 states.
+LIMIT ?= 1000000
+conformance: all
+	tests/conformance/run.sh $(B) --compile-all --limit $(LIMIT)
+
+conformance-tests: all
+	tests/conformance/selftest.sh $(B)
+	tests/conformance/run.sh $(B) --limit 100000
+
+# mcgen against Rumur (bench/run.sh), then against SPIN on BEEM (bench/beem.sh).
 bench: all
 	bench/run.sh
+	bench/beem.sh
 
 clean:
 	rm -rf $(B)

@@ -590,6 +590,8 @@ static const char *op_text(Op op) {
       [OP_GE] = ">=",   [OP_AND] = "&&", [OP_OR] = "||",   [OP_IMPLIES] = "->",   [OP_IFF] = "<->",
       [OP_IN] = "in",   [OP_NOT] = "!",  [OP_NEG] = "-",   [OP_FORALL] = "forall",
       [OP_EXISTS] = "exists", [OP_COUNT] = "count", [OP_SUM] = "sum",
+      [OP_BAND] = "&", [OP_BOR] = "|", [OP_BXOR] = "^", [OP_SHL] = "<<", [OP_SHR] = ">>",
+      [OP_BNOT] = "~",
   };
   return text[op];
 }
@@ -650,6 +652,11 @@ static bool fold(Op op, int64_t a, int64_t b, int64_t *out, Token *tok) {
   case OP_OR: *out = a || b; return true;
   case OP_IMPLIES: *out = !a || b; return true;
   case OP_IFF: *out = !a == !b; return true;
+  case OP_BAND: *out = a & b; return true;
+  case OP_BOR: *out = a | b; return true;
+  case OP_BXOR: *out = a ^ b; return true;
+  case OP_SHL: *out = b < 0 || b > 62 ? 0 : (int64_t)((uint64_t)a << b); return true;
+  case OP_SHR: *out = b < 0 || b > 63 ? (a < 0 ? -1 : 0) : a >> b; return true;
   default:
     return false;
   }
@@ -696,7 +703,12 @@ static void check_binary(Node *node) {
   case OP_SUB:
   case OP_MUL:
   case OP_DIV:
-  case OP_MOD: {
+  case OP_MOD:
+  case OP_BAND:
+  case OP_BOR:
+  case OP_BXOR:
+  case OP_SHL:
+  case OP_SHR: {
     bool ok = want_int(l, format("the left operand of '%s'", op_text(node->op)));
     ok &= want_int(r, format("the right operand of '%s'", op_text(node->op)));
     set_type(node, ok ? ty_int : ty_error);
@@ -1181,9 +1193,12 @@ static void check_expr_kind(Node *node) {
       want_bool(node->lhs, "the operand of '!'");
       set_type(node, ty_bool);
     } else {
-      bool ok = want_int(node->lhs, "the operand of '-'");
+      bool ok = want_int(node->lhs, format("the operand of '%s'", op_text(node->op)));
       set_type(node, ty_int);
-      if (ok && node->lhs->is_const) {
+      if (ok && node->lhs->is_const && node->op == OP_BNOT) {
+        node->is_const = true;
+        node->val = ~node->lhs->val;
+      } else if (ok && node->lhs->is_const) {
         if (node->lhs->val == INT64_MIN) {
           error_at(node->tok, "integer overflow in a constant expression");
         } else {

@@ -279,6 +279,8 @@ static Iv interval(Node *node) {
   }
   case ND_UNARY: {
     Iv a = interval(node->lhs);
+    if (node->op == OP_BNOT) // ~x == -x - 1
+      return (Iv){-a.hi - 1, -a.lo - 1, false};
     return (Iv){-a.hi, -a.lo, false};
   }
   case ND_IDENT:
@@ -764,6 +766,12 @@ static char *gen_binary(Node *node) {
     return format("%s_has(%s, %s)", coll_prefix(cty), coll_args(&l), e);
   }
   char *a = gen_plain(node->lhs), *b = gen_plain(node->rhs);
+  if (op == OP_BAND || op == OP_BOR || op == OP_BXOR)
+    return format("(%s %s %s)", a, op == OP_BAND ? "&" : op == OP_BOR ? "|" : "^", b);
+  if (op == OP_SHL) // out-of-range shift counts give 0, never undefined behaviour
+    return format("mcrt_shl(%s, %s)", a, b);
+  if (op == OP_SHR)
+    return format("mcrt_shr(%s, %s)", a, b);
   static const char *cop[] = {[OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/",
                               [OP_MOD] = "%", [OP_LT] = "<",  [OP_LE] = "<=", [OP_GT] = ">",
                               [OP_GE] = ">="};
@@ -919,6 +927,8 @@ static char *gen_value(Node *node) {
   case ND_UNARY:
     if (node->op == OP_NOT)
       return format("!%s", gen_plain(node->lhs));
+    if (node->op == OP_BNOT)
+      return format("(~%s)", gen_plain(node->lhs));
     if (interval(node->lhs).lo <= I64MIN) {
       char *t = temp("int64_t", gen_plain(node->lhs));
       fail_if(node, format("%s == INT64_MIN", t), c_str("integer overflow"));
@@ -1151,7 +1161,7 @@ static char *type_desc(Type *ty) {
     members = format("mc_members_%d", id);
     buf_printf(&types_out, "static const char *const %s[] = {", members);
     for (int i = 0; i < ty->members.len; i++)
-      buf_printf(&types_out, "%s%s", i ? ", " : "", c_str(token_text(ty->members.data[i])));
+      buf_printf(&types_out, "%s%s", i ? ", " : "", c_str(ty->member_labels ? ty->member_labels[i] : token_text(ty->members.data[i])));
     buf_puts(&types_out, "};\n");
   }
   static const char *kinds[] = {
@@ -1546,7 +1556,8 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   for (int i = 0; i < layout->vars.len; i++) {
     Obj *var = layout->vars.data[i];
     char *desc = type_desc(var->type);
-    buf_printf(&vars, "  {%s, &%s, %lld},\n", c_str(var->name), desc,
+    const char *shown = var->decl && var->decl->label ? var->decl->label : var->name;
+    buf_printf(&vars, "  {%s, &%s, %lld},\n", c_str(shown), desc,
                (long long)layout->offsets[i]);
     buf_printf(&accessors, "/* var %s: %s, bits %lld..%lld */\n#define OFF_%s %lld\n", var->name,
                type_name(R(var->type)), (long long)layout->offsets[i],
@@ -1604,9 +1615,9 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
       continue;
     Group *gr = xcalloc(1, sizeof *gr);
     gr->decl = d;
-    gr->name = d->name ? token_text(d->name) : "init";
+    gr->name = d->label ? d->label : d->name ? token_text(d->name) : "init";
     // An unnamed init block gets a C name no spec name can produce.
-    gr->body = d->name ? format("%s_%s", d->kind == DK_ACTION ? "a" : "i", gr->name)
+    gr->body = d->name ? format("%s_%s", d->kind == DK_ACTION ? "a" : "i", token_text(d->name))
                        : format("iu%d", inits.len + 1);
     gr->cards = xcalloc(d->params.len + 1, sizeof *gr->cards);
     __int128 n = 1;

@@ -188,8 +188,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "mcgen: cannot read %s: %s\n", o.spec, strerror(errno));
     return 2;
   }
-  Token *tok = tokenize(file);
-  Program *prog = parse(tok);
+  // The file's extension chooses the language: .dve is DiVinE's DVE.
+  size_t nlen = strlen(o.spec);
+  bool is_dve = nlen > 4 && !strcmp(o.spec + nlen - 4, ".dve");
+  Program *prog = is_dve ? parse_dve(file) : parse(tokenize(file));
   // Syntax errors stop here: checking a half-parsed file would only add
   // errors that are consequences of the first ones.
   if (error_count())

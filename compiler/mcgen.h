@@ -169,6 +169,7 @@ struct Type {
   int64_t width;      // bits of the encoding
   int64_t card;       // number of values of a scalar type (0: not scalar)
   int id;             // emit.c: index of its descriptor
+  const char **member_labels; // TY_ENUM: how members print, if not their names (DVE)
 };
 
 typedef enum {
@@ -204,6 +205,8 @@ typedef enum {
   OP_AND, OP_OR, OP_IMPLIES, OP_IFF, OP_IN,
   OP_NOT, OP_NEG,
   OP_FORALL, OP_EXISTS, OP_COUNT, OP_SUM,
+  // Bitwise operators on integers (DVE): & | ^ << >> ~
+  OP_BAND, OP_BOR, OP_BXOR, OP_SHL, OP_SHR, OP_BNOT,
 } Op;
 
 // A bound name: a parameter, a quantifier or loop variable.
@@ -303,6 +306,7 @@ struct Decl {
   Vec fair_actions;// DK_FAIR: Token* action names; several = a group `(A | B)`
   Obj *obj;        // check.c
   int index;       // check.c: position among declarations of its kind
+  const char *label; // how traces and reports name it, if not its name (DVE)
 };
 
 struct Program {
@@ -315,6 +319,12 @@ struct Program {
 // Parses a whole file; reports every syntax error it can (recovering at
 // the next declaration) and always returns a Program.
 Program *parse(Token *tok);
+
+//
+// dve.c: the DVE front end. Parses a .dve file and lowers it to the same
+// Program that parse() builds; reports errors like parse().
+//
+Program *parse_dve(const SrcFile *file);
 
 //
 // check.c: name resolution, types, constants, the scalarset rules, definite

@@ -29,6 +29,15 @@
 // a load, a shift and a mask).
 
 // Reads `width` (0..56) bits at bit offset `off`.
+// Shifts of 64-bit integers defined for every count (DVE's << and >>):
+// counts outside 0..63 shift everything out.
+static inline int64_t mcrt_shl(int64_t a, int64_t n) {
+  return n < 0 || n > 63 ? 0 : (int64_t)((uint64_t)a << n);
+}
+static inline int64_t mcrt_shr(int64_t a, int64_t n) {
+  return n < 0 || n > 63 ? (a < 0 ? -1 : 0) : a >> n;
+}
+
 static inline uint64_t mcrt_get(const uint8_t *base, uint64_t off, unsigned width) {
   uint64_t w;
   memcpy(&w, base + (off >> 3), sizeof w);

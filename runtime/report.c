@@ -646,6 +646,10 @@ static uint64_t peak_rss_bytes(void) {
   return (uint64_t)ru.ru_maxrss * 1024;
 }
 
+// BFS levels as BEEM counts them (stat_bfs_levels): the initial level is
+// one, so depth + 1 (0 with no states).
+static uint64_t bfs_levels(const McrtCtx *ctx) { return ctx->states ? ctx->depth + 1 : 0; }
+
 static double collision_probability(const McrtCtx *ctx) {
   double n = (double)ctx->states;
   double p = n * n / ldexp(1.0, (int)ctx->fp_bits + 1);
@@ -686,8 +690,11 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   fprintf(f, "states:        %" PRIu64 " distinct\n", ctx->states);
   fprintf(f, "transitions:   %" PRIu64 " (action bindings executed, new successor or not)\n",
           ctx->transitions);
-  fprintf(f, "depth:         %" PRIu64 " (BFS levels; initial states are at depth 0)\n",
-          ctx->depth);
+  fprintf(f, "depth:         %" PRIu64 " (initial states are at depth 0: %" PRIu64
+             " BFS levels)\n",
+          ctx->depth, bfs_levels(ctx));
+  fprintf(f, "deadlocks:     %" PRIu64 " (states without successors%s)\n", ctx->deadlocks,
+          m->has_terminal ? " where no terminal predicate holds" : "");
   fprintf(f, "time:          %.3f s, %.0f states/s\n", ctx->time_s, per_s);
   fputs("memory:        ", f);
   mcrt_fprint_bytes(f, (double)ctx->peak_bytes);
@@ -765,6 +772,8 @@ bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err) {
   fprintf(f, ",\n \"states\": %" PRIu64 ", \"transitions\": %" PRIu64 ", \"depth\": %" PRIu64,
           ctx->states, ctx->transitions, ctx->depth);
   fputs(", \"depth_convention\": \"initial states at depth 0\"", f);
+  fprintf(f, ", \"bfs_levels\": %" PRIu64 ", \"deadlocks\": %" PRIu64, bfs_levels(ctx),
+          ctx->deadlocks);
   fputs(",\n \"bound_hit\": ", f);
   if (bound)
     mcrt_print_json_string(f, bound);

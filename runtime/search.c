@@ -11,6 +11,7 @@
 // Depth convention: initial states are at depth 0; a state first discovered
 // from a state at depth d is at depth d + 1; the reported depth is that of the
 // deepest discovered state (so a model with only initial states has depth 0).
+// The number of BFS levels (BEEM's stat_bfs_levels) is depth + 1.
 // BFS discovers states level by level, so the level of the state being
 // expanded is tracked with one boundary id instead of per-state storage.
 //
@@ -22,6 +23,11 @@
 // Successors are inserted in batches (see flush()), so that the cache misses
 // of a large fingerprint set overlap; the results are those of a one-by-one
 // search (ids, counts, the first violation and its trace).
+//
+// Deadlocks: expanded states without a successor where no terminal predicate
+// holds (BEEM's stat_deadlocks: a DVE model has none). The first is a
+// violation; with --no-deadlock the search goes on and counts them all.
+// States outside the constraints are not expanded and never count.
 //
 // The run stops at the first violation or bound. Every allocation goes
 // through reserve() against --memory; hitting it is an orderly "incomplete".
@@ -484,7 +490,7 @@ void mcrt_search(McrtCtx *ctx) {
       error_violation(ctx, id, true);
       break;
     }
-    if (!ctx->cur_has_successor && opt->deadlock) {
+    if (!ctx->cur_has_successor) {
       if (flush(ctx))
         break;
       bool terminal = false;
@@ -495,7 +501,8 @@ void mcrt_search(McrtCtx *ctx) {
           break;
         }
       }
-      if (!terminal) {
+      ctx->deadlocks += !terminal;
+      if (!terminal && opt->deadlock) {
         McrtViolation *v = violation(ctx, MCRT_VIOL_DEADLOCK, id);
         snprintf(v->message, sizeof v->message,
                  "deadlock: no action is enabled%s", m->has_terminal ? " and no terminal predicate holds" : "");

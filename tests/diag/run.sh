@@ -40,7 +40,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 diag_dir=$root/tests/diag
 
 build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ]; then
+if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ] && [ "${1%.dve}" = "$1" ]; then
   build_dir=$1
   shift
 fi
@@ -52,7 +52,7 @@ if [ $# -gt 0 ]; then
     case $c in /*) cases+=("$c") ;; *) cases+=("$PWD/$c") ;; esac
   done
 else
-  cases=("$diag_dir"/*.mc)
+  cases=("$diag_dir"/*.mc "$diag_dir"/*.dve)
 fi
 
 # shellcheck source=tests/diag/asan_build.sh

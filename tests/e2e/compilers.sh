@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every spec's generated checker builds clean under -std=c11 -Wall -Wextra
+# Every spec's (and DVE test model's) generated checker builds clean under -std=c11 -Wall -Wextra
 # -Werror with both gcc and clang (mcgen's own flags plus -Werror).
 # Usage: tests/e2e/compilers.sh BUILD_DIR
 set -u
@@ -14,8 +14,9 @@ for cc in gcc clang; do
     skip=$((skip + 1))
     continue
   fi
-  for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/cli/specs/feat.mc; do
-    name=$(basename "$spec" .mc)
+  for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/cli/specs/feat.mc \
+    "$root"/tests/dve/*.dve "$root"/tests/malformed/seed.dve; do
+    name=$(basename "$spec" | sed 's/\.\(mc\|dve\)$//')
     if (cd "$tmp" && "$build/mcgen" --cc "$cc" --cflags -Werror -o "$name" "$spec") >"$tmp/err" 2>&1; then
       echo "PASS $cc $name"
       pass=$((pass + 1))

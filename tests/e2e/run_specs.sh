@@ -4,7 +4,8 @@
 #
 # Usage: tests/e2e/run_specs.sh [BUILD_DIR] [SPEC.mc...]
 #   BUILD_DIR  where mcgen was built (default: build, from the repo root)
-#   SPEC       specs to run (default: specs/*.mc and tests/e2e/specs/*.mc)
+#   SPEC       specs to run (default: specs/*.mc, tests/e2e/specs/*.mc and the
+#              DVE models tests/dve/*.dve, whose directives are the same)
 # Environment:
 #   MCGEN_CFLAGS       C flags for the generated checker
 #                      (default: -O2 -std=c11 -Wall -Wextra -Werror)
@@ -59,7 +60,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 oracle_dir=$root/tests/oracle
 
 build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ]; then
+if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ] && [ "${1%.dve}" = "$1" ]; then
   build_dir=$1
   shift
 fi
@@ -73,7 +74,7 @@ if [ $# -gt 0 ]; then
   done
 else
   shopt -s nullglob
-  specs=("$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc)
+  specs=("$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/dve/*.dve)
   shopt -u nullglob
 fi
 
@@ -137,7 +138,7 @@ live_rumur() {
 # build_checker NAME DIR MCGEN_ARGS SPEC: compile into DIR; prints the binary.
 build_checker() {
   local name=$1 dir=$2 margs=$3 spec=$4 model
-  model=$(basename "$spec" .mc)
+  model=$(basename "$spec" | sed 's/\.\(mc\|dve\)$//')
   mkdir -p "$dir"
   # shellcheck disable=SC2086  # MCGEN_ARGS is a word list by design
   (cd "$dir" && "$mcgen" -o "$model" --cflags "$cflags" $margs "$spec") >"$dir/mcgen.log" 2>&1 || return 1
@@ -165,7 +166,7 @@ log_errors() {
 jq_field() { jq -r "$2" "$1" 2>/dev/null || echo "(no report)"; }
 
 for spec in "${specs[@]}"; do
-  name=$(basename "$spec" .mc)
+  name=$(basename "$spec" | sed 's/\.\(mc\|dve\)$//')
   if [ ! -f "$spec" ]; then fail "$name" "no such spec $spec"; continue; fi
   work=$(mktemp -d "$tmp_root/$name.XXXX")
 

@@ -11,7 +11,11 @@
 #
 # The inputs are generated here, at test time (nothing big is committed):
 #   - truncations: tests/malformed/seed.mc cut at every token boundary, and
-#     each specs/*.mc cut every MALFORMED_STRIDE bytes;
+#     each specs/*.mc cut every MALFORMED_STRIDE bytes; tests/malformed/
+#     seed.dve (a DVE model using every construct) cut at every token
+#     boundary, tests/dve/*.dve and three BEEM models (from the suite in
+#     ../shared/suites/beem or $BEEM_DIR; a loud note if it is missing) cut
+#     every MALFORMED_STRIDE bytes;
 #   - binary garbage: 4096 bytes from a fixed-seed generator (reproducible),
 #     with and without a valid spec in front; random token soup;
 #   - deep nesting: 10,000 '(' , '!', '-', nested ifs, nested blocks;
@@ -119,10 +123,58 @@ for spec in "$root"/specs/*.mc; do
   done
 done
 
+# DVE: the same truncations of its own seed and of the DVE tests.
+dseed=$root/tests/malformed/seed.dve
+dseed_text=$(cat "$dseed")
+prev=""
+for ((n = 0; n <= ${#dseed_text}; n++)); do
+  cur=$(char_class "${dseed_text:n:1}")
+  if [ "$stride" -eq 1 ] || [ "$cur" != "$prev" ] || [ "$cur" = p ]; then
+    printf '%s' "${dseed_text:0:n}" >"$in/trunc_dseed_$n.dve"
+  fi
+  prev=$cur
+done
+beem=${BEEM_DIR:-$root/../shared/suites/beem}
+beem_models=()
+for m in gear.1 brp.1 elevator2.1; do
+  if [ -f "$beem/dve/$m.dve" ]; then
+    beem_models+=("$beem/dve/$m.dve")
+  else
+    echo "NOTE: BEEM model $m not found under $beem/dve: its truncations are NOT run"
+  fi
+done
+for spec in "$root"/tests/dve/*.dve "${beem_models[@]}"; do
+  base=$(basename "$spec" .dve)
+  size=$(wc -c <"$spec")
+  for ((n = 1; n < size; n += stride)); do
+    head -c "$n" "$spec" >"$in/trunc_dve_${base}_$n.dve"
+  done
+done
+
 for s in 1 2 3 4 5 6 7 8; do
   random_bytes "$s" 4096 >"$in/garbage_$s.mc"
   add "garbage_$s"
 done
+for s in 1 2; do
+  random_bytes "$s" 4096 >"$in/dve_garbage_$s.dve"
+  add "dve_garbage_$s"
+done
+{ cat "$dseed"; random_bytes 13 4096; } >"$in/dve_then_garbage.dve"
+add dve_then_garbage
+{ echo "byte x;"; printf 'byte y = %s1%s;\n' "$(repeat '(' 10000)" "$(repeat ')' 10000)";
+  echo "process P { state a; init a; } system async;"; } >"$in/dve_deep_parens.dve"
+add dve_deep_parens
+{ echo "byte x;"; printf 'process P { state a; init a; trans a -> a { guard %s1; }; }\n' \
+    "$(repeat 'not ' 10000)"; echo "system async;"; } >"$in/dve_deep_not.dve"
+add dve_deep_not
+{ echo "byte a[2];"; printf 'process P { state s; init s; trans s -> s { guard %s0%s == 0; }; }\n' \
+    "$(repeat 'a[' 150)" "$(repeat ']' 150)"; echo "system async;"; } >"$in/dve_nested_index.dve"
+add dve_nested_index
+{ echo "int x;"; printf 'process P { state a; init a; trans a -> a { effect x = %s1; }; }\n' \
+    "$(repeat '1 + ' 10000)"; echo "system async;"; } >"$in/dve_long_sum.dve"
+add dve_long_sum
+: >"$in/dve_empty.dve"
+add dve_empty
 for s in 11 12; do
   { cat "$seed"; random_bytes "$s" 4096; } >"$in/spec_then_garbage_$s.mc"
   add "spec_then_garbage_$s"
@@ -214,7 +266,7 @@ add utf8_ident
 check_one() {
   local exe=$1 file=$2 must=$3
   local name tag out status err why="" limit=60 cflags=""
-  name=$(basename "$file" .mc)
+  name=$(basename "$file"); name=${name%.mc}; name=${name%.dve}
   tag=${exe##*/}
   out=$work/out/$name.$tag
   err=$out.stderr
@@ -262,18 +314,20 @@ export -f check_one
 export work root
 
 {
-  for f in "$in"/trunc_*.mc; do printf '%s %s 0\n' "$mcgen_asan" "$f"; done
+  for f in "$in"/trunc_*.mc "$in"/trunc_*.dve; do printf '%s %s 0\n' "$mcgen_asan" "$f"; done
   for h in "${hand[@]}"; do
     m=0
     for x in "${must[@]}"; do [ "$x" = "$h" ] && m=1; done
     # The sanitized compiler only writes the C of the 10,000 actions; the
     # plain one builds and runs it (one build of that size is enough).
+    f=$in/$h.mc
+    [ -e "$f" ] || f=$in/$h.dve
     if [ "$h" = actions_10000 ]; then
-      printf '%s %s 0\n' "$mcgen_asan" "$in/$h.mc"
+      printf '%s %s 0\n' "$mcgen_asan" "$f"
     else
-      printf '%s %s %s\n' "$mcgen_asan" "$in/$h.mc" "$m"
+      printf '%s %s %s\n' "$mcgen_asan" "$f" "$m"
     fi
-    printf '%s %s %s\n' "$mcgen" "$in/$h.mc" "$m"
+    printf '%s %s %s\n' "$mcgen" "$f" "$m"
   done
 } >"$work/jobs"
 

@@ -156,7 +156,8 @@ Test(search, counter_ok_counts) {
   HAS("result: ok: no violations");
   HAS("states:        10 distinct");
   HAS("transitions:   11 ");
-  HAS("depth:         9 (BFS levels; initial states are at depth 0)");
+  HAS("depth:         9 (initial states are at depth 0: 10 BFS levels)");
+  HAS("deadlocks:     0 (states without successors where no terminal predicate holds)");
   HAS("  inc   9\n");
   HAS("  reset 2\n");
   HAS("reachable top: reached");
@@ -208,10 +209,26 @@ Test(search, deadlock) {
   cr_assert_eq(run(&counter, ""), MCRT_EXIT_VIOLATION);
   HAS("violation: deadlock: no action is enabled and no terminal predicate holds\n");
   HAS("9 inc\n    x = 9\n");
+  HAS("deadlocks:     1 ");
   cr_assert_eq(run(&counter, "--no-deadlock"), MCRT_EXIT_OK);
   HAS("never enabled: reset");
+  HAS("deadlocks:     1 (states without successors where no terminal predicate holds)");
   terminal_at_9 = true;
   cr_assert_eq(run(&counter, ""), MCRT_EXIT_OK);
+  HAS("deadlocks:     0 ");
+  cr_assert_eq(run(&counter, "--no-deadlock"), MCRT_EXIT_OK);
+  HAS("deadlocks:     0 ");
+}
+
+// A state outside the constraints is not expanded: it is no deadlock.
+Test(search, deadlock_not_counted_outside_constraints) {
+  no_reset = true;
+  terminal_at_9 = false;
+  constraint_below = 5;
+  reach_value = 5;
+  cr_assert_eq(run(&counter, "--no-deadlock"), MCRT_EXIT_OK, "%s%s", out, err);
+  HAS("states:        6 distinct");
+  HAS("deadlocks:     0 ");
 }
 
 Test(search, runtime_error_in_step) {
@@ -475,4 +492,87 @@ Test(search, grid_exact_counts_under_bounds) {
 Test(search, grid_memory_bound) {
   cr_assert_eq(run(&grid, "--memory 4M"), MCRT_EXIT_INCOMPLETE);
   HAS("result: incomplete: the --memory limit of 4.0 MiB was reached");
+}
+
+// ---------------------------------------------------------------------------
+// The tree: n: 0..15 (4 bits); init n = 0; action left: n -> 2n+1, action
+// right: n -> 2n+2, both when the child is under 15; action join: 3 -> 9
+// (a second path to a leaf). By hand: 15 states (0..14), 15 transitions (14
+// tree edges and the join), leaves 7..14 are the 8 deadlocks (9 counted
+// once though reached twice), depth 3 (0; 1-2; 3-6; 7-14), so 4 BFS levels.
+
+static const McrtType t_n = {.kind = MCRT_RANGE, .width = 4, .card = 16, .lo = 0};
+static const McrtVar t_vars[] = {{"n", &t_n, 0}};
+static const McrtRuleGroup t_inits[] = {{.name = "root", .first_rule = 0, .nbindings = 1}};
+static const McrtRuleGroup t_actions[] = {
+    {.name = "left", .first_rule = 0, .nbindings = 1},
+    {.name = "right", .first_rule = 1, .nbindings = 1},
+    {.name = "join", .first_rule = 2, .nbindings = 1},
+};
+
+static void t_initial_states(McrtCtx *ctx) {
+  uint8_t s[1 + MCRT_SLACK] = {0};
+  mcrt_emit_initial(ctx, s, 0);
+}
+static bool t_apply_init(McrtCtx *ctx, uint64_t rule, uint8_t *out) {
+  (void)ctx, (void)rule;
+  out[0] = 0;
+  return true;
+}
+// The child of n by rule r, or -1 when r is not enabled.
+static int t_child(uint64_t n, uint64_t r) {
+  if (r == 2)
+    return n == 3 ? 9 : -1;
+  uint64_t c = 2 * n + 1 + r;
+  return c < 15 ? (int)c : -1;
+}
+static bool t_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out) {
+  (void)ctx;
+  int c = t_child(mcrt_get(in, 0, 4), rule);
+  out[0] = 0;
+  if (c < 0)
+    return false;
+  mcrt_set(out, 0, 4, (uint64_t)c);
+  return true;
+}
+static void t_successors(McrtCtx *ctx, const uint8_t *state) {
+  uint8_t next[1 + MCRT_SLACK];
+  for (uint32_t r = 0; r < 3; r++)
+    if (t_apply_rule(ctx, r, state, next) && mcrt_emit_successor(ctx, next, r, r))
+      return;
+}
+
+static McrtModel tree = {
+    .abi_version = MCRT_ABI_VERSION, .name = "tree", .source_file = "tree.mc",
+    .mcgen_version = "test", .state_bits = 4, .state_bytes = 1, .nvars = 1, .vars = t_vars,
+    .ninits = 1, .inits = t_inits, .ninit_rules = 1, .nactions = 3, .actions = t_actions,
+    .nrules = 3, .initial_states = t_initial_states, .successors = t_successors,
+    .apply_init = t_apply_init, .apply_rule = t_apply_rule,
+};
+
+Test(search, tree_deadlocks_and_levels) {
+  cr_assert_eq(run(&tree, "--no-deadlock --report /tmp/mcrt_test_tree.json"), MCRT_EXIT_OK,
+               "%s%s", out, err);
+  HAS("states:        15 distinct");
+  HAS("transitions:   15 ");
+  HAS("depth:         3 (initial states are at depth 0: 4 BFS levels)");
+  HAS("deadlocks:     8 (states without successors)\n");
+  const char *j = slurp("/tmp/mcrt_test_tree.json");
+  cr_assert(strstr(j, "\"depth\": 3, "), "%s", j);
+  cr_assert(strstr(j, "\"bfs_levels\": 4, \"deadlocks\": 8"), "%s", j);
+  remove("/tmp/mcrt_test_tree.json");
+  // Without --no-deadlock the first leaf (7, the first of depth 3) stops it.
+  cr_assert_eq(run(&tree, "--quiet"), MCRT_EXIT_VIOLATION);
+  HAS("violation: deadlock: no action is enabled\n0 init root\n    n = 0\n1 left\n    n = 1\n"
+      "2 left\n    n = 3\n3 left\n    n = 7\n");
+}
+
+// A depth bound does not hide deadlocks: successors of states at the bound
+// are still computed.
+Test(search, tree_deadlocks_under_depth_bound) {
+  cr_assert_eq(run(&tree, "--no-deadlock --max-depth 3"), MCRT_EXIT_OK, "%s%s", out, err);
+  HAS("deadlocks:     8 ");
+  cr_assert_eq(run(&tree, "--no-deadlock --max-depth 2"), MCRT_EXIT_INCOMPLETE);
+  HAS("states:        7 distinct");
+  HAS("deadlocks:     0 ");
 }

@@ -1,0 +1,2046 @@
+// dve.c: the DVE front end (the input language of DiVinE and LTSmin, in
+// which the BEEM benchmarks are written). Tokenizes and parses a .dve file
+// into a small DVE syntax tree, resolves its names, then lowers it to the
+// same Program/Decl/Node tree that parse.c builds from a .mc spec, so that
+// check, layout and emit never learn which language the model came from.
+//
+// Lowering:
+// - `byte` is the range 0..255 and `int` the range -32768..32767; every
+//   assignment wraps its value into the target's range, as DiVinE's
+//   generated C stores into uint8_t / int16_t.
+// - Each process gets a state variable named after it, of an enum type
+//   whose members are its control states (printed by their DVE names), and
+//   one state variable per local (printed as `P.var`).
+// - A transition without sync (or with a sync on a buffered channel) is one
+//   action: `P == from && guard` plus the committed-state rule. A rendezvous
+//   is one action per (receiver, sender) pair of transitions of different
+//   processes on the same channel.
+// - Committed states (as DiVinE's C code generator does it): while any
+//   process is in a committed state, only transitions leaving a committed
+//   state may fire, and a rendezvous only when both sides leave committed
+//   states.
+// - Effects run in order, each seeing the ones before it; in a rendezvous
+//   the received value is evaluated first (in the source state), then the
+//   receiver's effects, then the sender's.
+// - A buffered channel `channel {byte, int} c[K]` is one queue per component.
+#include <setjmp.h>
+
+#include "mcgen.h"
+
+//
+// Lexer.
+//
+
+static const char *const dve_keywords[] = {
+    "process", "state",    "init",   "trans", "guard", "effect", "sync",  "channel",
+    "byte",    "int",      "const",  "commit", "accept", "system", "async", "property",
+    "assert",  "and",      "or",     "not",   "imply", "true",   "false", "use",
+};
+
+// Longest first, so that the first match is the longest one.
+static const char *const dve_puncts[] = {
+    "->", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "(", ")", "[", "]", "{", "}", ",",
+    ";",  ":",  ".",  "?",  "!",  "=",  "<",  ">",  "+",  "-", "*", "/", "%", "&", "|", "^", "~",
+};
+
+static bool is_dve_keyword(const char *s, size_t len) {
+  for (size_t i = 0; i < sizeof dve_keywords / sizeof *dve_keywords; i++)
+    if (strlen(dve_keywords[i]) == len && !memcmp(dve_keywords[i], s, len))
+      return true;
+  return false;
+}
+
+static bool ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool ident_char(char c) {
+  return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+// A token at [p, q) on `line`, whose line starts at `ls`.
+static Token *dve_token(const SrcFile *f, TokenKind kind, const char *p, const char *q, int line,
+                        const char *ls) {
+  Token *t = xcalloc(1, sizeof *t);
+  t->kind = kind;
+  t->loc = p;
+  t->len = (int)(q - p);
+  t->file = f;
+  t->line = line;
+  t->col = (int)(p - ls) + 1;
+  if (kind == TK_IDENT || kind == TK_KEYWORD)
+    t->str = xstrndup(p, (size_t)(q - p));
+  return t;
+}
+
+// Tokenizes a DVE file: `//` and `/* */` comments, identifiers, keywords,
+// decimal numbers, punctuation. Reports bad characters and goes on.
+static Token *dve_tokenize(const SrcFile *f) {
+  const char *p = f->text, *end = f->text + f->len, *ls = f->text;
+  int line = 1;
+  Token head = {0}, *cur = &head;
+  while (p < end) {
+    char c = *p;
+    if (c == '\n') {
+      line++;
+      ls = ++p;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      p++;
+      continue;
+    }
+    if (c == '/' && p + 1 < end && p[1] == '/') {
+      while (p < end && *p != '\n')
+        p++;
+      continue;
+    }
+    if (c == '/' && p + 1 < end && p[1] == '*') {
+      const char *start = p;
+      int sline = line;
+      const char *sls = ls;
+      p += 2;
+      while (p < end && !(*p == '*' && p + 1 < end && p[1] == '/')) {
+        if (*p == '\n') {
+          line++;
+          ls = p + 1;
+        }
+        p++;
+      }
+      if (p >= end) {
+        Token t = {.kind = TK_PUNCT, .loc = start, .len = 2, .file = f, .line = sline,
+                   .col = (int)(start - sls) + 1};
+        error_at(&t, "unterminated comment");
+        break;
+      }
+      p += 2;
+      continue;
+    }
+    if (ident_start(c)) {
+      const char *q = p;
+      while (q < end && ident_char(*q))
+        q++;
+      cur = cur->next = dve_token(f, is_dve_keyword(p, (size_t)(q - p)) ? TK_KEYWORD : TK_IDENT,
+                                  p, q, line, ls);
+      p = q;
+      continue;
+    }
+    if (c >= '0' && c <= '9') {
+      const char *q = p;
+      int64_t v = 0;
+      bool big = false;
+      while (q < end && *q >= '0' && *q <= '9') {
+        if (v > (INT64_MAX - 9) / 10)
+          big = true;
+        else
+          v = v * 10 + (*q - '0');
+        q++;
+      }
+      cur = cur->next = dve_token(f, TK_NUM, p, q, line, ls);
+      cur->val = v;
+      if (big || v > INT32_MAX)
+        error_at(cur, "integer literal too large");
+      if (q < end && ident_start(*q)) {
+        Token *t = dve_token(f, TK_PUNCT, q, q + 1, line, ls);
+        error_at(t, "a number cannot run into a name");
+      }
+      p = q;
+      continue;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof dve_puncts / sizeof *dve_puncts; i++) {
+      size_t k = strlen(dve_puncts[i]);
+      if ((size_t)(end - p) >= k && !memcmp(p, dve_puncts[i], k)) {
+        n = k;
+        break;
+      }
+    }
+    if (n) {
+      cur = cur->next = dve_token(f, TK_PUNCT, p, p + n, line, ls);
+      p += n;
+      continue;
+    }
+    Token *t = dve_token(f, TK_PUNCT, p, p + 1, line, ls);
+    if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f)
+      error_at(t, "unexpected character '%c'", c);
+    else
+      error_at(t, "unexpected byte 0x%02x", (unsigned char)c);
+    p++;
+  }
+  // EOF sits at the end of the last line.
+  const char *eof = end;
+  if (eof > f->text && eof[-1] == '\n') {
+    eof--;
+    line--;
+    ls = eof;
+    while (ls > f->text && ls[-1] != '\n')
+      ls--;
+  }
+  cur = cur->next = dve_token(f, TK_EOF, eof, eof, line < 1 ? 1 : line, ls);
+  return head.next;
+}
+
+//
+// The DVE syntax tree.
+//
+
+typedef struct DProc DProc;
+typedef struct DVar DVar;
+typedef struct DChan DChan;
+
+typedef enum { DE_NUM, DE_VAR, DE_STATE, DE_UNARY, DE_BINARY } DExprKind;
+
+typedef struct DExpr {
+  DExprKind kind;
+  Token *tok;        // operator, name or number
+  int64_t val;       // DE_NUM
+  Token *proc;       // DE_VAR `P->x`, DE_STATE `P.s`: the process name
+  Token *name;       // DE_VAR, DE_STATE
+  struct DExpr *idx; // DE_VAR: a[idx]
+  const char *op;    // DE_UNARY, DE_BINARY: normalized ("&&", "||", "!", "->" imply)
+  struct DExpr *l, *r;
+  // resolution
+  DVar *var;
+  DProc *sproc;      // DE_STATE
+  int state;         // DE_STATE
+} DExpr;
+
+struct DVar {
+  Token *name;
+  bool is_int, is_const;
+  int64_t size;   // -1: scalar
+  Vec init;       // DExpr*
+  DProc *proc;    // NULL: global
+  const char *cname;
+  int64_t cval;   // a scalar constant's value
+};
+
+struct DChan {
+  Token *name;
+  Vec types;      // bool* is_int per component (NULL entries: byte)
+  int ncomp;
+  bool typed;
+  int64_t cap;    // 0: rendezvous
+  const char **qnames; // buffered: queue per component (or a counter)
+};
+
+typedef struct DTrans {
+  DProc *proc;
+  Token *tok, *from, *to;
+  int fromi, toi;
+  Vec guards;     // DExpr*
+  Token *sync_tok; // NULL: no sync
+  Token *chan_tok;
+  DChan *chan;
+  bool send;
+  Vec sexprs;     // send: values; receive: lvalues (DE_VAR)
+  Vec lhs, rhs;   // effects
+} DTrans;
+
+struct DProc {
+  Token *name;
+  Vec vars;       // DVar*
+  Vec states;     // Token*
+  Token *init;
+  int initi;
+  bool *commit, *accept;
+  Vec assert_states, assert_exprs; // Token*, DExpr*
+  Vec trans;      // DTrans*
+  const char *cname;
+  const char **state_cnames;
+};
+
+typedef struct DSystem {
+  Vec vars;       // DVar* globals and constants
+  Vec chans;      // DChan*
+  Vec procs;      // DProc*
+  Token *property;
+  Token *system_tok;
+} DSystem;
+
+//
+// Parser: recursive descent. The first syntax error stops it (longjmp).
+//
+
+static Token *tok;
+static jmp_buf syntax_fail;
+static DSystem *sys;
+
+static bool is(const char *s) {
+  return (tok->kind == TK_PUNCT || tok->kind == TK_KEYWORD) && equal(tok, s);
+}
+
+static bool accept_tok(const char *s) {
+  if (!is(s))
+    return false;
+  tok = tok->next;
+  return true;
+}
+
+static const char *describe(const Token *t) {
+  if (t->kind == TK_EOF)
+    return "end of file";
+  return format("'%.*s'", t->len > 40 ? 40 : t->len, t->loc);
+}
+
+_Noreturn static void syntax_error(const char *what) {
+  error_at(tok, "expected %s, found %s", what, describe(tok));
+  longjmp(syntax_fail, 1);
+}
+
+static void expect(const char *s) {
+  if (!accept_tok(s))
+    syntax_error(format("'%s'", s));
+}
+
+static Token *expect_ident(const char *what) {
+  if (tok->kind != TK_IDENT)
+    syntax_error(what);
+  Token *t = tok;
+  tok = tok->next;
+  return t;
+}
+
+// The token where an expression starts (its leftmost operand).
+static Token *dexpr_start(DExpr *e) {
+  while (e->kind == DE_BINARY)
+    e = e->l;
+  return e->kind == DE_VAR && e->proc ? e->proc : e->tok;
+}
+
+static DExpr *new_dexpr(DExprKind kind, Token *t) {
+  DExpr *e = xcalloc(1, sizeof *e);
+  e->kind = kind;
+  e->tok = t;
+  return e;
+}
+
+// Expressions nest at most this deep (parentheses and unary operators):
+// deeper input is rejected rather than allowed to exhaust the stack here or
+// in the later passes.
+enum { MAX_NESTING = 200, MAX_INDEX_NESTING = 6 };
+static int nesting, index_nesting;
+
+static DExpr *dexpr(void);
+
+// primary: number, true/false, name, name[expr], P.state, P->var, (expr)
+static DExpr *dprimary(void) {
+  Token *t = tok;
+  if (t->kind == TK_NUM) {
+    tok = tok->next;
+    DExpr *e = new_dexpr(DE_NUM, t);
+    e->val = t->val;
+    return e;
+  }
+  if (accept_tok("true") || accept_tok("false")) {
+    DExpr *e = new_dexpr(DE_NUM, t);
+    e->val = equal(t, "true");
+    return e;
+  }
+  if (accept_tok("(")) {
+    DExpr *e = dexpr();
+    expect(")");
+    return e;
+  }
+  if (t->kind == TK_IDENT) {
+    tok = tok->next;
+    if (accept_tok(".")) {
+      DExpr *e = new_dexpr(DE_STATE, t);
+      e->proc = t;
+      e->name = expect_ident("a state name after '.'");
+      return e;
+    }
+    DExpr *e = new_dexpr(DE_VAR, t);
+    e->name = t;
+    if (accept_tok("->")) {
+      e->proc = t;
+      e->name = e->tok = expect_ident("a variable name after '->'");
+    }
+    if (accept_tok("[")) {
+      // Lowering reads an index more than once (value and range check):
+      // indexes nested deeper than this would blow up.
+      if (++index_nesting > MAX_INDEX_NESTING) {
+        error_at(t, "array indexes nested too deeply (more than %d levels)", MAX_INDEX_NESTING);
+        longjmp(syntax_fail, 1);
+      }
+      e->idx = dexpr();
+      index_nesting--;
+      expect("]");
+    }
+    return e;
+  }
+  syntax_error("an expression");
+}
+
+static DExpr *dunary(void) {
+  Token *t = tok;
+  if (nesting + 1 > MAX_NESTING) {
+    error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
+    longjmp(syntax_fail, 1);
+  }
+  const char *op = NULL;
+  if (is("-"))
+    op = "-";
+  else if (is("!") || is("not"))
+    op = "!";
+  else if (is("~"))
+    op = "~";
+  else if (is("+")) {
+    tok = tok->next;
+    nesting++;
+    DExpr *u = dunary();
+    nesting--;
+    return u;
+  }
+  if (!op)
+    return dprimary();
+  tok = tok->next;
+  DExpr *e = new_dexpr(DE_UNARY, t);
+  e->op = op;
+  nesting++;
+  e->l = dunary();
+  nesting--;
+  if (!strcmp(op, "-") && e->l->kind == DE_NUM) {
+    e->l->val = -e->l->val;
+    e->l->tok = t;
+    return e->l;
+  }
+  return e;
+}
+
+// Binary levels, loosest first. Each entry lists its operators and their
+// normalized spellings.
+static const struct {
+  const char *ops[4];
+  const char *norm[4];
+} levels[] = {
+    {{"imply"}, {"->"}},
+    {{"||", "or"}, {"||", "||"}},
+    {{"&&", "and"}, {"&&", "&&"}},
+    {{"|"}, {"|"}},
+    {{"^"}, {"^"}},
+    {{"&"}, {"&"}},
+    {{"==", "!="}, {"==", "!="}},
+    {{"<", "<=", ">", ">="}, {"<", "<=", ">", ">="}},
+    {{"<<", ">>"}, {"<<", ">>"}},
+    {{"+", "-"}, {"+", "-"}},
+    {{"*", "/", "%"}, {"*", "/", "%"}},
+};
+enum { NLEVELS = sizeof levels / sizeof *levels };
+
+static DExpr *dbinary(int level) {
+  if (level == NLEVELS)
+    return dunary();
+  DExpr *l = dbinary(level + 1);
+  for (;;) {
+    const char *op = NULL;
+    for (int i = 0; i < 4 && levels[level].ops[i]; i++)
+      if (is(levels[level].ops[i]))
+        op = levels[level].norm[i];
+    if (!op)
+      return l;
+    DExpr *e = new_dexpr(DE_BINARY, tok);
+    tok = tok->next;
+    e->op = op;
+    e->l = l;
+    e->r = dbinary(level + 1);
+    l = e;
+  }
+}
+
+static DExpr *dexpr(void) {
+  if (++nesting > MAX_NESTING) {
+    error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
+    longjmp(syntax_fail, 1);
+  }
+  DExpr *e = dbinary(0);
+  nesting--;
+  return e;
+}
+
+static DVar *find_var(Vec *vars, const char *name) {
+  for (int i = 0; i < vars->len; i++) {
+    DVar *v = vars->data[i];
+    if (!strcmp(v->name->str, name))
+      return v;
+  }
+  return NULL;
+}
+
+// Value of a constant expression (array sizes): numbers, constants, and
+// arithmetic. Reports an error and returns 0 otherwise.
+static int64_t const_value(DExpr *e, DProc *proc) {
+  switch (e->kind) {
+  case DE_NUM:
+    return e->val;
+  case DE_VAR: {
+    DVar *v = proc ? find_var(&proc->vars, e->name->str) : NULL;
+    if (!v)
+      v = find_var(&sys->vars, e->name->str);
+    if (v && v->is_const && v->size < 0 && !e->idx && !e->proc)
+      return v->cval;
+    error_at(e->tok, "'%s' is not a constant", e->name->str);
+    return 0;
+  }
+  case DE_UNARY: {
+    int64_t a = const_value(e->l, proc);
+    return !strcmp(e->op, "-") ? -a : !strcmp(e->op, "!") ? !a : ~a;
+  }
+  case DE_BINARY: {
+    int64_t a = const_value(e->l, proc), b = const_value(e->r, proc);
+    const char *op = e->op;
+    if ((!strcmp(op, "/") || !strcmp(op, "%")) && b == 0) {
+      error_at(e->tok, "division by zero in a constant expression");
+      return 0;
+    }
+    if (a < INT32_MIN || a > INT32_MAX || b < INT32_MIN || b > INT32_MAX) {
+      error_at(e->tok, "constant out of range");
+      return 0;
+    }
+    if (!strcmp(op, "+")) return a + b;
+    if (!strcmp(op, "-")) return a - b;
+    if (!strcmp(op, "*")) return a * b;
+    if (!strcmp(op, "/")) return a / b;
+    if (!strcmp(op, "%")) return a % b;
+    if (!strcmp(op, "<<")) return b < 0 || b > 31 ? 0 : a << b;
+    if (!strcmp(op, ">>")) return b < 0 || b > 31 ? 0 : a >> b;
+    if (!strcmp(op, "&")) return a & b;
+    if (!strcmp(op, "|")) return a | b;
+    if (!strcmp(op, "^")) return a ^ b;
+    if (!strcmp(op, "==")) return a == b;
+    if (!strcmp(op, "!=")) return a != b;
+    if (!strcmp(op, "<")) return a < b;
+    if (!strcmp(op, "<=")) return a <= b;
+    if (!strcmp(op, ">")) return a > b;
+    if (!strcmp(op, ">=")) return a >= b;
+    if (!strcmp(op, "&&")) return a && b;
+    if (!strcmp(op, "||")) return a || b;
+    if (!strcmp(op, "->")) return !a || b;
+    unreachable();
+  }
+  default:
+    error_at(e->tok, "not a constant expression");
+    return 0;
+  }
+}
+
+static int64_t wrap_value(int64_t v, bool is_int) {
+  return is_int ? (int64_t)(int16_t)(uint16_t)v : (int64_t)(uint8_t)v;
+}
+
+// `[const] byte|int name [\[N\]] [= init], ...;` into `vars`.
+static void dvar_decl(Vec *vars, DProc *proc) {
+  bool is_const = accept_tok("const");
+  bool is_int = is("int");
+  if (!accept_tok("int") && !accept_tok("byte"))
+    syntax_error("'byte' or 'int'");
+  do {
+    DVar *v = xcalloc(1, sizeof *v);
+    v->name = expect_ident("a variable name");
+    v->is_int = is_int;
+    v->is_const = is_const;
+    v->proc = proc;
+    v->size = -1;
+    if (accept_tok("[")) {
+      DExpr *n = dexpr();
+      expect("]");
+      v->size = const_value(n, proc);
+      if (v->size < 1 || v->size > 1 << 20) {
+        error_at(n->tok, "array size %lld out of range (1 to 2^20)", (long long)v->size);
+        v->size = 1;
+      }
+    }
+    if (accept_tok("=")) {
+      if (accept_tok("{")) {
+        if (v->size < 0)
+          error_at(tok, "a scalar variable cannot have a list initialiser");
+        if (!is("}")) {
+          do
+            vec_push(&v->init, dexpr());
+          while (accept_tok(","));
+        }
+        expect("}");
+      } else {
+        vec_push(&v->init, dexpr());
+        if (v->size >= 0)
+          error_at(v->name, "an array needs a list initialiser '{ ... }'");
+      }
+    }
+    if (is_const) {
+      if (v->size < 0 && v->init.len == 0)
+        error_at(v->name, "constant '%s' needs a value", v->name->str);
+      if (v->size < 0 && v->init.len)
+        v->cval = wrap_value(const_value(v->init.data[0], proc), is_int);
+    }
+    Token *prev = NULL;
+    for (int i = 0; i < vars->len && !prev; i++)
+      if (!strcmp(((DVar *)vars->data[i])->name->str, v->name->str))
+        prev = ((DVar *)vars->data[i])->name;
+    if (prev) {
+      error_at(v->name, "'%s' is declared twice", v->name->str);
+      note_at(prev, "first declared here");
+    }
+    vec_push(vars, v);
+  } while (accept_tok(","));
+  expect(";");
+}
+
+// `channel [{type, ...}] name [\[K\]], ...;`
+static void dchan_decl(void) {
+  expect("channel");
+  Vec types = {0};
+  bool typed = false;
+  if (accept_tok("{")) {
+    typed = true;
+    do {
+      bool is_int = is("int");
+      if (!accept_tok("int") && !accept_tok("byte"))
+        syntax_error("'byte' or 'int'");
+      vec_push(&types, is_int ? (void *)"int" : (void *)"byte");
+    } while (accept_tok(","));
+    expect("}");
+  }
+  do {
+    DChan *c = xcalloc(1, sizeof *c);
+    c->name = expect_ident("a channel name");
+    c->types = types;
+    c->ncomp = types.len;
+    c->typed = typed;
+    if (accept_tok("[")) {
+      DExpr *n = dexpr();
+      expect("]");
+      c->cap = const_value(n, NULL);
+      if (c->cap < 0 || c->cap > 1 << 16) {
+        error_at(n->tok, "channel capacity %lld out of range (0 to 65536)", (long long)c->cap);
+        c->cap = 0;
+      }
+    }
+    vec_push(&sys->chans, c);
+  } while (accept_tok(","));
+  expect(";");
+}
+
+// `name, name, ...;` state lists.
+static void dname_list(Vec *out, const char *what) {
+  do
+    vec_push(out, expect_ident(what));
+  while (accept_tok(","));
+  expect(";");
+}
+
+// One transition: `from -> to { guard e; sync c!e; effect x = e, ...; }`.
+static DTrans *dtransition(DProc *proc) {
+  DTrans *t = xcalloc(1, sizeof *t);
+  t->proc = proc;
+  t->tok = tok;
+  t->from = expect_ident("a state name");
+  expect("->");
+  t->to = expect_ident("a state name");
+  expect("{");
+  if (accept_tok("guard")) {
+    do
+      vec_push(&t->guards, dexpr());
+    while (accept_tok(","));
+    expect(";");
+  }
+  if (is("sync")) {
+    t->sync_tok = tok;
+    tok = tok->next;
+    t->chan_tok = expect_ident("a channel name");
+    if (accept_tok("!"))
+      t->send = true;
+    else if (!accept_tok("?"))
+      syntax_error("'!' or '?' after the channel name");
+    if (!is(";")) {
+      bool braces = accept_tok("{");
+      do {
+        DExpr *e = dexpr();
+        if (!t->send && (e->kind != DE_VAR || e->proc))
+          error_at(dexpr_start(e), "a receive needs a variable to store the value in");
+        vec_push(&t->sexprs, e);
+      } while (braces && accept_tok(","));
+      if (braces)
+        expect("}");
+    }
+    expect(";");
+  }
+  if (accept_tok("effect")) {
+    do {
+      DExpr *l = dexpr();
+      if (l->kind != DE_VAR || l->proc)
+        error_at(dexpr_start(l), "only a variable or an array element can be assigned");
+      expect("=");
+      vec_push(&t->lhs, l);
+      vec_push(&t->rhs, dexpr());
+    } while (accept_tok(","));
+    expect(";");
+  }
+  expect("}");
+  return t;
+}
+
+static int state_index(DProc *p, Token *name) {
+  for (int i = 0; i < p->states.len; i++)
+    if (!strcmp(((Token *)p->states.data[i])->str, name->str))
+      return i;
+  return -1;
+}
+
+// Reports an unknown state of process p.
+static int resolve_state(DProc *p, Token *name) {
+  int i = state_index(p, name);
+  if (i < 0) {
+    error_at(name, "process '%s' has no state '%s'", p->name->str, name->str);
+    const char **names = xcalloc((size_t)p->states.len + 1, sizeof *names);
+    for (int j = 0; j < p->states.len; j++)
+      names[j] = ((Token *)p->states.data[j])->str;
+    const char *s = closest_name(name->str, names, p->states.len);
+    if (s)
+      hint("did you mean '%s'?", s);
+  }
+  return i;
+}
+
+// `process P { vars; state ...; init s; commit ...; accept ...; assert ...; trans ...; }`
+static void dprocess(void) {
+  expect("process");
+  DProc *p = xcalloc(1, sizeof *p);
+  p->name = expect_ident("a process name");
+  expect("{");
+  Vec commits = {0}, accepts = {0};
+  while (!is("}")) {
+    if (is("byte") || is("int") || is("const"))
+      dvar_decl(&p->vars, p);
+    else if (accept_tok("state"))
+      dname_list(&p->states, "a state name");
+    else if (accept_tok("init")) {
+      p->init = expect_ident("the initial state");
+      expect(";");
+    } else if (accept_tok("commit"))
+      dname_list(&commits, "a state name");
+    else if (accept_tok("accept"))
+      dname_list(&accepts, "a state name");
+    else if (accept_tok("assert")) {
+      do {
+        vec_push(&p->assert_states, expect_ident("a state name"));
+        expect(":");
+        vec_push(&p->assert_exprs, dexpr());
+      } while (accept_tok(","));
+      expect(";");
+    } else if (accept_tok("trans")) {
+      if (!is("}")) {
+        do
+          vec_push(&p->trans, dtransition(p));
+        while (accept_tok(","));
+        expect(";");
+      }
+    } else
+      syntax_error("a declaration, 'state', 'init', 'commit', 'accept', 'assert', 'trans' or '}'");
+  }
+  expect("}");
+  if (!p->states.len)
+    error_at(p->name, "process '%s' declares no states", p->name->str);
+  if (!p->init && p->states.len)
+    error_at(p->name, "process '%s' has no 'init' state", p->name->str);
+  p->commit = xcalloc((size_t)p->states.len + 1, sizeof(bool));
+  p->accept = xcalloc((size_t)p->states.len + 1, sizeof(bool));
+  for (int i = 0; i < commits.len; i++) {
+    int s = resolve_state(p, commits.data[i]);
+    if (s >= 0)
+      p->commit[s] = true;
+  }
+  for (int i = 0; i < accepts.len; i++) {
+    int s = resolve_state(p, accepts.data[i]);
+    if (s >= 0)
+      p->accept[s] = true;
+  }
+  for (int i = 0; i < p->states.len; i++)
+    for (int j = 0; j < i; j++)
+      if (!strcmp(((Token *)p->states.data[i])->str, ((Token *)p->states.data[j])->str))
+        error_at(p->states.data[i], "state '%s' is declared twice",
+                 ((Token *)p->states.data[i])->str);
+  p->initi = p->init ? resolve_state(p, p->init) : -1;
+  for (int i = 0; i < p->trans.len; i++) {
+    DTrans *t = p->trans.data[i];
+    t->fromi = resolve_state(p, t->from);
+    t->toi = resolve_state(p, t->to);
+  }
+  vec_push(&sys->procs, p);
+}
+
+static void dsystem_parse(void) {
+  while (tok->kind != TK_EOF) {
+    if (is("byte") || is("int") || is("const"))
+      dvar_decl(&sys->vars, NULL);
+    else if (is("channel"))
+      dchan_decl();
+    else if (is("process"))
+      dprocess();
+    else if (is("system")) {
+      sys->system_tok = tok;
+      tok = tok->next;
+      if (is("sync")) {
+        error_at(tok, "'system sync' (synchronous composition) is not supported");
+        hint("mcgen checks asynchronous DVE systems: write 'system async;'");
+        tok = tok->next;
+      } else
+        expect("async");
+      if (accept_tok("property"))
+        sys->property = expect_ident("the property process");
+      expect(";");
+      if (tok->kind != TK_EOF)
+        syntax_error("end of file after the 'system' line");
+    } else
+      syntax_error("'byte', 'int', 'const', 'channel', 'process' or 'system'");
+  }
+  if (!sys->system_tok)
+    error_at(tok, "missing 'system async;' at the end of the model");
+}
+
+//
+// Name resolution.
+//
+
+static DProc *prop_proc; // the property process (system async property P), or NULL
+
+static DProc *find_proc(const char *name) {
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    if (!strcmp(p->name->str, name))
+      return p;
+  }
+  return NULL;
+}
+
+static DChan *find_chan(const char *name) {
+  for (int i = 0; i < sys->chans.len; i++) {
+    DChan *c = sys->chans.data[i];
+    if (!strcmp(c->name->str, name))
+      return c;
+  }
+  return NULL;
+}
+
+static bool comp_is_int(DChan *c, int k) {
+  return c->types.data[k] && !strcmp(c->types.data[k], "int");
+}
+
+// Suggests a close variable name visible in `proc`.
+static void suggest_var(const char *name, DProc *proc) {
+  Vec names = {0};
+  if (proc)
+    for (int i = 0; i < proc->vars.len; i++)
+      vec_push(&names, ((DVar *)proc->vars.data[i])->name->str);
+  for (int i = 0; i < sys->vars.len; i++)
+    vec_push(&names, ((DVar *)sys->vars.data[i])->name->str);
+  const char *s = closest_name(name, (const char *const *)names.data, names.len);
+  if (s)
+    hint("did you mean '%s'?", s);
+}
+
+static void resolve_expr(DExpr *e, DProc *proc) {
+  if (!e)
+    return;
+  switch (e->kind) {
+  case DE_NUM:
+    return;
+  case DE_STATE: {
+    DProc *p = find_proc(e->proc->str);
+    if (!p) {
+      error_at(e->proc, "unknown process '%s'", e->proc->str);
+      return;
+    }
+    e->sproc = p;
+    e->state = resolve_state(p, e->name);
+    return;
+  }
+  case DE_VAR: {
+    DProc *scope = proc;
+    if (e->proc) {
+      scope = find_proc(e->proc->str);
+      if (!scope) {
+        error_at(e->proc, "unknown process '%s'", e->proc->str);
+        return;
+      }
+    }
+    DVar *v = scope ? find_var(&scope->vars, e->name->str) : NULL;
+    if (!v && !e->proc)
+      v = find_var(&sys->vars, e->name->str);
+    if (!v) {
+      if (e->proc)
+        error_at(e->name, "process '%s' has no variable '%s'", e->proc->str, e->name->str);
+      else if (find_chan(e->name->str))
+        error_at(e->name, "channel '%s' used as a value", e->name->str);
+      else if (find_proc(e->name->str))
+        error_at(e->name, "process '%s' used as a value (write '%s.STATE' to test its state)",
+                 e->name->str, e->name->str);
+      else {
+        error_at(e->name, "unknown variable '%s'", e->name->str);
+        suggest_var(e->name->str, proc);
+      }
+      return;
+    }
+    e->var = v;
+    if (v->size >= 0 && !e->idx)
+      error_at(e->name, "array '%s' needs an index", v->name->str);
+    if (v->size < 0 && e->idx)
+      error_at(e->name, "'%s' is not an array", v->name->str);
+    resolve_expr(e->idx, proc);
+    return;
+  }
+  case DE_UNARY:
+    resolve_expr(e->l, proc);
+    return;
+  case DE_BINARY:
+    resolve_expr(e->l, proc);
+    resolve_expr(e->r, proc);
+    return;
+  }
+}
+
+static void resolve_lvalue(DExpr *e, DProc *proc) {
+  resolve_expr(e, proc);
+  if (e->kind == DE_VAR && e->var && e->var->is_const)
+    error_at(e->name, "constant '%s' cannot be assigned", e->var->name->str);
+}
+
+static void resolve_all(void) {
+  for (int i = 0; i < sys->vars.len; i++) {
+    DVar *v = sys->vars.data[i];
+    for (int j = 0; j < v->init.len; j++)
+      resolve_expr(v->init.data[j], NULL);
+  }
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    for (int j = 0; j < i; j++)
+      if (!strcmp(((DProc *)sys->procs.data[j])->name->str, p->name->str))
+        error_at(p->name, "process '%s' is declared twice", p->name->str);
+    for (int j = 0; j < p->vars.len; j++) {
+      DVar *v = p->vars.data[j];
+      for (int k = 0; k < v->init.len; k++)
+        resolve_expr(v->init.data[k], p);
+    }
+    for (int j = 0; j < p->assert_states.len; j++) {
+      resolve_state(p, p->assert_states.data[j]);
+      resolve_expr(p->assert_exprs.data[j], p);
+    }
+    for (int j = 0; j < p->trans.len; j++) {
+      DTrans *t = p->trans.data[j];
+      for (int k = 0; k < t->guards.len; k++)
+        resolve_expr(t->guards.data[k], p);
+      for (int k = 0; k < t->lhs.len; k++) {
+        resolve_lvalue(t->lhs.data[k], p);
+        resolve_expr(t->rhs.data[k], p);
+      }
+      if (t->chan_tok) {
+        t->chan = find_chan(t->chan_tok->str);
+        if (!t->chan) {
+          error_at(t->chan_tok, "unknown channel '%s'", t->chan_tok->str);
+          continue;
+        }
+        for (int k = 0; k < t->sexprs.len; k++) {
+          if (t->send)
+            resolve_expr(t->sexprs.data[k], p);
+          else
+            resolve_lvalue(t->sexprs.data[k], p);
+        }
+        if (t->chan->typed && t->sexprs.len != t->chan->ncomp)
+          error_at(t->chan_tok, "channel '%s' carries %d value%s, this sync has %d",
+                   t->chan->name->str, t->chan->ncomp, t->chan->ncomp == 1 ? "" : "s",
+                   t->sexprs.len);
+        if (!t->chan->typed && t->chan->cap > 0 && t->sexprs.len > 1)
+          error_at(t->chan_tok, "an untyped buffered channel carries at most one value");
+      }
+    }
+  }
+  prop_proc = NULL;
+  if (sys->property) {
+    prop_proc = find_proc(sys->property->str);
+    if (!prop_proc)
+      error_at(sys->property, "unknown property process '%s'", sys->property->str);
+    for (int j = 0; prop_proc && j < prop_proc->trans.len; j++) {
+      DTrans *t = prop_proc->trans.data[j];
+      if (t->sync_tok)
+        error_at(t->sync_tok, "a property process cannot synchronise");
+    }
+  }
+}
+
+//
+// Lowering to the .mc tree.
+//
+
+static const SrcFile *src;
+static Program *prog;
+static char **name_table; // every C-level name given out: open addressing
+static size_t name_cap, name_count;
+
+// A token standing for a generated name at the DVE location `at`.
+static Token *synth(const Token *at, const char *text) {
+  Token *t = xcalloc(1, sizeof *t);
+  if (at)
+    *t = *at;
+  t->kind = TK_IDENT;
+  t->next = NULL;
+  t->loc = xstrdup(text);
+  t->len = (int)strlen(text);
+  t->str = (char *)t->loc;
+  t->spelling = NULL;
+  t->file = src;
+  return t;
+}
+
+static size_t name_hash(const char *s) {
+  size_t h = 2166136261u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+// Adds `s` to the table; false if it was there already.
+static bool name_add(const char *s) {
+  if (2 * (name_count + 1) > name_cap) {
+    size_t ncap = name_cap ? name_cap * 2 : 1024;
+    char **nt = xcalloc(ncap, sizeof *nt);
+    for (size_t i = 0; i < name_cap; i++)
+      if (name_table[i]) {
+        size_t j = name_hash(name_table[i]) & (ncap - 1);
+        while (nt[j])
+          j = (j + 1) & (ncap - 1);
+        nt[j] = name_table[i];
+      }
+    name_table = nt;
+    name_cap = ncap;
+  }
+  size_t j = name_hash(s) & (name_cap - 1);
+  for (; name_table[j]; j = (j + 1) & (name_cap - 1))
+    if (!strcmp(name_table[j], s))
+      return false;
+  name_table[j] = (char *)s;
+  name_count++;
+  return true;
+}
+
+// A fresh C-safe name based on `base` (numbered if taken).
+static const char *fresh_name(const char *base) {
+  const char *s = base;
+  for (int n = 2; !name_add(s); n++)
+    s = format("%s_%d", base, n);
+  return s;
+}
+
+// Lowering copies some subexpressions (an index is read for its value and
+// for its range check): a bound on the nodes made keeps pathological
+// nesting from exhausting memory.
+static long nodes_made;
+enum { MAX_NODES = 20 * 1000 * 1000 };
+
+static Node *new_node(NodeKind kind, Token *t) {
+  if (++nodes_made > MAX_NODES) {
+    error_at(t, "the model is too large to lower (more than %d expression nodes)", MAX_NODES);
+    longjmp(syntax_fail, 1);
+  }
+  Node *n = xcalloc(1, sizeof *n);
+  n->kind = kind;
+  n->tok = t;
+  return n;
+}
+
+static Node *num(Token *at, int64_t v) {
+  Node *n = new_node(ND_NUM, at);
+  n->val = v;
+  return n;
+}
+
+static Node *ident(Token *at, const char *name) {
+  Node *n = new_node(ND_IDENT, at);
+  n->name = synth(at, name);
+  return n;
+}
+
+static Node *binary(Op op, Node *l, Node *r, Token *at) {
+  Node *n = new_node(ND_BINARY, at);
+  n->op = op;
+  n->lhs = l;
+  n->rhs = r;
+  return n;
+}
+
+static Node *unary(Op op, Node *l, Token *at) {
+  Node *n = new_node(ND_UNARY, at);
+  n->op = op;
+  n->lhs = l;
+  return n;
+}
+
+static Node *assign(Node *l, Node *r, Token *at) {
+  Node *n = new_node(ND_ASSIGN, at);
+  n->lhs = l;
+  n->rhs = r;
+  return n;
+}
+
+static Node *and_all(Vec *conds, Token *at) {
+  Node *n = NULL;
+  for (int i = 0; i < conds->len; i++)
+    n = n ? binary(OP_AND, n, conds->data[i], at) : conds->data[i];
+  if (!n) {
+    n = new_node(ND_BOOL, at);
+    n->val = 1;
+  }
+  return n;
+}
+
+static Type *new_type(TypeKind kind, Token *at) {
+  Type *t = xcalloc(1, sizeof *t);
+  t->kind = kind;
+  t->tok = at;
+  return t;
+}
+
+static Type *range_type(Token *at, int64_t lo, int64_t hi) {
+  Type *t = new_type(TY_RANGE, at);
+  t->lo_expr = num(at, lo);
+  t->hi_expr = num(at, hi);
+  return t;
+}
+
+static Type *dve_scalar_type(Token *at, bool is_int) {
+  return is_int ? range_type(at, -32768, 32767) : range_type(at, 0, 255);
+}
+
+static Decl *new_decl(DeclKind kind, Token *at, const char *kw, const char *name) {
+  Decl *d = xcalloc(1, sizeof *d);
+  d->kind = kind;
+  d->tok = synth(at, kw);
+  d->name = name ? synth(at, name) : NULL;
+  vec_push(&prog->decls, d);
+  return d;
+}
+
+// What is known of a lowered expression's value: a bool, a byte, an int16,
+// or any integer.
+typedef enum { V_BOOL, V_BYTE, V_INT16, V_ANY } ValKind;
+
+// A lowered DVE expression: its value and what is known of it, and the
+// condition under which evaluating it is an error in DiVinE (an array index
+// out of range, a division by zero; NULL: never). The value never fails in
+// the generated code: a bad read gives 0, as DiVinE's evaluator does.
+typedef struct LExpr {
+  Node *node;
+  ValKind kind;
+  Node *bad;
+} LExpr;
+
+static Node *bool_node(Token *at, bool v) {
+  Node *n = new_node(ND_BOOL, at);
+  n->val = v;
+  return n;
+}
+
+static Node *or_bad(Node *a, Node *b, Token *at) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return binary(OP_OR, a, b, at);
+}
+
+static Node *cond_node(Node *c, Node *a, Node *b, Token *at) {
+  Node *n = new_node(ND_COND, at);
+  n->cond = c;
+  n->then = a;
+  n->els = b;
+  return n;
+}
+
+static Node *as_int(LExpr e) {
+  if (e.kind != V_BOOL)
+    return e.node;
+  return cond_node(e.node, num(e.node->tok, 1), num(e.node->tok, 0), e.node->tok);
+}
+
+static Node *as_bool(LExpr e) {
+  if (e.kind == V_BOOL)
+    return e.node;
+  if (e.node->kind == ND_NUM)
+    return bool_node(e.node->tok, e.node->val != 0);
+  return binary(OP_NE, e.node, num(e.node->tok, 0), e.node->tok);
+}
+
+static LExpr lower(DExpr *e);
+
+// `0 <= i && i < n` for an index expression.
+static Node *index_ok(DExpr *idx, int64_t n) {
+  Token *at = idx->tok;
+  return binary(OP_AND, binary(OP_LE, num(at, 0), as_int(lower(idx)), at),
+                binary(OP_LT, as_int(lower(idx)), num(at, n), at), at);
+}
+
+static bool const_index_ok(DExpr *idx, int64_t n) {
+  return idx->kind == DE_NUM && idx->val >= 0 && idx->val < n;
+}
+
+// The array element `a[idx]` with the index as written (the caller makes
+// sure it is in range).
+static Node *element(DExpr *e) {
+  DVar *v = e->var;
+  Node *ix = new_node(ND_INDEX, e->idx->tok);
+  ix->lhs = ident(e->name, v->cname);
+  ix->rhs = as_int(lower(e->idx));
+  return ix;
+}
+
+// A variable read: `x`, `P->x`, or `a[i]` (0 and an error when i is out of
+// range).
+static LExpr lower_read(DExpr *e) {
+  DVar *v = e->var;
+  ValKind kind = v->is_const && v->size < 0 ? V_ANY : v->is_int ? V_INT16 : V_BYTE;
+  if (!e->idx)
+    return (LExpr){ident(e->name, v->cname), kind, NULL};
+  LExpr ix = lower(e->idx);
+  if (const_index_ok(e->idx, v->size))
+    return (LExpr){element(e), kind, NULL};
+  Node *ok = index_ok(e->idx, v->size);
+  Node *bad = or_bad(ix.bad, unary(OP_NOT, index_ok(e->idx, v->size), e->tok), e->tok);
+  return (LExpr){cond_node(ok, element(e), num(e->tok, 0), e->tok), kind, bad};
+}
+
+static LExpr lower_binary(DExpr *e) {
+  LExpr l = lower(e->l), r = lower(e->r);
+  const char *op = e->op;
+  Token *at = e->tok;
+  static const struct {
+    const char *s;
+    Op op;
+    int kind; // 0 arithmetic, 1 comparison, 2 logic
+  } ops[] = {
+      {"+", OP_ADD, 0},  {"-", OP_SUB, 0},  {"*", OP_MUL, 0},  {"/", OP_DIV, 0},
+      {"%", OP_MOD, 0},  {"&", OP_BAND, 0}, {"|", OP_BOR, 0},  {"^", OP_BXOR, 0},
+      {"<<", OP_SHL, 0}, {">>", OP_SHR, 0}, {"==", OP_EQ, 1},  {"!=", OP_NE, 1},
+      {"<", OP_LT, 1},   {"<=", OP_LE, 1},  {">", OP_GT, 1},   {">=", OP_GE, 1},
+      {"&&", OP_AND, 2}, {"||", OP_OR, 2},  {"->", OP_IMPLIES, 2},
+  };
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+    if (strcmp(ops[i].s, op))
+      continue;
+    if (ops[i].kind == 2) {
+      // Short-circuit: the right operand is evaluated (and can fail) only
+      // when the left one does not decide.
+      Node *bad = l.bad;
+      if (r.bad) {
+        LExpr l2 = lower(e->l);
+        Node *decides = ops[i].op == OP_OR ? as_bool(l2) : unary(OP_NOT, as_bool(l2), at);
+        bad = or_bad(bad, binary(OP_AND, unary(OP_NOT, decides, at), r.bad, at), at);
+      }
+      return (LExpr){binary(ops[i].op, as_bool(l), as_bool(r), at), V_BOOL, bad};
+    }
+    Node *bad = or_bad(l.bad, r.bad, at);
+    if (ops[i].kind == 1) {
+      if ((ops[i].op == OP_EQ || ops[i].op == OP_NE) && l.kind == V_BOOL && r.kind == V_BOOL)
+        return (LExpr){binary(ops[i].op, l.node, r.node, at), V_BOOL, bad};
+      return (LExpr){binary(ops[i].op, as_int(l), as_int(r), at), V_BOOL, bad};
+    }
+    Node *n = binary(ops[i].op, as_int(l), as_int(r), at);
+    if ((ops[i].op == OP_DIV || ops[i].op == OP_MOD) &&
+        !(r.node->kind == ND_NUM && r.node->val != 0)) {
+      Node *zero = binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at);
+      n = cond_node(zero, num(at, 0), n, at);
+      bad = or_bad(bad, binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at), at);
+    }
+    return (LExpr){n, V_ANY, bad};
+  }
+  unreachable();
+}
+
+static LExpr lower(DExpr *e) {
+  switch (e->kind) {
+  case DE_NUM:
+    return (LExpr){num(e->tok, e->val), e->val >= 0 && e->val <= 255 ? V_BYTE : V_ANY, NULL};
+  case DE_VAR:
+    return lower_read(e);
+  case DE_STATE:
+    return (LExpr){binary(OP_EQ, ident(e->proc, e->sproc->cname),
+                          ident(e->name, e->sproc->state_cnames[e->state]), e->tok),
+                   V_BOOL, NULL};
+  case DE_UNARY: {
+    LExpr a = lower(e->l);
+    if (!strcmp(e->op, "!"))
+      return (LExpr){unary(OP_NOT, as_bool(a), e->tok), V_BOOL, a.bad};
+    return (LExpr){unary(!strcmp(e->op, "-") ? OP_NEG : OP_BNOT, as_int(a), e->tok), V_ANY,
+                   a.bad};
+  }
+  case DE_BINARY:
+    return lower_binary(e);
+  }
+  unreachable();
+}
+
+// Whether a value certainly fits a byte (or an int).
+static bool fits(LExpr e, bool is_int) {
+  Node *n = e.node;
+  if (n->kind == ND_NUM)
+    return is_int ? n->val >= -32768 && n->val <= 32767 : n->val >= 0 && n->val <= 255;
+  return e.kind == V_BOOL || e.kind == V_BYTE || (is_int && e.kind == V_INT16);
+}
+
+// The value `e` converted to a byte or int by truncation (a channel's item
+// type, an initial value): C's conversion to uint8_t / int16_t.
+static Node *wrapped(LExpr e, bool is_int, Token *at) {
+  Node *n = as_int(e);
+  if (n->kind == ND_NUM) {
+    n->val = wrap_value(n->val, is_int);
+    return n;
+  }
+  if (fits(e, is_int))
+    return n;
+  int64_t m = is_int ? 65536 : 256;
+  if (is_int)
+    n = binary(OP_ADD, n, num(at, 32768), at);
+  n = binary(OP_MOD, binary(OP_ADD, binary(OP_MOD, n, num(at, m), at), num(at, m), at),
+             num(at, m), at);
+  if (is_int)
+    n = binary(OP_SUB, n, num(at, 32768), at);
+  return n;
+}
+
+// Declares the state variables, constants and types of the system.
+static void lower_var_decl(DVar *v) {
+  const char *display = v->proc ? format("%s.%s", v->proc->name->str, v->name->str)
+                                : v->name->str;
+  v->cname = fresh_name(v->proc ? format("%s_%s", v->proc->name->str, v->name->str)
+                                : v->name->str);
+  if (v->is_const && v->size < 0) {
+    Decl *d = new_decl(DK_CONST, v->name, "const", v->cname);
+    d->expr = num(v->name, v->cval);
+    d->label = display;
+    return;
+  }
+  Decl *d = new_decl(DK_VAR, v->name, "var", v->cname);
+  d->label = display;
+  Type *elem = dve_scalar_type(v->name, v->is_int);
+  if (v->size >= 0) {
+    Type *arr = new_type(TY_ARRAY, v->name);
+    arr->index = range_type(v->name, 0, v->size - 1);
+    arr->base = elem;
+    d->type = arr;
+  } else
+    d->type = elem;
+}
+
+// DiVinE builds the initial state in a byte image laid out as: global
+// variables in order (byte: 1 byte, int: 2, arrays element after element),
+// typed buffered channels (a 2-byte count and their items), then per process
+// its 2-byte state and its variables. Each variable with initial values
+// writes them in order; an initialiser longer than its array writes on into
+// the bytes that follow, and the variables there keep those values unless
+// they have initialisers of their own, which come later. This emulates
+// that image and reads every variable back from it.
+typedef struct Image {
+  uint8_t *bytes;
+  int64_t size;
+} Image;
+
+static int64_t var_bytes(DVar *v) {
+  return (v->is_int ? 2 : 1) * (v->size < 0 ? 1 : v->size);
+}
+
+static void image_put(Image *im, int64_t off, int64_t v, bool is_int) {
+  if (off >= 0 && off < im->size)
+    im->bytes[off] = (uint8_t)v;
+  if (is_int && off + 1 >= 0 && off + 1 < im->size)
+    im->bytes[off + 1] = (uint8_t)((uint64_t)v >> 8);
+}
+
+static int64_t image_get(Image *im, int64_t off, bool is_int) {
+  if (!is_int)
+    return im->bytes[off];
+  return (int16_t)(uint16_t)(im->bytes[off] | im->bytes[off + 1] << 8);
+}
+
+// Writes the initial values of v at `off` (and past it, as DiVinE does).
+static void image_init(Image *im, DVar *v, int64_t off) {
+  for (int i = 0; i < v->init.len; i++) {
+    int64_t val = const_value(v->init.data[i], v->proc);
+    image_put(im, off + i * (v->is_int ? 2 : 1), val, v->is_int);
+  }
+}
+
+// Assignments of every variable's value in the image into `body`.
+static void image_read(Image *im, DVar *v, int64_t off, Node *body) {
+  Token *at = v->name;
+  int64_t n = v->size < 0 ? 1 : v->size, w = v->is_int ? 2 : 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t val = image_get(im, off + i * w, v->is_int);
+    if (val == 0)
+      continue; // the default
+    Node *lhs = ident(at, v->cname);
+    if (v->size >= 0) {
+      Node *ix = new_node(ND_INDEX, at);
+      ix->lhs = lhs;
+      ix->rhs = num(at, i);
+      lhs = ix;
+    }
+    vec_push(&body->args, assign(lhs, num(at, val), at));
+  }
+}
+
+static bool is_state_var(DVar *v) {
+  return !(v->is_const && v->size < 0);
+}
+
+static void lower_initial_state(Node *body) {
+  // Offsets in DiVinE's layout.
+  int64_t size = 0;
+  Vec offs = {0};
+  for (int i = 0; i < sys->vars.len; i++) {
+    DVar *v = sys->vars.data[i];
+    vec_push(&offs, (void *)(intptr_t)size);
+    if (is_state_var(v))
+      size += var_bytes(v);
+  }
+  for (int i = 0; i < sys->chans.len; i++) {
+    DChan *c = sys->chans.data[i];
+    if (c->typed && c->cap > 0) {
+      int64_t elem = 0;
+      for (int k = 0; k < c->types.len; k++)
+        elem += comp_is_int(c, k) ? 2 : 1;
+      size += 2 + elem * c->cap;
+    }
+  }
+  Vec poffs = {0};
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    vec_push(&poffs, (void *)(intptr_t)size);
+    size += 2;
+    for (int j = 0; j < p->vars.len; j++)
+      if (is_state_var(p->vars.data[j]))
+        size += var_bytes(p->vars.data[j]);
+  }
+  Image im = {xcalloc((size_t)size + 2, 1), size};
+  // The writes, in DiVinE's order.
+  for (int i = 0; i < sys->vars.len; i++)
+    if (is_state_var(sys->vars.data[i]))
+      image_init(&im, sys->vars.data[i], (intptr_t)offs.data[i]);
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    int64_t off = (intptr_t)poffs.data[i];
+    image_put(&im, off, p->initi, true);
+    off += 2;
+    for (int j = 0; j < p->vars.len; j++) {
+      DVar *v = p->vars.data[j];
+      if (!is_state_var(v))
+        continue;
+      image_init(&im, v, off);
+      off += var_bytes(v);
+    }
+  }
+  // The values.
+  for (int i = 0; i < sys->vars.len; i++)
+    if (is_state_var(sys->vars.data[i]))
+      image_read(&im, sys->vars.data[i], (intptr_t)offs.data[i], body);
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    if (p->initi > 0)
+      vec_push(&body->args, assign(ident(p->init, p->cname),
+                                   ident(p->init, p->state_cnames[p->initi]), p->init));
+    int64_t off = (intptr_t)poffs.data[i] + 2;
+    for (int j = 0; j < p->vars.len; j++) {
+      DVar *v = p->vars.data[j];
+      if (!is_state_var(v))
+        continue;
+      image_read(&im, v, off, body);
+      off += var_bytes(v);
+    }
+  }
+}
+
+static const char *error_member; // the error state: one more state of the first process
+
+static void lower_process_decl(DProc *p, bool first) {
+  p->cname = fresh_name(p->name->str);
+  Type *en = new_type(TY_ENUM, p->name);
+  p->state_cnames = xcalloc((size_t)p->states.len + 1, sizeof(char *));
+  en->member_labels = xcalloc((size_t)p->states.len + 2, sizeof(char *));
+  for (int i = 0; i < p->states.len; i++) {
+    Token *s = p->states.data[i];
+    p->state_cnames[i] = fresh_name(format("%s_%s", p->name->str, s->str));
+    en->member_labels[i] = s->str;
+    vec_push(&en->members, synth(s, p->state_cnames[i]));
+  }
+  if (first) {
+    error_member = fresh_name(format("%s_dve_error", p->name->str));
+    en->member_labels[p->states.len] = "(error state)";
+    vec_push(&en->members, synth(p->name, error_member));
+  }
+  Decl *d = new_decl(DK_VAR, p->name, "var", p->cname);
+  d->label = p->name->str;
+  d->type = en;
+  for (int i = 0; i < p->vars.len; i++)
+    lower_var_decl(p->vars.data[i]);
+}
+
+// `P == s` for the process's state variable.
+static Node *in_state(DProc *p, int s, Token *at) {
+  return binary(OP_EQ, ident(at, p->cname), ident(at, p->state_cnames[s]), at);
+}
+
+static bool any_committed; // some process has a committed state
+
+static Node *committed_expr(Token *at) {
+  Node *n = NULL;
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    for (int s = 0; s < p->states.len; s++)
+      if (p->commit[s])
+        n = n ? binary(OP_OR, n, in_state(p, s, at), at) : in_state(p, s, at);
+  }
+  return n;
+}
+
+// The body of one action under construction. DiVinE replaces the whole
+// successor by its error state as soon as one evaluation fails; the body
+// keeps a flag `err` (declared when first needed), skips what follows a
+// failure and ends by setting the error state if the flag is up.
+typedef struct Body {
+  Node *block;
+  Token *at;
+  const char *err; // the flag's name, or NULL
+} Body;
+
+static const char *err_name, *val_name, *loop_name;
+
+static void ensure_err(Body *b) {
+  if (b->err)
+    return;
+  b->err = err_name;
+  Node *d = new_node(ND_VARDECL, b->at);
+  d->name = synth(b->at, err_name);
+  d->decl_type = new_type(TY_BOOL, b->at);
+  d->rhs = bool_node(b->at, false);
+  // The declaration goes first.
+  vec_push(&b->block->args, NULL);
+  memmove(b->block->args.data + 1, b->block->args.data,
+          (size_t)(b->block->args.len - 1) * sizeof(void *));
+  b->block->args.data[0] = d;
+}
+
+static Node *block_of(Node *stmt, Token *at) {
+  Node *blk = new_node(ND_BLOCK, at);
+  if (stmt)
+    vec_push(&blk->args, stmt);
+  return blk;
+}
+
+static Node *if_node(Node *cond, Node *then, Node *els, Token *at) {
+  Node *n = new_node(ND_IF, at);
+  n->cond = cond;
+  n->then = then;
+  n->els = els;
+  return n;
+}
+
+// Adds a statement that runs only while no evaluation has failed.
+static void add_stmt(Body *b, Node *stmt) {
+  if (b->err)
+    stmt = if_node(unary(OP_NOT, ident(b->at, b->err), b->at), block_of(stmt, b->at), NULL,
+                   b->at);
+  vec_push(&b->block->args, stmt);
+}
+
+// Records that evaluating `bad` (in the current state) is an error.
+static void add_check(Body *b, Node *bad) {
+  if (!bad)
+    return;
+  ensure_err(b);
+  add_stmt(b, assign(ident(b->at, b->err), bad, b->at));
+}
+
+// The lvalue `x` / `a[i]` and the condition under which its index is bad.
+static Node *lower_lvalue(DExpr *l, Node **bad) {
+  *bad = NULL;
+  if (!l->idx)
+    return ident(l->name, l->var->cname);
+  LExpr ix = lower(l->idx);
+  if (!const_index_ok(l->idx, l->var->size))
+    *bad = or_bad(ix.bad, unary(OP_NOT, index_ok(l->idx, l->var->size), l->tok), l->tok);
+  return element(l);
+}
+
+// `lhs = val` with DiVinE's rule: a value out of the variable's range, or an
+// index out of range, is an error.
+static void add_assign(Body *b, DExpr *l, LExpr val, Token *at) {
+  Node *lbad;
+  Node *lhs = lower_lvalue(l, &lbad);
+  bool is_int = l->var->is_int;
+  Node *bad = or_bad(val.bad, lbad, at);
+  if (!bad && fits(val, is_int)) {
+    add_stmt(b, assign(lhs, as_int(val), at));
+    return;
+  }
+  ensure_err(b);
+  // if (!err) { let v = VAL; err = BAD || v out of range; if (!err) lhs = v; }
+  Node *blk = new_node(ND_BLOCK, at);
+  Node *let = new_node(ND_LET, at);
+  let->name = synth(at, val_name);
+  let->rhs = as_int(val);
+  vec_push(&blk->args, let);
+  Node *v = ident(at, val_name);
+  Node *range = fits(val, is_int)
+                    ? NULL
+                    : unary(OP_NOT,
+                            binary(OP_AND, binary(OP_LE, num(at, is_int ? -32768 : 0), v, at),
+                                   binary(OP_LE, ident(at, val_name), num(at, is_int ? 32767 : 255),
+                                          at),
+                                   at),
+                            at);
+  vec_push(&blk->args, assign(ident(at, b->err), or_bad(bad, range, at), at));
+  vec_push(&blk->args, if_node(unary(OP_NOT, ident(at, b->err), at),
+                               block_of(assign(lhs, ident(at, val_name), at), at), NULL, at));
+  add_stmt(b, blk);
+}
+
+// Zeroes a state variable (every element of an array) into `blk`.
+static void zero_var(Node *blk, const char *cname, int64_t size, Token *at) {
+  if (size < 0) {
+    vec_push(&blk->args, assign(ident(at, cname), num(at, 0), at));
+    return;
+  }
+  Node *loop = new_node(ND_FOR, at);
+  Binder *bd = xcalloc(1, sizeof *bd);
+  bd->name = synth(at, loop_name);
+  bd->type = range_type(at, 0, size - 1);
+  vec_push(&loop->binders, bd);
+  Node *ix = new_node(ND_INDEX, at);
+  ix->lhs = ident(at, cname);
+  ix->rhs = ident(at, loop_name);
+  loop->body = block_of(assign(ix, num(at, 0), at), at);
+  vec_push(&blk->args, loop);
+}
+
+// Ends a body: if an evaluation failed, the successor is DiVinE's error
+// state: every variable 0, every channel empty, every process in its first
+// state except the first process, which is in a state of its own.
+static void finish_body(Body *b) {
+  if (!b->err)
+    return;
+  Token *at = b->at;
+  Node *blk = new_node(ND_BLOCK, at);
+  for (int i = 0; i < sys->vars.len; i++) {
+    DVar *v = sys->vars.data[i];
+    if (!(v->is_const && v->size < 0))
+      zero_var(blk, v->cname, v->size, at);
+  }
+  for (int i = 0; i < sys->chans.len; i++) {
+    DChan *c = sys->chans.data[i];
+    if (c->cap == 0)
+      continue;
+    if (c->ncomp == 0)
+      vec_push(&blk->args, assign(ident(at, c->qnames[0]), num(at, 0), at));
+    for (int k = 0; k < c->ncomp; k++) {
+      Node *st = new_node(ND_EXPR_STMT, at);
+      Node *m = new_node(ND_METHOD, at);
+      m->lhs = ident(at, c->qnames[k]);
+      m->name = synth(at, "clear");
+      st->lhs = m;
+      vec_push(&blk->args, st);
+    }
+  }
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    vec_push(&blk->args, assign(ident(at, p->cname),
+                                ident(at, i == 0 ? error_member : p->state_cnames[0]), at));
+    for (int j = 0; j < p->vars.len; j++) {
+      DVar *v = p->vars.data[j];
+      if (!(v->is_const && v->size < 0))
+        zero_var(blk, v->cname, v->size, at);
+    }
+  }
+  vec_push(&b->block->args, if_node(ident(at, b->err), blk, NULL, at));
+}
+
+// Guard conjuncts of one side of a transition (its source state and
+// guards, reads out of range giving 0) and their error condition.
+static Node *side_guard(DTrans *t, Vec *conds) {
+  vec_push(conds, in_state(t->proc, t->fromi, t->tok));
+  Node *bad = NULL;
+  for (int i = 0; i < t->guards.len; i++) {
+    LExpr g = lower(t->guards.data[i]);
+    vec_push(conds, as_bool(g));
+    bad = or_bad(bad, g.bad, t->tok);
+  }
+  return bad;
+}
+
+// One side's move to its target state, then its effects in order.
+static void side_effects(DTrans *t, Body *b) {
+  add_stmt(b, assign(ident(t->to, t->proc->cname), ident(t->to, t->proc->state_cnames[t->toi]),
+                     t->to));
+  for (int i = 0; i < t->lhs.len; i++) {
+    DExpr *l = t->lhs.data[i];
+    add_assign(b, l, lower(t->rhs.data[i]), l->tok);
+  }
+}
+
+static int naction;
+
+static Decl *new_action(Token *at, const char *label, Body *b) {
+  Decl *d = new_decl(DK_ACTION, at, "action", fresh_name(format("t%d", ++naction)));
+  d->label = label;
+  d->body = new_node(ND_BLOCK, at);
+  *b = (Body){.block = d->body, .at = at};
+  return d;
+}
+
+static const char *side_label(DTrans *t) {
+  return format("%s: %s -> %s", t->proc->name->str, t->from->str, t->to->str);
+}
+
+static Node *method(Node *recv, const char *name, Node *arg, Token *at) {
+  Node *m = new_node(ND_METHOD, at);
+  m->lhs = recv;
+  m->name = synth(at, name);
+  if (arg)
+    vec_push(&m->args, arg);
+  return m;
+}
+
+static Node *expr_stmt(Node *call) {
+  Node *st = new_node(ND_EXPR_STMT, call->tok);
+  st->lhs = call;
+  return st;
+}
+
+// A buffered send or receive, after the transition's effects (as DiVinE
+// does it: the sent values are evaluated after the effects, the received
+// ones stored after them).
+static void buffered_io(DTrans *t, Body *b) {
+  DChan *c = t->chan;
+  Token *at = t->sync_tok;
+  if (c->ncomp == 0) {
+    add_stmt(b, assign(ident(at, c->qnames[0]),
+                       binary(t->send ? OP_ADD : OP_SUB, ident(at, c->qnames[0]), num(at, 1), at),
+                       at));
+    return;
+  }
+  for (int k = 0; k < c->ncomp; k++) {
+    Node *q = ident(at, c->qnames[k]);
+    if (t->send) {
+      LExpr v = k < t->sexprs.len ? lower(t->sexprs.data[k]) : (LExpr){num(at, 0), V_BYTE, NULL};
+      add_check(b, v.bad);
+      add_stmt(b, expr_stmt(method(q, "push", wrapped(v, comp_is_int(c, k), at), at)));
+    } else if (k < t->sexprs.len) {
+      LExpr h = {method(ident(at, c->qnames[k]), "head", NULL, at),
+                 comp_is_int(c, k) ? V_INT16 : V_BYTE, NULL};
+      add_assign(b, t->sexprs.data[k], h, at);
+    }
+  }
+  if (!t->send)
+    for (int k = 0; k < c->ncomp; k++)
+      add_stmt(b, expr_stmt(method(ident(at, c->qnames[k]), "pop", NULL, at)));
+}
+
+// Guard of a transition without a rendezvous: its source state and guards,
+// the committed-state rule, a buffered channel's room or content. *bad:
+// when evaluating it is an error.
+static Node *single_guard(DTrans *t, Node **bad) {
+  Vec conds = {0};
+  *bad = side_guard(t, &conds);
+  if (!t->proc->commit[t->fromi] && any_committed)
+    vec_push(&conds, unary(OP_NOT, committed_expr(t->tok), t->tok));
+  DChan *c = t->chan;
+  if (c) { // buffered
+    Token *at = t->sync_tok;
+    Node *q0 = ident(at, c->qnames[0]);
+    if (c->ncomp == 0)
+      vec_push(&conds, binary(t->send ? OP_LT : OP_GT, q0, num(at, t->send ? c->cap : 0), at));
+    else
+      vec_push(&conds, unary(OP_NOT, method(q0, t->send ? "full" : "empty", NULL, at), at));
+  }
+  return and_all(&conds, t->tok);
+}
+
+// Guard of the rendezvous of receiver r and sender s.
+static Node *pair_guard(DTrans *r, DTrans *s, Node **bad) {
+  Vec conds = {0};
+  *bad = side_guard(r, &conds);
+  *bad = or_bad(*bad, side_guard(s, &conds), r->tok);
+  if (!r->proc->commit[r->fromi] && any_committed)
+    vec_push(&conds, unary(OP_NOT, committed_expr(r->tok), r->tok));
+  return and_all(&conds, r->tok);
+}
+
+// The property process's transition pt joins a system step: its source
+// state and guards (evaluated in the step's source state) join the guard;
+// its move follows the step's effects (unless the step failed).
+static Node *with_property(Node *guard, Node **bad, DTrans *pt) {
+  if (!pt)
+    return guard;
+  Vec conds = {0};
+  vec_push(&conds, guard);
+  *bad = or_bad(*bad, side_guard(pt, &conds), pt->tok);
+  return and_all(&conds, pt->tok);
+}
+
+static const char *with_property_label(const char *label, DTrans *pt) {
+  return pt ? format("%s; %s", label, side_label(pt)) : label;
+}
+
+// One action for a transition without a rendezvous (with the property's pt).
+static void lower_single(DTrans *t, DTrans *pt) {
+  Body b;
+  Decl *d = new_action(t->tok, with_property_label(side_label(t), pt), &b);
+  Node *gbad;
+  d->expr = with_property(single_guard(t, &gbad), &gbad, pt);
+  add_check(&b, gbad);
+  side_effects(t, &b);
+  if (t->chan)
+    buffered_io(t, &b);
+  if (pt)
+    side_effects(pt, &b);
+  finish_body(&b);
+}
+
+// Whether the rendezvous of r and s can ever fire: not when only one side
+// is committed (that side puts the system in committed mode, where the
+// other may not move).
+static bool pair_possible(DTrans *r, DTrans *s) {
+  return r->proc->commit[r->fromi] == s->proc->commit[s->fromi];
+}
+
+// One action for a rendezvous of receiver r and sender s (with pt).
+static void lower_pair(DTrans *r, DTrans *s, DTrans *pt) {
+  Body b;
+  const char *label = format("%s, %s (%s)", side_label(s), side_label(r), r->chan->name->str);
+  Decl *d = new_action(r->tok, with_property_label(label, pt), &b);
+  Node *gbad;
+  d->expr = with_property(pair_guard(r, s, &gbad), &gbad, pt);
+  add_check(&b, gbad);
+  for (int k = 0; k < r->sexprs.len && k < s->sexprs.len; k++) {
+    DExpr *l = r->sexprs.data[k];
+    LExpr v = lower(s->sexprs.data[k]);
+    if (r->chan->typed) { // the value is first converted to the channel's item type
+      bool is_int = comp_is_int(r->chan, k);
+      v = (LExpr){wrapped(v, is_int, l->tok), is_int ? V_INT16 : V_BYTE, v.bad};
+    }
+    add_assign(&b, l, v, l->tok);
+  }
+  side_effects(r, &b);
+  side_effects(s, &b);
+  if (pt)
+    side_effects(pt, &b);
+  finish_body(&b);
+}
+
+// Calls fn for every step of the system (the property process excluded):
+// each transition without a rendezvous (b NULL), and each rendezvous of a
+// receiver a and a sender b of another process that can fire.
+static void each_step(void (*fn)(DTrans *a, DTrans *b, void *arg), void *arg) {
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    if (p == prop_proc)
+      continue;
+    for (int j = 0; j < p->trans.len; j++) {
+      DTrans *t = p->trans.data[j];
+      if (!t->chan || t->chan->cap > 0) {
+        fn(t, NULL, arg);
+        continue;
+      }
+      if (t->send)
+        continue;
+      for (int k = 0; k < sys->procs.len; k++) {
+        DProc *q = sys->procs.data[k];
+        if (q == p || q == prop_proc)
+          continue;
+        for (int m = 0; m < q->trans.len; m++) {
+          DTrans *s = q->trans.data[m];
+          if (s->chan == t->chan && s->send && s->sexprs.len == t->sexprs.len &&
+              pair_possible(t, s))
+            fn(t, s, arg);
+        }
+      }
+    }
+  }
+}
+
+// Lowers one step, once per transition of the property process if any.
+static void step_actions(DTrans *a, DTrans *b, void *arg) {
+  (void)arg;
+  int n = prop_proc ? prop_proc->trans.len : 1;
+  for (int i = 0; i < n; i++) {
+    DTrans *pt = prop_proc ? prop_proc->trans.data[i] : NULL;
+    if (b)
+      lower_pair(a, b, pt);
+    else
+      lower_single(a, pt);
+  }
+}
+
+// ORs a step's guard into *arg.
+static void step_guard_or(DTrans *a, DTrans *b, void *arg) {
+  Node **acc = arg, *bad;
+  Node *g = b ? pair_guard(a, b, &bad) : single_guard(a, &bad);
+  *acc = *acc ? binary(OP_OR, *acc, g, a->tok) : g;
+}
+
+// With a property process: when no system step is possible, the property
+// process moves alone (DiVinE extends a deadlock of the system by
+// stuttering). A state is accepting when the property process is in an
+// accept state; the property holds when no behaviour visits accepting states
+// infinitely often: `<>[] (!accepting || no successor)` (a state without
+// successors is no cycle for DiVinE, but repeats forever for mcgen; it has
+// none exactly when the property process can take no transition).
+static void lower_property(void) {
+  DProc *pp = prop_proc;
+  Token *at = sys->property;
+  for (int i = 0; i < pp->trans.len; i++) {
+    DTrans *pt = pp->trans.data[i];
+    Node *any = NULL;
+    each_step(step_guard_or, &any);
+    Body b;
+    Decl *d = new_action(pt->tok, format("(no system step); %s", side_label(pt)), &b);
+    Vec conds = {0};
+    Node *gbad = side_guard(pt, &conds);
+    if (any)
+      vec_push(&conds, unary(OP_NOT, any, pt->tok));
+    d->expr = and_all(&conds, pt->tok);
+    add_check(&b, gbad);
+    side_effects(pt, &b);
+    finish_body(&b);
+  }
+  Node *accepting = NULL, *can_move = NULL;
+  for (int s = 0; s < pp->states.len; s++)
+    if (pp->accept[s])
+      accepting = or_bad(accepting, in_state(pp, s, at), at);
+  for (int i = 0; i < pp->trans.len; i++) {
+    Vec conds = {0};
+    side_guard(pp->trans.data[i], &conds);
+    can_move = or_bad(can_move, and_all(&conds, at), at);
+  }
+  Decl *d = new_decl(DK_PROPERTY, at, "property", fresh_name(format("%s_ltl", pp->name->str)));
+  d->label = format("no accepting cycle of %s", pp->name->str);
+  d->temporal = TEMP_EVENTUALLY_ALWAYS;
+  Node *ok = accepting ? unary(OP_NOT, accepting, at) : bool_node(at, true);
+  if (can_move)
+    ok = binary(OP_OR, ok, unary(OP_NOT, can_move, at), at);
+  d->expr = ok;
+}
+
+static void lower_channels(void) {
+  for (int i = 0; i < sys->chans.len; i++) {
+    DChan *c = sys->chans.data[i];
+    if (c->cap == 0)
+      continue;
+    if (!c->typed && c->ncomp == 0) {
+      // An untyped buffered channel: values are ints if any sync sends one.
+      for (int j = 0; j < sys->procs.len; j++) {
+        DProc *p = sys->procs.data[j];
+        for (int k = 0; k < p->trans.len; k++) {
+          DTrans *t = p->trans.data[k];
+          if (t->chan == c && t->sexprs.len && !c->ncomp) {
+            c->ncomp = 1;
+            vec_push(&c->types, "int");
+          }
+        }
+      }
+    }
+    int n = c->ncomp ? c->ncomp : 1;
+    c->qnames = xcalloc((size_t)n, sizeof(char *));
+    for (int k = 0; k < n; k++) {
+      c->qnames[k] = fresh_name(c->ncomp > 1 ? format("%s_%d", c->name->str, k) : c->name->str);
+      Decl *d = new_decl(DK_VAR, c->name, "var", c->qnames[k]);
+      d->label = c->ncomp > 1 ? format("%s.%d", c->name->str, k) : c->name->str;
+      if (c->ncomp == 0) {
+        d->type = range_type(c->name, 0, c->cap);
+      } else {
+        Type *q = new_type(TY_QUEUE, c->name);
+        q->base = dve_scalar_type(c->name, comp_is_int(c, k));
+        q->cap_expr = num(c->name, c->cap);
+        d->type = q;
+      }
+    }
+  }
+}
+
+static void lower_system(void) {
+  for (int i = 0; i < sys->vars.len; i++)
+    lower_var_decl(sys->vars.data[i]);
+  for (int i = 0; i < sys->procs.len; i++)
+    lower_process_decl(sys->procs.data[i], i == 0);
+  lower_channels();
+  err_name = fresh_name("dve_err");
+  val_name = fresh_name("dve_val");
+  loop_name = fresh_name("dve_i");
+
+  Decl *init = new_decl(DK_INIT, sys->system_tok, "init", NULL);
+  init->body = new_node(ND_BLOCK, sys->system_tok);
+  lower_initial_state(init->body);
+
+  any_committed = committed_expr(sys->system_tok) != NULL;
+  // Rendezvous whose sides disagree on the number of values.
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    for (int j = 0; j < p->trans.len; j++) {
+      DTrans *t = p->trans.data[j];
+      if (!t->chan || t->chan->cap > 0 || t->send)
+        continue;
+      for (int k = 0; k < sys->procs.len; k++) {
+        DProc *q = sys->procs.data[k];
+        for (int m = 0; q != p && m < q->trans.len; m++) {
+          DTrans *s = q->trans.data[m];
+          if (s->chan == t->chan && s->send && s->sexprs.len != t->sexprs.len) {
+            error_at(s->chan_tok, "'%s!' sends %d value%s but '%s?' in process '%s' receives %d",
+                     t->chan->name->str, s->sexprs.len, s->sexprs.len == 1 ? "" : "s",
+                     t->chan->name->str, p->name->str, t->sexprs.len);
+            note_at(t->chan_tok, "the receive");
+          }
+        }
+      }
+    }
+  }
+  each_step(step_actions, NULL);
+  if (prop_proc)
+    lower_property();
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    for (int j = 0; j < p->assert_states.len; j++) {
+      Token *st = p->assert_states.data[j];
+      int s = state_index(p, st);
+      if (s < 0)
+        continue;
+      Decl *d = new_decl(DK_INVARIANT, st, "invariant", fresh_name(format("assert_%s_%s",
+                                                                         p->name->str, st->str)));
+      d->label = format("assert %s: %s", p->name->str, st->str);
+      d->expr = binary(OP_OR, unary(OP_NOT, in_state(p, s, st), st),
+                       as_bool(lower(p->assert_exprs.data[j])), st);
+    }
+  }
+}
+
+// Parses, resolves and lowers a .dve file. Errors are reported; the result
+// is only meaningful when none were.
+Program *parse_dve(const SrcFile *file) {
+  src = file;
+  sys = xcalloc(1, sizeof *sys);
+  prog = xcalloc(1, sizeof *prog);
+  prog->file = file;
+  name_table = NULL;
+  name_cap = name_count = 0;
+  naction = 0;
+  int before = error_count();
+  tok = dve_tokenize(file);
+  if (error_count() > before)
+    return prog;
+  nesting = index_nesting = 0;
+  nodes_made = 0;
+  if (setjmp(syntax_fail))
+    return prog;
+  dsystem_parse();
+  if (error_count() > before)
+    return prog;
+  resolve_all();
+  if (error_count() > before)
+    return prog;
+  lower_system();
+  return prog;
+}
