@@ -1394,6 +1394,10 @@ static void check_stmt(Node *node) {
   case ND_BLOCK:
     check_block(node);
     return;
+  case ND_RESET:
+    if (ctx != CTX_ACTION)
+      error_at(node->tok, "only an action can reset the state");
+    return;
   case ND_ASSIGN:
     check_expr(node->lhs);
     check_rhs(node->rhs);

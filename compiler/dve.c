@@ -1508,7 +1508,7 @@ typedef struct Body {
   const char *err; // the flag's name, or NULL
 } Body;
 
-static const char *err_name, *val_name, *loop_name;
+static const char *err_name, *val_name;
 
 static void ensure_err(Body *b) {
   if (b->err)
@@ -1600,62 +1600,18 @@ static void add_assign(Body *b, DExpr *l, LExpr val, Token *at) {
   add_stmt(b, blk);
 }
 
-// Zeroes a state variable (every element of an array) into `blk`.
-static void zero_var(Node *blk, const char *cname, int64_t size, Token *at) {
-  if (size < 0) {
-    vec_push(&blk->args, assign(ident(at, cname), num(at, 0), at));
-    return;
-  }
-  Node *loop = new_node(ND_FOR, at);
-  Binder *bd = xcalloc(1, sizeof *bd);
-  bd->name = synth(at, loop_name);
-  bd->type = range_type(at, 0, size - 1);
-  vec_push(&loop->binders, bd);
-  Node *ix = new_node(ND_INDEX, at);
-  ix->lhs = ident(at, cname);
-  ix->rhs = ident(at, loop_name);
-  loop->body = block_of(assign(ix, num(at, 0), at), at);
-  vec_push(&blk->args, loop);
-}
-
 // Ends a body: if an evaluation failed, the successor is DiVinE's error
 // state: every variable 0, every channel empty, every process in its first
-// state except the first process, which is in a state of its own.
+// state (all of which is the default state), except the first process,
+// which is in a state of its own.
 static void finish_body(Body *b) {
   if (!b->err)
     return;
   Token *at = b->at;
   Node *blk = new_node(ND_BLOCK, at);
-  for (int i = 0; i < sys->vars.len; i++) {
-    DVar *v = sys->vars.data[i];
-    if (!(v->is_const && v->size < 0))
-      zero_var(blk, v->cname, v->size, at);
-  }
-  for (int i = 0; i < sys->chans.len; i++) {
-    DChan *c = sys->chans.data[i];
-    if (c->cap == 0)
-      continue;
-    if (c->ncomp == 0)
-      vec_push(&blk->args, assign(ident(at, c->qnames[0]), num(at, 0), at));
-    for (int k = 0; k < c->ncomp; k++) {
-      Node *st = new_node(ND_EXPR_STMT, at);
-      Node *m = new_node(ND_METHOD, at);
-      m->lhs = ident(at, c->qnames[k]);
-      m->name = synth(at, "clear");
-      st->lhs = m;
-      vec_push(&blk->args, st);
-    }
-  }
-  for (int i = 0; i < sys->procs.len; i++) {
-    DProc *p = sys->procs.data[i];
-    vec_push(&blk->args, assign(ident(at, p->cname),
-                                ident(at, i == 0 ? error_member : p->state_cnames[0]), at));
-    for (int j = 0; j < p->vars.len; j++) {
-      DVar *v = p->vars.data[j];
-      if (!(v->is_const && v->size < 0))
-        zero_var(blk, v->cname, v->size, at);
-    }
-  }
+  vec_push(&blk->args, new_node(ND_RESET, at));
+  DProc *first = sys->procs.data[0];
+  vec_push(&blk->args, assign(ident(at, first->cname), ident(at, error_member), at));
   vec_push(&b->block->args, if_node(ident(at, b->err), blk, NULL, at));
 }
 
@@ -1970,7 +1926,6 @@ static void lower_system(void) {
   lower_channels();
   err_name = fresh_name("dve_err");
   val_name = fresh_name("dve_val");
-  loop_name = fresh_name("dve_i");
 
   Decl *init = new_decl(DK_INIT, sys->system_tok, "init", NULL);
   init->body = new_node(ND_BLOCK, sys->system_tok);

@@ -1044,6 +1044,9 @@ static void gen_stmt(Node *node) {
   case ND_ASSIGN:
     gen_assign(node);
     return;
+  case ND_RESET:
+    line("memcpy(%s, mc_default_state, MC_STATE_BYTES);", g.state);
+    return;
   case ND_IF: {
     char *c = gen_plain(node->cond);
     line("if (%s) {", cond_c(c));

@@ -197,6 +197,8 @@ typedef enum {
   ND_RETURN,    // lhs
   ND_EXPR_STMT, // lhs: a method call used as a statement
   ND_BLOCK,     // stmts
+  ND_RESET,     // every state variable back to its type's default (in actions;
+                // the DVE front end's error state)
 } NodeKind;
 
 typedef enum {
