@@ -45,6 +45,8 @@ m4_defn(⟦MCGEN_PREDICATES⟧)
 m4_defn(⟦MCGEN_GROUPS⟧)
 /* ---- Search glue: initial states, successors, replay ---- */
 m4_defn(⟦MCGEN_SEARCH⟧)
+/* ---- Symmetry: permutation tables, applying a permutation, invariant keys ---- */
+m4_defn(⟦MCGEN_SYMMETRY⟧)
 /* ---- The model, as the runtime sees it ---- */
 static const McrtPredicate mc_invariants[] = {
 m4_defn(⟦MCGEN_INVARIANT_TABLE⟧)};
@@ -85,6 +87,10 @@ static const McrtModel mc_model = {
     .check_reachable = mc_check_reachable,
     .is_terminal = mc_is_terminal,
     .within_constraints = mc_within_constraints,
+    .nsym = MCGEN_NSYM,
+    .sym = MCGEN_SYM_TABLE,
+    .sym_apply = MCGEN_SYM_APPLY,
+    .sym_keys = MCGEN_SYM_KEYS,
 };
 
 int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }
