@@ -80,13 +80,28 @@ Test(options, usage_errors) {
 Test(options, not_implemented) {
   McrtOptions o;
   char out[4096];
-  const char *later[] = {"--threads 4", "--symmetry on", "--symmetry verify", "--liveness on",
-                         "--dot g.dot", "--graph g.json"};
+  const char *later[] = {"--threads 4", "--liveness on", "--dot g.dot", "--graph g.json"};
   for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
     memset(out, 0, sizeof out);
     cr_assert_eq(parse(&o, out, sizeof out, later[i]), MCRT_EXIT_USAGE, "%s", later[i]);
     cr_assert(strstr(out, "is not implemented yet"), "%s: %s", later[i], out);
   }
+}
+
+Test(options, symmetry) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, ""), -1);
+  cr_assert_eq(o.symmetry, MCRT_SYM_DEFAULT);
+  cr_assert_eq(o.sym_method, MCRT_SYM_METHOD_AUTO);
+  cr_assert_eq(parse(&o, out, sizeof out, "--symmetry on --symmetry-method exhaustive"), -1);
+  cr_assert_eq(o.symmetry, MCRT_SYM_ON);
+  cr_assert_eq(o.sym_method, MCRT_SYM_METHOD_EXHAUSTIVE);
+  cr_assert_eq(parse(&o, out, sizeof out, "--symmetry=verify --symmetry-method=sorted"), -1);
+  cr_assert_eq(o.symmetry, MCRT_SYM_VERIFY);
+  cr_assert_eq(o.sym_method, MCRT_SYM_METHOD_SORTED);
+  cr_assert_eq(parse(&o, out, sizeof out, "--symmetry-method fast"), MCRT_EXIT_USAGE);
+  cr_assert(strstr(out, "auto, exhaustive or sorted"), "%s", out);
 }
 
 Test(options, help_and_version) {
