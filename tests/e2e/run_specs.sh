@@ -48,6 +48,8 @@
 #     --symmetry on is not implemented);
 #   - violation oracle: Rumur's recorded violating run and mcgen's main run
 #     agree on the verdict and on the length of the (BFS-shortest) trace;
+#   - symmetry: `--symmetry verify` agrees and exits as the unreduced run;
+#     the exhaustive and sorted canonical forms give the same counts;
 #   - live: when rumur is installed, the twin is rerun and its counts must
 #     equal the recorded ones (otherwise a loud SKIP).
 # The last line is exactly `N passed, N failed` (plus `, N skipped`); the exit
@@ -163,6 +165,40 @@ log_errors() {
 
 jq_field() { jq -r "$2" "$1" 2>/dev/null || echo "(no report)"; }
 
+# check_symmetry NAME BIN WORK RUN_ARGS: under the spec's own arguments,
+#   - `--symmetry verify` (safety only: --liveness off) says the verdicts
+#     with and without the reduction agree, and exits as the run without it;
+#   - the exhaustive canonicaliser (all N! permutations, the reference) and
+#     the sorted one find the same number of states and transitions.
+check_symmetry() {
+  local name=$1 bin=$2 work=$3 args d v_rc u_rc
+  args=$(echo " $4 " | sed 's/ --symmetry  *[a-z]* / /g; s/^  *//; s/  *$//')
+  args="${args:+$args }--liveness off"
+  d=$work/verify
+  mkdir -p "$d"
+  u_rc=$(run_checker "$bin" "$d" "$args --symmetry off")
+  v_rc=$(run_checker "$bin" "$d" "$args --symmetry verify")
+  if grep -q '^symmetry verify: the verdicts agree' "$d/out.txt"; then
+    pass "$name" "--symmetry verify: the verdicts agree"
+  else
+    fail "$name" "--symmetry verify [$args]: $(grep -m 1 '^symmetry verify' "$d/out.txt" || excerpt_file "$d/err.txt")"
+  fi
+  check_eq "$name" "--symmetry verify exit (= without reduction)" "$u_rc" "$v_rc"
+  [ "$(jq_field "$d/r.json" .symmetry)" = on ] || return 0 # no scalarset in the state
+  local e_rc s_rc
+  e_rc=$(run_checker "$bin" "$d" "$args --symmetry on --symmetry-method exhaustive")
+  if [ "$e_rc" = 2 ] && grep -q 'too many to enumerate' "$d/err.txt"; then
+    skip "$name" "symmetry methods: $(head -n 1 "$d/err.txt")"
+    return 0
+  fi
+  local e_counts
+  e_counts="$e_rc $(jq_field "$d/r.json" '"\(.states) \(.transitions)"')"
+  s_rc=$(run_checker "$bin" "$d" "$args --symmetry on --symmetry-method sorted")
+  check_eq "$name" "symmetry methods: exit, states, transitions (exhaustive vs sorted)" \
+    "$e_counts" "$s_rc $(jq_field "$d/r.json" '"\(.states) \(.transitions)"')"
+}
+excerpt_file() { head -c 300 "$1" | tr '\n' ' '; }
+
 for spec in "${specs[@]}"; do
   name=$(basename "$spec" .mc)
   if [ ! -f "$spec" ]; then fail "$name" "no such spec $spec"; continue; fi
@@ -209,6 +245,7 @@ for spec in "${specs[@]}"; do
         fail "$name" "output expected to contain \"$want\" got: $(head -c 300 "$work/main/out.txt" | tr '\n' ' ')"
       fi
     done < <(directive "$spec" EXPECT-OUTPUT)
+    check_symmetry "$name" "$bin" "$work" "$rargs"
   fi
 
   [ -z "$oracle" ] && continue
