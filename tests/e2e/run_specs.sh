@@ -19,6 +19,7 @@
 #   // EXPECT-TRANSITIONS: 249
 #   // EXPECT-OUTPUT: text         substring of the checker's stdout (repeatable)
 #   // EXPECT-TRACE-STEPS: 5       steps of the first violation's trace
+#   // EXPECT-JQ: PROGRAM          a jq program that prints true on the report
 #   // ORACLE: filter.m            Murphi twin in tests/oracle/
 #   // ORACLE-RUN-ARGS: ...        checker options for the oracle comparison
 #                                  (default: RUN-ARGS)
@@ -245,6 +246,14 @@ for spec in "${specs[@]}"; do
         fail "$name" "output expected to contain \"$want\" got: $(head -c 300 "$work/main/out.txt" | tr '\n' ' ')"
       fi
     done < <(directive "$spec" EXPECT-OUTPUT)
+    while IFS= read -r want; do
+      [ -z "$want" ] && continue
+      if [ "$(jq -r "$want" "$report" 2>&1)" = true ]; then
+        pass "$name" "report satisfies $want"
+      else
+        fail "$name" "report does not satisfy $want: $(jq -c "$want" "$report" 2>&1 | head -c 200)"
+      fi
+    done < <(directive "$spec" EXPECT-JQ)
     check_symmetry "$name" "$bin" "$work" "$rargs"
   fi
 
