@@ -24,6 +24,11 @@
 #   // ORACLE-RUN-ARGS: ...        checker options for the oracle comparison
 #                                  (default: RUN-ARGS)
 #   // ORACLE-MCGEN-ARGS: ...      mcgen options added for the oracle comparison
+#   // SYMMETRY-CHECK-MCGEN-ARGS: -D N=4  mcgen options added for the symmetry
+#                                  checks below (a size where the unreduced
+#                                  run and all N! permutations are cheap)
+#   // ORACLE-VARIANT: S | M | R   another comparison: mcgen options M, checker
+#                                  options R against NAME.S.rumur.txt
 # The twin's own header gives Rumur's arguments (`-- RUMUR-ARGS:`) and, for a
 # spec that fails on purpose, those of the violating run
 # (`-- RUMUR-VIOLATION-ARGS:`, `-- RUMUR-VIOLATION-SED:`); Rumur's output is
@@ -254,7 +259,14 @@ for spec in "${specs[@]}"; do
         fail "$name" "report does not satisfy $want: $(jq -c "$want" "$report" 2>&1 | head -c 200)"
       fi
     done < <(directive "$spec" EXPECT-JQ)
-    check_symmetry "$name" "$bin" "$work" "$rargs"
+    sym_margs=$(first_directive "$spec" SYMMETRY-CHECK-MCGEN-ARGS)
+    if [ -z "$sym_margs" ]; then
+      check_symmetry "$name" "$bin" "$work" "$rargs"
+    elif sbin=$(build_checker "$name" "$work/symcheck" "$margs $sym_margs" "$spec"); then
+      check_symmetry "$name" "$sbin" "$work/symcheck" "$rargs"
+    else
+      fail "$name" "symmetry checks: mcgen $margs $sym_margs failed: $(log_errors "$work/symcheck/mcgen.log")"
+    fi
   fi
 
   [ -z "$oracle" ] && continue
@@ -340,6 +352,33 @@ for spec in "${specs[@]}"; do
       fi
     fi
   fi
+
+  # --- variant oracles: other constants or options (ORACLE-VARIANT) ---------
+  # `// ORACLE-VARIANT: SUFFIX | MCGEN-ARGS | RUN-ARGS`: mcgen with MCGEN-ARGS
+  # (added to MCGEN-ARGS), run with RUN-ARGS, must give the counts and verdict
+  # of the twin's variant run recorded in NAME.SUFFIX.rumur.txt
+  # (`-- RUMUR-VARIANT: SUFFIX | SED | ARGS`, tests/oracle/record.sh).
+  while IFS='|' read -r v_suffix v_margs v_rargs; do
+    v_suffix=$(echo "$v_suffix" | tr -d ' ')
+    [ -n "$v_suffix" ] || continue
+    v_rec=$oracle_dir/$tbase.$v_suffix.rumur.txt
+    if [ ! -f "$v_rec" ]; then
+      fail "$name" "variant oracle $v_suffix: recording $v_rec is missing"
+      continue
+    fi
+    vdir=$work/variant-$v_suffix
+    if ! vbin=$(build_checker "$name" "$vdir" "$margs $v_margs" "$spec"); then
+      fail "$name" "variant oracle $v_suffix: mcgen $margs $v_margs failed: $(log_errors "$vdir/mcgen.log")"
+      continue
+    fi
+    v_rc=$(run_checker "$vbin" "$vdir" "$v_rargs")
+    v_verdict=violation
+    [ "$v_rc" = 0 ] && v_verdict=ok
+    read -r vr_states vr_rules <<<"$(rumur_counts "$v_rec")"
+    check_eq "$name" "variant oracle $v_suffix [mcgen$v_margs, args$v_rargs]: verdict, states, transitions" \
+      "$(rumur_verdict "$v_rec") $vr_states $vr_rules" \
+      "$v_verdict $(jq_field "$vdir/r.json" '"\(.states) \(.transitions)"')"
+  done < <(directive "$spec" ORACLE-VARIANT)
 
   # --- depth-bound oracle: Rumur's --bound N against mcgen's --max-depth N ----
   # Both explore the states within N steps and expand none at depth N, so
