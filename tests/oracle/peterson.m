@@ -5,11 +5,15 @@
 -- RUMUR-SYMMETRY-ARGS: --symmetry-reduction exhaustive --deadlock-detection stuck --threads 1
 -- RUMUR-VARIANT: n5 | s/^  N: 4;/  N: 5;/ | --symmetry-reduction off --deadlock-detection stuck --threads 1
 -- RUMUR-VARIANT: n5-symmetry | s/^  N: 4;/  N: 5;/ | --symmetry-reduction exhaustive --deadlock-detection stuck --threads 1
--- RUMUR-VARIANT: n7-symmetry | s/^  N: 4;/  N: 7;/ | --symmetry-reduction exhaustive --deadlock-detection stuck --threads 1
+-- RUMUR-VARIANT: n7-heuristic | s/^  N: 4;/  N: 7;/ | --symmetry-reduction heuristic --deadlock-detection stuck --threads 1
 --
 -- N is 4 here (the full graph, RUMUR-ARGS, and its symmetry classes); the
--- variants record N=5 with and without reduction and N=7 with exhaustive
--- reduction (the full graph at N=7 is out of Rumur's reach).
+-- variants record N=5 with and without exhaustive reduction, and N=7 with
+-- Rumur's heuristic reduction. At N=7 the full graph is out of reach and
+-- the exhaustive reduction runs at under 40 states/s here (5040
+-- permutations per state: hours); the heuristic one is not exact in
+-- general (it may keep several states of a class), but here it finds the
+-- published exact counts, 163,298 states and 1,143,086 rules fired.
 --
 -- Encoding: pid stays a scalarset; turn[j] is undefined until a process
 -- writes it (mcgen: none). The waiting rule is enabled at L3 whatever its
