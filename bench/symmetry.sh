@@ -71,18 +71,31 @@ rumur_result() {
   line=$(grep -E '^[[:space:]]*[0-9]+ states, [0-9]+ rules fired' "$f" | tail -n 1 || true)
   if [ "$rc" -eq 0 ] && [ -n "$line" ]; then
     n=$(echo "$line" | awk '{ print $1 }')
-    echo "$n $(awk -v n="$n" -v t="$w" 'BEGIN { printf "%.0f", t > 0 ? n / t : 0 }') yes"
+    echo "$n $(awk -v n="$n" -v t="$w" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }') yes"
     return
   fi
   line=$(grep -E '^[[:space:]]*[0-9]+ states explored in [0-9]+s' "$f" | tail -n 1 || true)
-  if [ -z "$line" ]; then echo "n/a n/a no"; return; fi
+  if [ -z "$line" ]; then
+    # Not even 10,000 states before the limit: an upper bound.
+    echo "<10000 <$(awk -v t="$w" 'BEGIN { printf "%.1f", 10000 / t }') no"
+    return
+  fi
   n=$(echo "$line" | awk '{ print $1 }')
   t=$(echo "$line" | sed -n 's/.* explored in \([0-9]*\)s.*/\1/p')
-  echo "$n $(awk -v n="$n" -v t="$t" 'BEGIN { printf "%.0f", t > 0 ? n / t : 0 }') no"
+  echo "$n $(awk -v n="$n" -v t="$t" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }') no"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "n/a"; else printf "%.1f", a / b }'; }
-meets() { awk -v r="$1" -v t="$2" 'BEGIN { print (r !~ /^[0-9.]+$/) ? "n/a" : (r >= t) ? "yes" : "**no**" }'; }
+# ratio A B: A / B; B may be an upper bound "<x" (then the ratio is a lower bound ">r").
+ratio() {
+  awk -v a="$1" -v b="$2" 'BEGIN {
+    lt = substr(b, 1, 1) == "<"; if (lt) b = substr(b, 2)
+    if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "n/a"
+    else printf "%s%.1f", lt ? ">" : "", a / b }'
+}
+meets() {
+  awk -v r="$1" -v t="$2" 'BEGIN { if (substr(r, 1, 1) == ">") r = substr(r, 2)
+    print (r !~ /^[0-9.]+$/) ? "n/a" : (r >= t) ? "yes" : "**no**" }'
+}
 
 load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
 rows=()
@@ -107,7 +120,7 @@ for m in "${models[@]}"; do
   mc_wall=$wall
   mc_states=$(jq -r .states "$dir/report.json")
   mc_method=$(jq -r .symmetry_method "$dir/report.json")
-  mc_sps=$(awk -v n="$mc_states" -v t="$mc_wall" 'BEGIN { printf "%.0f", t > 0 ? n / t : 0 }')
+  mc_sps=$(awk -v n="$mc_states" -v t="$mc_wall" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
   [ "$(jq -r .verdict "$dir/report.json")" = ok ] || { echo "bench/symmetry.sh: $m: mcgen's verdict is not ok" >&2; status=1; }
 
   echo "   rumur exhaustive (at most $timeout_s s)" >&2
