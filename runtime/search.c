@@ -19,6 +19,11 @@
 // counted) but only looked up: the run is incomplete only if one of them is a
 // state the search has not seen.
 //
+// Symmetry (ctx->sym, runtime/symmetry.c): every emitted state, initial or
+// successor, is replaced by the representative of its class before it is
+// fingerprinted, so the set, the log and the frontier only ever see
+// representatives; generated code expands them like any state.
+//
 // Successors are inserted in batches (see flush()), so that the cache misses
 // of a large fingerprint set overlap; the results are those of a one-by-one
 // search (ids, counts, the first violation and its trace).
