@@ -13,7 +13,8 @@ ASAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 B       := build
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
-                 compiler/check.c compiler/layout.c compiler/emit.c compiler/dve.c
+                 compiler/check.c compiler/layout.c compiler/emit.c compiler/dve.c \
+                 compiler/symmetry.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
 

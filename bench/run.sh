@@ -19,7 +19,11 @@
 #
 # Outputs (logs, binaries, results.md, results.csv) go to bench/out/.
 #
-# Usage: bench/run.sh [--repeat N] [--timeout SECONDS] [NAME...]
+# Then bench/symmetry.sh compares mcgen's exact symmetry reduction with
+# Rumur's exhaustive and heuristic ones (German N=5, Peterson N=7); skipped
+# with --no-symmetry or when models are named.
+#
+# Usage: bench/run.sh [--repeat N] [--timeout SECONDS] [--no-symmetry] [NAME...]
 #        MCGEN=/other/build/mcgen bench/run.sh ...
 set -euo pipefail
 
@@ -34,6 +38,8 @@ both, as a markdown table (also written to bench/out/results.md).
 
   --repeat N         run each binary N times, keep the best wall time (default 1)
   --timeout SECONDS  kill a run after SECONDS (default 900)
+  --no-symmetry      skip bench/symmetry.sh (mcgen's symmetry reduction vs
+                     Rumur's exhaustive and heuristic ones)
 
 Environment: MCGEN=PATH benchmarks that mcgen instead of building build/mcgen
 here; CC=COMPILER compiles Rumur's verifiers (default cc).
@@ -48,16 +54,19 @@ cmdline="bench/run.sh${*:+ $*}"
 [ -n "${MCGEN:-}" ] && cmdline="MCGEN=$MCGEN bench/run.sh${*:+ $*}"
 repeat=1
 timeout_s=900
+no_symmetry=0
 models=()
 while [ $# -gt 0 ]; do
   case $1 in
     --repeat) [ $# -ge 2 ] || { usage >&2; exit 2; }; repeat=$2; shift 2 ;;
     --timeout) [ $# -ge 2 ] || { usage >&2; exit 2; }; timeout_s=$2; shift 2 ;;
+    --no-symmetry) no_symmetry=1; shift ;;
     --help|-h) usage; exit 0 ;;
     -*) echo "bench/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     *) models+=("$1"); shift ;;
   esac
 done
+[ ${#models[@]} -eq 0 ] || no_symmetry=1   # named models: those only
 case $repeat in ''|*[!0-9]*|0) echo "bench/run.sh: --repeat needs a positive integer" >&2; exit 2 ;; esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -229,4 +238,8 @@ fi
 if [ "$failures" -ne 0 ]; then
   echo "bench/run.sh: ERROR: $failures model(s) failed to build or run (see above)" >&2
 fi
-[ "$mismatch" -eq 0 ] && [ "$failures" -eq 0 ]
+sym_status=0
+if [ "$no_symmetry" -eq 0 ]; then
+  MCGEN=$MCGEN bench/symmetry.sh --timeout 300 || sym_status=$?
+fi
+[ "$mismatch" -eq 0 ] && [ "$failures" -eq 0 ] && [ "$sym_status" -eq 0 ]

@@ -1899,6 +1899,9 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
       nscalarsets++;
   }
 
+  Buf sym = {0};
+  int nsym = emit_symmetry(layout, &sym);
+
   // The m4 definitions.
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
 #define DEF(name, fmt, ...)                                                                        \
@@ -1922,6 +1925,11 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   DEF("MCGEN_HAS_TERMINAL", "%s", nterm ? "true" : "false");
   DEF("MCGEN_HAS_CONSTRAINT", "%s", ncons ? "true" : "false");
   DEF("MCGEN_NSCALARSETS", "%d", nscalarsets);
+  DEF("MCGEN_NSYM", "%d", nsym);
+  DEF("MCGEN_SYMMETRY", "%s", sym.data ? sym.data : "");
+  DEF("MCGEN_SYM_TABLE", "%s", nsym ? "mc_scalarsets" : "NULL");
+  DEF("MCGEN_SYM_APPLY", "%s", nsym ? "mc_sym_apply" : "NULL");
+  DEF("MCGEN_SYM_KEYS", "%s", nsym ? "mc_sym_keys" : "NULL");
   DEF("MCGEN_TYPES", "%s", types_out.data ? types_out.data : "");
   DEF("MCGEN_VARS", "%s", vars.data);
   DEF("MCGEN_ACCESSORS", "%s", accessors.data ? accessors.data : "");

@@ -367,4 +367,13 @@ int64_t element_space(Type *ty);
 //
 bool emit(Program *prog, Layout *lay, FILE *out);
 
+//
+// symmetry.c: the permutation tables of the scalarsets in the state and the
+// functions that apply a permutation to a state and compute the invariant
+// keys the runtime's canonicaliser sorts by (mc_sym_apply, mc_sym_keys).
+//
+// Appends their C text to out; returns the number of scalarsets in the
+// state (0: no symmetry, nothing written but maybe a comment).
+int emit_symmetry(Layout *lay, Buf *out);
+
 #endif

@@ -203,6 +203,11 @@ static inline size_t mcrt_queue_bytes(const McrtQueue *q) { return q->nchunks * 
 
 typedef enum { MCRT_LIVENESS_DEFAULT, MCRT_LIVENESS_ON, MCRT_LIVENESS_OFF } McrtLiveness;
 typedef enum { MCRT_SYM_DEFAULT, MCRT_SYM_ON, MCRT_SYM_OFF, MCRT_SYM_VERIFY } McrtSymmetry;
+typedef enum {
+  MCRT_SYM_METHOD_AUTO,
+  MCRT_SYM_METHOD_EXHAUSTIVE, // every permutation (the reference)
+  MCRT_SYM_METHOD_SORTED,     // sort by invariant keys, enumerate ties only
+} McrtSymMethod;
 
 #define MCRT_UNLIMITED UINT64_MAX
 
@@ -211,6 +216,7 @@ typedef struct McrtOptions {
   uint64_t max_states, max_steps, max_depth, memory; // MCRT_UNLIMITED if not given
   unsigned fingerprint_bits;
   McrtSymmetry symmetry;
+  McrtSymMethod sym_method; // --symmetry-method
   bool deadlock; // check deadlocks (not --no-deadlock)
   McrtLiveness liveness;
   bool trace_json;
@@ -226,6 +232,42 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *model, int argc, char 
                        FILE *out, FILE *err);
 // Parses "512M", "4G", "1024": bytes; false if malformed.
 bool mcrt_parse_size(const char *s, uint64_t *bytes);
+
+// ---------------------------------------------------------------------------
+// symmetry.c: canonical forms (one state per symmetry class) and genuine
+// traces under reduction.
+
+typedef struct McrtSymSeg {
+  uint32_t k, start, len; // a tie: order[k][start .. start+len)
+} McrtSymSeg;
+
+typedef struct McrtSym {
+  const McrtModel *model;
+  McrtSymMethod method; // never AUTO once created
+  uint32_t n;           // scalarsets (model->nsym)
+  size_t state_bytes;
+  uint8_t **pm;         // pm[k][i]: the permutation being tried
+  uint64_t **key;       // key[k][i]: invariant keys (sorted method)
+  uint8_t **order;      // order[k]: elements by ascending key
+  McrtSymSeg *seg;      // ties to enumerate
+  uint32_t ties;        // largest scalarset
+  uint8_t **tables;     // exhaustive: all permutations per scalarset
+  uint64_t *nperms, *row;
+  bool have_tables;
+  uint8_t *tmp, *best;  // state buffers (state_bytes + MCRT_SLACK)
+  uint64_t calls;       // states canonicalised
+  uint64_t candidates;  // permutations applied to find their forms
+} McrtSym;
+
+// Whether the model has scalarsets to reduce by.
+bool mcrt_sym_available(const McrtModel *m);
+// NULL when the model has no symmetry. method AUTO picks one (see symmetry.c).
+McrtSym *mcrt_sym_new(const McrtModel *m, McrtSymMethod method);
+void mcrt_sym_free(McrtSym *sy);
+// Writes the canonical form of in to out (state_bytes, no aliasing). False
+// only when the exhaustive method cannot enumerate a scalarset (N > 10).
+bool mcrt_sym_canon(McrtSym *sy, const uint8_t *in, uint8_t *out);
+const char *mcrt_sym_method_name(McrtSymMethod m);
 
 // ---------------------------------------------------------------------------
 // search.c: the single-threaded BFS and the context generated code sees.
@@ -345,6 +387,9 @@ struct McrtCtx {
   FILE *progress_out;
 
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
+  McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
+  uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
+  const McrtCtx *unreduced; // --symmetry verify: the run without reduction
 };
 
 double mcrt_now(void);
@@ -423,6 +468,12 @@ void mcrt_liveness_check(McrtCtx *ctx);
 // For the summary: instances checked (all of them when the check ran).
 bool mcrt_liveness_done(const McrtCtx *ctx);
 double mcrt_liveness_time(const McrtCtx *ctx);
+// Turns the path of rules to a canonical state (mcrt_path_to under
+// symmetry) into a genuine execution: rewrites each action rule, and the
+// failing step's, so that replaying them without canonicalisation is a run
+// of the spec through states of the same classes. False if impossible (a
+// bug: the trace is then wrong). Defined in symmetry.c.
+bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uint64_t *step_rule);
 
 // ---------------------------------------------------------------------------
 // report.c: values, traces, summary and the JSON report.

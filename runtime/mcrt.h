@@ -364,6 +364,25 @@ typedef struct McrtFairness {
   const char *file;
   int line;
 } McrtFairness;
+// A scalarset that occurs in the state (symmetry reduction). perms holds
+// nperms rows of `size` bytes, every permutation in lexicographic order (row
+// r maps element i to perms[r * size + i]); NULL when too large to tabulate.
+typedef struct McrtScalarset {
+  const char *name;
+  uint32_t size;
+  uint64_t nperms;
+  const uint8_t *perms;
+} McrtScalarset;
+
+// Mixes b into the hash a (symmetry keys: sums of these, so a walk's order
+// does not matter).
+static inline uint64_t mcrt_sym_mix(uint64_t a, uint64_t b) {
+  uint64_t h = a * UINT64_C(0x9e3779b97f4a7c15) ^ (b + UINT64_C(0x632be59bd9b4e019));
+  h ^= h >> 31;
+  h *= UINT64_C(0xbf58476d1ce4e5b9);
+  h ^= h >> 29;
+  return h;
+}
 
 // The runtime's per-thread search context; generated code passes it through.
 typedef struct McrtCtx McrtCtx;
@@ -429,6 +448,16 @@ typedef struct McrtModel {
   // bit 2i when P of instance i holds in the state and bit 2i+1 when its Q
   // holds (leads-to only).
   void (*property_bits)(McrtCtx *ctx, const uint8_t *state, uint8_t *bits);
+  // Symmetry reduction (ABI 2). nsym scalarsets occur in the state (0: the
+  // model has no symmetry and the two functions are NULL).
+  uint32_t nsym;
+  const McrtScalarset *sym;
+  // Writes to out (every bit) the state in with element i of scalarset k
+  // renamed pm[k][i] everywhere (array positions, values, collections).
+  void (*sym_apply)(const uint8_t *in, uint8_t *out, const uint8_t *const *pm);
+  // Adds to key[k][i] a hash of what the state says about element i of
+  // scalarset k, such that permuting the state permutes the keys alike.
+  void (*sym_keys)(const uint8_t *state, uint64_t *const *key);
 } McrtModel;
 
 // ---------------------------------------------------------------------------

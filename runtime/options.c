@@ -27,7 +27,10 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --memory SIZE          limit the fingerprint set + trace log + frontier\n"
           "                         (e.g. 512M, 4G; result: incomplete when reached)\n"
           "  --fingerprint 64|128   fingerprint width in bits (default 64)\n"
-          "  --symmetry on|off|verify  symmetry reduction (only 'off' is implemented)\n"
+          "  --symmetry on|off|verify  one state per symmetry class (default on; off with\n"
+          "                         liveness); verify: run with and without, compare\n"
+          "  --symmetry-method auto|exhaustive|sorted  how canonical forms are found\n"
+          "                         (exhaustive: all N! permutations, the reference)\n"
           "  --no-deadlock          do not report states without successors\n"
           "  --liveness on|off      check the temporal properties under fairness (default:\n"
           "                         on when the spec has a property); 'off' skips them\n"
@@ -150,7 +153,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     // Options with a value.
     static const char *const valued[] = {
         "--threads",  "--max-states",   "--max-steps",    "--max-depth", "--memory",
-        "--fingerprint", "--symmetry",  "--liveness",     "--trace-format", "--report",
+        "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",     "--trace-format", "--report",
         "--dot",      "--graph",        "--progress",
     };
     bool known = false;
@@ -200,6 +203,15 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         opt->symmetry = MCRT_SYM_VERIFY;
       else
         return bad(err, name, val, "on, off or verify");
+    } else if (!strcmp(name, "--symmetry-method")) {
+      if (!strcmp(val, "auto"))
+        opt->sym_method = MCRT_SYM_METHOD_AUTO;
+      else if (!strcmp(val, "exhaustive"))
+        opt->sym_method = MCRT_SYM_METHOD_EXHAUSTIVE;
+      else if (!strcmp(val, "sorted"))
+        opt->sym_method = MCRT_SYM_METHOD_SORTED;
+      else
+        return bad(err, name, val, "auto, exhaustive or sorted");
     } else if (!strcmp(name, "--liveness")) {
       if (!strcmp(val, "on"))
         opt->liveness = MCRT_LIVENESS_ON;
@@ -243,21 +255,9 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
             MCRT_VERSION, MCRT_ABI_VERSION);
     return MCRT_EXIT_OK;
   }
-  // Liveness needs the unreduced graph (the symmetry contract): with
-  // liveness checked, symmetry is off unless asked for, and asking is refused.
-  if (opt->symmetry == MCRT_SYM_ON && mcrt_liveness_wanted(m, opt)) {
-    fprintf(err, "error: --symmetry on cannot be combined with liveness checking (the "
-                 "properties are checked on the unreduced state graph): use --symmetry off, "
-                 "or --liveness off to check safety only\n");
-    return MCRT_EXIT_USAGE;
-  }
   // Recognised, but belonging to later issues.
   if (opt->threads > 1)
     return not_implemented(err, "--threads N with N > 1");
-  if (opt->symmetry == MCRT_SYM_ON)
-    return not_implemented(err, "--symmetry on");
-  if (opt->symmetry == MCRT_SYM_VERIFY)
-    return not_implemented(err, "--symmetry verify");
   if (dot)
     return not_implemented(err, "--dot");
   if (graph)

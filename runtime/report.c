@@ -371,7 +371,12 @@ static bool replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a
   return ok && !mcrt_failed(ctx);
 }
 
+// Whether the search found the state (under symmetry: its class).
 static bool in_set(const McrtCtx *ctx, const uint8_t *s) {
+  if (ctx->sym) {
+    mcrt_sym_canon(ctx->sym, s, ctx->canon);
+    s = ctx->canon;
+  }
   return mcrt_fpset_contains(&ctx->set, mcrt_fingerprint(s, ctx->state_bytes, ctx->fp_bits));
 }
 
@@ -386,7 +391,8 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
   const McrtViolation *v = &ctx->viol;
   uint64_t *path = NULL;
   size_t n = 0;
-  if (v->path) { // liveness: the lasso, as rules
+  uint64_t step_rule = v->step_rule;
+  if (v->path) { // liveness (never under symmetry): the lasso, as rules
     n = v->npath;
     path = malloc(n * sizeof *path);
     if (!path)
@@ -394,6 +400,14 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
     memcpy(path, v->path, n * sizeof *path);
   } else if (v->state != MCRT_NO_STATE) {
     n = mcrt_path_to(ctx, v->state, &path);
+    // Under symmetry the log leads through canonical states: turn it into a
+    // genuine execution first (symmetry.c).
+    if (ctx->sym &&
+        !mcrt_sym_realize(ctx, path, n, v->has_step && !v->step_init, &step_rule)) {
+      replay_mismatch(ctx, json ? stderr : f, 0,
+                      "no execution of the spec follows the symmetry classes the search found");
+      n = 0;
+    }
   }
   size_t bytes = ctx->state_bytes + MCRT_SLACK;
   uint8_t *a = calloc(1, bytes), *b = calloc(1, bytes), *loop = calloc(1, bytes);
@@ -437,16 +451,16 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
     a = b, b = t;
   }
   if (v->has_step && !ctx->internal_error) {
-    bool failed = !replay_step(ctx, v->step_init, v->step_rule, a, b) && mcrt_failed(ctx);
+    bool failed = !replay_step(ctx, v->step_init, step_rule, a, b) && mcrt_failed(ctx);
     if (json) {
       fprintf(f, "%s{", sep);
-      print_rule_json(f, m, v->step_init, v->step_rule);
+      print_rule_json(f, m, v->step_init, step_rule);
       fputs(", \"state\": null, \"error\": ", f);
       mcrt_print_json_string(f, v->message);
       fputc('}', f);
     } else {
       fprintf(f, "%zu ", n);
-      mcrt_print_rule(f, m, v->step_init, v->step_rule);
+      mcrt_print_rule(f, m, v->step_init, step_rule);
       fprintf(f, "\n    %s: %s", v->kind == MCRT_VIOL_ASSERT ? "assert failed" : "error",
               v->message);
       print_error_location(f, &ctx->err);
@@ -679,6 +693,24 @@ static const char *liveness_status_text(const McrtCtx *ctx) {
   return ctx->model->ninstances ? "checked under fairness, all hold" : "edges recorded, nothing to check";
 }
 
+// The summary's symmetry line.
+static void print_symmetry(FILE *f, const McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  const McrtSym *sy = ctx->sym;
+  if (sy) {
+    fprintf(f, "symmetry:      on: one state per class of scalarset permutations (");
+    for (uint32_t k = 0; k < m->nsym; k++)
+      fprintf(f, "%s%s %u", k ? ", " : "", m->sym[k].name, m->sym[k].size);
+    fprintf(f, "); %s canonical forms, %.2f permutations tried per state\n",
+            mcrt_sym_method_name(sy->method),
+            sy->calls ? (double)sy->candidates / (double)sy->calls : 0.0);
+  } else if (m->nsym > 0) {
+    fputs("symmetry:      off (states are not reduced by scalarset permutations)\n", f);
+  } else if (m->nscalarsets > 0) {
+    fputs("symmetry:      none (no scalarset occurs in the state)\n", f);
+  }
+}
+
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   print_verdict(f, ctx);
@@ -751,12 +783,28 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
       fprintf(f, " (%.3f s)", mcrt_liveness_time(ctx));
     fputc('\n', f);
   }
-  if (m->nscalarsets > 0)
-    fputs("symmetry:      off (states are not reduced by scalarset permutations)\n", f);
+  print_symmetry(f, ctx);
 }
 
 // ---------------------------------------------------------------------------
 // The JSON report (DESIGN.md's schema; fields are only ever added).
+
+// The JSON report's symmetry fields.
+static void print_symmetry_json(FILE *f, const McrtCtx *ctx) {
+  const McrtSym *sy = ctx->sym;
+  fprintf(f, ",\n \"symmetry\": \"%s\"", sy ? "on" : "off");
+  if (sy)
+    fprintf(f, ", \"symmetry_method\": \"%s\", \"symmetry_permutations_per_state\": %.3f",
+            mcrt_sym_method_name(sy->method),
+            sy->calls ? (double)sy->candidates / (double)sy->calls : 0.0);
+  const McrtCtx *u = ctx->unreduced;
+  if (u)
+    fprintf(f, ", \"unreduced\": {\"verdict\": \"%s\", \"states\": %" PRIu64
+               ", \"transitions\": %" PRIu64 ", \"violation\": %s%s%s}",
+            verdict_word(u), u->states, u->transitions, u->has_violation ? "\"" : "",
+            u->has_violation ? mcrt_violation_kind_name(u->viol.kind) : "null",
+            u->has_violation ? "\"" : "");
+}
 
 bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err) {
   FILE *f = fopen(path, "w");
@@ -809,8 +857,8 @@ bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err) {
   }
   fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f}", mcrt_live_bytes(ctx),
           mcrt_liveness_time(ctx));
-  fprintf(f, ",\n \"symmetry\": \"off\", \"time_s\": %.6f, \"memory_bytes\": %zu", ctx->time_s,
-          (size_t)ctx->peak_bytes);
+  print_symmetry_json(f, ctx);
+  fprintf(f, ", \"time_s\": %.6f, \"memory_bytes\": %zu", ctx->time_s, (size_t)ctx->peak_bytes);
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);
   fprintf(f, ", \"fingerprint_bits\": %u, \"collision_probability\": %.6g}\n", ctx->fp_bits,

@@ -20,6 +20,11 @@
 // counted) but only looked up: the run is incomplete only if one of them is a
 // state the search has not seen.
 //
+// Symmetry (ctx->sym, runtime/symmetry.c): every emitted state, initial or
+// successor, is replaced by the representative of its class before it is
+// fingerprinted, so the set, the log and the frontier only ever see
+// representatives; generated code expands them like any state.
+//
 // Successors are inserted in batches (see flush()), so that the cache misses
 // of a large fingerprint set overlap; the results are those of a one-by-one
 // search (ids, counts, the first violation and its trace).
@@ -127,6 +132,12 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
     return false;
   if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
     return false;
+  if (opt->symmetry == MCRT_SYM_ON && mcrt_sym_available(model)) {
+    ctx->sym = mcrt_sym_new(model, opt->sym_method);
+    ctx->canon = calloc(1, model->state_bytes + MCRT_SLACK);
+    if (!ctx->canon)
+      return false;
+  }
   ctx->peak_bytes = mcrt_accounted_bytes(ctx);
   return true;
 }
@@ -143,6 +154,9 @@ void mcrt_ctx_free(McrtCtx *ctx) {
   free(ctx->fired);
   free(ctx->bound_fired);
   free(ctx->reached);
+  mcrt_sym_free(ctx->sym);
+  free(ctx->canon);
+  ctx->sym = NULL, ctx->canon = NULL;
   ctx->cur = NULL, ctx->pend_states = NULL, ctx->fired = NULL, ctx->reached = NULL;
   ctx->bound_fired = NULL;
 }
@@ -317,6 +331,10 @@ void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
     mcrt_die("mcrt_emit_initial called during replay");
   if (ctx->stop)
     return;
+  if (ctx->sym) {
+    mcrt_sym_canon(ctx->sym, state, ctx->canon);
+    state = ctx->canon;
+  }
   discover(ctx, state, MCRT_LOG_INITIAL, rule);
 }
 
@@ -376,8 +394,12 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
   ctx->cur_has_successor = true;
   uint32_t i = ctx->npending++;
   McrtPending *p = &ctx->pend[i];
-  memcpy(ctx->pend_states + i * ctx->pend_stride, next, ctx->state_bytes);
-  p->fp = mcrt_fingerprint(next, ctx->state_bytes, ctx->fp_bits);
+  uint8_t *slot = ctx->pend_states + i * ctx->pend_stride;
+  if (ctx->sym)
+    mcrt_sym_canon(ctx->sym, next, slot); // the class's one representative
+  else
+    memcpy(slot, next, ctx->state_bytes);
+  p->fp = mcrt_fingerprint(slot, ctx->state_bytes, ctx->fp_bits);
   p->rule = rule;
   p->depth = ctx->cur_depth + 1;
   p->parent = (uint32_t)ctx->cur_id;

@@ -45,6 +45,8 @@ m4_defn(⟦MCGEN_PREDICATES⟧)
 m4_defn(⟦MCGEN_GROUPS⟧)
 /* ---- Search glue: initial states, successors, replay ---- */
 m4_defn(⟦MCGEN_SEARCH⟧)
+/* ---- Symmetry: permutation tables, applying a permutation, invariant keys ---- */
+m4_defn(⟦MCGEN_SYMMETRY⟧)
 /* ---- The model, as the runtime sees it ---- */
 static const McrtPredicate mc_invariants[] = {
 m4_defn(⟦MCGEN_INVARIANT_TABLE⟧)};
@@ -95,6 +97,10 @@ static const McrtModel mc_model = {
     .nfairness = MCGEN_NFAIRNESS,
     .fairness = mc_fairness,
     .property_bits = mc_property_bits,
+    .nsym = MCGEN_NSYM,
+    .sym = MCGEN_SYM_TABLE,
+    .sym_apply = MCGEN_SYM_APPLY,
+    .sym_keys = MCGEN_SYM_KEYS,
 };
 
 int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }

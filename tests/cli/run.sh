@@ -328,7 +328,7 @@ t_mcgen_cflags_asan() {
   # grep reads all of ldd's output (no -q): under pipefail an early exit
   # would make ldd die of SIGPIPE and the pipeline fail.
   ldd filter_checker 2>/dev/null | grep asan >/dev/null || { why="not linked with ASan: $(ldd filter_checker | tr '\n' ' ')"; return 1; }
-  run ./filter_checker --liveness off
+  run ./filter_checker --liveness off --symmetry off
   want_rc 0
 }
 check mcgen-cflags-fsanitize t_mcgen_cflags_asan
@@ -374,13 +374,13 @@ t_mcgen_define() {
   fresh
   run "$mcgen" -D N=2 "$specs/filter.mc"
   want_rc 0 && want_file filter_checker || return
-  run ./filter_checker --liveness off --report n2.json
+  run ./filter_checker --liveness off --symmetry off --report n2.json
   want_rc 0 || return
   local c
   c=$(counts n2.json)
   [ "$c" = "$n2_states $n2_transitions" ] ||
     { why="-D N=2 gives states/transitions $c, expected $n2_states $n2_transitions"; return 1; }
-  run "$bin/filter" --liveness off --report n3.json
+  run "$bin/filter" --liveness off --symmetry off --report n3.json
   c=$(counts n3.json)
   [ "$c" = "142 249" ] || { why="without -D (N=3): $c, expected 142 249"; return 1; }
 }
@@ -390,7 +390,7 @@ t_mcgen_define_joined() {
   fresh
   run "$mcgen" -DN=2 "$specs/filter.mc"
   want_rc 0 && want_file filter_checker || return
-  run ./filter_checker --liveness off --report n2.json
+  run ./filter_checker --liveness off --symmetry off --report n2.json
   local c
   c=$(counts n2.json)
   [ "$c" = "$n2_states $n2_transitions" ] ||
@@ -493,6 +493,7 @@ t_checker_help() {
   want_rc 0 || return
   local o
   for o in --threads --max-states --max-steps --max-depth --memory --fingerprint --symmetry \
+    --symmetry-method \
     --no-deadlock --liveness --trace-format --report --dot --graph --progress --quiet --help --version; do
     grep -q -- "$o\b" "$out" || { why="--help does not list $o"; return 1; }
   done
@@ -514,7 +515,7 @@ t_checker_accepts() {
   local args
   while IFS= read -r args; do
     # shellcheck disable=SC2086
-    run "$bin/filter" --liveness off $args --report r.json
+    run "$bin/filter" --liveness off --symmetry off $args --report r.json
     [ "$rc" -eq 0 ] || { why="--liveness off $args: exit $rc: $(excerpt "$err")"; return 1; }
     [ "$(counts r.json)" = "142 249" ] || { why="--liveness off $args: counts $(counts r.json)"; return 1; }
   done <<'EOF'
@@ -542,13 +543,11 @@ t_checker_not_implemented() {
   local args
   while IFS= read -r args; do
     # shellcheck disable=SC2086
-    run "$bin/filter" --liveness off $args
+    run "$bin/filter" --liveness off --symmetry off $args
     [ "$rc" -eq 2 ] || { why="$args: exit $rc, expected 2"; return 1; }
     grep -qi 'not implemented' "$err" || { why="$args: no 'not implemented' message: $(excerpt "$err")"; return 1; }
   done <<EOF
 --threads 2
---symmetry on
---symmetry verify
 --dot $PWD/g.dot
 --graph $PWD/g.json
 EOF
@@ -565,7 +564,7 @@ t_checker_bad_values() {
   local args
   while IFS= read -r args; do
     # shellcheck disable=SC2086
-    run "$bin/filter" --liveness off $args
+    run "$bin/filter" --liveness off --symmetry off $args
     [ "$rc" -eq 2 ] || { why="$args: exit $rc, expected 2"; return 1; }
     [ -s "$err" ] || { why="$args: no message"; return 1; }
   done <<'EOF'
@@ -590,7 +589,7 @@ EOF
 check checker-bad-values-exit-2 t_checker_bad_values
 
 t_exit_ok() {
-  run "$bin/filter" --liveness off
+  run "$bin/filter" --liveness off --symmetry off
   want_rc 0 && want_in "$out" '^result: ok' stdout
 }
 check checker-exit-0-ok t_exit_ok
@@ -618,6 +617,45 @@ t_liveness() {
   want_rc 1 && want_json r.json '.liveness.status == "not-checked"' "safety violation first"
 }
 check checker-liveness-default-and-stopped t_liveness
+
+# Symmetry. filter's classes under permutations of Proc: 26 states, 47
+# transitions (Rumur's exhaustive reduction, tests/oracle/filter.symmetry.rumur.txt).
+t_symmetry_default_on() {
+  fresh
+  run "$bin/filter" --liveness off --report r.json
+  want_rc 0 && want_json r.json '.states == 26 and .transitions == 47 and .symmetry == "on"' \
+    "26 classes, 47 transitions, symmetry on" && want_in "$out" '^symmetry: *on' stdout || return
+  run "$bin/filter" --liveness off --symmetry on --symmetry-method exhaustive --report r.json
+  want_rc 0 && want_json r.json '.states == 26 and .transitions == 47 and .symmetry_method == "exhaustive"' \
+    "the exhaustive method: 26, 47"
+}
+check checker-symmetry-default-on t_symmetry_default_on
+
+# Liveness is checked on the full graph: by default without reduction (a
+# note says so); an explicit --symmetry on or verify is refused, naming
+# --symmetry off.
+t_symmetry_liveness() {
+  fresh
+  run "$bin/filter" --report r.json
+  want_in "$err" 'without symmetry reduction' stderr && want_json r.json '.symmetry == "off"' "symmetry off" || return
+  local m
+  for m in on verify; do
+    run "$bin/filter" --symmetry $m
+    want_rc 2 && want_in "$err" 'symmetry off' "stderr of --symmetry $m" || return
+  done
+}
+check checker-symmetry-refused-with-liveness t_symmetry_liveness
+
+t_symmetry_verify() {
+  fresh
+  run "$bin/filter" --liveness off --symmetry verify --report r.json
+  want_rc 0 && want_in "$out" '^symmetry verify: the verdicts agree' stdout &&
+    want_json r.json '.states == 26 and .unreduced.states == 142 and .unreduced.verdict == "ok"' \
+      "reduced 26, unreduced 142" || return
+  run "$bin/bug" --liveness off --symmetry verify
+  want_rc 1 && want_in "$out" '^symmetry verify: the verdicts agree' stdout
+}
+check checker-symmetry-verify t_symmetry_verify
 
 t_deadlock() {
   fresh
@@ -668,7 +706,7 @@ check checker-memory-4M-partial t_memory_partial
 
 t_report_ok() {
   fresh
-  run "$bin/filter" --liveness off --report r.json
+  run "$bin/filter" --liveness off --symmetry off --report r.json
   want_rc 0 && want_schema r.json &&
     want_json r.json '.model == "filter" and .verdict == "ok" and .bound_hit == null and .states == 142
       and .transitions == 249 and .violations == [] and .fingerprint_bits == 64' "ok report" &&
@@ -759,7 +797,7 @@ t_fingerprint_128() {
 check checker-fingerprint-128-same-counts t_fingerprint_128
 
 t_quiet() {
-  run "$bin/filter" --liveness off --quiet
+  run "$bin/filter" --liveness off --symmetry off --quiet
   want_rc 0 && want_in "$out" '^result: ok' stdout || return
   ! grep -q '^actions fired' "$out" || { why="--quiet still prints the statistics"; return 1; }
 }
@@ -826,7 +864,7 @@ t_self_contained() {
   local d
   d=$(mktemp -d "$work/alone.XXXXXX")
   cp "$bin/filter" "$d/filter_checker" || { why="no filter checker"; return 1; }
-  (cd "$d" && env -i PATH=/usr/bin:/bin ./filter_checker --liveness off --report r.json >out.txt 2>&1)
+  (cd "$d" && env -i PATH=/usr/bin:/bin ./filter_checker --liveness off --symmetry off --report r.json >out.txt 2>&1)
   rc=$?
   [ "$rc" -eq 0 ] || { why="exit $rc in a fresh directory: $(excerpt "$d/out.txt")"; return 1; }
   [ "$(counts "$d/r.json")" = "142 249" ] || { why="counts $(counts "$d/r.json") in a fresh directory"; return 1; }

@@ -21,10 +21,16 @@
 #   // EXPECT-OUTPUT: text         substring of the checker's stdout (repeatable)
 #   // EXPECT-TRACE-STEPS: 5       steps of the first violation's trace
 #   // EXPECT-LOOP-START: 3        its loop_start (liveness lasso; null: none)
+#   // EXPECT-JQ: PROGRAM          a jq program that prints true on the report
 #   // ORACLE: filter.m            Murphi twin in tests/oracle/
 #   // ORACLE-RUN-ARGS: ...        checker options for the oracle comparison
 #                                  (default: RUN-ARGS)
 #   // ORACLE-MCGEN-ARGS: ...      mcgen options added for the oracle comparison
+#   // SYMMETRY-CHECK-MCGEN-ARGS: -D N=4  mcgen options added for the symmetry
+#                                  checks below (a size where the unreduced
+#                                  run and all N! permutations are cheap)
+#   // ORACLE-VARIANT: S | M | R   another comparison: mcgen options M, checker
+#                                  options R against NAME.S.rumur.txt
 # The twin's own header gives Rumur's arguments (`-- RUMUR-ARGS:`) and, for a
 # spec that fails on purpose, those of the violating run
 # (`-- RUMUR-VIOLATION-ARGS:`, `-- RUMUR-VIOLATION-SED:`); Rumur's output is
@@ -50,6 +56,8 @@
 #     --symmetry on is not implemented);
 #   - violation oracle: Rumur's recorded violating run and mcgen's main run
 #     agree on the verdict and on the length of the (BFS-shortest) trace;
+#   - symmetry: `--symmetry verify` agrees and exits as the unreduced run;
+#     the exhaustive and sorted canonical forms give the same counts;
 #   - live: when rumur is installed, the twin is rerun and its counts must
 #     equal the recorded ones (otherwise a loud SKIP).
 # The last line is exactly `N passed, N failed` (plus `, N skipped`); the exit
@@ -165,6 +173,40 @@ log_errors() {
 
 jq_field() { jq -r "$2" "$1" 2>/dev/null || echo "(no report)"; }
 
+# check_symmetry NAME BIN WORK RUN_ARGS: under the spec's own arguments,
+#   - `--symmetry verify` (safety only: --liveness off) says the verdicts
+#     with and without the reduction agree, and exits as the run without it;
+#   - the exhaustive canonicaliser (all N! permutations, the reference) and
+#     the sorted one find the same number of states and transitions.
+check_symmetry() {
+  local name=$1 bin=$2 work=$3 args d v_rc u_rc
+  args=$(echo " $4 " | sed 's/ --symmetry  *[a-z]* / /g; s/^  *//; s/  *$//')
+  args="${args:+$args }--liveness off"
+  d=$work/verify
+  mkdir -p "$d"
+  u_rc=$(run_checker "$bin" "$d" "$args --symmetry off")
+  v_rc=$(run_checker "$bin" "$d" "$args --symmetry verify")
+  if grep -q '^symmetry verify: the verdicts agree' "$d/out.txt"; then
+    pass "$name" "--symmetry verify: the verdicts agree"
+  else
+    fail "$name" "--symmetry verify [$args]: $(grep -m 1 '^symmetry verify' "$d/out.txt" || excerpt_file "$d/err.txt")"
+  fi
+  check_eq "$name" "--symmetry verify exit (= without reduction)" "$u_rc" "$v_rc"
+  [ "$(jq_field "$d/r.json" .symmetry)" = on ] || return 0 # no scalarset in the state
+  local e_rc s_rc
+  e_rc=$(run_checker "$bin" "$d" "$args --symmetry on --symmetry-method exhaustive")
+  if [ "$e_rc" = 2 ] && grep -q 'too many to enumerate' "$d/err.txt"; then
+    skip "$name" "symmetry methods: $(head -n 1 "$d/err.txt")"
+    return 0
+  fi
+  local e_counts
+  e_counts="$e_rc $(jq_field "$d/r.json" '"\(.states) \(.transitions)"')"
+  s_rc=$(run_checker "$bin" "$d" "$args --symmetry on --symmetry-method sorted")
+  check_eq "$name" "symmetry methods: exit, states, transitions (exhaustive vs sorted)" \
+    "$e_counts" "$s_rc $(jq_field "$d/r.json" '"\(.states) \(.transitions)"')"
+}
+excerpt_file() { head -c 300 "$1" | tr '\n' ' '; }
+
 for spec in "${specs[@]}"; do
   name=$(basename "$spec" | sed 's/\.\(mc\|dve\)$//')
   if [ ! -f "$spec" ]; then fail "$name" "no such spec $spec"; continue; fi
@@ -214,6 +256,22 @@ for spec in "${specs[@]}"; do
         fail "$name" "output expected to contain \"$want\" got: $(head -c 300 "$work/main/out.txt" | tr '\n' ' ')"
       fi
     done < <(directive "$spec" EXPECT-OUTPUT)
+    while IFS= read -r want; do
+      [ -z "$want" ] && continue
+      if [ "$(jq -r "$want" "$report" 2>&1)" = true ]; then
+        pass "$name" "report satisfies $want"
+      else
+        fail "$name" "report does not satisfy $want: $(jq -c "$want" "$report" 2>&1 | head -c 200)"
+      fi
+    done < <(directive "$spec" EXPECT-JQ)
+    sym_margs=$(first_directive "$spec" SYMMETRY-CHECK-MCGEN-ARGS)
+    if [ -z "$sym_margs" ]; then
+      check_symmetry "$name" "$bin" "$work" "$rargs"
+    elif sbin=$(build_checker "$name" "$work/symcheck" "$margs $sym_margs" "$spec"); then
+      check_symmetry "$name" "$sbin" "$work/symcheck" "$rargs"
+    else
+      fail "$name" "symmetry checks: mcgen $margs $sym_margs failed: $(log_errors "$work/symcheck/mcgen.log")"
+    fi
   fi
 
   [ -z "$oracle" ] && continue
@@ -299,6 +357,33 @@ for spec in "${specs[@]}"; do
       fi
     fi
   fi
+
+  # --- variant oracles: other constants or options (ORACLE-VARIANT) ---------
+  # `// ORACLE-VARIANT: SUFFIX | MCGEN-ARGS | RUN-ARGS`: mcgen with MCGEN-ARGS
+  # (added to MCGEN-ARGS), run with RUN-ARGS, must give the counts and verdict
+  # of the twin's variant run recorded in NAME.SUFFIX.rumur.txt
+  # (`-- RUMUR-VARIANT: SUFFIX | SED | ARGS`, tests/oracle/record.sh).
+  while IFS='|' read -r v_suffix v_margs v_rargs; do
+    v_suffix=$(echo "$v_suffix" | tr -d ' ')
+    [ -n "$v_suffix" ] || continue
+    v_rec=$oracle_dir/$tbase.$v_suffix.rumur.txt
+    if [ ! -f "$v_rec" ]; then
+      fail "$name" "variant oracle $v_suffix: recording $v_rec is missing"
+      continue
+    fi
+    vdir=$work/variant-$v_suffix
+    if ! vbin=$(build_checker "$name" "$vdir" "$margs $v_margs" "$spec"); then
+      fail "$name" "variant oracle $v_suffix: mcgen $margs $v_margs failed: $(log_errors "$vdir/mcgen.log")"
+      continue
+    fi
+    v_rc=$(run_checker "$vbin" "$vdir" "$v_rargs")
+    v_verdict=violation
+    [ "$v_rc" = 0 ] && v_verdict=ok
+    read -r vr_states vr_rules <<<"$(rumur_counts "$v_rec")"
+    check_eq "$name" "variant oracle $v_suffix [mcgen$v_margs, args$v_rargs]: verdict, states, transitions" \
+      "$(rumur_verdict "$v_rec") $vr_states $vr_rules" \
+      "$v_verdict $(jq_field "$vdir/r.json" '"\(.states) \(.transitions)"')"
+  done < <(directive "$spec" ORACLE-VARIANT)
 
   # --- depth-bound oracle: Rumur's --bound N against mcgen's --max-depth N ----
   # Both explore the states within N steps and expand none at depth N, so

@@ -2,6 +2,7 @@
 -- RUMUR-ARGS: --symmetry-reduction off --deadlock-detection stuck --threads 1
 -- RUMUR-BOUNDS: 3 6 10
 -- RUMUR-SYMMETRY-ARGS: --symmetry-reduction exhaustive --deadlock-detection stuck --threads 1
+-- RUMUR-VARIANT: n3-symmetry | s/^  N: 2;/  N: 3;/ | --symmetry-reduction exhaustive --deadlock-detection stuck --threads 1
 --
 -- Encoding: Client and Data stay scalarsets. The optionals (the Data? fields,
 -- cur_ptr : Client?) hold an undefined value for none, as in the original

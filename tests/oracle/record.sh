@@ -7,7 +7,10 @@
 # output goes to NAME.violation.rumur.txt. If it has a
 # `-- RUMUR-SYMMETRY-ARGS:` header, that run's output goes to
 # NAME.symmetry.rumur.txt. For each N of a `-- RUMUR-BOUNDS:` header, the
-# run with `--bound N` goes to NAME.bound-N.rumur.txt.
+# run with `--bound N` goes to NAME.bound-N.rumur.txt. Each
+# `-- RUMUR-VARIANT: SUFFIX | SED | ARGS` header records the run with ARGS of
+# the source edited by the sed expression SED (another constant, say) in
+# NAME.SUFFIX.rumur.txt.
 # Usage: tests/oracle/record.sh [NAME.m...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,6 +44,13 @@ for m in "$@"; do
   for b in $(header "$m" RUMUR-BOUNDS); do
     run_rumur "$m" "$(header "$m" RUMUR-ARGS) --bound $b" "$name.bound-$b.rumur.txt"
   done
+  while IFS='|' read -r suffix sedexpr vargs; do
+    suffix=$(echo "$suffix" | tr -d ' ')
+    sedexpr=$(echo "$sedexpr" | sed 's/^ *//; s/ *$//')
+    [ -n "$suffix" ] || continue
+    sed -e "$sedexpr" "$m" >"$tmp/$m"
+    run_rumur "$tmp/$m" "$vargs" "$name.$suffix.rumur.txt"
+  done < <(sed -n "s/^-- RUMUR-VARIANT:[[:space:]]*//p" "$m")
   vargs=$(header "$m" RUMUR-VIOLATION-ARGS)
   if [ -n "$vargs" ]; then
     sedexpr=$(header "$m" RUMUR-VIOLATION-SED)

@@ -152,3 +152,50 @@ Test(emit, property_instances_and_fairness) {
   cr_assert_contains(out, "mc_fair_ranges_1[] = {{0u, 2u}, {2u, 1u}, }");
   cr_assert_contains(out, "{true, false, 2, mc_fair_ranges_1, \"strong (go | stop)\"");
 }
+
+// Symmetry (symmetry.c): the scalarsets in the state, their permutation
+// tables (all N! rows, N <= 7), and the two functions specialised to the
+// layout.
+Test(emit, symmetry_tables_and_functions) {
+  char *out = emitted(FILTER);
+  cr_assert_contains(out, "m4_define(⟦MCGEN_NSYM⟧, ⟦1⟧)");
+  cr_assert_contains(out, "static const uint8_t mc_perms_0[] = {");
+  cr_assert_contains(out, "{\"Proc\", 3, 6, mc_perms_0},");
+  cr_assert_contains(out, "  2, 1, 0,\n};"); // the last row, lexicographically
+  cr_assert_contains(out, "static void mc_sym_apply(");
+  cr_assert_contains(out, "static void mc_sym_keys(");
+  // pc is indexed by Proc: entries move; victim holds Proc?: values renamed.
+  cr_assert_contains(out, "(uint64_t)pm[0][j");
+  cr_assert_contains(out, "? (uint64_t)pm[0][");
+}
+
+Test(emit, symmetry_none_without_scalarset_in_state) {
+  char *out = emitted("type P = scalarset(3);\n"
+                      "var x: 0..3;\n"
+                      "action inc(p: P) when x < 3 { x = x + 1; }\n");
+  cr_assert_contains(out, "m4_define(⟦MCGEN_NSYM⟧, ⟦0⟧)");
+  cr_assert_contains(out, "m4_define(⟦MCGEN_SYM_APPLY⟧, ⟦NULL⟧)");
+  cr_assert_null(strstr(out, "mc_sym_apply("));
+}
+
+// Two scalarsets, and each collection: a renamer per element type, a
+// multiset sorted again, a queue's slots renamed in place, a set's bits
+// moved; a scalarset of 8 gets no table (the runtime builds one).
+Test(emit, symmetry_collections_and_two_scalarsets) {
+  char *out = emitted("type P = scalarset(8);\n"
+                      "type W = scalarset(2);\n"
+                      "type M = record { p: P, w: W? };\n"
+                      "var s: set<P>;\n"
+                      "var ms: multiset<M, 3>;\n"
+                      "var q: queue<M, 2>;\n"
+                      "var a: [W] [P] bool;\n"
+                      "action go(p: P) { s.add(p); }\n");
+  cr_assert_contains(out, "m4_define(⟦MCGEN_NSYM⟧, ⟦2⟧)");
+  cr_assert_contains(out, "{\"P\", 8, 0, NULL},");
+  cr_assert_contains(out, "{\"W\", 2, 2, mc_perms_1},");
+  cr_assert_contains(out, "static uint64_t mc_sym_elem_");
+  cr_assert_contains(out, "renamed, then sorted again");
+  cr_assert_contains(out, "__builtin_ctzll");
+  cr_assert_contains(out, "pm[1][j"); // a's rows move with W
+  cr_assert_contains(out, "pm[0][j"); // and its columns with P
+}
