@@ -44,7 +44,8 @@ static const char *op_name(Op op) {
       [OP_LE] = "<=",  [OP_GT] = ">",     [OP_GE] = ">=",      [OP_AND] = "&&",
       [OP_OR] = "||",  [OP_IMPLIES] = "->", [OP_IFF] = "<->",  [OP_IN] = "in",
       [OP_NOT] = "!",  [OP_NEG] = "neg",  [OP_FORALL] = "forall", [OP_EXISTS] = "exists",
-      [OP_COUNT] = "count", [OP_SUM] = "sum",
+      [OP_COUNT] = "count", [OP_SUM] = "sum", [OP_BAND] = "&", [OP_BOR] = "|",
+      [OP_BXOR] = "^", [OP_SHL] = "<<", [OP_SHR] = ">>", [OP_BNOT] = "~",
   };
   return names[op];
 }
@@ -271,6 +272,9 @@ static void sx_node(Buf *b, Node *n) {
     buf_puts(b, "{");
     sx_args(b, &n->args);
     buf_puts(b, " }");
+    return;
+  case ND_RESET: // made by the DVE front end only
+    buf_puts(b, "(reset)");
     return;
   }
   buf_puts(b, "<?node>");
