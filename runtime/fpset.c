@@ -107,7 +107,23 @@ static bool map_ids(McrtFpSet *t) {
   return true;
 }
 
-bool mcrt_fpset_enable_ids(McrtFpSet *set) { return set->ids || map_ids(set); }
+// 64-bit fingerprints keep the id in the slot itself (a second word: one
+// cache miss finds both); 128-bit ones in an array beside the table.
+bool mcrt_fpset_enable_ids(McrtFpSet *set) {
+  if (set->ids || set->id_words)
+    return true;
+  if (set->words == 2)
+    return map_ids(set);
+  if (atomic_load_explicit(&set->count, memory_order_relaxed) != 0)
+    return false;
+  McrtFpSet t;
+  if (!map_table(&t, 2, set->capacity))
+    return false;
+  munmap((void *)set->slots, set->map_bytes);
+  set->words = 2, set->nslots = t.nslots, set->slots = t.slots, set->map_bytes = t.map_bytes;
+  set->id_words = true;
+  return true;
+}
 
 bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity) {
   memset(set, 0, sizeof *set);
@@ -182,7 +198,28 @@ McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
   return set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
 }
 
+// Id mode of 64-bit fingerprints: word 0 the fingerprint, word 1 the id.
+static McrtFpResult insert_with_id(McrtFpSet *set, uint64_t fp, uint32_t id, uint32_t *old_id) {
+  _Atomic uint64_t *s = set->slots;
+  for (uint64_t i = home_slot(fp, set->capacity); i < set->nslots; i++) {
+    uint64_t v = atomic_load_explicit(&s[2 * i], memory_order_relaxed);
+    if (v == 0 && atomic_compare_exchange_strong_explicit(&s[2 * i], &v, fp, memory_order_relaxed,
+                                                          memory_order_relaxed)) {
+      atomic_store_explicit(&s[2 * i + 1], id, memory_order_release);
+      atomic_fetch_add_explicit(&set->count, 1, memory_order_relaxed);
+      return MCRT_FP_NEW;
+    }
+    if (v == fp) {
+      *old_id = (uint32_t)atomic_load_explicit(&s[2 * i + 1], memory_order_acquire);
+      return MCRT_FP_OLD;
+    }
+  }
+  return MCRT_FP_FULL;
+}
+
 McrtFpResult mcrt_fpset_insert_id(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id) {
+  if (set->id_words)
+    return insert_with_id(set, fp.hi, id, old_id);
   uint64_t slot = 0;
   McrtFpResult r = set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
   if (r == MCRT_FP_NEW)
@@ -199,6 +236,10 @@ bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id) {
     uint64_t v = atomic_load_explicit(&s[w * i], memory_order_relaxed);
     if (v == 0)
       return false;
+    if (set->id_words && v == fp.hi) {
+      *id = (uint32_t)atomic_load_explicit(&s[2 * i + 1], memory_order_relaxed);
+      return true;
+    }
     if (v == fp.hi && (w == 1 || await_lo(&s[2 * i + 1]) == fp.lo)) {
       *id = set->ids[i];
       return true;
@@ -214,7 +255,7 @@ bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
     uint64_t v = atomic_load_explicit(&s[w * i], memory_order_relaxed);
     if (v == 0)
       return false;
-    if (v == fp.hi && (w == 1 || await_lo(&s[2 * i + 1]) == fp.lo))
+    if (v == fp.hi && (w == 1 || set->id_words || await_lo(&s[2 * i + 1]) == fp.lo))
       return true;
   }
   return false;
@@ -275,6 +316,7 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
   McrtFpSet old = *set, t;
   if (!map_table(&t, old.words, grown_capacity(&old)))
     return false;
+  t.id_words = old.id_words;
   if (old.ids && !map_ids(&t)) {
     munmap((void *)t.slots, t.map_bytes);
     return false;

@@ -45,7 +45,8 @@ typedef struct McrtFpSet {
   _Atomic uint64_t *slots; // nslots * words, mmap'd
   size_t map_bytes;        // bytes mapped for slots
   uint64_t grows;          // how many times the table grew
-  uint32_t *ids;           // liveness only: the state id of each slot (else NULL)
+  bool id_words;           // liveness, 64-bit: word 1 of each 2-word slot is the state id
+  uint32_t *ids;           // liveness, 128-bit: the state id of each slot (else NULL)
   size_t ids_bytes;        // bytes mapped for ids
 } McrtFpSet;
 

@@ -64,6 +64,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 // ---------------------------------------------------------------------------
 // Recording.
@@ -165,38 +166,55 @@ bool mcrt_live_init(McrtCtx *ctx) {
   return mcrt_fpset_enable_ids(&ctx->set);
 }
 
+size_t mcrt_live_bytes(const McrtCtx *ctx) { return ctx->live ? ctx->live->bytes : 0; }
+
+// Bytes mapped for an array of n entries of `size` bytes (+ 8: rules are
+// read 4 bytes at a time), whole pages.
+static size_t map_bytes(uint64_t n, size_t size) {
+  size_t b = (size_t)(n * size) + 8, page = 4096;
+  return (b + page - 1) & ~(page - 1);
+}
+
+// Grows an array of *cap entries of `size` bytes to hold `need`, by half
+// again, within --memory. The arrays are mapped and grown by mremap: no
+// copy. False: the limit (or the system) said no.
+static bool grow(McrtCtx *ctx, void **p, uint64_t *cap, uint64_t need, size_t size) {
+  if (need <= *cap)
+    return true;
+  uint64_t n = *cap ? *cap + *cap / 2 : 65536;
+  if (n < need)
+    n = need;
+  size_t old = *cap ? map_bytes(*cap, size) : 0, bytes = map_bytes(n, size);
+  if (mcrt_accounted_bytes(ctx) + (bytes - old) > ctx->opt->memory)
+    return false;
+  void *q = *p ? mremap(*p, old, bytes, MREMAP_MAYMOVE)
+               : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (q == MAP_FAILED)
+    return false;
+  *p = q;
+  *cap = n;
+  ctx->live->bytes += bytes - old;
+  return true;
+}
+
+static void unmap(void *p, uint64_t cap, size_t size) {
+  if (p)
+    munmap(p, map_bytes(cap, size));
+}
+
 void mcrt_live_free(McrtCtx *ctx) {
   McrtLive *L = ctx->live;
   if (!L)
     return;
   McrtLiveGraph *g = &L->g;
-  free(g->targets), free(g->rules), free(g->start), free(g->bits);
+  unmap(g->targets, L->targets_cap, sizeof *g->targets);
+  unmap(g->rules, L->rules_cap, g->rule_bytes);
+  unmap(g->start, L->start_cap, sizeof *g->start);
+  unmap(g->bits, L->bits_cap, g->bits_bytes);
   free(g->strong), free(g->cons_fair), free(g->cons_rule);
   free(g->rc_start), free(g->rc_list);
   free(L);
   ctx->live = NULL;
-}
-
-size_t mcrt_live_bytes(const McrtCtx *ctx) { return ctx->live ? ctx->live->bytes : 0; }
-
-// Grows an array of *cap entries of `size` bytes to hold `need`, by half
-// again, within --memory. False: the limit (or the system) said no.
-static bool grow(McrtCtx *ctx, void **p, uint64_t *cap, uint64_t need, size_t size) {
-  if (need <= *cap)
-    return true;
-  uint64_t n = *cap ? *cap + *cap / 2 : 4096;
-  if (n < need)
-    n = need;
-  size_t extra = (size_t)((n - *cap) * size);
-  if (mcrt_accounted_bytes(ctx) + extra > ctx->opt->memory)
-    return false;
-  void *q = realloc(*p, (size_t)(n * size) + 8); // + 8: rules are read 4 bytes at a time
-  if (!q)
-    return false;
-  *p = q;
-  *cap = n;
-  ctx->live->bytes += extra;
-  return true;
 }
 
 bool mcrt_live_state(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
@@ -255,14 +273,19 @@ static bool finish_table(McrtCtx *ctx) {
 
 #define NONE32 UINT32_MAX
 
+// What Tarjan keeps per state.
+typedef struct SccNode {
+  uint32_t tag;  // == the pass's tag: the state is in the graph of this pass
+  uint32_t idx;  // DFS number in the current pass (0: not yet visited)
+  uint32_t low;  // Tarjan's low link; the cycle's BFS parent afterwards
+  uint32_t comp; // component number (0: not assigned; unique over passes)
+} SccNode;
+
 typedef struct Scc {
   const McrtLiveGraph *g;
   uint32_t inst;
   McrtTemporal form;
-  uint32_t *tag;   // tag[v] == the pass's tag: v is in the graph of this pass
-  uint32_t *idx;   // DFS number in the current pass (0: not yet visited)
-  uint32_t *low;
-  uint32_t *comp;  // component number (0: not assigned; unique over passes)
+  SccNode *node;   // per state, together: one cache line per visit
   uint32_t *stack; // Tarjan's stack
   uint64_t sp;
   uint32_t *fv, *fpos; // DFS frames: state, next edge (offset from start)
@@ -326,7 +349,7 @@ static void *xalloc(size_t n, size_t size, bool *ok) {
 }
 
 static void scc_free(Scc *s) {
-  free(s->tag), free(s->idx), free(s->low), free(s->comp), free(s->stack);
+  free(s->node), free(s->stack);
   free(s->fv), free(s->fpos);
   free(s->en_count), free(s->stamp), free(s->touched), free(s->taken), free(s->cut);
   for (size_t i = 0; i < s->nwork; i++)
@@ -339,8 +362,7 @@ static bool scc_alloc(Scc *s, const McrtLiveGraph *g) {
   uint64_t n = g->nstates + 1;
   memset(s, 0, sizeof *s);
   s->g = g;
-  s->tag = xalloc(n, 4, &ok), s->idx = xalloc(n, 4, &ok), s->low = xalloc(n, 4, &ok);
-  s->comp = xalloc(n, 4, &ok), s->stack = xalloc(n, 4, &ok);
+  s->node = xalloc(n, sizeof *s->node, &ok), s->stack = xalloc(n, 4, &ok);
   s->fv = xalloc(n, 4, &ok), s->fpos = xalloc(n, 4, &ok);
   uint64_t c = g->ncons + 1;
   s->en_count = xalloc(c, 4, &ok), s->stamp = xalloc(c, 4, &ok), s->touched = xalloc(c, 4, &ok);
@@ -366,7 +388,7 @@ static void push_work(Scc *s, uint32_t *list, uint64_t n) {
   qsort(list, n, sizeof *list, cmp_u32);
   uint32_t t = ++s->next_tag;
   for (uint64_t i = 0; i < n; i++)
-    s->tag[list[i]] = t;
+    s->node[list[i]].tag = t;
   s->work[s->nwork] = list;
   s->work_len[s->nwork] = n;
   s->work_tag[s->nwork] = t;
@@ -390,7 +412,9 @@ static bool judge(Scc *s, const uint32_t *m, uint64_t n, uint32_t cid) {
     uint64_t v = m[i];
     for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
       uint64_t r = edge_rule(g, e);
-      bool inside = s->comp[g->targets[e]] == cid;
+      if (g->rc_start[r] == g->rc_start[r + 1])
+        continue; // a rule without fairness: nothing to count (and no miss on its target)
+      bool inside = s->node[g->targets[e]].comp == cid;
       for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++) {
         uint32_t c = g->rc_list[k];
         if (s->stamp[c] != (uint32_t)v + 1) {
@@ -463,12 +487,12 @@ static bool tarjan(Scc *s, const uint32_t *order, uint64_t norder, uint32_t t) {
   uint64_t nf = 0;
   if (order)
     for (uint64_t i = 0; i < norder; i++)
-      s->idx[order[i]] = 0, s->comp[order[i]] = 0;
+      s->node[order[i]].idx = 0, s->node[order[i]].comp = 0;
   for (uint64_t i = 0; i < norder; i++) {
     uint32_t root = order ? order[i] : (uint32_t)i;
-    if (s->tag[root] != t || s->idx[root])
+    if (s->node[root].tag != t || s->node[root].idx)
       continue;
-    s->idx[root] = s->low[root] = ++counter;
+    s->node[root].idx = s->node[root].low = ++counter;
     s->stack[s->sp++] = root;
     s->fv[nf] = root, s->fpos[nf] = 0, nf++;
     while (nf) {
@@ -477,28 +501,28 @@ static bool tarjan(Scc *s, const uint32_t *order, uint64_t norder, uint32_t t) {
       if (e < g->start[v + 1]) {
         s->fpos[nf - 1]++;
         uint32_t w = g->targets[e];
-        if (s->tag[w] != t)
+        if (s->node[w].tag != t)
           continue;
-        if (!s->idx[w]) {
-          s->idx[w] = s->low[w] = ++counter;
+        if (!s->node[w].idx) {
+          s->node[w].idx = s->node[w].low = ++counter;
           s->stack[s->sp++] = w;
           s->fv[nf] = w, s->fpos[nf] = 0, nf++;
-        } else if (!s->comp[w] && s->idx[w] < s->low[v]) {
-          s->low[v] = s->idx[w]; // w is on the stack
+        } else if (!s->node[w].comp && s->node[w].idx < s->node[v].low) {
+          s->node[v].low = s->node[w].idx; // w is on the stack
         }
         continue;
       }
       nf--;
-      if (nf && s->low[v] < s->low[s->fv[nf - 1]])
-        s->low[s->fv[nf - 1]] = s->low[v];
-      if (s->low[v] != s->idx[v])
+      if (nf && s->node[v].low < s->node[s->fv[nf - 1]].low)
+        s->node[s->fv[nf - 1]].low = s->node[v].low;
+      if (s->node[v].low != s->node[v].idx)
         continue;
       uint64_t top = s->sp;
       while (s->stack[--s->sp] != v)
         ;
       uint32_t cid = ++s->next_comp;
       for (uint64_t k = s->sp; k < top; k++)
-        s->comp[s->stack[k]] = cid;
+        s->node[s->stack[k]].comp = cid;
       if (judge(s, s->stack + s->sp, top - s->sp, cid))
         return true;
     }
@@ -516,21 +540,21 @@ static uint64_t confine(Scc *s, uint32_t *par, uint32_t *queue) {
   bool bfs = s->form == MCRT_TEMP_EVENTUALLY || s->form == MCRT_TEMP_LEADSTO;
   uint64_t head = 0, tail = 0;
   for (uint64_t v = 0; v < n; v++) {
-    s->tag[v] = 0;
+    s->node[v].tag = 0;
     if (!allowed(s, v))
       continue;
     if (!bfs) {
-      s->tag[v] = 1;
+      s->node[v].tag = 1;
     } else if (is_source(s, v)) {
-      s->tag[v] = 1, par[v] = NONE32, queue[tail++] = (uint32_t)v;
+      s->node[v].tag = 1, par[v] = NONE32, queue[tail++] = (uint32_t)v;
     }
   }
   while (head < tail) {
     uint32_t v = queue[head++];
     for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
       uint32_t w = g->targets[e];
-      if (!s->tag[w] && allowed(s, w))
-        s->tag[w] = 1, par[w] = v, queue[tail++] = w;
+      if (!s->node[w].tag && allowed(s, w))
+        s->node[w].tag = 1, par[w] = v, queue[tail++] = w;
     }
   }
   s->next_tag = 1;
@@ -641,7 +665,7 @@ static uint64_t edge_meets(Scc *s, Needs *nd, uint64_t v) {
   if (!nd->weak_open && !nd->strong_open)
     return UINT64_MAX;
   for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
-    if (s->comp[g->targets[e]] != s->found)
+    if (s->node[g->targets[e]].comp != s->found)
       continue;
     uint64_t r = edge_rule(g, e);
     for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++)
@@ -664,11 +688,13 @@ static void cycle_step(Scc *s, Needs *nd, Path *cyc, uint64_t e) {
 // cycle; returns the state reached.
 static uint64_t bfs_step(Scc *s, Needs *nd, Path *cyc, uint64_t from, uint64_t goal) {
   const McrtLiveGraph *g = s->g;
-  uint32_t *seen = s->idx, *par = s->low, *queue = s->stack; // free after Tarjan
+  // After Tarjan, idx holds the BFS's visit stamps and low its parents.
+  SccNode *n = s->node;
+  uint32_t *queue = s->stack;
   uint32_t round = ++nd->round;
   uint64_t head = 0, tail = 0, hit = UINT64_MAX, last = UINT64_MAX;
   queue[tail++] = (uint32_t)from;
-  seen[from] = round;
+  n[from].idx = round;
   while (head < tail && hit == UINT64_MAX) {
     uint32_t u = queue[head++];
     if (goal == UINT64_MAX) {
@@ -683,21 +709,21 @@ static uint64_t bfs_step(Scc *s, Needs *nd, Path *cyc, uint64_t from, uint64_t g
     }
     for (uint64_t e = g->start[u]; e < g->start[u + 1]; e++) {
       uint32_t w = g->targets[e];
-      if (s->comp[w] != s->found)
+      if (s->node[w].comp != s->found)
         continue;
       if (w == goal) {
         hit = u, last = e;
         break;
       }
-      if (seen[w] != round)
-        seen[w] = round, par[w] = u, queue[tail++] = w;
+      if (n[w].idx != round)
+        n[w].idx = round, n[w].low = u, queue[tail++] = w;
     }
   }
   if (hit == UINT64_MAX)
     mcrt_die("liveness: the fair component does not meet its requirements");
   Path rev = {0};
-  for (uint64_t v = hit; v != from; v = par[v])
-    path_push(&rev, edge_to(g, par[v], v));
+  for (uint64_t v = hit; v != from; v = n[v].low)
+    path_push(&rev, edge_to(g, n[v].low, v));
   for (size_t i = rev.n; i-- > 0;)
     cycle_step(s, nd, cyc, rev.e[i]);
   free(rev.e);
@@ -734,7 +760,8 @@ static void build_cycle(Scc *s, uint64_t entry, Path *cyc) {
     if (!g->strong[c])
       nd.pending[c] = 1, nd.weak[nd.nweak++] = c, nd.weak_open++;
   nd.not_p = s->form == MCRT_TEMP_EVENTUALLY_ALWAYS;
-  memset(s->idx, 0, (g->nstates + 1) * sizeof *s->idx);
+  for (uint64_t v = 0; v <= g->nstates; v++)
+    s->node[v].idx = 0;
   visit_state(s, &nd, entry);
   uint64_t cur = entry;
   while (nd.weak_open || nd.strong_open || nd.not_p)
@@ -793,7 +820,7 @@ bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, Mc
     uint64_t entry = UINT64_MAX;
     if (bfs) {
       for (uint64_t i = 0; i < nborder && entry == UINT64_MAX; i++)
-        if (s.comp[border[i]] == s.found)
+        if (s.node[border[i]].comp == s.found)
           entry = border[i];
     } else {
       for (uint64_t i = 0; i < s.nmembers; i++)
@@ -875,6 +902,16 @@ void mcrt_liveness_check(McrtCtx *ctx) {
     ctx->stop = true;
     return;
   }
+  // The check's own arrays (per state: Tarjan's record, stack and frames,
+  // the BFS parent and order) count against --memory too.
+  size_t check_bytes = (size_t)(ctx->states + 1) * (sizeof(SccNode) + 4 * 5);
+  if (m->ninstances && mcrt_accounted_bytes(ctx) + check_bytes > ctx->opt->memory) {
+    ctx->bound = MCRT_BOUND_MEMORY;
+    ctx->stop = true;
+    return;
+  }
+  if (mcrt_accounted_bytes(ctx) + check_bytes > ctx->peak_bytes)
+    ctx->peak_bytes = mcrt_accounted_bytes(ctx) + check_bytes;
   for (uint32_t i = 0; i < m->ninstances; i++) {
     McrtLasso l;
     if (!mcrt_live_find(&ctx->live->g, i, m->instances[i].form, &l)) {

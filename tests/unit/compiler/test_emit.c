@@ -125,3 +125,30 @@ Test(emit, feature_tour) {
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     cr_assert_contains(out, names[i]);
 }
+
+// Liveness: one instance per forall binding (first binder most
+// significant, names as the runtime prints values), P and Q as functions of
+// the binders, bits 2i / 2i+1; a fair action with parameters is fair per
+// binding, a group is one constraint over every binding of its actions.
+Test(emit, property_instances_and_fairness) {
+  char *out = emitted("type Proc = scalarset(2);\n"
+                      "type E = enum { a, b };\n"
+                      "var pc: [Proc] E;\n"
+                      "action go(p: Proc) { pc[p] = b; }\n"
+                      "action stop { }\n"
+                      "property lt: forall p: Proc, k: 1..2 :: pc[p] == a ~> k == 2;\n"
+                      "property ev: <> exists q: Proc :: pc[q] == b;\n"
+                      "fair weak go;\n"
+                      "fair strong (go | stop);\n");
+  cr_assert_contains(out, "{\"lt(p=Proc_1, k=1)\", 0, MCRT_TEMP_LEADSTO}");
+  cr_assert_contains(out, "{\"lt(p=Proc_1, k=2)\", 0, MCRT_TEMP_LEADSTO}");
+  cr_assert_contains(out, "{\"lt(p=Proc_2, k=2)\", 0, MCRT_TEMP_LEADSTO}");
+  cr_assert_contains(out, "{\"ev\", 1, MCRT_TEMP_EVENTUALLY}");
+  cr_assert_contains(out, "prop_lt_P(McrtCtx *ctx, const uint8_t *s, int64_t");
+  cr_assert_contains(out, "prop_lt_Q(ctx, s, (int64_t)1, (int64_t)2)");
+  cr_assert_contains(out, "bits[1] |= 1u"); // ev, instance 4: bit 8
+  cr_assert_contains(out, "MCGEN_NINSTANCES⟧, ⟦5⟧");
+  cr_assert_contains(out, "{false, true, 1, mc_fair_ranges_0, \"weak go\"");
+  cr_assert_contains(out, "mc_fair_ranges_1[] = {{0u, 2u}, {2u, 1u}, }");
+  cr_assert_contains(out, "{true, false, 2, mc_fair_ranges_1, \"strong (go | stop)\"");
+}

@@ -131,3 +131,38 @@ Test(fpset, fingerprint_never_zero) {
   cr_assert_neq(g.hi, 0);
   cr_assert_eq(g.lo, 0);
 }
+
+// Liveness keeps a state id with each fingerprint (in the slot at 64 bits,
+// beside the table at 128): ids survive growth, an old fingerprint gives
+// back its id, find_id agrees, contains still works.
+static void ids_run(unsigned bits, uint64_t n) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, bits, 1024));
+  cr_assert(mcrt_fpset_enable_ids(&s));
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t id = 12345;
+    McrtFpResult r;
+    while ((r = mcrt_fpset_insert_id(&s, fp_of(i, bits), (uint32_t)i, &id)) == MCRT_FP_FULL)
+      cr_assert(mcrt_fpset_grow(&s));
+    cr_assert_eq(r, MCRT_FP_NEW);
+    if (mcrt_fpset_wants_grow(&s))
+      cr_assert(mcrt_fpset_grow(&s));
+  }
+  cr_assert_gt(s.grows, 3);
+  for (uint64_t i = 0; i < n; i += 7) {
+    uint32_t id = 0;
+    cr_assert_eq(mcrt_fpset_insert_id(&s, fp_of(i, bits), 999, &id), MCRT_FP_OLD);
+    cr_assert_eq(id, (uint32_t)i);
+    id = 0;
+    cr_assert(mcrt_fpset_find_id(&s, fp_of(i, bits), &id));
+    cr_assert_eq(id, (uint32_t)i);
+    cr_assert(mcrt_fpset_contains(&s, fp_of(i, bits)));
+  }
+  uint32_t id;
+  cr_assert(!mcrt_fpset_find_id(&s, fp_of(n + 1, bits), &id));
+  cr_assert(!mcrt_fpset_contains(&s, fp_of(n + 1, bits)));
+  mcrt_fpset_free(&s);
+}
+
+Test(fpset, ids_64) { ids_run(64, 200000); }
+Test(fpset, ids_128) { ids_run(128, 200000); }
