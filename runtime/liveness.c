@@ -50,8 +50,11 @@
 // only counts edges that stay inside the component.
 //
 // SCCs: Tarjan's algorithm, iterative (an explicit stack of frames: a cycle
-// of 10^7 states must not recurse on the C stack), roots in id order, so the
-// component found, and the trace, are the same on every run.
+// of 10^7 states must not recurse on the C stack), roots in id order. Every
+// component is judged (a violated property costs what a holding one does),
+// and the witness is the fair one whose smallest state id is least: ids are
+// BFS order, so it is the one nearest the initial states, which keeps the
+// stem short, and the same on every run.
 //
 // Traces. The stem is the BFS parent path (shortest) from an initial state
 // to the component (for <> P and ~>, a BFS inside the allowed states from
@@ -300,6 +303,7 @@ typedef struct Scc {
   size_t nwork, work_cap, work_next;
   // The answer.
   uint32_t found; // component number, 0 if none
+  uint32_t found_lo; // its smallest state id
   uint32_t *members;
   uint64_t nmembers;
 } Scc;
@@ -396,7 +400,8 @@ static void push_work(Scc *s, uint32_t *list, uint64_t n) {
 }
 
 // Judges the component m[0..n) (number cid): a cycle? fair? refined?
-// True when it is the witness sought.
+// When it is a witness nearer the initial states than the one found so far
+// (smaller least id), it becomes the answer. Returns whether it did.
 static bool judge(Scc *s, const uint32_t *m, uint64_t n, uint32_t cid) {
   const McrtLiveGraph *g = s->g;
   if (n == 1) {
@@ -470,6 +475,13 @@ static bool judge(Scc *s, const uint32_t *m, uint64_t n, uint32_t cid) {
     if (!bad)
       return false;
   }
+  uint32_t lo = UINT32_MAX;
+  for (uint64_t i = 0; i < n; i++)
+    lo = m[i] < lo ? m[i] : lo;
+  if (s->found && lo >= s->found_lo)
+    return false;
+  free(s->members);
+  s->found_lo = lo;
   s->members = malloc(n * sizeof *s->members);
   if (!s->members)
     mcrt_die("out of memory");
@@ -480,8 +492,8 @@ static bool judge(Scc *s, const uint32_t *m, uint64_t n, uint32_t cid) {
 }
 
 // Tarjan over the states of `order` (or 0..nstates-1 when NULL) whose tag
-// is t, with edges between such states; iterative. True: witness found.
-static bool tarjan(Scc *s, const uint32_t *order, uint64_t norder, uint32_t t) {
+// is t, with edges between such states; iterative. Judges every component.
+static void tarjan(Scc *s, const uint32_t *order, uint64_t norder, uint32_t t) {
   const McrtLiveGraph *g = s->g;
   uint32_t counter = 0;
   uint64_t nf = 0;
@@ -523,11 +535,9 @@ static bool tarjan(Scc *s, const uint32_t *order, uint64_t norder, uint32_t t) {
       uint32_t cid = ++s->next_comp;
       for (uint64_t k = s->sp; k < top; k++)
         s->node[s->stack[k]].comp = cid;
-      if (judge(s, s->stack + s->sp, top - s->sp, cid))
-        return true;
+      judge(s, s->stack + s->sp, top - s->sp, cid);
     }
   }
-  return false;
 }
 
 // Sets tag 1 on the states the component may use: the allowed ones, and
@@ -809,11 +819,12 @@ bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, Mc
     }
   }
   nborder = confine(&s, bpar, border);
-  bool found = tarjan(&s, NULL, g->nstates, 1);
-  while (!found && s.work_next < s.nwork) {
+  tarjan(&s, NULL, g->nstates, 1);
+  while (s.work_next < s.nwork) {
     size_t w = s.work_next++;
-    found = tarjan(&s, s.work[w], s.work_len[w], s.work_tag[w]);
+    tarjan(&s, s.work[w], s.work_len[w], s.work_tag[w]);
   }
+  bool found = s.found != 0;
   if (found) {
     out->violated = true;
     // The loop starts at the component's state nearest the sources.
