@@ -20,7 +20,7 @@
 # Usage: tests/e2e/run_ltl.sh [BUILD_DIR] [SPEC.mc...]
 # Environment:
 #   MCGEN_CFLAGS, MCGEN_TEST_CFLAGS, MCGEN_TIMEOUT   as for run_specs.sh
-#   BEEM_DIR   the BEEM suite (default /work/shared/suites/beem); when its
+#   BEEM_DIR   the BEEM suite (default: what tools/beem-dir finds); when its
 #              beem_expected.csv exists, the recorded rows must equal its rows
 #
 # Directives in a BEEM spec's header comment:
@@ -56,7 +56,7 @@ beem_specs_dir=$root/tests/liveness/beem
 spin_specs_dir=$root/tests/liveness/spin
 spin_dir=$root/tests/oracle/spin
 recorded_csv=$beem_specs_dir/beem_expected.csv
-beem_dir=${BEEM_DIR:-/work/shared/suites/beem}
+beem_dir=$("$root/tools/beem-dir" || true)
 
 build_dir=$root/build
 if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ]; then

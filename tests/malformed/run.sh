@@ -134,7 +134,7 @@ for ((n = 0; n <= ${#dseed_text}; n++)); do
   fi
   prev=$cur
 done
-beem=${BEEM_DIR:-$root/../shared/suites/beem}
+beem=$("$root/tools/beem-dir" || echo "${BEEM_DIR:-$root/../shared/suites/beem}")
 beem_models=()
 for m in gear.1 brp.1 elevator2.1; do
   if [ -f "$beem/dve/$m.dve" ]; then
