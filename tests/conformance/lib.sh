@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers shared by the BEEM conformance scripts (run.sh, ltl.sh); sourced
 # after $root and $known_file are set.
 
