@@ -115,14 +115,19 @@ e2e-tests: all asan-runtime
 
 # BEEM conformance (tests/conformance/run.sh): every complete instance up to
 # LIMIT states against BEEM's published figures, after checking that every
-# dve/*.dve compiles. make test runs the instances under 10^5 states.
+# dve/*.dve compiles, then (tests/conformance/ltl.sh) the LTL verdicts of the
+# dve_props/ files on those instances. make test runs the instances under
+# 10^5 states, and the LTL verdicts on instances under 10^4 states (50 files,
+# about 2 CPU minutes).
 LIMIT ?= 1000000
 conformance: all
 	tests/conformance/run.sh $(B) --compile-all --limit $(LIMIT)
+	tests/conformance/ltl.sh $(B) --limit $(LIMIT)
 
 conformance-tests: all
 	tests/conformance/selftest.sh $(B)
 	tests/conformance/run.sh $(B) --limit 100000
+	tests/conformance/ltl.sh $(B) --limit 10000
 
 # mcgen against Rumur (bench/run.sh), then against SPIN on BEEM (bench/beem.sh).
 bench: all

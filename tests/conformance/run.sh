@@ -67,14 +67,8 @@ for n in "$limit" "$min" "$timeout_s" "$jobs"; do
   case $n in '' | *[!0-9]*) echo "run.sh: '$n' is not a number" >&2; exit 2 ;; esac
 done
 
-if ! beem=$("$root/tools/beem-dir") || [ ! -d "$beem/dve" ]; then
-  echo "################################################################"
-  echo "SKIP: BEEM conformance NOT CHECKED: no BEEM suite found"
-  echo "      (looked for ../shared/suites/beem/ beside the repo root or a"
-  echo "      parent, with beem_expected.csv and dve/; or set BEEM_DIR)"
-  echo "################################################################"
-  exit 0
-fi
+. "$here/lib.sh"
+find_suite_or_skip dve "BEEM conformance"
 mcgen=$build_dir/mcgen
 if [ ! -x "$mcgen" ]; then
   echo "run.sh: no mcgen at $mcgen (run make first)" >&2
@@ -86,22 +80,6 @@ trap 'rm -rf "$work"' EXIT
 
 # name states complete edges deadlocks levels, one instance a line.
 expected_rows() { "$root/tools/beem-expected" "$beem"; }
-
-# The reason known.txt gives for an instance (empty when it is not listed).
-# Format: "NAME: reason", then indented continuation lines; # comments.
-known_reason() {
-  [ -f "$known_file" ] || return 0
-  awk -v n="$1" '
-    /^#/ { next }
-    /^[^ \t]/ { cur = $0; sub(/:.*/, "", cur); if (cur == n) { r = $0; sub(/^[^:]*:[ \t]*/, "", r); print r; exit } }
-  ' "$known_file"
-}
-
-# The value of a numeric key of a flat JSON report.
-json_num() { grep -o "\"$1\": [0-9]*" "$2" | head -n 1 | sed 's/.*: //'; }
-
-# The first line of a file that says what went wrong, for a reason column.
-first_error() { grep -m 1 -E 'error|violation|incomplete|[Ee]rror' "$1" || head -n 1 "$1"; }
 
 # Checks one instance; prints its row and writes its verdict to
 # $work/NAME.verdict.

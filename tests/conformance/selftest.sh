@@ -82,6 +82,52 @@ BEEM_DIR=$tmp/beem CONFORMANCE_KNOWN=$tmp/known.txt "$run" "$build_dir" --limit 
 check "exit 0 with a pass and a known difference (got $?)" $?
 has "$o" '^tally: 1 passed, 0 failed, 0 errors, 1 known differences'; check "tally of two" $?
 
+# LTL mode (ltl.sh) on made-up property files over the same count model.
+# prop1 accepts q1 once x == 3 holds for ever: the system stops at (s,3), the
+# property process stutters there into q1 and loops: violated. prop2 accepts
+# q0 while x != 1 (its guard read in the step's source state): (s,0,q0) ->
+# (s,1,q0), where the property cannot move: the product stops, a finite
+# behaviour, no accepting cycle: holds (and only with --no-deadlock does the
+# run get that far). prop3 and prop5 are prop1 with a wrong published
+# answer (prop5 listed as known), prop4's answer is unknown.
+mkdir -p "$tmp/ltl/dve_props"
+body=$(sed '/^system/d' "$tmp/beem/dve/count.1.dve")
+prop() { # prop FILE ACCEPT TRANSITIONS
+  printf '%s\nprocess LTL_property {\nstate q0, q1;\ninit q0;\naccept %s;\ntrans\n%s;\n}\n\nsystem async property LTL_property;\n' \
+    "$body" "$2" "$3" >"$tmp/ltl/dve_props/$1.dve"
+}
+prop count.1.prop1 q1 ' q0 -> q0 {}, q0 -> q1 { guard x == 3; }, q1 -> q1 { guard x == 3; }'
+prop count.1.prop2 q0 ' q0 -> q0 { guard x != 1; }'
+for f in count.1.prop3 count.1.prop4 count.1.prop5 count.5.prop1 count.6.prop1; do
+  cp "$tmp/ltl/dve_props/count.1.prop1.dve" "$tmp/ltl/dve_props/$f.dve"
+done
+printf 'byte x = ;\n' >"$tmp/ltl/dve_props/broken.1.prop1.dve"
+{
+  echo name,states,complete,property_answers
+  echo 'count.1,5,yes,P1:ltl:no:4;P2:ltl:yes:2;P3:ltl:yes:4;P4:ltl:unknown:4;P5:ltl:yes:4'
+  echo count.5,5,no,P1:ltl:no:4
+  echo count.6,50,yes,P1:ltl:no:4
+  echo 'broken.1,5,yes,P1:reach:yes:1;P1:ltl:yes:1'
+} >"$tmp/ltl/beem_expected.csv"
+printf 'count.1.prop5: published as holding\n' >"$tmp/known-ltl.txt"
+ltl=$root/tests/conformance/ltl.sh
+BEEM_DIR=$tmp/ltl CONFORMANCE_KNOWN=$tmp/known-ltl.txt "$ltl" "$build_dir" --limit 10 >"$o" 2>&1
+rc=$?
+check "ltl: exit status 1 (got $rc)" "$([ "$rc" = 1 ]; echo $?)"
+has "$o" '^count\.1\.prop1 +violated +violated +PASS'; check "ltl: prop1 violated" $?
+has "$o" '^count\.1\.prop2 +holds +holds +PASS'; check "ltl: prop2 holds through a product deadlock" $?
+has "$o" '^count\.1\.prop3 +holds +violated +FAIL BEEM: holds$'; check "ltl: prop3 fails" $?
+has "$o" '^count\.1\.prop5 .* KNOWN .*known.txt: published as holding'; check "ltl: prop5 known" $?
+has "$o" '^broken\.1\.prop1 +holds +- +ERROR mcgen: .*broken\.1\.prop1\.dve:1:'; check "ltl: broken.1.prop1 error" $?
+! has "$o" '^count\.(1\.prop4|5|6)'; check "ltl: unknown, incomplete, oversized not run" $?
+has "$o" '^ltl tally: 2 passed, 1 failed, 1 errors, 1 known differences \(of 5 files; not run: 1 over the limit of 10 states, 1 without a complete BEEM count, 1 without a published ltl answer\)$'
+check "ltl: tally" $?
+BEEM_DIR=$tmp/ltl "$ltl" "$build_dir" --limit 10 --only 'count\.1\.prop[12]' >"$o" 2>&1
+check "ltl: exit 0 when all pass (got $?)" $?
+BEEM_DIR=$tmp/none "$ltl" "$build_dir" >"$o" 2>&1
+check "ltl: no suite: exit 0 (got $?)" $?
+has "$o" '^SKIP: BEEM LTL conformance NOT CHECKED'; check "ltl: no suite: says SKIP" $?
+
 # No suite: loud skip, exit 0, nothing passed.
 BEEM_DIR=$tmp/none "$run" "$build_dir" >"$o" 2>&1
 check "no suite: exit 0 (got $?)" $?
