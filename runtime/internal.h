@@ -478,6 +478,10 @@ bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uin
 // ---------------------------------------------------------------------------
 // report.c: values, traces, summary and the JSON report.
 
+// Runs one step of a replay: init rule into b, or action rule from a into b.
+// Returns false (and the failure in ctx->err) when the rule does not apply.
+bool mcrt_replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b);
+
 // Prints one value of type t stored at bit offset off of base.
 void mcrt_print_value(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off);
 void mcrt_print_value_json(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off);

@@ -359,9 +359,7 @@ static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what
                   "code is not deterministic)\n", step, what);
 }
 
-// Runs step i of a replay: init rule into b, or action rule from a into b.
-// Returns false (and the failure in ctx->err) when the rule does not apply.
-static bool replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b) {
+bool mcrt_replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b) {
   const McrtModel *m = ctx->model;
   mcrt_clear_error(ctx);
   memset(b, 0, ctx->state_bytes + MCRT_SLACK);
@@ -418,7 +416,7 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
     fputc('[', f);
   for (size_t i = 0; i < n; i++) {
     bool init = i == 0;
-    if (!replay_step(ctx, init, path[i], a, b) || !in_set(ctx, b)) {
+    if (!mcrt_replay_step(ctx, init, path[i], a, b) || !in_set(ctx, b)) {
       replay_mismatch(ctx, json ? stderr : f, i,
                       mcrt_failed(ctx) ? ctx->err.message : "the state is not the one the search found");
       break;
@@ -451,7 +449,7 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
     a = b, b = t;
   }
   if (v->has_step && !ctx->internal_error) {
-    bool failed = !replay_step(ctx, v->step_init, step_rule, a, b) && mcrt_failed(ctx);
+    bool failed = !mcrt_replay_step(ctx, v->step_init, step_rule, a, b) && mcrt_failed(ctx);
     if (json) {
       fprintf(f, "%s{", sep);
       print_rule_json(f, m, v->step_init, step_rule);

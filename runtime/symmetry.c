@@ -294,22 +294,11 @@ bool mcrt_sym_canon(McrtSym *sy, const uint8_t *in, uint8_t *out) {
 // the logged step out of c_i to a step out of s_i. Every printed step is then
 // a real step of the spec from the state printed before it.
 
-// Runs one rule for the trace; false when it does not apply or fails.
-static bool step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b) {
-  const McrtModel *m = ctx->model;
-  mcrt_clear_error(ctx);
-  memset(b, 0, ctx->state_bytes + MCRT_SLACK);
-  ctx->replaying = true;
-  bool ok = init ? m->apply_init(ctx, rule, b) : m->apply_rule(ctx, rule, a, b);
-  ctx->replaying = false;
-  return ok && !mcrt_failed(ctx);
-}
-
 // Whether rule turns a into a state whose canonical form is want (the
 // successor is left in b).
 static bool leads_to(McrtCtx *ctx, uint64_t rule, const uint8_t *a, uint8_t *b, uint8_t *cb,
                      const uint8_t *want) {
-  if (!step(ctx, false, rule, a, b))
+  if (!mcrt_replay_step(ctx, false, rule, a, b))
     return false;
   mcrt_sym_canon(ctx->sym, b, cb);
   return memcmp(cb, want, ctx->state_bytes) == 0;
@@ -319,7 +308,7 @@ static bool leads_to(McrtCtx *ctx, uint64_t rule, const uint8_t *a, uint8_t *b, 
 // same kind of failure at the same place in the spec).
 static bool fails_alike(McrtCtx *ctx, uint64_t rule, const uint8_t *a, uint8_t *b,
                         const McrtViolation *want) {
-  if (step(ctx, false, rule, a, b) || !mcrt_failed(ctx))
+  if (mcrt_replay_step(ctx, false, rule, a, b) || !mcrt_failed(ctx))
     return false;
   const McrtError *e = &ctx->err;
   return e->is_assert == (want->kind == MCRT_VIOL_ASSERT) && e->line == want->line &&
@@ -335,7 +324,7 @@ bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uin
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
     // c_i, from c_{i-1} and the logged rule.
-    if (!step(ctx, i == 0, path[i], canon, next)) {
+    if (!mcrt_replay_step(ctx, i == 0, path[i], canon, next)) {
       ok = false;
       break;
     }
