@@ -31,7 +31,7 @@ PATHS := -DMCGEN_TEMPLATE_DIR=\"$(CURDIR)/templates\" \
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench clean conformance conformance-tests
+        asan-runtime bench clean conformance conformance-tests docs-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -91,7 +91,7 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) unit-tests cli-tests diag-tests malformed-tests e2e-tests conformance-tests
+	$(MAKE) unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests conformance-tests
 
 # The compiler never frees (it is short-lived, STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked.
@@ -107,6 +107,10 @@ diag-tests: all
 
 malformed-tests: all
 	tests/malformed/run.sh $(B)
+
+# Every example of docs/LANGUAGE.md compiles and checks as it says.
+docs-tests: all
+	tests/docs/run.sh $(B)
 
 e2e-tests: all asan-runtime
 	tests/e2e/compilers.sh $(B)
