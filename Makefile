@@ -93,7 +93,7 @@ test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
 	$(MAKE) unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests conformance-tests
 
-# The compiler never frees (it is short-lived, STYLE.md 6): no leak checks
+# The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked.
 unit-tests: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; \

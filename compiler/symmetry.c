@@ -2,7 +2,7 @@
 // Requires check() and layout().
 //
 // The symmetry group of a spec is the product of the permutation groups of
-// its scalarsets (LANGUAGE.md: nothing may tell two elements apart). Only
+// its scalarsets (docs/LANGUAGE.md: nothing may tell two elements apart). Only
 // the scalarsets that occur in the state matter; each gets an index k and,
 // in the generated C, the table of all its permutations (for N <= 7; the
 // runtime builds larger ones itself when asked to enumerate them).

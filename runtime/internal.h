@@ -199,7 +199,7 @@ bool mcrt_queue_pop(McrtQueue *q, uint8_t *out);
 static inline size_t mcrt_queue_bytes(const McrtQueue *q) { return q->nchunks * q->chunk_bytes; }
 
 // ---------------------------------------------------------------------------
-// options.c: the checker's command line (DESIGN.md).
+// options.c: the checker's command line (docs/DESIGN.md).
 
 typedef enum { MCRT_LIVENESS_DEFAULT, MCRT_LIVENESS_ON, MCRT_LIVENESS_OFF } McrtLiveness;
 typedef enum { MCRT_SYM_DEFAULT, MCRT_SYM_ON, MCRT_SYM_OFF, MCRT_SYM_VERIFY } McrtSymmetry;

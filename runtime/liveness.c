@@ -15,7 +15,7 @@
 // successor function emitted it there, so the state's edges are its enabled
 // rules, and an edge "takes" the fairness constraints of its rule.
 //
-// Semantics (LANGUAGE.md). A behaviour is an infinite path; a state without
+// Semantics (docs/LANGUAGE.md). A behaviour is an infinite path; a state without
 // successors repeats forever (a stutter loop on which no action is enabled,
 // hence fair); there is no other stuttering. A state that a `constraint`
 // cuts is not expanded: it has no edges, and is treated exactly like a state

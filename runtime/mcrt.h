@@ -309,7 +309,7 @@ typedef struct McrtParam {
 // An action or an init block, with all its parameter bindings. Binding b of
 // the group is rule (first_rule + b); b is the mixed-radix number of the
 // parameter encodings, the first parameter most significant, so that rule
-// order is the order LANGUAGE.md prescribes. Actions and init blocks are
+// order is the order docs/LANGUAGE.md prescribes. Actions and init blocks are
 // numbered separately, each from 0.
 typedef struct McrtRuleGroup {
   const char *name;
@@ -329,7 +329,7 @@ typedef struct McrtPredicate {
 } McrtPredicate;
 
 // Liveness (ABI 2). A `property` with a `forall` prefix is one instance per
-// binding; each instance is checked on its own. The forms of LANGUAGE.md:
+// binding; each instance is checked on its own. The forms of docs/LANGUAGE.md:
 typedef enum {
   MCRT_TEMP_ALWAYS,            // [] P
   MCRT_TEMP_EVENTUALLY,        // <> P
@@ -483,7 +483,7 @@ bool mcrt_failed(const McrtCtx *ctx);
 // true inside initial_states/successors (so it can build the trace).
 void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule);
 
-// The checker's main: parses the command line of DESIGN.md, runs the search,
+// The checker's main: parses the command line of docs/DESIGN.md, runs the search,
 // prints the summary and traces, writes reports; returns the exit code.
 int mcrt_main(const McrtModel *model, int argc, char **argv);
 

@@ -1,4 +1,4 @@
-// options.c: the checker's command line, as DESIGN.md lists it. Options take
+// options.c: the checker's command line, as docs/DESIGN.md lists it. Options take
 // their value as the next argument or after '=' (--max-states=1000). Options
 // that belong to later issues are recognised and refused with a plain
 // "not implemented yet" (exit 2) rather than "unknown option".

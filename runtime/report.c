@@ -1,8 +1,8 @@
 // report.c: everything the checker prints: values (driven only by the
 // McrtType descriptors), traces (rebuilt from the log and replayed), the
-// summary, and the JSON report of DESIGN.md.
+// summary, and the JSON report of docs/DESIGN.md.
 //
-// Values print as LANGUAGE.md says: Proc_1 .. Proc_N, none, {a, b} (sets and
+// Values print as docs/LANGUAGE.md says: Proc_1 .. Proc_N, none, {a, b} (sets and
 // multisets), [x, y] (arrays and queues, head first), {f: 1, g: true},
 // enum member names, integers. A state prints leaf by leaf: arrays and
 // records are opened down to scalars and collections (pc[Proc_2] = trying,
@@ -785,7 +785,7 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
 }
 
 // ---------------------------------------------------------------------------
-// The JSON report (DESIGN.md's schema; fields are only ever added).
+// The JSON report (docs/DESIGN.md's schema; fields are only ever added).
 
 // The JSON report's symmetry fields.
 static void print_symmetry_json(FILE *f, const McrtCtx *ctx) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Command-line tests: mcgen and a generated checker, run as a user types them
-# (DESIGN.md: "mcgen's command line", "The checker's command line", the JSON
+# (docs/DESIGN.md: "mcgen's command line", "The checker's command line", the JSON
 # report). Each check prints `PASS name` or `FAIL name: why`; the last line is
 # exactly `N passed, N failed`, and the exit status is non-zero on a failure.
 #
@@ -105,7 +105,7 @@ fresh() {
   cd "$d" || exit 2
 }
 
-# jq program: every key of DESIGN.md's report schema, with the right type.
+# jq program: every key of docs/DESIGN.md's report schema, with the right type.
 # Prints one line per problem; nothing when the report is valid.
 schema_jq='
 def int: type == "number" and . == floor and . >= 0;
@@ -163,7 +163,7 @@ want_schema() {
     return 1
   fi
   [ -z "$problems" ] && return 0
-  why="$(basename "$1") does not match DESIGN.md's schema: $(echo "$problems" | head -5 | tr '\n' ';')"
+  why="$(basename "$1") does not match docs/DESIGN.md's schema: $(echo "$problems" | head -5 | tr '\n' ';')"
   return 1
 }
 

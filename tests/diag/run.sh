@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Diagnostics runner: every tests/diag/*.mc is a spec with errors that states
-# in its header comment what mcgen must say about it (STYLE.md rules 4, 11).
+# in its header comment what mcgen must say about it (docs/STYLE.md rules 4, 11).
 #
 # Usage: tests/diag/run.sh [BUILD_DIR] [CASE.mc...]
 #   BUILD_DIR  where mcgen was built (default: build)

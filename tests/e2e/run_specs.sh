@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end runner: compile every spec with mcgen, run its checker, and check
-# what the spec's header comment says it must do (STYLE.md rule 11).
+# what the spec's header comment says it must do (docs/STYLE.md rule 11).
 #
 # Usage: tests/e2e/run_specs.sh [BUILD_DIR] [SPEC.mc...]
 #   BUILD_DIR  where mcgen was built (default: build, from the repo root)

@@ -8,7 +8,7 @@
 
 #include "mcgen.h"
 
-// The compiler never frees (STYLE.md rule 6): leaks are by design.
+// The compiler never frees (docs/STYLE.md rule 6): leaks are by design.
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "detect_leaks=0"; }
 
