@@ -14,19 +14,13 @@ B       := build
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve.c \
-                 compiler/symmetry.c
+                 compiler/symmetry.c compiler/paths.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
 
 COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(B)/%.o)
 RUNTIME_OBJS  := $(RUNTIME_SRCS:%.c=$(B)/%.o)
 RUNTIME_ASAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/asan/%.o)
-
-# Where a built mcgen finds its templates and runtime (overridable at run
-# time with MCGEN_TEMPLATES, MCGEN_RUNTIME, MCGEN_RUNTIME_INCLUDE).
-PATHS := -DMCGEN_TEMPLATE_DIR=\"$(CURDIR)/templates\" \
-         -DMCGEN_RUNTIME_DIR=\"$(CURDIR)/$(B)\" \
-         -DMCGEN_RUNTIME_INCLUDE=\"$(CURDIR)/runtime\"
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
@@ -37,10 +31,6 @@ all: $(B)/mcgen $(B)/libmcrt.a
 
 $(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
 	$(CC) $(CFLAGS) -o $@ $^
-
-$(B)/compiler/main.o: compiler/main.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PATHS) -c -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
