@@ -36,7 +36,7 @@ static const char *const layout_name[NLAYOUTS] = {"installed tree", "build tree"
 // The directories a layout puts the files in, for an mcgen in bin_dir.
 static void layout_dirs(int layout, const char *bin_dir, const char *dirs[NPATHS]) {
   const char *slash = strrchr(bin_dir, '/');
-  const char *up = slash == bin_dir ? "" : xstrndup(bin_dir, slash - bin_dir);
+  const char *up = slash ? xstrndup(bin_dir, slash - bin_dir) : ""; // "/bin" -> ""
   if (layout == INSTALLED) {
     dirs[P_TEMPLATES] = format("%s/share/mcgen/templates", up);
     dirs[P_RUNTIME] = format("%s/lib/mcgen", up);
