@@ -3,6 +3,7 @@
 #   make demo   installs what is missing, builds, compiles a bundled spec and
 #               runs its checker
 #   make test   installs what is missing and runs every test
+#   make install PREFIX=DIR, make uninstall PREFIX=DIR
 #
 # Objects go to build/; header dependencies are tracked with -MMD.
 
@@ -14,7 +15,7 @@ B       := build
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve.c \
-                 compiler/symmetry.c
+                 compiler/symmetry.c compiler/paths.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
 
@@ -22,25 +23,16 @@ COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(B)/%.o)
 RUNTIME_OBJS  := $(RUNTIME_SRCS:%.c=$(B)/%.o)
 RUNTIME_ASAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/asan/%.o)
 
-# Where a built mcgen finds its templates and runtime (overridable at run
-# time with MCGEN_TEMPLATES, MCGEN_RUNTIME, MCGEN_RUNTIME_INCLUDE).
-PATHS := -DMCGEN_TEMPLATE_DIR=\"$(CURDIR)/templates\" \
-         -DMCGEN_RUNTIME_DIR=\"$(CURDIR)/$(B)\" \
-         -DMCGEN_RUNTIME_INCLUDE=\"$(CURDIR)/runtime\"
-
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench clean conformance conformance-tests docs-tests
+        asan-runtime bench clean conformance conformance-tests docs-tests \
+        install uninstall install-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
 $(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
 	$(CC) $(CFLAGS) -o $@ $^
-
-$(B)/compiler/main.o: compiler/main.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PATHS) -c -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -72,7 +64,7 @@ $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev
 DEB_CLANG := clang
-DEB_TEST  := libcriterion-dev rumur spin jq
+DEB_TEST  := libcriterion-dev rumur spin jq man-db groff-base
 deps:
 	@./tools/install-deps $(DEB_BUILD)
 
@@ -92,6 +84,7 @@ demo: deps
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
 	$(MAKE) unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests conformance-tests
+	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked.
@@ -138,6 +131,33 @@ conformance-tests: all
 bench: all
 	bench/run.sh
 	bench/beem.sh
+
+# make install PREFIX=DIR [DESTDIR=STAGE]: mcgen finds the other files
+# relative to its own location (compiler/paths.c), so the tree below PREFIX
+# keeps working when moved or copied elsewhere as a whole.
+PREFIX  ?= /usr/local
+I       := $(DESTDIR)$(PREFIX)
+MANS    := man/mcgen.1 man/mcgen-checker.1
+TEMPLATES := $(sort $(wildcard templates/*.m4))
+install: all
+	install -d $(I)/bin $(I)/lib/mcgen $(I)/include/mcgen $(I)/share/mcgen/templates \
+	  $(I)/share/man/man1
+	install -m 755 $(B)/mcgen $(I)/bin/mcgen
+	install -m 644 $(B)/libmcrt.a $(I)/lib/mcgen/libmcrt.a
+	install -m 644 runtime/mcrt.h $(I)/include/mcgen/mcrt.h
+	install -m 644 $(TEMPLATES) $(I)/share/mcgen/templates/
+	install -m 644 $(MANS) $(I)/share/man/man1/
+
+uninstall:
+	rm -f $(I)/bin/mcgen $(I)/lib/mcgen/libmcrt.a $(I)/include/mcgen/mcrt.h \
+	  $(addprefix $(I)/share/mcgen/,$(TEMPLATES)) $(addprefix $(I)/share/man/man1/,$(notdir $(MANS)))
+	for d in $(I)/lib/mcgen $(I)/include/mcgen $(I)/share/mcgen/templates $(I)/share/mcgen; do \
+	  [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d; done
+
+# Installs into a temporary prefix, moves $(B) away for the while, and runs
+# the installed mcgen (tests/install/run.sh).
+install-tests: all
+	tests/install/run.sh $(B)
 
 clean:
 	rm -rf $(B)

@@ -1,5 +1,6 @@
-// main.c: the driver. Reads the command line, then runs the pipeline one
-// stage per call: read, tokenize, parse, check, layout, emit, m4, cc.
+// main.c: the driver. Reads the command line, finds the templates and the
+// runtime (paths.c), then runs the pipeline one stage per call: read,
+// tokenize, parse, check, layout, emit, m4, cc.
 #include "mcgen.h"
 
 #include <errno.h>
@@ -10,16 +11,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-#ifndef MCGEN_TEMPLATE_DIR
-#define MCGEN_TEMPLATE_DIR "templates"
-#endif
-#ifndef MCGEN_RUNTIME_DIR
-#define MCGEN_RUNTIME_DIR "build"
-#endif
-#ifndef MCGEN_RUNTIME_INCLUDE
-#define MCGEN_RUNTIME_INCLUDE "runtime"
-#endif
 
 typedef struct Options {
   const char *spec;
@@ -141,11 +132,6 @@ static int run(char **argv, const char *stdout_path) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static const char *dir_from_env(const char *var, const char *dflt) {
-  const char *v = getenv(var);
-  return v && *v ? v : dflt;
-}
-
 // The model name: `model NAME;` or the file's base name without extension.
 static const char *model_name(Program *prog) {
   if (prog->model_name)
@@ -182,6 +168,11 @@ static bool fix_line_markers(const char *path) {
 
 int main(int argc, char **argv) {
   Options o = parse_args(argc, argv);
+  // The templates and the runtime, looked for first: a broken installation
+  // is reported before any work is done.
+  Paths paths;
+  if (!find_paths(argv[0], !o.emit_c_only, &paths))
+    return 2;
 
   SrcFile *file = read_file(o.spec);
   if (!file) {
@@ -223,10 +214,9 @@ int main(int argc, char **argv) {
   }
 
   // m4: definitions + template -> C.
-  const char *templates = dir_from_env("MCGEN_TEMPLATES", MCGEN_TEMPLATE_DIR);
   const char *c_base = strrchr(c_path, '/') ? strrchr(c_path, '/') + 1 : c_path;
   char *m4_argv[] = {"m4", "-P", format("-DMCGEN_OUTPUT=%s", c_base), defs_path,
-                     format("%s/checker.c.m4", templates), NULL};
+                     format("%s/checker.c.m4", paths.templates), NULL};
   int status = run(m4_argv, c_path);
   if (status != 0) {
     if (status < 0)
@@ -247,20 +237,18 @@ int main(int argc, char **argv) {
     return 0;
 
   // cc: the C file + the runtime -> one standalone checker.
-  const char *rt = dir_from_env("MCGEN_RUNTIME", MCGEN_RUNTIME_DIR);
-  const char *inc = dir_from_env("MCGEN_RUNTIME_INCLUDE", MCGEN_RUNTIME_INCLUDE);
   Vec cc = {0};
   vec_push(&cc, (void *)o.cc);
   char *std_flags[] = {"-std=c11", "-O2", "-g", "-Wall", "-Wextra"};
   for (size_t i = 0; i < sizeof std_flags / sizeof *std_flags; i++)
     vec_push(&cc, std_flags[i]);
-  vec_push(&cc, format("-I%s", inc));
+  vec_push(&cc, format("-I%s", paths.include));
   // --cflags is split on blanks (no shell quoting).
   char *extra = xstrdup(o.cflags);
   for (char *t = strtok(extra, " \t\n"); t; t = strtok(NULL, " \t\n"))
     vec_push(&cc, t);
   vec_push(&cc, c_path);
-  vec_push(&cc, format("%s/libmcrt.a", rt));
+  vec_push(&cc, format("%s/libmcrt.a", paths.runtime));
   vec_push(&cc, "-lm");
   vec_push(&cc, "-o");
   vec_push(&cc, (void *)name);

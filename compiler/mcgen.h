@@ -376,4 +376,18 @@ bool emit(Program *prog, Layout *lay, FILE *out);
 // state (0: no symmetry, nothing written but maybe a comment).
 int emit_symmetry(Layout *lay, Buf *out);
 
+//
+// paths.c: the templates and the runtime, found relative to the running
+// mcgen (installed tree or build tree) or named by MCGEN_TEMPLATES,
+// MCGEN_RUNTIME and MCGEN_RUNTIME_INCLUDE.
+//
+typedef struct Paths {
+  const char *templates; // holds checker.c.m4
+  const char *runtime;   // holds libmcrt.a (NULL when not needed)
+  const char *include;   // holds mcrt.h (NULL when not needed)
+} Paths;
+// need_runtime false: only the templates are looked for (--emit-c). Returns
+// false after saying on stderr where it looked.
+bool find_paths(const char *argv0, bool need_runtime, Paths *out);
+
 #endif

@@ -2,8 +2,9 @@
 #
 # build_mcgen_asan ROOT BUILD_DIR: builds BUILD_DIR/mcgen-asan, the compiler
 # under -fsanitize=address,undefined (UB aborts: -fno-sanitize-recover), when
-# it is missing or older than a compiler source, and prints its path. It finds
-# the templates and the runtime in the same places as BUILD_DIR/mcgen.
+# it is missing or older than a compiler source, and prints its path. Beside
+# BUILD_DIR/mcgen, it finds the templates and the runtime where that one does
+# (compiler/paths.c: the build tree's layout).
 build_mcgen_asan() {
   local root=$1 build_dir=$2
   local exe=$build_dir/mcgen-asan src stale=0
@@ -15,9 +16,6 @@ build_mcgen_asan() {
     local tmp=$exe.tmp.$$
     if ! ${CC:-cc} -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra \
         -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
-        -DMCGEN_TEMPLATE_DIR="\"$root/templates\"" \
-        -DMCGEN_RUNTIME_DIR="\"$build_dir\"" \
-        -DMCGEN_RUNTIME_INCLUDE="\"$root/runtime\"" \
         -o "$tmp" "$root"/compiler/*.c >&2; then
       echo "cannot build $exe" >&2
       rm -f "$tmp"

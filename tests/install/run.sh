@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# Install test: `make install` into a temporary prefix, the build tree moved
+# away meanwhile, then the installed mcgen run from the prefix as a user runs
+# it (no MCGEN_* variables). Each check prints `PASS name` or `FAIL name:
+# why`; the last line is `N passed, N failed`; the exit status is non-zero on
+# a failure.
+#
+# Usage: tests/install/run.sh [BUILD_DIR]     (default: build, from the repo root)
+#
+# BUILD_DIR is renamed to BUILD_DIR.away-PID while the installed trees are
+# used, and renamed back on exit, whatever happens (trap). Do not run other
+# tests on the same BUILD_DIR meanwhile (make test runs this one alone).
+#
+# What is checked, and against what:
+#   specs/filter.mc         142 states, 249 transitions, all properties hold
+#                           (the Rumur twin: tests/oracle/filter.rumur.txt)
+#   specs/lost_update.mc    invariant counts_increments fails (exit 1), with a
+#                           4-step trace, as Rumur finds it (the spec's header)
+#   tests/dve/committed.dve 6 states, 6 transitions, 1 deadlock (hand count in
+#                           the file's header)
+#   BEEM gear.1             states, transitions and deadlocks of
+#                           beem_expected.csv (BEEM's published figures);
+#                           skipped, loudly, when the suite is not found
+# and: the installed files are exactly the expected ones; no path of the
+# source tree is compiled into the installed mcgen; a DESTDIR-staged tree
+# moved elsewhere and reached through a symbolic link in PATH works; a
+# missing file is reported with the place looked at; the MCGEN_* overrides
+# still apply; both man pages render without warnings and name every option
+# of `--help`; `make uninstall` leaves no mcgen file in the prefix.
+set -uo pipefail   # no -e: a failing check is counted, not fatal
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build_dir=${1:-$root/build}
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+build_dir=${build_dir%/}
+unset MCGEN_TEMPLATES MCGEN_RUNTIME MCGEN_RUNTIME_INCLUDE CC
+
+passed=0 failed=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-install.XXXXXX")
+away=$build_dir.away-$$
+moved=0
+restore() {
+  if [ "$moved" -eq 1 ] && [ -d "$away" ] && [ ! -e "$build_dir" ]; then
+    mv "$away" "$build_dir" && moved=0
+  fi
+  [ "$moved" -eq 0 ] || echo "WARNING: could not move $away back to $build_dir" >&2
+  rm -rf "$work"
+}
+trap restore EXIT
+trap 'exit 130' INT TERM HUP
+
+for tool in make jq man groff strip strings; do
+  if ! command -v "$tool" >/dev/null; then
+    fail setup "$tool is not installed (make test-deps)"
+    finish
+  fi
+done
+if [ ! -x "$build_dir/mcgen" ] || [ ! -f "$build_dir/libmcrt.a" ]; then
+  fail setup "$build_dir/mcgen or libmcrt.a is not built (make all)"
+  finish
+fi
+
+# `run CMD...`: CMD's stdout in $out, stderr in $err, exit status in $rc.
+out=$work/stdout err=$work/stderr rc=0
+run() {
+  timeout 120 "$@" >"$out" 2>"$err"
+  rc=$?
+}
+# `expect NAME STATUS`: the last run exited with STATUS.
+expect() {
+  if [ "$rc" -eq "$2" ]; then
+    pass "$1"
+  else
+    fail "$1" "exit $rc, expected $2: $(head -c 600 "$err")"
+  fi
+}
+# `expect_json NAME FILE FILTER VALUE`: jq FILTER on FILE prints VALUE.
+expect_json() {
+  local got
+  got=$(jq -r "$3" "$2" 2>&1)
+  if [ "$got" = "$4" ]; then
+    pass "$1"
+  else
+    fail "$1" "$3 is '$got', expected '$4'"
+  fi
+}
+
+# ---------------------------------------------------------------------------
+# Install, with the build tree still in place.
+
+prefix=$work/prefix
+run make -C "$root" --no-print-directory B="$build_dir" install PREFIX="$prefix"
+expect "make install PREFIX=" 0
+
+expected_files='bin/mcgen
+include/mcgen/mcrt.h
+lib/mcgen/libmcrt.a
+share/man/man1/mcgen-checker.1
+share/man/man1/mcgen.1
+share/mcgen/templates/checker.c.m4'
+files=$(cd "$prefix" 2>/dev/null && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+if [ "$files" = "$expected_files" ]; then
+  pass "installed files"
+else
+  fail "installed files" "got: $(echo "$files" | tr '\n' ' ')"
+fi
+
+# A DESTDIR-staged install, moved elsewhere afterwards (a copied tree).
+run make -C "$root" --no-print-directory B="$build_dir" install DESTDIR="$work/stage" \
+  PREFIX=/usr/local
+expect "make install DESTDIR= PREFIX=/usr/local" 0
+
+# The build tree's paths must not be compiled in (debug information aside).
+strip -o "$work/mcgen.stripped" "$prefix/bin/mcgen"
+if grep -qF "$root" "$work/mcgen.stripped"; then
+  fail "no build path in mcgen" "$(strings -a "$work/mcgen.stripped" | grep -F "$root" | head -3 | tr '\n' ' ')"
+else
+  pass "no build path in mcgen"
+fi
+
+# ---------------------------------------------------------------------------
+# The build tree moved away: only the installed trees are left.
+
+if ! mv "$build_dir" "$away"; then
+  fail setup "cannot move $build_dir away"
+  finish
+fi
+moved=1
+mcgen=$prefix/bin/mcgen
+mkdir -p "$work/run"
+cd "$work/run" || exit 1
+
+# specs/filter.mc: 142 states and 249 transitions without symmetry (the
+# Rumur twin's figures, tests/oracle/filter.rumur.txt); the liveness
+# property holds.
+run "$mcgen" "$root/specs/filter.mc"
+expect "installed mcgen builds specs/filter.mc" 0
+run ./filter_checker --symmetry off --quiet --report filter.json
+expect "filter_checker: exit 0" 0
+expect_json "filter_checker: verdict" filter.json .verdict ok
+expect_json "filter_checker: states" filter.json .states 142
+expect_json "filter_checker: transitions" filter.json .transitions 249
+
+# specs/lost_update.mc: the invariant fails after 4 steps (Rumur finds the
+# same, per the spec's header); exit 1.
+run "$mcgen" -o lost "$root/specs/lost_update.mc"
+expect "installed mcgen builds specs/lost_update.mc" 0
+run ./lost --symmetry off --quiet --report lost.json
+expect "lost_update checker: exit 1 (violation)" 1
+expect_json "lost_update checker: verdict" lost.json .verdict violation
+expect_json "lost_update checker: invariant" lost.json '.violations[0].name' counts_increments
+expect_json "lost_update checker: trace steps" lost.json '.violations[0].trace | length - 1' 4
+
+# tests/dve/committed.dve: 6 states, 6 transitions, 1 deadlock (hand count
+# in the file's header).
+run "$mcgen" -o committed "$root/tests/dve/committed.dve"
+expect "installed mcgen builds tests/dve/committed.dve" 0
+run ./committed --no-deadlock --quiet --report committed.json
+expect "committed checker: exit 0" 0
+expect_json "committed checker: states" committed.json .states 6
+expect_json "committed checker: transitions" committed.json .transitions 6
+expect_json "committed checker: deadlocks" committed.json .deadlocks 1
+
+# BEEM gear.1 against BEEM's published figures.
+if beem=$("$root/tools/beem-dir") && [ -f "$beem/dve/gear.1.dve" ]; then
+  IFS=, read -r states edges deadlocks < <(awk -F, '$1 == "gear.1" { print $5 "," $7 "," $8 }' \
+    "$beem/beem_expected.csv")
+  run "$mcgen" -o gear --cflags -O0 "$beem/dve/gear.1.dve"
+  expect "installed mcgen builds BEEM gear.1" 0
+  run ./gear --no-deadlock --quiet --report gear.json
+  expect "gear checker: exit 0" 0
+  expect_json "gear checker: states (BEEM: $states)" gear.json .states "$states"
+  expect_json "gear checker: transitions (BEEM: $edges)" gear.json .transitions "$edges"
+  expect_json "gear checker: deadlocks (BEEM: $deadlocks)" gear.json .deadlocks "$deadlocks"
+else
+  echo "################################################################"
+  echo "SKIP: BEEM gear.1 NOT CHECKED: no BEEM suite found"
+  echo "      (looked for ../shared/suites/beem/ beside the repo root or a"
+  echo "      parent, with dve/gear.1.dve; or set BEEM_DIR)"
+  echo "################################################################"
+fi
+
+# The staged tree moved elsewhere, reached through a symbolic link in PATH.
+copy=$work/elsewhere/mcgen-tree
+mkdir -p "$work/elsewhere" "$work/bin"
+mv "$work/stage/usr/local" "$copy"
+ln -s "$copy/bin/mcgen" "$work/bin/mcgen"
+run env PATH="$work/bin:$PATH" mcgen -o committed2 "$root/tests/dve/committed.dve"
+expect "moved tree, via a symlink in PATH: builds" 0
+run ./committed2 --no-deadlock --quiet --report committed2.json
+expect_json "moved tree: checker states" committed2.json .states 6
+
+# A missing file: exit 2, and the message names where mcgen looked.
+rm "$copy/lib/mcgen/libmcrt.a"
+run "$copy/bin/mcgen" -o broken "$root/tests/dve/committed.dve"
+if [ "$rc" -eq 2 ] && grep -qF "$copy/lib/mcgen/libmcrt.a" "$err"; then
+  pass "missing libmcrt.a: exit 2, names the place looked at"
+else
+  fail "missing libmcrt.a: exit 2, names the place looked at" "exit $rc: $(head -c 600 "$err")"
+fi
+run "$copy/bin/mcgen" --emit-c -o emitted "$root/tests/dve/committed.dve"
+expect "missing libmcrt.a: --emit-c does not need it" 0
+
+# The overrides still apply: MCGEN_RUNTIME names the other tree's runtime;
+# a wrong MCGEN_TEMPLATES is an error that names it.
+run env MCGEN_RUNTIME="$prefix/lib/mcgen" "$copy/bin/mcgen" -o overridden \
+  "$root/tests/dve/committed.dve"
+expect "MCGEN_RUNTIME overrides the runtime" 0
+run env MCGEN_TEMPLATES="$work/nowhere" "$mcgen" -o none "$root/tests/dve/committed.dve"
+if [ "$rc" -eq 2 ] && grep -qF "MCGEN_TEMPLATES=$work/nowhere" "$err"; then
+  pass "bad MCGEN_TEMPLATES: exit 2, named"
+else
+  fail "bad MCGEN_TEMPLATES: exit 2, named" "exit $rc: $(head -c 600 "$err")"
+fi
+
+# ---------------------------------------------------------------------------
+# The man pages: no warnings from man or groff, and every option that
+# `--help` lists appears in the page.
+
+for page in mcgen mcgen-checker; do
+  file=$prefix/share/man/man1/$page.1
+  MANWIDTH=80 man --warnings -l "$file" >"$out" 2>"$err"
+  groff -man -ww -z "$file" 2>>"$err"
+  if [ -s "$out" ] && [ ! -s "$err" ]; then
+    pass "man $page renders without warnings"
+  else
+    fail "man $page renders without warnings" "$(head -c 600 "$err")"
+  fi
+done
+check_options() { # check_options PAGE HELP_FILE
+  local opt missing=
+  if [ ! -s "$2" ]; then
+    fail "man $1 names every option of --help" "no --help output"
+    return
+  fi
+  sed 's/\\-/-/g' "$prefix/share/man/man1/$1.1" >"$work/$1.roff" # \- is a dash
+  for opt in $(grep -oE -- '(^|[ [,])--?[a-zA-Z][a-z0-9-]*' "$2" | tr -d ' [,' | sort -u); do
+    grep -qE -- "(^|[^a-z0-9-])$opt([^a-z0-9-]|$)" "$work/$1.roff" || missing="$missing $opt"
+  done
+  if [ -z "$missing" ]; then
+    pass "man $1 names every option of --help"
+  else
+    fail "man $1 names every option of --help" "missing:$missing"
+  fi
+}
+"$mcgen" --help >"$work/mcgen.help" 2>&1
+check_options mcgen "$work/mcgen.help"
+./committed --help >"$work/checker.help" 2>&1
+check_options mcgen-checker "$work/checker.help"
+
+# ---------------------------------------------------------------------------
+# make uninstall: nothing of mcgen is left in the prefix.
+
+run make -C "$root" --no-print-directory B="$build_dir" uninstall PREFIX="$prefix"
+expect "make uninstall" 0
+left=$(cd "$prefix" && find . \( -type f -o -type l -o -name '*mcgen*' \) | head -5)
+if [ -z "$left" ]; then
+  pass "uninstall leaves no mcgen file"
+else
+  fail "uninstall leaves no mcgen file" "$(echo "$left" | tr '\n' ' ')"
+fi
+
+cd "$root" || exit 1
+restore
+trap - EXIT
+if [ -x "$build_dir/mcgen" ]; then
+  pass "build tree moved back"
+else
+  fail "build tree moved back" "$build_dir/mcgen is missing"
+fi
+finish
