@@ -386,6 +386,16 @@ static void resolve_alias(Obj *obj) {
 
 static const int64_t MAX_CARD = 1 << 20;
 
+// Generated code holds a T? as an int64_t with INT64_MIN for none, so a
+// range under `?` must leave INT64_MIN out.
+static void check_optional_range(Type *base, Token *tok) {
+  if (base->kind != TY_RANGE || base->lo != INT64_MIN)
+    return;
+  error_at(tok, "an optional range cannot include -9223372036854775808: mcgen represents none by "
+                "that value");
+  hint("start the range at -9223372036854775807");
+}
+
 static void resolve_type(Type *ty) {
   switch (ty->kind) {
   case TY_BOOL:
@@ -449,6 +459,8 @@ static void resolve_type(Type *ty) {
     if (base->kind != TY_ERROR && !is_scalar(base))
       error_at(ty->tok, "an optional type must be of bool, a range, an enum or a scalarset, not %s",
                type_name(base));
+    else
+      check_optional_range(base, base->tok ? base->tok : ty->tok);
     return;
   }
   case TY_ARRAY: {
@@ -639,7 +651,11 @@ static bool fold(Op op, int64_t a, int64_t b, int64_t *out, Token *tok) {
       error_at(tok, "division by zero in a constant expression");
       return false;
     }
-    if (a == INT64_MIN && b == -1) goto overflow;
+    if (a == INT64_MIN && b == -1) { // INT64_MIN / -1 overflows; the remainder is 0
+      if (op == OP_DIV) goto overflow;
+      *out = 0;
+      return true;
+    }
     *out = op == OP_DIV ? a / b : a % b;
     return true;
   case OP_EQ: *out = a == b; return true;
@@ -1128,6 +1144,7 @@ static Type *cond_type(Node *node, Type *a, Type *b) {
       other = one, ro = one;
     }
     if (is_scalar(ro) && ro->kind != TY_INT) {
+      check_optional_range(ro, onode->tok);
       Type *opt = xcalloc(1, sizeof *opt);
       opt->kind = TY_OPTIONAL;
       opt->tok = node->tok;
