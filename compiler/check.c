@@ -12,6 +12,7 @@
 // Errors are reported and checking goes on; a node whose type could not be
 // determined gets TY_ERROR, which suppresses follow-on errors.
 #include "mcgen.h"
+#include <errno.h>
 
 static Type ty_int_ = {.kind = TY_INT};
 static Type ty_bool_ = {.kind = TY_BOOL, .name = "bool"};
@@ -306,11 +307,14 @@ static void eval_const_decl(Obj *obj) {
     const char *v = defines[i].value;
     char *end;
     bool is_bool = !strcmp(v, "true") || !strcmp(v, "false");
+    errno = 0;
     long long n = is_bool ? !strcmp(v, "true") : strtoll(v, &end, 10);
     Type *wt = resolve(decl->expr->ty);
     if (!is_bool && (!*v || *end)) {
       error_at(decl->name, "-D %s=%s: the value must be an integer, true or false",
                defines[i].name, v);
+    } else if (!is_bool && errno == ERANGE) { // strtoll clamped it
+      error_at(decl->name, "-D %s=%s: integer literal too large", defines[i].name, v);
     } else if (wt->kind != TY_ERROR && (wt->kind == TY_BOOL) != is_bool) {
       error_at(decl->name, "-D %s=%s: constant '%s' is %s, not %s", defines[i].name, v,
                obj->name, wt->kind == TY_BOOL ? "a bool" : "an integer",
@@ -1968,8 +1972,16 @@ bool check(Program *p, Define *defs, int ndefs) {
       d->index = 0;
   }
 
-  // 2. -D overrides must name constants.
+  // 2. -D overrides must name constants, each once.
   for (int i = 0; i < ndefs; i++) {
+    int first = 0;
+    while (first < i && strcmp(defs[first].name, defs[i].name))
+      first++;
+    if (first < i) {
+      error_plain("-D %s=%s: constant '%s' is already set by -D %s=%s", defs[i].name,
+                  defs[i].value, defs[i].name, defs[first].name, defs[first].value);
+      continue;
+    }
     Obj *obj = global_lookup(defs[i].name);
     if (!obj || obj->kind != OBJ_CONST) {
       error_plain("-D %s=%s: %s", defs[i].name, defs[i].value,

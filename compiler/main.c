@@ -40,7 +40,7 @@ static void usage(FILE *out) {
           "(default MODEL_checker, MODEL from `model MODEL;` or the file name).\n"
           "\n"
           "  -o NAME          name of the checker (and NAME.c)\n"
-          "  -D CONST=VALUE   override a constant of the spec (integer, true, false)\n"
+          "  -D CONST=VALUE   override a constant of the spec (integer, true, false; once per CONST)\n"
           "  --emit-c         write NAME.c only, do not compile it\n"
           "  --cc CC          C compiler (default: $CC or cc)\n"
           "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
