@@ -590,7 +590,15 @@ typedef enum {
 
 static Context ctx = CTX_CONST;
 static Decl *cur_decl;      // the declaration being checked
-static int depth;           // nesting guard
+static int depth;           // nesting guard (a chain `a + b + c` counts once)
+static int levels;          // tree depth, chains included: every later stage
+                            // recurses once per level, so it is bounded too
+
+// The most levels an expression tree may have: with a chain of N operands
+// (one level each) a stage recurses N deep, and the generated C nests N
+// deep. 5000 levels fit the default 8 MiB stack in every stage, even under
+// AddressSanitizer.
+enum { MAX_NESTING = 400, MAX_LEVELS = 5000 };
 
 static Node *set_type(Node *node, Type *ty) {
   node->ty = ty;
@@ -708,8 +716,17 @@ static void check_binders(Vec *binders, bool action_params);
 static void pop_binders(Vec *binders);
 
 static void check_binary(Node *node) {
+  // A chain `a + b + c` (parsed with a loop) is a left spine, not nesting:
+  // its left operand is at the same depth; so is the right one of `a -> b ->
+  // c`, folded from the right.
+  bool chain = node->lhs->kind == ND_BINARY;
+  depth -= chain;
   check_expr(node->lhs);
+  depth += chain;
+  chain = node->op == OP_IMPLIES && node->rhs->kind == ND_BINARY && node->rhs->op == OP_IMPLIES;
+  depth -= chain;
   check_expr(node->rhs);
+  depth += chain;
   Node *l = node->lhs, *r = node->rhs;
   if (is_error(l) || is_error(r)) {
     // Propagate the error: a result typed int/bool but not constant would
@@ -1176,9 +1193,13 @@ static Type *cond_type(Node *node, Type *a, Type *b) {
 }
 
 static void check_expr_kind(Node *node) {
-  if (++depth > 400) {
-    error_at(node->tok, "expression nested too deeply");
-    depth--;
+  depth++, levels++;
+  if (depth > MAX_NESTING || levels > MAX_LEVELS) {
+    if (depth > MAX_NESTING)
+      error_at(node->tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
+    else
+      error_at(node->tok, "expression too long (more than %d levels of operators)", MAX_LEVELS);
+    depth--, levels--;
     set_type(node, ty_error);
     return;
   }
@@ -1236,7 +1257,10 @@ static void check_expr_kind(Node *node) {
   case ND_COND: {
     check_expr(node->cond);
     check_expr(node->then);
+    bool chain = node->els->kind == ND_COND; // `a ? b : c ? d : e`
+    depth -= chain;
     check_expr(node->els);
+    depth += chain;
     want_bool(node->cond, "the condition of '?:'");
     Type *a = node->then->ty, *b = node->els->ty;
     if (is_error(node->then) || is_error(node->els)) {
@@ -1280,7 +1304,7 @@ static void check_expr_kind(Node *node) {
   if (ctx == CTX_CONST && !node->is_const && !is_error(node) && node->kind != ND_NONE) {
     // Reported by the caller with context (const_value / eval_const_decl).
   }
-  depth--;
+  depth--, levels--;
 }
 
 // Checks an expression used as a value (it must have one).
@@ -1919,7 +1943,7 @@ bool check(Program *p, Define *defs, int ndefs) {
   nglobals_cap = nglobals = 0;
   global_list = (Vec){0};
   locals.len = 0;
-  depth = 0;
+  depth = levels = 0;
   allow_pop = stmt_position = false;
   ctx = CTX_CONST;
   cur_decl = NULL;

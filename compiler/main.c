@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -180,7 +181,21 @@ static bool fix_line_markers(const char *path) {
   return fclose(out) == 0;
 }
 
+// Every stage recurses once per level of an expression tree (check()
+// allows a few thousand, as long operator chains make): give the stack room
+// for that whatever `ulimit -s` says. The main thread's stack grows up to the
+// current limit; 64 MiB stays below the gap Linux leaves under it.
+static void raise_stack_limit(void) {
+  const rlim_t want = (rlim_t)64 << 20;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+    return;
+  rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
+  setrlimit(RLIMIT_STACK, &rl);
+}
+
 int main(int argc, char **argv) {
+  raise_stack_limit();
   Options o = parse_args(argc, argv);
 
   SrcFile *file = read_file(o.spec);
