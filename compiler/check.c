@@ -12,6 +12,7 @@
 // Errors are reported and checking goes on; a node whose type could not be
 // determined gets TY_ERROR, which suppresses follow-on errors.
 #include "mcgen.h"
+#include <errno.h>
 
 static Type ty_int_ = {.kind = TY_INT};
 static Type ty_bool_ = {.kind = TY_BOOL, .name = "bool"};
@@ -306,11 +307,14 @@ static void eval_const_decl(Obj *obj) {
     const char *v = defines[i].value;
     char *end;
     bool is_bool = !strcmp(v, "true") || !strcmp(v, "false");
+    errno = 0;
     long long n = is_bool ? !strcmp(v, "true") : strtoll(v, &end, 10);
     Type *wt = resolve(decl->expr->ty);
     if (!is_bool && (!*v || *end)) {
       error_at(decl->name, "-D %s=%s: the value must be an integer, true or false",
                defines[i].name, v);
+    } else if (!is_bool && errno == ERANGE) { // strtoll clamped it
+      error_at(decl->name, "-D %s=%s: integer literal too large", defines[i].name, v);
     } else if (wt->kind != TY_ERROR && (wt->kind == TY_BOOL) != is_bool) {
       error_at(decl->name, "-D %s=%s: constant '%s' is %s, not %s", defines[i].name, v,
                obj->name, wt->kind == TY_BOOL ? "a bool" : "an integer",
@@ -386,6 +390,16 @@ static void resolve_alias(Obj *obj) {
 
 static const int64_t MAX_CARD = 1 << 20;
 
+// Generated code holds a T? as an int64_t with INT64_MIN for none, so a
+// range under `?` must leave INT64_MIN out.
+static void check_optional_range(Type *base, Token *tok) {
+  if (base->kind != TY_RANGE || base->lo != INT64_MIN)
+    return;
+  error_at(tok, "an optional range cannot include -9223372036854775808: mcgen represents none by "
+                "that value");
+  hint("start the range at -9223372036854775807");
+}
+
 static void resolve_type(Type *ty) {
   switch (ty->kind) {
   case TY_BOOL:
@@ -449,6 +463,8 @@ static void resolve_type(Type *ty) {
     if (base->kind != TY_ERROR && !is_scalar(base))
       error_at(ty->tok, "an optional type must be of bool, a range, an enum or a scalarset, not %s",
                type_name(base));
+    else
+      check_optional_range(base, base->tok ? base->tok : ty->tok);
     return;
   }
   case TY_ARRAY: {
@@ -574,7 +590,15 @@ typedef enum {
 
 static Context ctx = CTX_CONST;
 static Decl *cur_decl;      // the declaration being checked
-static int depth;           // nesting guard
+static int depth;           // nesting guard (a chain `a + b + c` counts once)
+static int levels;          // tree depth, chains included: every later stage
+                            // recurses once per level, so it is bounded too
+
+// The most levels an expression tree may have: with a chain of N operands
+// (one level each) a stage recurses N deep, and the generated C nests N
+// deep. 5000 levels fit the default 8 MiB stack in every stage, even under
+// AddressSanitizer.
+enum { MAX_NESTING = 400, MAX_LEVELS = 5000 };
 
 static Node *set_type(Node *node, Type *ty) {
   node->ty = ty;
@@ -639,7 +663,11 @@ static bool fold(Op op, int64_t a, int64_t b, int64_t *out, Token *tok) {
       error_at(tok, "division by zero in a constant expression");
       return false;
     }
-    if (a == INT64_MIN && b == -1) goto overflow;
+    if (a == INT64_MIN && b == -1) { // INT64_MIN / -1 overflows; the remainder is 0
+      if (op == OP_DIV) goto overflow;
+      *out = 0;
+      return true;
+    }
     *out = op == OP_DIV ? a / b : a % b;
     return true;
   case OP_EQ: *out = a == b; return true;
@@ -688,8 +716,17 @@ static void check_binders(Vec *binders, bool action_params);
 static void pop_binders(Vec *binders);
 
 static void check_binary(Node *node) {
+  // A chain `a + b + c` (parsed with a loop) is a left spine, not nesting:
+  // its left operand is at the same depth; so is the right one of `a -> b ->
+  // c`, folded from the right.
+  bool chain = node->lhs->kind == ND_BINARY;
+  depth -= chain;
   check_expr(node->lhs);
+  depth += chain;
+  chain = node->op == OP_IMPLIES && node->rhs->kind == ND_BINARY && node->rhs->op == OP_IMPLIES;
+  depth -= chain;
   check_expr(node->rhs);
+  depth += chain;
   Node *l = node->lhs, *r = node->rhs;
   if (is_error(l) || is_error(r)) {
     // Propagate the error: a result typed int/bool but not constant would
@@ -1128,6 +1165,7 @@ static Type *cond_type(Node *node, Type *a, Type *b) {
       other = one, ro = one;
     }
     if (is_scalar(ro) && ro->kind != TY_INT) {
+      check_optional_range(ro, onode->tok);
       Type *opt = xcalloc(1, sizeof *opt);
       opt->kind = TY_OPTIONAL;
       opt->tok = node->tok;
@@ -1155,9 +1193,13 @@ static Type *cond_type(Node *node, Type *a, Type *b) {
 }
 
 static void check_expr_kind(Node *node) {
-  if (++depth > 400) {
-    error_at(node->tok, "expression nested too deeply");
-    depth--;
+  depth++, levels++;
+  if (depth > MAX_NESTING || levels > MAX_LEVELS) {
+    if (depth > MAX_NESTING)
+      error_at(node->tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
+    else
+      error_at(node->tok, "expression too long (more than %d levels of operators)", MAX_LEVELS);
+    depth--, levels--;
     set_type(node, ty_error);
     return;
   }
@@ -1215,7 +1257,10 @@ static void check_expr_kind(Node *node) {
   case ND_COND: {
     check_expr(node->cond);
     check_expr(node->then);
+    bool chain = node->els->kind == ND_COND; // `a ? b : c ? d : e`
+    depth -= chain;
     check_expr(node->els);
+    depth += chain;
     want_bool(node->cond, "the condition of '?:'");
     Type *a = node->then->ty, *b = node->els->ty;
     if (is_error(node->then) || is_error(node->els)) {
@@ -1259,7 +1304,7 @@ static void check_expr_kind(Node *node) {
   if (ctx == CTX_CONST && !node->is_const && !is_error(node) && node->kind != ND_NONE) {
     // Reported by the caller with context (const_value / eval_const_decl).
   }
-  depth--;
+  depth--, levels--;
 }
 
 // Checks an expression used as a value (it must have one).
@@ -1898,7 +1943,7 @@ bool check(Program *p, Define *defs, int ndefs) {
   nglobals_cap = nglobals = 0;
   global_list = (Vec){0};
   locals.len = 0;
-  depth = 0;
+  depth = levels = 0;
   allow_pop = stmt_position = false;
   ctx = CTX_CONST;
   cur_decl = NULL;
@@ -1951,8 +1996,16 @@ bool check(Program *p, Define *defs, int ndefs) {
       d->index = 0;
   }
 
-  // 2. -D overrides must name constants.
+  // 2. -D overrides must name constants, each once.
   for (int i = 0; i < ndefs; i++) {
+    int first = 0;
+    while (first < i && strcmp(defs[first].name, defs[i].name))
+      first++;
+    if (first < i) {
+      error_plain("-D %s=%s: constant '%s' is already set by -D %s=%s", defs[i].name,
+                  defs[i].value, defs[i].name, defs[first].name, defs[first].value);
+      continue;
+    }
     Obj *obj = global_lookup(defs[i].name);
     if (!obj || obj->kind != OBJ_CONST) {
       error_plain("-D %s=%s: %s", defs[i].name, defs[i].value,

@@ -8,7 +8,9 @@
 // Columns are 1-based byte offsets. The echoed source line is sanitized (a
 // byte that is neither printable ASCII nor a tab is shown as '?') so that a
 // binary file cannot garble the terminal; the caret line copies the tabs of
-// the source line so that the caret lines up however tabs are displayed.
+// the source line so that the caret lines up however tabs are displayed. A
+// line longer than MAX_SHOWN bytes is shown as a window around the caret,
+// cut at UTF-8 character boundaries, with `…` where it was cut.
 // After MAX_ERRORS errors the rest are counted but not shown, and neither
 // are the notes and hints that follow them.
 #include "mcgen.h"
@@ -16,6 +18,7 @@
 #include <strings.h>
 
 #define MAX_ERRORS 100
+#define MAX_SHOWN 160 // bytes of a long source line shown around the caret
 
 FILE *diag_out;
 
@@ -76,18 +79,33 @@ static void show_line(const SrcFile *file, const char *loc, int line, int len) {
   const char *shown_stop = stop;
   if (shown_stop > start && shown_stop[-1] == '\r')
     shown_stop--; // CRLF files: the '\r' is part of the line break
+  const char *line_start = start, *line_stop = shown_stop;
+  if (line_stop - line_start > MAX_SHOWN) {
+    // The caret half-way into the window where the line allows; the ends
+    // moved inward off UTF-8 continuation bytes (10xxxxxx).
+    start = loc - line_start > MAX_SHOWN / 2 ? loc - MAX_SHOWN / 2 : line_start;
+    if (line_stop - start < MAX_SHOWN)
+      start = line_stop - MAX_SHOWN;
+    shown_stop = start + MAX_SHOWN;
+    while (start < loc && (*start & 0xc0) == 0x80)
+      start++;
+    while (shown_stop > loc && shown_stop < line_stop && (*shown_stop & 0xc0) == 0x80)
+      shown_stop--;
+  }
+  const char *cut_before = start > line_start ? "…" : "";
+  const char *cut_after = shown_stop < line_stop ? "…" : "";
 
   char num[32];
   int width = snprintf(num, sizeof num, "%d", line);
   if (width < 4)
     width = 4;
 
-  fprintf(out(), "%*d | ", width, line);
+  fprintf(out(), "%*d | %s", width, line, cut_before);
   for (const char *p = start; p < shown_stop; p++)
     fputc(is_shown((unsigned char)*p) ? *p : '?', out());
-  fputc('\n', out());
+  fprintf(out(), "%s\n", cut_after);
 
-  fprintf(out(), "%*s | ", width, "");
+  fprintf(out(), "%*s | %s", width, "", *cut_before ? " " : "");
   for (const char *p = start; p < loc; p++)
     fputc(*p == '\t' ? '\t' : ' ', out());
   fputc('^', out());

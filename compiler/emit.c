@@ -148,13 +148,25 @@ static int64_t buf_bytes(Type *ty) { return (W(ty) + 7) / 8 + 8; }
 static const char *get_fn(int64_t w) { return w <= 56 ? "mcrt_get" : "mcrt_get_wide"; }
 static const char *set_fn(int64_t w) { return w <= 56 ? "mcrt_set" : "mcrt_set_wide"; }
 
+// An int64_t as a C constant: -9223372036854775808 is not one (it is the
+// negation of a constant too large for long long).
+static char *c_int(int64_t v) {
+  return v == INT64_MIN ? "INT64_MIN" : format("%lld", (long long)v);
+}
+
+// Whether a range holds more than INT64_MAX + 1 values: v - lo may then
+// overflow an int64_t, so its encoding is computed in uint64_t.
+static bool wide_range(Type *ty) { return (__int128)ty->hi - ty->lo > INT64_MAX; }
+
 // The logical value of a scalar from its encoding `raw`.
 static char *decode(Type *ty, const char *raw) {
   ty = R(ty);
   if (ty->kind == TY_OPTIONAL)
-    return format("mcrt_opt_decode(%s, %lld)", raw, (long long)range_lo(ty->base));
+    return format("mcrt_opt_decode(%s, %s)", raw, c_int(range_lo(ty->base)));
+  if (ty->kind == TY_RANGE && wide_range(ty))
+    return format("(int64_t)(%s + (uint64_t)%s)", raw, c_int(ty->lo));
   if (ty->kind == TY_RANGE && ty->lo != 0)
-    return format("((int64_t)%s + %lld)", raw, (long long)ty->lo);
+    return format("((int64_t)%s + %s)", raw, c_int(ty->lo));
   return format("(int64_t)%s", raw);
 }
 
@@ -162,9 +174,11 @@ static char *decode(Type *ty, const char *raw) {
 static char *encode(Type *ty, const char *v) {
   ty = R(ty);
   if (ty->kind == TY_OPTIONAL)
-    return format("mcrt_opt_encode(%s, %lld)", v, (long long)range_lo(ty->base));
+    return format("mcrt_opt_encode(%s, %s)", v, c_int(range_lo(ty->base)));
+  if (ty->kind == TY_RANGE && wide_range(ty))
+    return format("((uint64_t)%s - (uint64_t)%s)", v, c_int(ty->lo));
   if (ty->kind == TY_RANGE && ty->lo != 0)
-    return format("(uint64_t)(%s - %lld)", v, (long long)ty->lo);
+    return format("(uint64_t)(%s - %s)", v, c_int(ty->lo));
   return format("(uint64_t)%s", v);
 }
 
@@ -422,9 +436,10 @@ static char *convert(Node *at, Type *dst, Node *srcn, const char *v) {
     Iv plain = iv;
     plain.none = false;
     if (!iv_within(plain, base)) {
-      const char *guard = d->kind == TY_OPTIONAL ? format("%s != MCRT_NONE && ", t) : "";
-      fail_if(at, format("%s(%s < %lld || %s > %lld)", guard, t, (long long)base->lo, t,
-                         (long long)base->hi),
+      // A plain INT64_MIN is no none: it is out of every optional's range.
+      const char *guard = d->kind == TY_OPTIONAL && iv.none ? format("%s != MCRT_NONE && ", t) : "";
+      fail_if(at, format("%s(%s < %s || %s > %s)", guard, t, c_int(base->lo), t,
+                         c_int(base->hi)),
               format("%s, (long long)%s",
                      c_str(format("value %%lld is out of range %lld..%lld", (long long)base->lo,
                                   (long long)base->hi)),
@@ -442,7 +457,7 @@ static char *index_pos(Node *at, Type *index, Node *idx) {
   iv.none = false;
   if (it->kind == TY_RANGE && !iv_within(iv, it)) {
     char *t = temp("int64_t", v);
-    fail_if(at, format("%s < %lld || %s > %lld", t, (long long)it->lo, t, (long long)it->hi),
+    fail_if(at, format("%s < %s || %s > %s", t, c_int(it->lo), t, c_int(it->hi)),
             format("%s, (long long)%s",
                    c_str(format("index %%lld is out of range %lld..%lld", (long long)it->lo,
                                 (long long)it->hi)),
@@ -450,7 +465,7 @@ static char *index_pos(Node *at, Type *index, Node *idx) {
     v = t;
   }
   if (it->kind == TY_RANGE && it->lo != 0)
-    return format("(%s - %lld)", v, (long long)it->lo);
+    return format("(%s - %s)", v, c_int(it->lo));
   return v;
 }
 
@@ -527,9 +542,9 @@ static char *elem_query(Type *elem, Node *arg) {
   Type *base = e->kind == TY_OPTIONAL ? R(e->base) : e;
   if (base->kind != TY_RANGE)
     return encode(elem, t);
-  const char *none_ok = e->kind == TY_OPTIONAL ? format("%s == MCRT_NONE || ", t) : "";
-  return format("(%s(%s >= %lld && %s <= %lld) ? %s : UINT64_MAX)", none_ok, t,
-                (long long)base->lo, t, (long long)base->hi, encode(elem, t));
+  const char *none_ok = e->kind == TY_OPTIONAL && iv.none ? format("%s == MCRT_NONE || ", t) : "";
+  return format("(%s(%s >= %s && %s <= %s) ? %s : UINT64_MAX)", none_ok, t, c_int(base->lo), t,
+                c_int(base->hi), encode(elem, t));
 }
 
 // Arguments shared by the collection helpers: base, offset and shape.
@@ -614,8 +629,15 @@ static int open_binder(Binder *b, const char *stop, bool snapshot) {
     Type *ty = R(b->type);
     int64_t lo = ty->kind == TY_RANGE ? ty->lo : 0;
     int64_t hi = ty->kind == TY_RANGE ? ty->hi : card_of(ty) - 1;
-    line("for (int64_t %s = %lld; %s%s <= %lld; %s++) {", v, (long long)lo, cont, v,
-         (long long)hi, v);
+    if (hi == INT64_MAX) {
+      // v <= INT64_MAX always holds and v++ would overflow: count instead.
+      char *k = temp_name();
+      line("for (uint64_t %s = 0; %s%s <= (uint64_t)INT64_MAX - (uint64_t)%s; %s++) {", k, cont, k,
+           c_int(lo), k);
+      line("  int64_t %s = (int64_t)((uint64_t)%s + %s);", v, c_int(lo), k);
+    } else {
+      line("for (int64_t %s = %s; %s%s <= %lld; %s++) {", v, c_int(lo), cont, v, (long long)hi, v);
+    }
     g.indent++;
     return 1;
   }
@@ -725,6 +747,12 @@ static char *gen_lazy(Node *node, Buf **pre, bool plain) {
   g.out = b;
   g.indent++;
   char *v = plain ? gen_plain(node) : gen_value(node);
+  if (!plain && !interval(node).none && interval(node).lo <= I64MIN) {
+    // A branch of an optional `?:` whose plain value could pass for none.
+    v = temp("int64_t", v);
+    fail_if(node, format("%s == INT64_MIN", v),
+            c_str("value -9223372036854775808 cannot stand for a value of an optional"));
+  }
   g.indent--;
   g.out = saved;
   *pre = b->len ? b : NULL;
@@ -753,8 +781,16 @@ static char *gen_binary(Node *node) {
       return format("(%smcrt_equal_bits(%s, %s, %s, %s, %lld))", op == OP_NE ? "!" : "", a.base,
                     off_str(&a), b.base, off_str(&b), (long long)W(node->lhs->ty));
     }
-    // A T? compares with a T without a check: none equals no value.
+    // A T? compares with a T without a check: none equals no value. None is
+    // INT64_MIN, which no T? holds, but a plain value may.
     char *a = gen_value(node->lhs), *b = gen_value(node->rhs);
+    Iv ia = interval(node->lhs), ib = interval(node->rhs);
+    if (ia.none != ib.none && (ia.none ? ib : ia).lo <= I64MIN) {
+      char *o = temp("int64_t", ia.none ? a : b), *p = temp("int64_t", ia.none ? b : a);
+      if (op == OP_EQ)
+        return format("(%s == %s && %s != MCRT_NONE)", o, p, o);
+      return format("(%s != %s || %s == MCRT_NONE)", o, p, o);
+    }
     return format("(%s %s %s)", a, op == OP_EQ ? "==" : "!=", b);
   }
   if (op == OP_IFF)
@@ -785,6 +821,11 @@ static char *gen_binary(Node *node) {
     }
     Iv iva = interval(node->lhs);
     if (iva.lo <= I64MIN && ivb.lo <= -1 && ivb.hi >= -1) {
+      // INT64_MIN / -1 overflows; INT64_MIN % -1 is 0, but undefined in C.
+      if (op == OP_MOD) {
+        b = temp("int64_t", b);
+        return format("(%s == -1 ? 0 : %s %% %s)", b, a, b);
+      }
       a = temp("int64_t", a);
       fail_if(node, format("%s == INT64_MIN && %s == -1", a, b), c_str("integer overflow"));
     }
@@ -905,7 +946,7 @@ static char *gen_value(Node *node) {
   if (node->kind == ND_IDENT && node->obj->kind == OBJ_ENUM_MEMBER)
     return format("e_%s", node->obj->name);
   if (node->is_const)
-    return node->val == INT64_MIN ? "INT64_MIN" : format("%lld", (long long)node->val);
+    return c_int(node->val);
   switch (node->kind) {
   case ND_NONE:
     return "MCRT_NONE";
@@ -1176,11 +1217,11 @@ static char *type_desc(Type *ty) {
   int64_t len_width = ty->kind == TY_QUEUE ? W(ty) - ty->size * W(ty->base) : 0;
   buf_printf(&types_out,
              "static const McrtType mc_type_%d MC_MAYBE_UNUSED = { /* %s */\n"
-             "  .kind = %s, .width = %lld, .card = %lld, .lo = %lld, .name = %s,\n"
+             "  .kind = %s, .width = %lld, .card = %lld, .lo = %s, .name = %s,\n"
              "  .members = %s, .base = %s, .index = %s, .capacity = %lld, .len_width = %lld,\n"
              "  .nfields = %d, .fields = %s,\n};\n",
              id, type_name(ty), kinds[ty->kind], (long long)ty->width, (long long)ty->card,
-             (long long)(ty->kind == TY_RANGE ? ty->lo : 0),
+             c_int(ty->kind == TY_RANGE ? ty->lo : 0),
              ty->kind == TY_ENUM || ty->kind == TY_SCALARSET
                  ? c_str(ty->name ? ty->name : ty->kind == TY_ENUM ? "enum" : "scalarset")
                  : "NULL",
@@ -1454,7 +1495,7 @@ static bool emit_properties(Program *prog, Buf *preds, Buf *table, Buf *bits_fn,
         stride /= card_of(ty);
         int64_t e = k / stride % card_of(ty);
         buf_printf(&label, "%s%s=%s", j ? ", " : "(", token_text(b->name), value_name(ty, e));
-        buf_printf(&args, ", (int64_t)%lld", (long long)(ty->kind == TY_RANGE ? ty->lo + e : e));
+        buf_printf(&args, ", (int64_t)%s", c_int(ty->kind == TY_RANGE ? ty->lo + e : e));
       }
       if (d->params.len)
         buf_puts(&label, ")");

@@ -63,8 +63,14 @@ static bool layout_type(Type *ty, Token *where) {
     Type *base = resolve(ty->base);
     if (!layout_type(base, where))
       return false;
-    ty->card = base->card + 1;
-    ty->width = bits_for((unsigned __int128)base->card + 1);
+    // none is one more value (the encoding 0). A range's card is capped at
+    // INT64_MAX, so its width comes from its true size (up to 2^64 - 1
+    // values: check() keeps INT64_MIN, the logical none, out of optionals).
+    unsigned __int128 n = base->kind == TY_RANGE
+                              ? (unsigned __int128)((__int128)base->hi - base->lo + 1)
+                              : (unsigned __int128)base->card;
+    ty->width = bits_for(n + 1);
+    ty->card = n + 1 > (unsigned __int128)INT64_MAX ? INT64_MAX : (int64_t)(n + 1);
     return true;
   }
   case TY_ARRAY: {

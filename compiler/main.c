@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,7 +32,7 @@ static void usage(FILE *out) {
           "(default MODEL_checker, MODEL from `model MODEL;` or the file name).\n"
           "\n"
           "  -o NAME          name of the checker (and NAME.c)\n"
-          "  -D CONST=VALUE   override a constant of the spec (integer, true, false)\n"
+          "  -D CONST=VALUE   override a constant of the spec (integer, true, false; once per CONST)\n"
           "  --emit-c         write NAME.c only, do not compile it\n"
           "  --cc CC          C compiler (default: $CC or cc)\n"
           "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
@@ -166,7 +167,21 @@ static bool fix_line_markers(const char *path) {
   return fclose(out) == 0;
 }
 
+// Every stage recurses once per level of an expression tree (check()
+// allows a few thousand, as long operator chains make): give the stack room
+// for that whatever `ulimit -s` says. The main thread's stack grows up to the
+// current limit; 64 MiB stays below the gap Linux leaves under it.
+static void raise_stack_limit(void) {
+  const rlim_t want = (rlim_t)64 << 20;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+    return;
+  rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
+  setrlimit(RLIMIT_STACK, &rl);
+}
+
 int main(int argc, char **argv) {
+  raise_stack_limit();
   Options o = parse_args(argc, argv);
   // The templates and the runtime, looked for first: a broken installation
   // is reported before any work is done.

@@ -95,11 +95,13 @@ static inline bool mcrt_equal_bits(const uint8_t *a, uint64_t aoff, const uint8_
 // (set: element space; multiset: capacity, slot width; queue: length width,
 // capacity, element width).
 
+// Unsigned arithmetic: a range may hold up to 2^64 - 1 values, so v - lo
+// does not always fit an int64_t.
 static inline int64_t mcrt_opt_decode(uint64_t e, int64_t lo) {
-  return e == 0 ? MCRT_NONE : (int64_t)e - 1 + lo;
+  return e == 0 ? MCRT_NONE : (int64_t)(e - 1 + (uint64_t)lo);
 }
 static inline uint64_t mcrt_opt_encode(int64_t v, int64_t lo) {
-  return v == MCRT_NONE ? 0 : (uint64_t)(v - lo) + 1;
+  return v == MCRT_NONE ? 0 : (uint64_t)v - (uint64_t)lo + 1;
 }
 static inline void mcrt_clear(uint8_t *b, uint64_t off, uint64_t nbits) {
   while (nbits > 0) {

@@ -443,6 +443,100 @@ t_mcgen_define_wrong_type() {
 }
 check mcgen-D-wrong-type t_mcgen_define_wrong_type
 
+# -D is given once per constant (mcgen --help says so); values beyond int64
+# are refused like the same literal in a spec. Both are spec errors (exit 1).
+t_mcgen_define_twice_and_too_large() {
+  fresh
+  run "$mcgen" --help
+  want_in "$out" '-D CONST=VALUE .*once per CONST' "mcgen --help" || return
+  run "$mcgen" -D N=2 -D N=3 "$specs/filter.mc"
+  want_rc 1 && want_in "$err" "constant 'N' is already set by -D N=2" stderr || return
+  want_no_file filter_checker || return
+  run "$mcgen" -D N=99999999999999999999 "$specs/filter.mc"
+  want_rc 1 && want_in "$err" 'N=99999999999999999999: integer literal too large' stderr || return
+  want_no_file filter_checker
+}
+check mcgen-D-twice-and-too-large t_mcgen_define_twice_and_too_large
+
+# Long flat chains of `&&` and `+` (generated specs have them) are not
+# nesting: they compile and check. x goes 0, 1, 2 (3 states, 2
+# transitions). The `&&` chain holds while x <= 1 and one of its middle
+# terms fails at x = 2 (exit 1, a 2-step trace); the `+` chain (N times x,
+# at most 2N) always holds. Past 5000 levels mcgen refuses the expression
+# with a located error, never a crash.
+chain_spec() { # N OP BAD: a spec whose invariant is a chain of N terms
+  local i terms=()
+  for ((i = 0; i < $1; i++)); do
+    if [ "$2" = '&&' ]; then
+      terms+=("x <= $([ "$i" -eq $(($1 / 2)) ] && echo "$3" || echo 2)")
+    else
+      terms+=(x)
+    fi
+  done
+  printf 'model chain;\nvar x: 0..2;\naction step when x < 2 { x = x + 1; }\n'
+  printf 'terminal done: x == 2;\ninvariant long:\n  '
+  local IFS=' '
+  if [ "$2" = '&&' ]; then
+    echo "${terms[*]}" | sed 's/ x / \&\& x /g'
+  else
+    echo "${terms[*]}" | sed 's/ x/ + x/g'
+  fi
+  [ "$2" = '&&' ] && echo ';' || echo "<= $((2 * $1));"
+}
+t_long_chains() {
+  local n
+  fresh
+  for n in 400 3000; do
+    chain_spec "$n" '&&' 1 >and.mc
+    chain_spec "$n" '+' >plus.mc
+    run "$mcgen" -o and and.mc
+    want_rc 0 || { why="&& chain of $n: $why"; return 1; }
+    run ./and --report and.json
+    want_rc 1 && want_json and.json '.violations[0].name == "long" and (.violations[0].trace | length) == 3' \
+      "&& chain of $n" || return
+    run "$mcgen" -o plus plus.mc
+    want_rc 0 || { why="+ chain of $n: $why"; return 1; }
+    run ./plus --report plus.json
+    want_rc 0 && [ "$(counts plus.json)" = "3 2" ] || { why="+ chain of $n: exit $rc, counts $(counts plus.json)"; return 1; }
+  done
+  chain_spec 10000 '+' >long.mc
+  run "$mcgen" long.mc
+  want_rc 1 && want_in "$err" '^long\.mc:6:[0-9]+: error: expression too long' stderr || return
+  want_one_error
+}
+check mcgen-long-chains t_long_chains
+
+# A diagnostic on a 1 MB line shows a window of the line around the caret
+# (160 bytes, `…` where cut), not the whole line. The window's right end
+# falls on the second byte of an `é` in a comment (67 bytes after `nope`'s
+# first byte... past the 80 shown after the caret's start, see diag.c); it
+# must move back to a character boundary: an even number of `?`, one per
+# byte shown.
+t_long_line_diagnostic() {
+  fresh
+  {
+    printf 'var x: 0..2;\ninvariant big: '
+    head -c 1000000 /dev/zero | tr '\0' ' '
+    printf 'nope > 0; // '
+    for ((i = 0; i < 100; i++)); do printf '\303\251'; done
+    printf '\n'
+  } >wide.mc
+  run "$mcgen" wide.mc
+  want_rc 1 && want_in "$err" "^wide\.mc:2:1000016: error: unknown name 'nope'" stderr || return
+  [ "$(wc -c <"$err")" -lt 1000 ] || { why="stderr has $(wc -c <"$err") bytes: $(excerpt "$err")"; return 1; }
+  local shown caret
+  shown=$(LC_ALL=C grep -a '^ *2 | ' "$err" | sed 's/…/./g')
+  caret=$(LC_ALL=C grep -a '^ *| ' "$err" | head -1)
+  case $shown in *'|'' .'*'.') ;; *) why="no … at both ends: $shown"; return 1 ;; esac
+  [ "${#shown}" -le 200 ] || { why="shown line of ${#shown} bytes"; return 1; }
+  [ "$(LC_ALL=C awk -v s="$shown" 'BEGIN { print index(s, "nope") }')" = \
+    "$(LC_ALL=C awk -v s="$caret" 'BEGIN { print index(s, "^") }')" ] ||
+    { why="caret not under 'nope': $shown / $caret"; return 1; }
+  local q=${shown//[^?]/}
+  [ $((${#q} % 2)) -eq 0 ] || { why="cut inside a character (${#q} '?'): $shown"; return 1; }
+}
+check mcgen-long-line-diagnostic t_long_line_diagnostic
+
 # Generated C is clean under -Werror with gcc and clang (default flags plus
 # --cflags -Werror), for the plain spec and the one using every type.
 for compiler in gcc clang; do
