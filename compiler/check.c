@@ -1910,7 +1910,8 @@ static void check_recursion(Decl *fn, int *state) {
 //     positive: the partial sums then stay between the start and the end,
 //     within v's range in any order), `s.add(e)` or `s.remove(e)` on a set
 //     or multiset (all adds or all removes), `x.clear()`;
-//   - a fn called in the loop reads every state variable it reads whole;
+//   - a fn called in the loop reads what its body reads, a parameter
+//     passed the loop variable standing for it;
 //   - `return` leaves the loop at whichever element gets there first.
 // Locals declared in the body are per iteration and not tracked.
 //
@@ -1928,15 +1929,20 @@ typedef enum {
 } Update;
 
 typedef struct Access {
-  Node *at;    // where (the path's outermost node, a call, a method)
+  Node *at;    // where (the path's outermost node, a method's receiver)
+  Node *via;   // the call in the loop's body that led there, if any
   Obj *root;   // the state variable or outer local
   Vec comps;   // Node*: ND_INDEX / ND_FIELD from the root outwards
+  bool *own;   // per comp: an index that is the loop variable
   Update upd;
   bool none;   // UPD_CONST: the constant is `none`
   int64_t val; // UPD_CONST: otherwise its value
 } Access;
 
 static Obj *loop_var;   // the loop being checked
+static Vec loop_alias;  // Obj*: fn parameters passed loop_var in the call walked
+static Vec loop_calls;  // Decl*: the fns being walked (a recursive call is an error)
+static Node *loop_via;  // the outermost call being walked
 static Vec loop_inner;  // Obj*: locals declared in its body
 static Vec loop_acc;    // Access*
 static Node *loop_ret;  // a return in its body
@@ -2022,6 +2028,17 @@ static int sign_of(Node *e) {
 
 static void order_read(Node *e);
 
+static bool is_loop_var(Node *e) {
+  if (e->kind != ND_IDENT || !e->obj)
+    return false;
+  if (e->obj == loop_var)
+    return true;
+  for (int i = 0; i < loop_alias.len; i++)
+    if (loop_alias.data[i] == e->obj)
+      return true;
+  return false;
+}
+
 // Records an access to a path (an lvalue-shaped expression); its index
 // expressions are reads.
 static Access *order_access(Node *path, Update upd) {
@@ -2042,6 +2059,7 @@ static Access *order_access(Node *path, Update upd) {
   a->at = path;
   a->root = root->obj;
   a->upd = upd;
+  a->via = loop_via;
   for (Node *n = path; n != root; n = n->lhs)
     vec_push(&a->comps, n);
   for (int i = 0, j = a->comps.len - 1; i < j; i++, j--) {
@@ -2049,41 +2067,48 @@ static Access *order_access(Node *path, Update upd) {
     a->comps.data[i] = a->comps.data[j];
     a->comps.data[j] = t;
   }
+  a->own = xcalloc(a->comps.len + 1, sizeof *a->own);
+  for (int i = 0; i < a->comps.len; i++) {
+    Node *c = a->comps.data[i];
+    a->own[i] = c->kind == ND_INDEX && is_loop_var(c->rhs);
+  }
   vec_push(&loop_acc, a);
   return a;
-}
-
-// The state variables a fn reads, itself or through the fns it calls.
-static void fn_reads(Node *node, Vec *vars, Vec *seen) {
-  if (!node)
-    return;
-  if (node->kind == ND_IDENT && node->obj && node->obj->kind == OBJ_VAR)
-    vec_push(vars, node->obj);
-  if (node->kind == ND_CALL && node->obj && node->obj->decl) {
-    bool met = false;
-    for (int i = 0; i < seen->len; i++)
-      met |= seen->data[i] == node->obj->decl;
-    if (!met) {
-      vec_push(seen, node->obj->decl);
-      fn_reads(node->obj->decl->body, vars, seen);
-    }
-  }
-  fn_reads(node->lhs, vars, seen);
-  fn_reads(node->rhs, vars, seen);
-  fn_reads(node->cond, vars, seen);
-  fn_reads(node->then, vars, seen);
-  fn_reads(node->els, vars, seen);
-  fn_reads(node->body, vars, seen);
-  for (int i = 0; i < node->args.len; i++)
-    fn_reads(node->args.data[i], vars, seen);
-  for (int i = 0; i < node->binders.len; i++)
-    fn_reads(((Binder *)node->binders.data[i])->in_expr, vars, seen);
 }
 
 static void order_method(Node *m, Update upd) {
   order_access(m->lhs, upd);
   for (int i = 0; i < m->args.len; i++)
     order_read(m->args.data[i]);
+}
+
+static void order_stmt(Node *s);
+
+// A fn only reads state: its body's reads are the call's, with each
+// parameter passed the loop variable standing for it. Its locals are its
+// own, and its returns end the call, not the loop.
+static void order_call(Node *call) {
+  Decl *fn = call->obj ? call->obj->decl : NULL;
+  if (!fn || !fn->body)
+    return;
+  for (int i = 0; i < loop_calls.len; i++)
+    if (loop_calls.data[i] == fn)
+      return;
+  vec_push(&loop_calls, fn);
+  int aliases = loop_alias.len;
+  for (int i = 0; i < fn->params.len && i < call->args.len; i++) {
+    Binder *b = fn->params.data[i];
+    if (b->obj && is_loop_var(call->args.data[i]))
+      vec_push(&loop_alias, b->obj);
+  }
+  Node *via = loop_via, *ret = loop_ret;
+  if (!loop_via)
+    loop_via = call;
+  order_stmt(fn->body);
+  loop_via = via;
+  loop_ret = ret;
+  loop_alias.len = aliases;
+  loop_calls.len--;
 }
 
 static void order_read(Node *e) {
@@ -2099,22 +2124,11 @@ static void order_read(Node *e) {
     // pop() is the one update allowed in an expression (a right-hand side)
     order_method(e, equal(e->name, "pop") ? UPD_PLAIN : UPD_READ);
     return;
-  case ND_CALL: {
-    Vec vars = {0}, seen = {0};
-    if (e->obj && e->obj->decl)
-      fn_reads(e->obj->decl->body, &vars, &seen);
-    for (int i = 0; i < vars.len; i++) {
-      if (!order_tracked(vars.data[i]))
-        continue;
-      Access *a = xcalloc(1, sizeof *a);
-      a->at = e;
-      a->root = vars.data[i];
-      vec_push(&loop_acc, a);
-    }
+  case ND_CALL:
     for (int i = 0; i < e->args.len; i++)
       order_read(e->args.data[i]);
+    order_call(e);
     return;
-  }
   default:
     order_read(e->lhs);
     order_read(e->rhs);
@@ -2220,8 +2234,7 @@ static bool apart(Access *a, Access *b) {
       return false;
     if (x->kind == ND_FIELD && x->field != y->field)
       return true;
-    if (x->kind == ND_INDEX && x->rhs->kind == ND_IDENT && x->rhs->obj == loop_var &&
-        y->rhs->kind == ND_IDENT && y->rhs->obj == loop_var)
+    if (a->own[d] && b->own[d])
       return true;
   }
   return false;
@@ -2234,7 +2247,7 @@ static bool commute(Access *a, Access *b) {
 }
 
 static Token *access_tok(Access *a) {
-  Node *root = a->at->kind == ND_CALL ? NULL : lvalue_root(a->at);
+  Node *root = lvalue_root(a->at);
   return root ? root->tok : a->at->tok;
 }
 
@@ -2248,6 +2261,8 @@ static void check_loop_order(Node *loop) {
   if (!sym)
     return;
   loop_var = b->obj;
+  loop_alias = loop_calls = (Vec){0};
+  loop_via = NULL;
   loop_inner = (Vec){0};
   loop_acc = (Vec){0};
   loop_ret = NULL;
@@ -2290,7 +2305,9 @@ static void check_loop_order(Node *loop) {
         error_at(loop->tok, "%s in an order that symmetry reduction does not keep, and reads "
                             "'%s', which other iterations write: what it reads depends on which "
                             "elements came before", what, name);
-        note_at(access_tok(o), o->at->kind == ND_CALL ? "'%s' read here (by the function)" : "'%s' read here", name);
+        note_at(access_tok(o), "'%s' read here", name);
+        if (o->via)
+          note_at(o->via->tok, "in this call of '%s' from the loop", token_text(o->via->name));
         note_at(access_tok(w), "'%s' written here", name);
       } else {
         error_at(loop->tok, "%s in an order that symmetry reduction does not keep, and writes "
