@@ -5,7 +5,8 @@
 // resolves and validates types, types every expression (Node.ty), and
 // enforces what makes symmetry reduction sound: a scalarset value may only be
 // stored, compared for equality with its own type, used as an index of an
-// array indexed by its type, and bound by quantifiers, loops and parameters.
+// array indexed by its type, and bound by quantifiers, loops and parameters;
+// and that no loop over a scalarset depends on the order of its elements.
 // It also checks that every path of every init block assigns each state
 // variable whose type holds a scalarset (those have no default).
 //
@@ -1942,6 +1943,7 @@ typedef struct Access {
 static Obj *loop_var;   // the loop being checked
 static Vec loop_alias;  // Obj*: fn parameters passed loop_var in the call walked
 static Vec loop_calls;  // Decl*: the fns being walked (a recursive call is an error)
+static Vec loop_walked; // char*: "fn/mask" of each call walked (its accesses are known)
 static Node *loop_via;  // the outermost call being walked
 static Vec loop_inner;  // Obj*: locals declared in its body
 static Vec loop_acc;    // Access*
@@ -2094,13 +2096,25 @@ static void order_call(Node *call) {
   for (int i = 0; i < loop_calls.len; i++)
     if (loop_calls.data[i] == fn)
       return;
-  vec_push(&loop_calls, fn);
+  // A call's accesses depend only on the fn and which parameters stand for
+  // the loop variable: walk each such pair once (fns calling fns twice
+  // would otherwise take exponential time).
+  char *key = format("%p/", (void *)fn);
   int aliases = loop_alias.len;
   for (int i = 0; i < fn->params.len && i < call->args.len; i++) {
     Binder *b = fn->params.data[i];
-    if (b->obj && is_loop_var(call->args.data[i]))
+    bool alias = b->obj && is_loop_var(call->args.data[i]);
+    if (alias)
       vec_push(&loop_alias, b->obj);
+    key = format("%s%c", key, alias ? '1' : '0');
   }
+  for (int i = 0; i < loop_walked.len; i++)
+    if (!strcmp(loop_walked.data[i], key)) {
+      loop_alias.len = aliases;
+      return;
+    }
+  vec_push(&loop_walked, key);
+  vec_push(&loop_calls, fn);
   Node *via = loop_via, *ret = loop_ret;
   if (!loop_via)
     loop_via = call;
@@ -2261,7 +2275,7 @@ static void check_loop_order(Node *loop) {
   if (!sym)
     return;
   loop_var = b->obj;
-  loop_alias = loop_calls = (Vec){0};
+  loop_alias = loop_calls = loop_walked = (Vec){0};
   loop_via = NULL;
   loop_inner = (Vec){0};
   loop_acc = (Vec){0};
