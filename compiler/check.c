@@ -5,7 +5,8 @@
 // resolves and validates types, types every expression (Node.ty), and
 // enforces what makes symmetry reduction sound: a scalarset value may only be
 // stored, compared for equality with its own type, used as an index of an
-// array indexed by its type, and bound by quantifiers, loops and parameters.
+// array indexed by its type, and bound by quantifiers, loops and parameters;
+// and that no loop over a scalarset depends on the order of its elements.
 // It also checks that every path of every init block assigns each state
 // variable whose type holds a scalarset (those have no default).
 //
@@ -1937,6 +1938,464 @@ static void check_recursion(Decl *fn, int *state) {
   state[fn->index] = 2;
 }
 
+//
+// Iteration order over scalarsets. A `for` loop over a scalarset, or over a
+// set or multiset whose elements hold one, visits the elements in an order
+// that a permutation of the scalarset changes, so under symmetry reduction
+// its effect must not depend on that order. It does not when the iterations
+// commute: no iteration reads what another writes, and what two iterations
+// both write is written apart or by updates whose order does not matter.
+// This is checked on the syntax, conservatively, after typing:
+//   - an access "indexed by the loop variable" (`a[p]`, `a[p].f`, `b[i][p]`,
+//     the same depth of index being exactly `p`) touches one element per
+//     iteration, never another iteration's; two accesses through different
+//     record fields never overlap;
+//   - any other write must be a commutative update, and every access to the
+//     same place in the loop one of the same kind: `v = c` (one constant),
+//     `v = v + e` / `v - e` all one way (e never negative, or never
+//     positive: the partial sums then stay between the start and the end,
+//     within v's range in any order), `s.add(e)` or `s.remove(e)` on a set
+//     or multiset (all adds or all removes), `x.clear()`;
+//   - a fn called in the loop reads what its body reads, a parameter
+//     passed the loop variable standing for it;
+//   - `return` leaves the loop at whichever element gets there first.
+// Locals declared in the body are per iteration and not tracked.
+//
+
+typedef enum {
+  UPD_READ,      // not a write
+  UPD_PLAIN,     // any other write: iterations must write apart
+  UPD_CONST,     // v = constant
+  UPD_ADD_UP,    // v = v + e, e >= 0 (or v = v - e, e <= 0)
+  UPD_ADD_DOWN,  // v = v - e, e >= 0 (or v = v + e, e <= 0)
+  UPD_ADD_ANY,   // v = v + e, sign of e unknown
+  UPD_SET_ADD,
+  UPD_SET_REMOVE,
+  UPD_CLEAR,
+} Update;
+
+typedef struct Access {
+  Node *at;    // where (the path's outermost node, a method's receiver)
+  Node *via;   // the call in the loop's body that led there, if any
+  Obj *root;   // the state variable or outer local
+  Vec comps;   // Node*: ND_INDEX / ND_FIELD from the root outwards
+  bool *own;   // per comp: an index that is the loop variable
+  Update upd;
+  bool none;   // UPD_CONST: the constant is `none`
+  int64_t val; // UPD_CONST: otherwise its value
+} Access;
+
+static Obj *loop_var;   // the loop being checked
+static Vec loop_alias;  // Obj*: fn parameters passed loop_var in the call walked
+static Vec loop_calls;  // Decl*: the fns being walked (a recursive call is an error)
+static Vec loop_walked; // char*: "fn/mask" of each call walked (its accesses are known)
+static Node *loop_via;  // the outermost call being walked
+static Vec loop_inner;  // Obj*: locals declared in its body
+static Vec loop_acc;    // Access*
+static Node *loop_ret;  // a return in its body
+
+static bool order_tracked(Obj *obj) {
+  if (!obj || (obj->kind != OBJ_VAR && !(obj->kind == OBJ_LOCAL && obj->writable)))
+    return false;
+  for (int i = 0; i < loop_inner.len; i++)
+    if (loop_inner.data[i] == obj)
+      return false;
+  return true;
+}
+
+// The first scalarset a type holds, or NULL.
+static Type *scalarset_in(Type *ty) {
+  ty = resolve(ty);
+  switch (ty->kind) {
+  case TY_SCALARSET:
+    return ty;
+  case TY_ARRAY: {
+    Type *s = scalarset_in(ty->index);
+    return s ? s : scalarset_in(ty->base);
+  }
+  case TY_OPTIONAL:
+  case TY_SET:
+  case TY_MULTISET:
+  case TY_QUEUE:
+    return scalarset_in(ty->base);
+  case TY_RECORD:
+    for (int i = 0; i < ty->nfields; i++) {
+      Type *s = scalarset_in(ty->fields[i]->type);
+      if (s)
+        return s;
+    }
+    return NULL;
+  default:
+    return NULL;
+  }
+}
+
+// Whether two index expressions or paths certainly denote the same value.
+static bool same_path(Node *a, Node *b) {
+  if (a->kind != b->kind)
+    return a->is_const && b->is_const && a->val == b->val;
+  switch (a->kind) {
+  case ND_IDENT:
+    return a->obj && a->obj == b->obj;
+  case ND_FIELD:
+    return a->field && a->field == b->field && same_path(a->lhs, b->lhs);
+  case ND_INDEX:
+    return same_path(a->lhs, b->lhs) && same_path(a->rhs, b->rhs);
+  default:
+    return a->is_const && b->is_const && a->val == b->val;
+  }
+}
+
+// +1 if an integer expression is never negative, -1 if never positive, 0
+// if not known.
+static int sign_of(Node *e) {
+  if (e->is_const)
+    return e->val >= 0 ? 1 : -1;
+  Type *ty = resolve(e->ty);
+  if (ty && ty->kind == TY_RANGE && (ty->lo >= 0 || ty->hi <= 0))
+    return ty->lo >= 0 ? 1 : -1;
+  if (e->kind == ND_QUANT && e->op == OP_COUNT)
+    return 1;
+  if (e->kind == ND_METHOD && (equal(e->name, "len") || equal(e->name, "count")))
+    return 1;
+  if (e->kind == ND_QUANT && e->op == OP_SUM)
+    return sign_of(e->body);
+  if (e->kind == ND_COND) {
+    int a = sign_of(e->then), b = sign_of(e->els);
+    return a == b ? a : 0;
+  }
+  if (e->kind == ND_UNARY && e->op == OP_NEG)
+    return -sign_of(e->lhs);
+  if (e->kind == ND_BINARY && (e->op == OP_ADD || e->op == OP_MUL)) {
+    int a = sign_of(e->lhs), b = sign_of(e->rhs);
+    return e->op == OP_MUL ? a * b : a == b ? a : 0;
+  }
+  return 0;
+}
+
+static void order_read(Node *e);
+
+static bool is_loop_var(Node *e) {
+  if (e->kind != ND_IDENT || !e->obj)
+    return false;
+  if (e->obj == loop_var)
+    return true;
+  for (int i = 0; i < loop_alias.len; i++)
+    if (loop_alias.data[i] == e->obj)
+      return true;
+  return false;
+}
+
+// Records an access to a path (an lvalue-shaped expression); its index
+// expressions are reads.
+static Access *order_access(Node *path, Update upd) {
+  Node *root = lvalue_root(path);
+  for (Node *n = path; n->kind == ND_INDEX || n->kind == ND_FIELD; n = n->lhs)
+    if (n->kind == ND_INDEX)
+      order_read(n->rhs);
+  if (!root) {
+    Node *base = path;
+    while (base->kind == ND_INDEX || base->kind == ND_FIELD)
+      base = base->lhs;
+    order_read(base);
+    return NULL;
+  }
+  if (!order_tracked(root->obj))
+    return NULL;
+  Access *a = xcalloc(1, sizeof *a);
+  a->at = path;
+  a->root = root->obj;
+  a->upd = upd;
+  a->via = loop_via;
+  for (Node *n = path; n != root; n = n->lhs)
+    vec_push(&a->comps, n);
+  for (int i = 0, j = a->comps.len - 1; i < j; i++, j--) {
+    void *t = a->comps.data[i];
+    a->comps.data[i] = a->comps.data[j];
+    a->comps.data[j] = t;
+  }
+  a->own = xcalloc(a->comps.len + 1, sizeof *a->own);
+  for (int i = 0; i < a->comps.len; i++) {
+    Node *c = a->comps.data[i];
+    a->own[i] = c->kind == ND_INDEX && is_loop_var(c->rhs);
+  }
+  vec_push(&loop_acc, a);
+  return a;
+}
+
+static void order_method(Node *m, Update upd) {
+  order_access(m->lhs, upd);
+  for (int i = 0; i < m->args.len; i++)
+    order_read(m->args.data[i]);
+}
+
+static void order_stmt(Node *s);
+
+// A fn only reads state: its body's reads are the call's, with each
+// parameter passed the loop variable standing for it. Its locals are its
+// own, and its returns end the call, not the loop.
+static void order_call(Node *call) {
+  Decl *fn = call->obj ? call->obj->decl : NULL;
+  if (!fn || !fn->body)
+    return;
+  for (int i = 0; i < loop_calls.len; i++)
+    if (loop_calls.data[i] == fn)
+      return;
+  // A call's accesses depend only on the fn and which parameters stand for
+  // the loop variable: walk each such pair once (fns calling fns twice
+  // would otherwise take exponential time).
+  char *key = format("%p/", (void *)fn);
+  int aliases = loop_alias.len;
+  for (int i = 0; i < fn->params.len && i < call->args.len; i++) {
+    Binder *b = fn->params.data[i];
+    bool alias = b->obj && is_loop_var(call->args.data[i]);
+    if (alias)
+      vec_push(&loop_alias, b->obj);
+    key = format("%s%c", key, alias ? '1' : '0');
+  }
+  for (int i = 0; i < loop_walked.len; i++)
+    if (!strcmp(loop_walked.data[i], key)) {
+      loop_alias.len = aliases;
+      return;
+    }
+  vec_push(&loop_walked, key);
+  vec_push(&loop_calls, fn);
+  Node *via = loop_via, *ret = loop_ret;
+  if (!loop_via)
+    loop_via = call;
+  order_stmt(fn->body);
+  loop_via = via;
+  loop_ret = ret;
+  loop_alias.len = aliases;
+  loop_calls.len--;
+}
+
+static void order_read(Node *e) {
+  if (!e)
+    return;
+  switch (e->kind) {
+  case ND_IDENT:
+  case ND_INDEX:
+  case ND_FIELD:
+    order_access(e, UPD_READ);
+    return;
+  case ND_METHOD:
+    // pop() is the one update allowed in an expression (a right-hand side)
+    order_method(e, equal(e->name, "pop") ? UPD_PLAIN : UPD_READ);
+    return;
+  case ND_CALL:
+    for (int i = 0; i < e->args.len; i++)
+      order_read(e->args.data[i]);
+    order_call(e);
+    return;
+  default:
+    order_read(e->lhs);
+    order_read(e->rhs);
+    order_read(e->cond);
+    order_read(e->then);
+    order_read(e->els);
+    order_read(e->body);
+    for (int i = 0; i < e->args.len; i++)
+      order_read(e->args.data[i]);
+    for (int i = 0; i < e->binders.len; i++)
+      order_read(((Binder *)e->binders.data[i])->in_expr);
+    return;
+  }
+}
+
+static void order_assign(Node *s) {
+  Node *lhs = s->lhs, *rhs = s->rhs;
+  if (rhs->is_const || rhs->kind == ND_NONE) {
+    Access *a = order_access(lhs, UPD_CONST);
+    if (a) {
+      a->none = rhs->kind == ND_NONE;
+      a->val = rhs->val;
+    }
+    return;
+  }
+  if (rhs->kind == ND_BINARY && (rhs->op == OP_ADD || rhs->op == OP_SUB)) {
+    Node *other = NULL;
+    if (same_path(rhs->lhs, lhs))
+      other = rhs->rhs;
+    else if (rhs->op == OP_ADD && same_path(rhs->rhs, lhs))
+      other = rhs->lhs;
+    if (other) {
+      int sign = sign_of(other) * (rhs->op == OP_SUB ? -1 : 1);
+      order_access(lhs, sign > 0 ? UPD_ADD_UP : sign < 0 ? UPD_ADD_DOWN : UPD_ADD_ANY);
+      order_read(other);
+      return;
+    }
+  }
+  order_access(lhs, UPD_PLAIN);
+  order_read(rhs);
+}
+
+static void order_stmt(Node *s) {
+  switch (s->kind) {
+  case ND_BLOCK:
+    for (int i = 0; i < s->args.len; i++)
+      order_stmt(s->args.data[i]);
+    return;
+  case ND_ASSIGN:
+    order_assign(s);
+    return;
+  case ND_IF:
+    order_read(s->cond);
+    order_stmt(s->then);
+    if (s->els)
+      order_stmt(s->els);
+    return;
+  case ND_FOR:
+    order_read(((Binder *)s->binders.data[0])->in_expr);
+    order_stmt(s->body);
+    return;
+  case ND_LET:
+  case ND_VARDECL:
+    order_read(s->rhs);
+    vec_push(&loop_inner, s->obj);
+    return;
+  case ND_RETURN:
+    if (!loop_ret)
+      loop_ret = s;
+    order_read(s->lhs);
+    return;
+  case ND_EXPR_STMT: {
+    Node *m = s->lhs;
+    if (m->kind != ND_METHOD) {
+      order_read(m);
+      return;
+    }
+    Type *ty = resolve(m->lhs->ty);
+    bool coll = ty && (ty->kind == TY_SET || ty->kind == TY_MULTISET);
+    Update upd = UPD_PLAIN;
+    if (equal(m->name, "clear"))
+      upd = UPD_CLEAR;
+    else if (coll && equal(m->name, "add"))
+      upd = UPD_SET_ADD;
+    else if (coll && equal(m->name, "remove"))
+      upd = UPD_SET_REMOVE;
+    order_method(m, upd);
+    return;
+  }
+  default:
+    order_read(s->lhs);
+    order_read(s->rhs);
+    return;
+  }
+}
+
+// Whether accesses a and b, made in two iterations with different values
+// of the loop variable, touch different places.
+static bool apart(Access *a, Access *b) {
+  for (int d = 0; d < a->comps.len && d < b->comps.len; d++) {
+    Node *x = a->comps.data[d], *y = b->comps.data[d];
+    if (x->kind != y->kind)
+      return false;
+    if (x->kind == ND_FIELD && x->field != y->field)
+      return true;
+    if (a->own[d] && b->own[d])
+      return true;
+  }
+  return false;
+}
+
+static bool commute(Access *a, Access *b) {
+  if (a->upd != b->upd || a->upd == UPD_READ || a->upd == UPD_PLAIN || a->upd == UPD_ADD_ANY)
+    return false;
+  return a->upd != UPD_CONST || (a->none == b->none && (a->none || a->val == b->val));
+}
+
+static Token *access_tok(Access *a) {
+  Node *root = lvalue_root(a->at);
+  return root ? root->tok : a->at->tok;
+}
+
+// Checks one loop (its binder is over a scalarset or a collection of them).
+static void check_loop_order(Node *loop) {
+  Binder *b = loop->binders.data[0];
+  Type *dom = b->in_expr ? resolve(b->in_expr->ty) : resolve(b->type);
+  if (!b->obj || dom->kind == TY_QUEUE) // a queue's order is its own, kept by permutations
+    return;
+  Type *sym = scalarset_in(dom);
+  if (!sym)
+    return;
+  loop_var = b->obj;
+  loop_alias = loop_calls = loop_walked = (Vec){0};
+  loop_via = NULL;
+  loop_inner = (Vec){0};
+  loop_acc = (Vec){0};
+  loop_ret = NULL;
+  order_stmt(loop->body);
+
+  const char *what = b->in_expr
+      ? format("the loop 'for %s in %s' visits its elements (which hold scalarset %s)",
+               token_text(b->name),
+               b->in_expr->kind == ND_IDENT ? token_text(b->in_expr->tok) : "...", type_name(sym))
+      : format("the loop 'for %s: %s' visits the elements of scalarset %s", token_text(b->name),
+               type_name(resolve(b->type)), type_name(sym));
+  bool bad = false;
+  if (loop_ret) {
+    error_at(loop->tok, "%s in an order that symmetry reduction does not keep, and its 'return' "
+                        "leaves it at whichever element comes first", what);
+    note_at(loop_ret->tok, "returns here");
+    bad = true;
+  }
+  for (int i = 0; i < loop_acc.len && !bad; i++) {
+    Access *x = loop_acc.data[i];
+    for (int j = i; j < loop_acc.len && !bad; j++) {
+      Access *y = loop_acc.data[j];
+      if (x->root != y->root || (x->upd == UPD_READ && y->upd == UPD_READ) || apart(x, y) ||
+          commute(x, y))
+        continue;
+      bad = true;
+      Access *w = x->upd == UPD_READ ? y : x, *o = w == x ? y : x;
+      const char *name = x->root->name;
+      if (w == o && w->upd == UPD_ADD_ANY) {
+        error_at(loop->tok, "%s in an order that symmetry reduction does not keep, and adds to "
+                            "'%s' a value whose sign is not known: whether a partial sum leaves "
+                            "the range of '%s' depends on that order", what, name, name);
+        note_at(access_tok(w), "'%s' updated here", name);
+      } else if (w == o) {
+        error_at(loop->tok, "%s in an order that symmetry reduction does not keep, and more than "
+                            "one iteration may write '%s' (not at an element indexed by '%s'): "
+                            "the last one decides its value", what, name, token_text(b->name));
+        note_at(access_tok(w), "'%s' written here", name);
+      } else if (o->upd == UPD_READ) {
+        error_at(loop->tok, "%s in an order that symmetry reduction does not keep, and reads "
+                            "'%s', which other iterations write: what it reads depends on which "
+                            "elements came before", what, name);
+        note_at(access_tok(o), "'%s' read here", name);
+        if (o->via)
+          note_at(o->via->tok, "in this call of '%s' from the loop", token_text(o->via->name));
+        note_at(access_tok(w), "'%s' written here", name);
+      } else {
+        error_at(loop->tok, "%s in an order that symmetry reduction does not keep, and writes "
+                            "'%s' in two ways whose order matters", what, name);
+        note_at(access_tok(x), "'%s' written here", name);
+        note_at(access_tok(y), "and here");
+      }
+    }
+  }
+  if (bad)
+    hint("scalarset elements have no order: ask about them with a quantifier (exists, forall, "
+         "count, sum); in a loop, write only elements indexed by '%s', or accumulate (n = n + 1, "
+         "s.add(e), found = true) what no iteration reads; if the order matters, make %s a range "
+         "instead of a scalarset (no symmetry reduction)", token_text(b->name), type_name(sym));
+}
+
+static void find_loops(Node *node) {
+  if (!node)
+    return;
+  if (node->kind == ND_FOR)
+    check_loop_order(node);
+  find_loops(node->then);
+  find_loops(node->els);
+  find_loops(node->body);
+  if (node->kind == ND_BLOCK)
+    for (int i = 0; i < node->args.len; i++)
+      find_loops(node->args.data[i]);
+}
+
 bool check(Program *p, Define *defs, int ndefs) {
   // Forget any earlier program (unit tests check several in one process).
   globals = NULL;
@@ -2116,6 +2575,13 @@ bool check(Program *p, Define *defs, int ndefs) {
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
     d->index = counts[d->kind]++;
+  }
+
+  // 7. Loops over scalarsets do not depend on the order of the elements.
+  for (int i = 0; i < p->decls.len; i++) {
+    Decl *d = p->decls.data[i];
+    if (d->kind == DK_FN || d->kind == DK_ACTION || d->kind == DK_INIT)
+      find_loops(d->body);
   }
   return error_count() == errors_before;
 }

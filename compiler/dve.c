@@ -881,8 +881,12 @@ static void resolve_expr(DExpr *e, DProc *proc) {
       return;
     }
     e->var = v;
-    if (v->size >= 0 && !e->idx)
-      error_at(e->name, "array '%s' needs an index", v->name->str);
+    // DiVinE reads and writes an array named without an index as its first
+    // element (`byte e[3]; ... e == 1` is `e[0] == 1`); sizes are at least 1.
+    if (v->size >= 0 && !e->idx) {
+      e->idx = new_dexpr(DE_NUM, e->name);
+      e->idx->val = 0;
+    }
     if (v->size < 0 && e->idx)
       error_at(e->name, "'%s' is not an array", v->name->str);
     resolve_expr(e->idx, proc);
