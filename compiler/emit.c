@@ -54,20 +54,7 @@ static char *temp(const char *ctype, const char *init) {
 // A C string literal. Non-ASCII bytes become octal escapes (they would
 // clash with the m4 quotes), `?` is escaped against trigraphs.
 static char *c_str(const char *s) {
-  Buf b = {0};
-  buf_puts(&b, "\"");
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\' || *p == '?')
-      buf_printf(&b, "\\%c", *p);
-    else if (*p == '\n')
-      buf_puts(&b, "\\n");
-    else if (*p < 32 || *p >= 127)
-      buf_printf(&b, "\\%03o", *p);
-    else
-      buf_printf(&b, "%c", *p);
-  }
-  buf_puts(&b, "\"");
-  return b.data;
+  return format("\"%s\"", c_escape(s));
 }
 
 // A condition for `if (%s)`: one pair of parentheses around the whole is
@@ -1263,8 +1250,8 @@ static bool emit_body(Buf *out, const char *comment, const char *cname, Vec *par
 static const char *decl_comment(Decl *d) {
   int line_no = d->tok->line;
   const char *kind = token_text(d->tok);
-  return format("%s %s at %s:%d", kind, d->name ? token_text(d->name) : "(unnamed)", src->name,
-                line_no);
+  return format("%s %s at %s:%d", kind, d->name ? token_text(d->name) : "(unnamed)",
+                c_comment_escape(src->name), line_no);
 }
 
 // Whether every path through a block ends in `return` (written out: the
@@ -1522,6 +1509,14 @@ static void emit_fairness(Program *prog, Vec *actions, Buf *out, int *nfair) {
   buf_puts(out, table.data ? table.data : "  {false, false, 0, NULL, NULL, NULL, 0},\n");
   buf_puts(out, "};\n");
   *nfair = n;
+}
+
+// Writes m4_define(⟦name⟧, ⟦body⟧). A quote in the body would end the
+// quoted text early and let m4 read the rest as macros.
+static void m4_define(FILE *out, const char *name, const char *body) {
+  if (strstr(body, "\xe2\x9f\xa6") || strstr(body, "\xe2\x9f\xa7"))
+    die("the m4 definition %s holds an m4 quote", name);
+  fprintf(out, "m4_define(\xe2\x9f\xa6%s\xe2\x9f\xa7, \xe2\x9f\xa6%s\xe2\x9f\xa7)m4_dnl\n", name, body);
 }
 
 bool emit(Program *prog, Layout *layout, FILE *out) {
@@ -1902,16 +1897,15 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   Buf sym = {0};
   int nsym = emit_symmetry(layout, &sym);
 
-  // The m4 definitions.
+  // The m4 definitions. Names, paths and spec text reach them only through
+  // c_escape (printable ASCII), so no definition holds an m4 quote; the
+  // template inserts every one that may hold a word with m4_defn.
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
-#define DEF(name, fmt, ...)                                                                        \
-  fprintf(out, "m4_define(\xe2\x9f\xa6" name "\xe2\x9f\xa7, \xe2\x9f\xa6" fmt "\xe2\x9f\xa7)m4_dnl\n", \
-          __VA_ARGS__)
+#define DEF(name, fmt, ...) m4_define(out, name, format(fmt, __VA_ARGS__))
   DEF("MCGEN_VERSION", "%s", MCGEN_VERSION);
-  DEF("MCGEN_MODEL", "%s", model);
   DEF("MCGEN_MODEL_STR", "%s", c_str(model));
   DEF("MCGEN_SOURCE", "%s", c_str(src->name));
-  DEF("MCGEN_SOURCE_COMMENT", "%s", src->name);
+  DEF("MCGEN_SOURCE_COMMENT", "%s", c_comment_escape(src->name));
   DEF("MCGEN_STATE_BITS", "%lld", (long long)layout->state_bits);
   DEF("MCGEN_STATE_BYTES", "%lld", (long long)layout->state_bytes);
   DEF("MCGEN_NVARS", "%d", layout->vars.len);
