@@ -718,6 +718,22 @@ static char *gen_lazy(Node *node, Buf **pre, bool plain) {
   return v;
 }
 
+static bool is_bitwise(Node *node) {
+  return node->kind == ND_BINARY &&
+         (node->op == OP_BAND || node->op == OP_BOR || node->op == OP_BXOR);
+}
+
+// A comparison of scalars `a OP b`. The C compiler warns on one whose
+// result it can tell from the text (`q != q`, `(x | 1) != 0`), which a spec
+// may well contain: a temporary for an operand hides the text.
+static char *gen_compare(Node *node, const char *cop, char *a, char *b) {
+  if (is_bitwise(node->rhs))
+    b = temp("int64_t", b);
+  else if (is_bitwise(node->lhs) || !strcmp(a, b))
+    a = temp("int64_t", a);
+  return format("(%s %s %s)", a, cop, b);
+}
+
 static char *gen_binary(Node *node) {
   Op op = node->op;
   if (op == OP_AND || op == OP_OR || op == OP_IMPLIES) {
@@ -742,7 +758,7 @@ static char *gen_binary(Node *node) {
     }
     // A T? compares with a T without a check: none equals no value.
     char *a = gen_value(node->lhs), *b = gen_value(node->rhs);
-    return format("(%s %s %s)", a, op == OP_EQ ? "==" : "!=", b);
+    return gen_compare(node, op == OP_EQ ? "==" : "!=", a, b);
   }
   if (op == OP_IFF)
     return format("(!%s == !%s)", gen_plain(node->lhs), gen_plain(node->rhs));
@@ -763,7 +779,7 @@ static char *gen_binary(Node *node) {
                               [OP_MOD] = "%", [OP_LT] = "<",  [OP_LE] = "<=", [OP_GT] = ">",
                               [OP_GE] = ">="};
   if (op >= OP_LT && op <= OP_GE)
-    return format("(%s %s %s)", a, cop[op], b);
+    return gen_compare(node, cop[op], a, b);
   Iv ivb = interval(node->rhs);
   if (op == OP_DIV || op == OP_MOD) {
     if (ivb.lo <= 0 && ivb.hi >= 0) {
@@ -1804,24 +1820,26 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   buf_puts(&search, "  (void)ctx, (void)s, (void)n;\n}\n\n");
 
   // Replay of one rule: find its group (binary search on first_rule), then
-  // replay the binding.
-  buf_puts(&search, "typedef bool McReplay(McrtCtx *, uint64_t, const uint8_t *, uint8_t *);\n\n"
-                    "static bool mc_replay(const McrtRuleGroup *groups, McReplay *const *replay, "
-                    "uint32_t ngroups,\n"
-                    "                      McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
-                    "uint8_t *n) {\n"
-                    "  uint32_t lo = 0, hi = ngroups;\n"
-                    "  while (hi - lo > 1) {\n"
-                    "    uint32_t mid = lo + (hi - lo) / 2;\n"
-                    "    if (groups[mid].first_rule <= rule)\n"
-                    "      lo = mid;\n"
-                    "    else\n"
-                    "      hi = mid;\n"
-                    "  }\n"
-                    "  if (ngroups == 0 || rule - groups[lo].first_rule >= groups[lo].nbindings)\n"
-                    "    return false;\n"
-                    "  return replay[lo](ctx, rule - groups[lo].first_rule, s, n);\n"
-                    "}\n\n");
+  // replay the binding. Not written when nothing calls it (no init block,
+  // no action).
+  if (inits.len || actions.len)
+    buf_puts(&search, "typedef bool McReplay(McrtCtx *, uint64_t, const uint8_t *, uint8_t *);\n\n"
+                      "static bool mc_replay(const McrtRuleGroup *groups, McReplay *const *replay, "
+                      "uint32_t ngroups,\n"
+                      "                      McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
+                      "uint8_t *n) {\n"
+                      "  uint32_t lo = 0, hi = ngroups;\n"
+                      "  while (hi - lo > 1) {\n"
+                      "    uint32_t mid = lo + (hi - lo) / 2;\n"
+                      "    if (groups[mid].first_rule <= rule)\n"
+                      "      lo = mid;\n"
+                      "    else\n"
+                      "      hi = mid;\n"
+                      "  }\n"
+                      "  if (ngroups == 0 || rule - groups[lo].first_rule >= groups[lo].nbindings)\n"
+                      "    return false;\n"
+                      "  return replay[lo](ctx, rule - groups[lo].first_rule, s, n);\n"
+                      "}\n\n");
   for (int pass = 0; pass < 2; pass++) {
     Vec *list = pass ? &actions : &inits;
     if (!list->len)
