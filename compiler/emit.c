@@ -1532,7 +1532,8 @@ static void emit_fairness(Program *prog, Vec *actions, Buf *out, int *nfair) {
 static void m4_define(FILE *out, const char *name, const char *body) {
   if (strstr(body, "\xe2\x9f\xa6") || strstr(body, "\xe2\x9f\xa7"))
     die("the m4 definition %s holds an m4 quote", name);
-  fprintf(out, "m4_define(\xe2\x9f\xa6%s\xe2\x9f\xa7, \xe2\x9f\xa6%s\xe2\x9f\xa7)m4_dnl\n", name, body);
+  fprintf(out, "m4_define(\xe2\x9f\xa6%s\xe2\x9f\xa7, \xe2\x9f\xa6%s\xe2\x9f\xa7)m4_dnl\n", name,
+          body);
 }
 
 bool emit(Program *prog, Layout *layout, FILE *out) {
@@ -1836,7 +1837,8 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
                       "    else\n"
                       "      hi = mid;\n"
                       "  }\n"
-                      "  if (ngroups == 0 || rule - groups[lo].first_rule >= groups[lo].nbindings)\n"
+                      "  if (ngroups == 0 ||\n"
+                      "      rule - groups[lo].first_rule >= groups[lo].nbindings)\n"
                       "    return false;\n"
                       "  return replay[lo](ctx, rule - groups[lo].first_rule, s, n);\n"
                       "}\n\n");
