@@ -54,20 +54,7 @@ static char *temp(const char *ctype, const char *init) {
 // A C string literal. Non-ASCII bytes become octal escapes (they would
 // clash with the m4 quotes), `?` is escaped against trigraphs.
 static char *c_str(const char *s) {
-  Buf b = {0};
-  buf_puts(&b, "\"");
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\' || *p == '?')
-      buf_printf(&b, "\\%c", *p);
-    else if (*p == '\n')
-      buf_puts(&b, "\\n");
-    else if (*p < 32 || *p >= 127)
-      buf_printf(&b, "\\%03o", *p);
-    else
-      buf_printf(&b, "%c", *p);
-  }
-  buf_puts(&b, "\"");
-  return b.data;
+  return format("\"%s\"", c_escape(s));
 }
 
 // A condition for `if (%s)`: one pair of parentheses around the whole is
@@ -759,6 +746,22 @@ static char *gen_lazy(Node *node, Buf **pre, bool plain) {
   return v;
 }
 
+static bool is_bitwise(Node *node) {
+  return node->kind == ND_BINARY &&
+         (node->op == OP_BAND || node->op == OP_BOR || node->op == OP_BXOR);
+}
+
+// A comparison of scalars `a OP b`. The C compiler warns on one whose
+// result it can tell from the text (`q != q`, `(x | 1) != 0`), which a spec
+// may well contain: a temporary for an operand hides the text.
+static char *gen_compare(Node *node, const char *cop, char *a, char *b) {
+  if (is_bitwise(node->rhs))
+    b = temp("int64_t", b);
+  else if (is_bitwise(node->lhs) || !strcmp(a, b))
+    a = temp("int64_t", a);
+  return format("(%s %s %s)", a, cop, b);
+}
+
 static char *gen_binary(Node *node) {
   Op op = node->op;
   if (op == OP_AND || op == OP_OR || op == OP_IMPLIES) {
@@ -791,7 +794,7 @@ static char *gen_binary(Node *node) {
         return format("(%s == %s && %s != MCRT_NONE)", o, p, o);
       return format("(%s != %s || %s == MCRT_NONE)", o, p, o);
     }
-    return format("(%s %s %s)", a, op == OP_EQ ? "==" : "!=", b);
+    return gen_compare(node, op == OP_EQ ? "==" : "!=", a, b);
   }
   if (op == OP_IFF)
     return format("(!%s == !%s)", gen_plain(node->lhs), gen_plain(node->rhs));
@@ -812,7 +815,7 @@ static char *gen_binary(Node *node) {
                               [OP_MOD] = "%", [OP_LT] = "<",  [OP_LE] = "<=", [OP_GT] = ">",
                               [OP_GE] = ">="};
   if (op >= OP_LT && op <= OP_GE)
-    return format("(%s %s %s)", a, cop[op], b);
+    return gen_compare(node, cop[op], a, b);
   Iv ivb = interval(node->rhs);
   if (op == OP_DIV || op == OP_MOD) {
     if (ivb.lo <= 0 && ivb.hi >= 0) {
@@ -1304,8 +1307,8 @@ static bool emit_body(Buf *out, const char *comment, const char *cname, Vec *par
 static const char *decl_comment(Decl *d) {
   int line_no = d->tok->line;
   const char *kind = token_text(d->tok);
-  return format("%s %s at %s:%d", kind, d->name ? token_text(d->name) : "(unnamed)", src->name,
-                line_no);
+  return format("%s %s at %s:%d", kind, d->name ? token_text(d->name) : "(unnamed)",
+                c_comment_escape(src->name), line_no);
 }
 
 // Whether every path through a block ends in `return` (written out: the
@@ -1563,6 +1566,15 @@ static void emit_fairness(Program *prog, Vec *actions, Buf *out, int *nfair) {
   buf_puts(out, table.data ? table.data : "  {false, false, 0, NULL, NULL, NULL, 0},\n");
   buf_puts(out, "};\n");
   *nfair = n;
+}
+
+// Writes m4_define(⟦name⟧, ⟦body⟧). A quote in the body would end the
+// quoted text early and let m4 read the rest as macros.
+static void m4_define(FILE *out, const char *name, const char *body) {
+  if (strstr(body, "\xe2\x9f\xa6") || strstr(body, "\xe2\x9f\xa7"))
+    die("the m4 definition %s holds an m4 quote", name);
+  fprintf(out, "m4_define(\xe2\x9f\xa6%s\xe2\x9f\xa7, \xe2\x9f\xa6%s\xe2\x9f\xa7)m4_dnl\n", name,
+          body);
 }
 
 bool emit(Program *prog, Layout *layout, FILE *out) {
@@ -1850,24 +1862,27 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   buf_puts(&search, "  (void)ctx, (void)s, (void)n;\n}\n\n");
 
   // Replay of one rule: find its group (binary search on first_rule), then
-  // replay the binding.
-  buf_puts(&search, "typedef bool McReplay(McrtCtx *, uint64_t, const uint8_t *, uint8_t *);\n\n"
-                    "static bool mc_replay(const McrtRuleGroup *groups, McReplay *const *replay, "
-                    "uint32_t ngroups,\n"
-                    "                      McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
-                    "uint8_t *n) {\n"
-                    "  uint32_t lo = 0, hi = ngroups;\n"
-                    "  while (hi - lo > 1) {\n"
-                    "    uint32_t mid = lo + (hi - lo) / 2;\n"
-                    "    if (groups[mid].first_rule <= rule)\n"
-                    "      lo = mid;\n"
-                    "    else\n"
-                    "      hi = mid;\n"
-                    "  }\n"
-                    "  if (ngroups == 0 || rule - groups[lo].first_rule >= groups[lo].nbindings)\n"
-                    "    return false;\n"
-                    "  return replay[lo](ctx, rule - groups[lo].first_rule, s, n);\n"
-                    "}\n\n");
+  // replay the binding. Not written when nothing calls it (no init block,
+  // no action).
+  if (inits.len || actions.len)
+    buf_puts(&search, "typedef bool McReplay(McrtCtx *, uint64_t, const uint8_t *, uint8_t *);\n\n"
+                      "static bool mc_replay(const McrtRuleGroup *groups, McReplay *const *replay, "
+                      "uint32_t ngroups,\n"
+                      "                      McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
+                      "uint8_t *n) {\n"
+                      "  uint32_t lo = 0, hi = ngroups;\n"
+                      "  while (hi - lo > 1) {\n"
+                      "    uint32_t mid = lo + (hi - lo) / 2;\n"
+                      "    if (groups[mid].first_rule <= rule)\n"
+                      "      lo = mid;\n"
+                      "    else\n"
+                      "      hi = mid;\n"
+                      "  }\n"
+                      "  if (ngroups == 0 ||\n"
+                      "      rule - groups[lo].first_rule >= groups[lo].nbindings)\n"
+                      "    return false;\n"
+                      "  return replay[lo](ctx, rule - groups[lo].first_rule, s, n);\n"
+                      "}\n\n");
   for (int pass = 0; pass < 2; pass++) {
     Vec *list = pass ? &actions : &inits;
     if (!list->len)
@@ -1943,16 +1958,15 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   Buf sym = {0};
   int nsym = emit_symmetry(layout, &sym);
 
-  // The m4 definitions.
+  // The m4 definitions. Names, paths and spec text reach them only through
+  // c_escape (printable ASCII), so no definition holds an m4 quote; the
+  // template inserts every one that may hold a word with m4_defn.
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
-#define DEF(name, fmt, ...)                                                                        \
-  fprintf(out, "m4_define(\xe2\x9f\xa6" name "\xe2\x9f\xa7, \xe2\x9f\xa6" fmt "\xe2\x9f\xa7)m4_dnl\n", \
-          __VA_ARGS__)
+#define DEF(name, fmt, ...) m4_define(out, name, format(fmt, __VA_ARGS__))
   DEF("MCGEN_VERSION", "%s", MCGEN_VERSION);
-  DEF("MCGEN_MODEL", "%s", model);
   DEF("MCGEN_MODEL_STR", "%s", c_str(model));
   DEF("MCGEN_SOURCE", "%s", c_str(src->name));
-  DEF("MCGEN_SOURCE_COMMENT", "%s", src->name);
+  DEF("MCGEN_SOURCE_COMMENT", "%s", c_comment_escape(src->name));
   DEF("MCGEN_STATE_BITS", "%lld", (long long)layout->state_bits);
   DEF("MCGEN_STATE_BYTES", "%lld", (long long)layout->state_bytes);
   DEF("MCGEN_NVARS", "%d", layout->vars.len);

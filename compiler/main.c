@@ -26,7 +26,7 @@ typedef struct Options {
 static void usage(FILE *out) {
   fprintf(out,
           "usage: mcgen [-o NAME] [-D CONST=VALUE]... [--emit-c] [--cc CC] [--cflags FLAGS]\n"
-          "             [--mpi] [--keep] [--version] [--help] SPEC\n"
+          "             [--mpi] [--keep] [--version] [--help] [--] SPEC\n"
           "\n"
           "Compiles SPEC (.mc) into a standalone model checker: NAME.c and NAME\n"
           "(default MODEL_checker, MODEL from `model MODEL;` or the file name).\n"
@@ -40,6 +40,7 @@ static void usage(FILE *out) {
           "  --keep           keep the intermediate m4 definitions (NAME.m4)\n"
           "  --version        print the version\n"
           "  --help           print this help\n"
+          "  --               end of the options (for a SPEC whose name begins with -)\n"
           "\n"
           "Exit codes: 0 built, 1 the spec has errors (all reported), 2 usage or system error.\n");
 }
@@ -55,6 +56,7 @@ static _Noreturn void usage_error(const char *fmt, ...) {
 
 static Options parse_args(int argc, char **argv) {
   Options o = {.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc", .cflags = ""};
+  bool options_done = false; // after `--`, every argument is a SPEC
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = NULL;
@@ -64,7 +66,13 @@ static Options parse_args(int argc, char **argv) {
       usage_error("option %s needs a value", flag);                                                \
     val = argv[++i];                                                                               \
   } while (0)
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    if (options_done) {
+      if (o.spec)
+        usage_error("only one SPEC may be given ('%s' and '%s')", o.spec, a);
+      o.spec = a;
+    } else if (!strcmp(a, "--")) {
+      options_done = true;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
       exit(0);
     } else if (!strcmp(a, "--version")) {
@@ -109,6 +117,14 @@ static Options parse_args(int argc, char **argv) {
   }
   if (!o.spec)
     usage_error("no SPEC given");
+  if (o.output) {
+    size_t n = strlen(o.output);
+    struct stat st;
+    if (!n || o.output[n - 1] == '/')
+      usage_error("-o needs a file name, got '%s'", o.output);
+    if (stat(o.output, &st) == 0 && S_ISDIR(st.st_mode))
+      usage_error("-o names a directory ('%s'): give the checker's file name", o.output);
+  }
   return o;
 }
 
@@ -158,7 +174,7 @@ static bool fix_line_markers(const char *path) {
     const char *nl = strchr(p, '\n');
     size_t len = nl ? (size_t)(nl - p) : strlen(p);
     if (len == 16 && !strncmp(p, "#line MCGEN_HERE", 16))
-      fprintf(out, "#line %d \"%s\"\n", lineno + 1, path);
+      fprintf(out, "#line %d \"%s\"\n", lineno + 1, c_escape(path));
     else
       fprintf(out, "%.*s\n", (int)len, p);
     lineno++;
@@ -212,6 +228,9 @@ int main(int argc, char **argv) {
     goto spec_errors;
 
   const char *name = o.output ? o.output : format("%s_checker", model_name(prog));
+  // A name beginning with `-` would read as an option to m4 and cc.
+  if (name[0] == '-')
+    name = format("./%s", name);
   char *defs_path = format("%s.m4", name), *c_path = format("%s.c", name);
   FILE *defs_out = fopen(defs_path, "w");
   if (!defs_out) {
@@ -230,8 +249,8 @@ int main(int argc, char **argv) {
 
   // m4: definitions + template -> C.
   const char *c_base = strrchr(c_path, '/') ? strrchr(c_path, '/') + 1 : c_path;
-  char *m4_argv[] = {"m4", "-P", format("-DMCGEN_OUTPUT=%s", c_base), defs_path,
-                     format("%s/checker.c.m4", paths.templates), NULL};
+  char *m4_argv[] = {"m4", "-P", format("-DMCGEN_OUTPUT=%s", c_comment_escape(c_base)), "--",
+                     defs_path, format("%s/checker.c.m4", paths.templates), NULL};
   int status = run(m4_argv, c_path);
   if (status != 0) {
     if (status < 0)

@@ -34,6 +34,12 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *vformat(const char *fmt, va_list ap);
+// `s` as the inside of a C string literal: printable ASCII only, so also
+// free of the m4 quotes.
+char *c_escape(const char *s);
+// `s` for the inside of a C comment: c_escape(s) that cannot end the
+// comment or open a nested one.
+char *c_comment_escape(const char *s);
 _Noreturn void die_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)

@@ -182,7 +182,8 @@ static void gen_apply_multiset(Buf *b, int ind, Type *ty, const char *in, const 
   const char *ren = elem_renamer(ty->base);
   char *v = cname("v"), *n = cname("n"), *i = cname("i"), *x = cname("x"), *p = cname("p");
   ln(b, ind, "{ /* renamed, then sorted again: the encoding is canonical */");
-  ln(b, ind + 1, "uint64_t %s[%lld];", v, (long long)k);
+  // Zeroed, though only the first n entries are read: GCC cannot tell.
+  ln(b, ind + 1, "uint64_t %s[%lld] = {0};", v, (long long)k);
   ln(b, ind + 1, "unsigned %s = 0;", n);
   ln(b, ind + 1, "for (unsigned %s = 0; %s < %lld; %s++) {", i, i, (long long)k, i);
   ln(b, ind + 2, "uint64_t %s = mcrt_get(%s, %s, %lld);", x, in, plus(ioff, i, sw), (long long)sw);

@@ -55,6 +55,37 @@ char *format(const char *fmt, ...) {
   return s;
 }
 
+// `"`, `\` and `?` (against trigraphs) get a backslash, a newline is \n,
+// every other byte outside printable ASCII an octal escape: always three
+// digits, so that a digit after it is not read as part of it.
+char *c_escape(const char *s) {
+  Buf b = {0};
+  buf_puts(&b, "");
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\' || *p == '?')
+      buf_printf(&b, "\\%c", *p);
+    else if (*p == '\n')
+      buf_puts(&b, "\\n");
+    else if (*p < 32 || *p >= 127)
+      buf_printf(&b, "\\%03o", *p);
+    else
+      buf_printf(&b, "%c", *p);
+  }
+  return b.data;
+}
+
+// A backslash splits every `*/` and `/*`: `x*/y` reads `x*\/y`.
+char *c_comment_escape(const char *s) {
+  Buf b = {0};
+  buf_puts(&b, "");
+  for (const char *p = c_escape(s); *p; p++) {
+    buf_printf(&b, "%c", *p);
+    if ((p[0] == '*' && p[1] == '/') || (p[0] == '/' && p[1] == '*'))
+      buf_puts(&b, "\\");
+  }
+  return b.data;
+}
+
 // An internal error: a bug in mcgen, not in the spec. Say where, and abort
 // so that a debugger or core dump shows how we got here.
 _Noreturn void die_at(const char *file, int line, const char *fmt, ...) {

@@ -971,5 +971,52 @@ t_self_contained() {
 }
 check checker-self-contained t_self_contained
 
+# ---------------------------------------------------------------------------
+# Odd file names. No byte of a path reaches m4 as a macro (a name that calls
+# m4_syscmd must not run it, one that names an MCGEN_* definition must not
+# recurse), closes a C comment or string, or reads as an option. Each name
+# gives a working checker, named after the file, that finds counter.mc's 20
+# states, with nothing on mcgen's stderr (no m4 or C compiler warning);
+# mcgen gets 30 s (the m4 recursion hung it).
+t_odd_name() {
+  local spec=$odd_name base checker
+  fresh
+  case $spec in */*) mkdir -p -- "${spec%/*}" ;; esac
+  cp "$specs/counter.mc" "./$spec" || { why="cannot create the file"; return 1; }
+  base=${spec##*/}
+  checker=${base%.mc}_checker
+  timeout 30 "$mcgen" -- "$spec" >"$out" 2>"$err"
+  rc=$?
+  [ -z "$(find . -name PWNED)" ] || { why="m4 ran the command in the file name"; return 1; }
+  want_rc 0 || return
+  [ ! -s "$err" ] || { why="mcgen wrote to stderr: $(excerpt "$err")"; return 1; }
+  [ -x "./$checker" ] || { why="no checker '$checker' (in $PWD: $(ls | tr '\n' ' '))"; return 1; }
+  run "./$checker"
+  want_rc 0 && want_in "$out" '^result: ok' stdout && want_in "$out" '^states: +20 distinct' stdout
+}
+odd_names=('m4_syscmd(touch PWNED).mc' 'MCGEN_MODEL.mc' 'MCGEN_SOURCE_COMMENT.mc' 'q⟧z.mc'
+  'q⟦z.mc' 'x*/spec.mc' 'x/*y.mc' 'q"z.mc' 'q\z.mc' $'new\nline.mc' '-x.mc' $'q\xffz.mc'
+  'q??/z.mc' "q'\`z.mc")
+for odd_name in "${odd_names[@]}"; do
+  check "mcgen-odd-name $(printf '%q' "$odd_name")" t_odd_name
+done
+
+# -o must name a file mcgen can write: a clear usage error, not the C
+# compiler's or the linker's.
+t_mcgen_output_bad() {
+  fresh
+  mkdir adir
+  local o
+  for o in '' adir adir/; do
+    run "$mcgen" -o "$o" "$specs/counter.mc"
+    want_rc 2 || { why="-o '$o': $why"; return 1; }
+    ! grep -Eq 'bug in mcgen|error:|collect2|ld:' "$err" ||
+      { why="-o '$o': raw tool errors: $(excerpt "$err")"; return 1; }
+    want_in "$err" '^mcgen: .*-o' stderr || { why="-o '$o': $why"; return 1; }
+  done
+  want_no_file .c && want_no_file adir.c && want_no_file adir/.c
+}
+check mcgen-o-not-a-file t_mcgen_output_bad
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
