@@ -1959,7 +1959,10 @@ static void check_recursion(Decl *fn, int *state) {
 //   - a fn called in the loop reads what its body reads, a parameter
 //     passed the loop variable standing for it;
 //   - `return` leaves the loop at whichever element gets there first.
-// Locals declared in the body are per iteration and not tracked.
+// Locals declared in the body are per iteration and not tracked. A loop over
+// a queue is not checked: it follows the queue's order, which permutations
+// keep. (When two iterations would both fail, which failure is reported may
+// still depend on the order; that the step fails does not.)
 //
 
 typedef enum {
@@ -1969,8 +1972,8 @@ typedef enum {
   UPD_ADD_UP,    // v = v + e, e >= 0 (or v = v - e, e <= 0)
   UPD_ADD_DOWN,  // v = v - e, e >= 0 (or v = v + e, e <= 0)
   UPD_ADD_ANY,   // v = v + e, sign of e unknown
-  UPD_SET_ADD,
-  UPD_SET_REMOVE,
+  UPD_SET_ADD,    // add on a set or multiset
+  UPD_SET_REMOVE, // remove on a set or multiset
   UPD_CLEAR,
 } Update;
 
@@ -2314,7 +2317,7 @@ static Token *access_tok(Access *a) {
 static void check_loop_order(Node *loop) {
   Binder *b = loop->binders.data[0];
   Type *dom = b->in_expr ? resolve(b->in_expr->ty) : resolve(b->type);
-  if (!b->obj || dom->kind == TY_QUEUE) // a queue's order is its own, kept by permutations
+  if (!b->obj || !dom || dom->kind == TY_QUEUE) // a queue's order is kept by permutations
     return;
   Type *sym = scalarset_in(dom);
   if (!sym)
