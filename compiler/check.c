@@ -594,6 +594,7 @@ static Decl *cur_decl;      // the declaration being checked
 static int depth;           // nesting guard (a chain `a + b + c` counts once)
 static int levels;          // tree depth, chains included: every later stage
                             // recurses once per level, so it is bounded too
+static bool too_deep;       // reported for the expression being checked
 
 // The most levels an expression tree may have: with a chain of N operands
 // (one level each) a stage recurses N deep, and the generated C nests N
@@ -1196,10 +1197,15 @@ static Type *cond_type(Node *node, Type *a, Type *b) {
 static void check_expr_kind(Node *node) {
   depth++, levels++;
   if (depth > MAX_NESTING || levels > MAX_LEVELS) {
-    if (depth > MAX_NESTING)
+    // Once per expression: the siblings of the node that hit the limit are
+    // as deep.
+    if (too_deep)
+      ;
+    else if (depth > MAX_NESTING)
       error_at(node->tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
     else
       error_at(node->tok, "expression too long (more than %d levels of operators)", MAX_LEVELS);
+    too_deep = true;
     depth--, levels--;
     set_type(node, ty_error);
     return;
@@ -1306,6 +1312,8 @@ static void check_expr_kind(Node *node) {
     // Reported by the caller with context (const_value / eval_const_decl).
   }
   depth--, levels--;
+  if (levels == 0)
+    too_deep = false;
 }
 
 // Checks an expression used as a value (it must have one).
@@ -2406,6 +2414,7 @@ bool check(Program *p, Define *defs, int ndefs) {
   global_list = (Vec){0};
   locals.len = 0;
   depth = levels = 0;
+  too_deep = false;
   allow_pop = stmt_position = false;
   ctx = CTX_CONST;
   cur_decl = NULL;

@@ -1682,9 +1682,14 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
       n *= gr->cards[j];
     }
     uint64_t *counter = d->kind == DK_ACTION ? &nrules : &ninit_rules;
-    if (n + *counter > ((__int128)1 << 62)) {
-      error_at(d->name ? d->name : d->tok, "too many parameter bindings (%s)",
-               "more than 2^62 rules");
+    // The checker numbers rules in 32 bits (its trace log) and refuses more.
+    if (n + *counter > ((__int128)1 << 32)) {
+      error_at(d->name ? d->name : d->tok,
+               "too many parameter bindings: the %s have more than 2^32 in all, the most a "
+               "checker can number",
+               d->kind == DK_ACTION ? "actions" : "init blocks");
+      note_at(d->name ? d->name : d->tok, "this one has %s",
+              n > UINT64_MAX ? "more than 2^64" : format("%llu", (unsigned long long)n));
       return false;
     }
     gr->nbindings = (uint64_t)n;
