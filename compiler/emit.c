@@ -25,14 +25,32 @@ typedef struct Gen {
   const char *fail;   // statement that leaves the function after an error
   const char *state;  // C name of the state the code reads and writes
   bool can_fail;      // the function may report an error
+  int spec_line;      // the spec line the lines written now come from (0: glue)
+  int last_line;      // the spec_line of the last line written (-1: unknown)
 } Gen;
 
 static Gen g;
 static int ntemps;
 static const SrcFile *src;
 
+// Marks where the generated file resumes; main.c replaces the marker with a
+// #line naming the generated file itself.
+#define LINE_BACK "#line MCGEN_HERE\n"
+
+static void line_directive(int spec_line);
+
+// Writes one line of C. A line from the spec gets a #line naming its spec
+// line (a statement may expand to several C lines, and each must name it,
+// or the next would claim the spec line below); glue after spec lines goes
+// back to the generated file. main.c drops the directives that do not
+// change what the line is attributed to.
 static void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void line(const char *fmt, ...) {
+  if (g.spec_line > 0)
+    line_directive(g.spec_line);
+  else if (g.last_line != 0)
+    buf_puts(g.out, LINE_BACK);
+  g.last_line = g.spec_line;
   for (int i = 0; i < g.indent; i++)
     buf_puts(g.out, "  ");
   va_list ap;
@@ -86,14 +104,9 @@ static const char *cond_c(const char *c) {
   return xstrndup(c + 1, n - 2);
 }
 
-static void line_directive(Token *tok) {
-  if (tok)
-    buf_printf(g.out, "#line %d %s\n", tok->line, c_str(src->name));
+static void line_directive(int spec_line) {
+  buf_printf(g.out, "#line %d %s\n", spec_line, c_str(src->name));
 }
-
-// Marks where the generated file resumes; main.c replaces the marker with a
-// #line naming the generated file itself.
-#define LINE_BACK "#line MCGEN_HERE\n"
 
 // Reports a run-time error at `at` when `cond` holds.
 static void fail_if(Node *at, const char *cond, const char *msg_and_args) {
@@ -724,9 +737,11 @@ static char *gen_lazy(Node *node, Buf **pre, bool plain) {
   Buf *b = xcalloc(1, sizeof *b);
   g.out = b;
   g.indent++;
+  g.last_line = -1;
   char *v = plain ? gen_plain(node) : gen_value(node);
   g.indent--;
   g.out = saved;
+  g.last_line = -1; // the caller may splice b in here
   *pre = b->len ? b : NULL;
   return v;
 }
@@ -1031,8 +1046,17 @@ static void gen_update(Node *node) {
   }
 }
 
+// The C lines of a statement (its loops and checks included) come from its
+// spec line; those of the statements nested in it from theirs.
+static void gen_stmt_lines(Node *node);
 static void gen_stmt(Node *node) {
-  line_directive(node->tok);
+  int outer = g.spec_line;
+  g.spec_line = node->tok->line;
+  gen_stmt_lines(node);
+  g.spec_line = outer;
+}
+
+static void gen_stmt_lines(Node *node) {
   switch (node->kind) {
   case ND_BLOCK:
     line("{");
@@ -1217,7 +1241,7 @@ static char *args_c(Vec *params) {
 }
 
 static void begin_fn(Buf *out, const char *fail, const char *state) {
-  g = (Gen){.out = out, .indent = 1, .fail = fail, .state = state};
+  g = (Gen){.out = out, .indent = 1, .fail = fail, .state = state, .last_line = -1};
 }
 
 // Marks the context, state and parameters used: not every function reads
@@ -1237,13 +1261,13 @@ static bool emit_predicate(Buf *out, const char *comment, const char *cname, Vec
   Buf body = {0};
   begin_fn(&body, "return false;", "s");
   mark_used(params);
-  line_directive(expr->tok);
+  g.spec_line = expr->tok->line;
   char *v = gen_plain(expr);
   line("return %s;", v);
   buf_printf(out, "/* %s */\nstatic bool %s(McrtCtx *ctx, const uint8_t *s%s) {\n",
              comment, cname, params ? params_c(params) : "");
   buf_puts(out, body.data);
-  buf_puts(out, "}\n" LINE_BACK "\n");
+  buf_puts(out, LINE_BACK "}\n\n");
   return g.can_fail;
 }
 
@@ -1256,7 +1280,7 @@ static bool emit_body(Buf *out, const char *comment, const char *cname, Vec *par
   buf_printf(out, "/* %s */\nstatic void %s(McrtCtx *ctx, uint8_t *n%s) {\n",
              comment, cname, params_c(params));
   buf_puts(out, body.data ? body.data : "");
-  buf_puts(out, "}\n" LINE_BACK "\n");
+  buf_puts(out, LINE_BACK "}\n\n");
   return g.can_fail;
 }
 
@@ -1312,7 +1336,7 @@ static void emit_fn(Buf *protos, Buf *out, Decl *fn) {
   }
   buf_printf(out, "/* %s */\n%s {\n", decl_comment(fn), sig.data);
   buf_puts(out, body.data);
-  buf_puts(out, "}\n" LINE_BACK "\n");
+  buf_puts(out, LINE_BACK "}\n\n");
 }
 
 static void find_calls(Node *node, Vec *out) {
