@@ -329,18 +329,97 @@ static bool iv_within(Iv v, Type *ty) {
 
 // A bit location: base pointer expression, constant offset plus an
 // optional dynamic part. A location inside a state variable reached only
-// through indexes also keeps the variable and positions (for accessors).
+// through indexes and fields also keeps the variable, the path and the
+// positions, for its accessors.
 typedef struct Loc {
   const char *base;
   int64_t k;
   char *dyn;
   Type *ty;
-  Obj *var;       // state variable at the root, if the path is var[i][j]...
+  Obj *var;       // state variable at the root, if the path is var[i].f[j]...
+  const char *path; // "var[].f": the indexes and fields on the way
   Vec positions;  // encoded index positions (C expressions)
-  bool pure;      // only indexes since the variable
+  bool pure;      // only indexes and fields since the variable
 } Loc;
 
+//
+// Accessors: every scalar, record, array and collection inside a state
+// variable is read and written through functions named after its path
+// (var[i].f is get_var_f(s, i) and set_var_f(s, i, v); a queue var[i].q has
+// q_len_var_q(s, i), q_push_var_q(s, i, e)...; off_var_f(i) is the bit
+// offset of a composite). The path names are made unique once, when the
+// accessors are written, before any code uses them.
+//
+
+// A string-to-string map (open addressing): path -> C name, and every
+// accessor name already taken -> "".
+typedef struct StrMap {
+  const char **keys, **vals;
+  uint64_t cap, len;
+} StrMap;
+
+static uint64_t str_hash(const char *s) {
+  uint64_t h = 1469598103934665603u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+static const char **strmap_slot(StrMap *m, const char *key) {
+  for (uint64_t i = str_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1))
+    if (!m->keys[i] || !strcmp(m->keys[i], key))
+      return &m->keys[i];
+}
+
+static const char *strmap_get(StrMap *m, const char *key) {
+  if (!m->cap)
+    return NULL;
+  const char **k = strmap_slot(m, key);
+  return *k ? m->vals[k - m->keys] : NULL;
+}
+
+static void strmap_put(StrMap *m, const char *key, const char *val) {
+  if (2 * (m->len + 1) > m->cap) {
+    StrMap big = {.cap = m->cap ? 2 * m->cap : 64};
+    big.keys = xcalloc(big.cap, sizeof *big.keys);
+    big.vals = xcalloc(big.cap, sizeof *big.vals);
+    for (uint64_t i = 0; i < m->cap; i++)
+      if (m->keys[i])
+        strmap_put(&big, m->keys[i], m->vals[i]);
+    *m = big;
+  }
+  const char **k = strmap_slot(m, key);
+  if (!*k)
+    m->len++;
+  *k = key;
+  m->vals[k - m->keys] = val;
+}
+
+static StrMap accessor_names;
+
+// The C name of a path's accessors (written by emit_accessors).
+static const char *path_c(const char *path) {
+  const char *name = strmap_get(&accessor_names, path);
+  if (!name)
+    die("no accessors for %s", path);
+  return name;
+}
+
+// A whole array has no accessors of its own (its elements have).
+static bool named(Loc *l) { return l->pure && l->var && R(l->ty)->kind != TY_ARRAY; }
+
+// "(base, p1, p2" of an accessor call: the positions of a named location.
+static char *accessor_args(Loc *l, const char *base) {
+  Buf b = {0};
+  buf_printf(&b, "(%s", base ? base : "");
+  for (int i = 0; i < l->positions.len; i++)
+    buf_printf(&b, "%s%s", base || i ? ", " : "", (char *)l->positions.data[i]);
+  return b.data;
+}
+
 static char *off_str(Loc *l) {
+  if (named(l))
+    return format("off_%s%s)", path_c(l->path), accessor_args(l, NULL));
   if (!l->dyn)
     return format("%lld", (long long)l->k);
   if (l->k == 0)
@@ -357,15 +436,6 @@ static int64_t var_offset(Obj *var) {
   unreachable();
 }
 
-// Whether the state variable's type is a scalar or arrays of a scalar: it
-// gets get_/set_ accessors taking one position per index.
-static bool has_accessor(Type *ty) {
-  ty = R(ty);
-  while (ty->kind == TY_ARRAY)
-    ty = R(ty->base);
-  return !is_composite(ty);
-}
-
 static void gen_composite_into(Node *node, Loc *dst);
 static void default_bits(Type *ty, uint8_t *buf, int64_t off);
 static Decl *cur_fn; // the fn being written (for `return`)
@@ -377,27 +447,16 @@ static void gen_block(Node *node);
 
 // Reads the scalar at a location.
 static char *read_loc(Loc *l) {
-  if (l->pure && l->var && has_accessor(l->var->type)) {
-    Buf b = {0};
-    buf_printf(&b, "get_%s(%s", l->var->name, l->base);
-    for (int i = 0; i < l->positions.len; i++)
-      buf_printf(&b, ", %s", (char *)l->positions.data[i]);
-    buf_puts(&b, ")");
-    return b.data;
-  }
+  if (named(l))
+    return format("get_%s%s)", path_c(l->path), accessor_args(l, l->base));
   int64_t w = W(l->ty);
   return decode(l->ty, format("%s(%s, %s, %lld)", get_fn(w), l->base, off_str(l), (long long)w));
 }
 
 // Writes the (range-checked) logical value v to a scalar location.
 static void write_loc(Loc *l, const char *v) {
-  if (l->pure && l->var && has_accessor(l->var->type)) {
-    Buf b = {0};
-    buf_printf(&b, "set_%s(%s", l->var->name, l->base);
-    for (int i = 0; i < l->positions.len; i++)
-      buf_printf(&b, ", %s", (char *)l->positions.data[i]);
-    buf_printf(&b, ", %s);", v);
-    line("%s", b.data);
+  if (named(l)) {
+    line("set_%s%s, %s);", path_c(l->path), accessor_args(l, l->base), v);
     return;
   }
   int64_t w = W(l->ty);
@@ -476,7 +535,8 @@ static Loc gen_loc(Node *node) {
   case ND_IDENT: {
     Obj *obj = node->obj;
     if (obj->kind == OBJ_VAR) {
-      Loc l = {.base = g.state, .k = var_offset(obj), .ty = obj->type, .var = obj, .pure = true};
+      Loc l = {.base = g.state, .k = var_offset(obj), .ty = obj->type, .var = obj,
+               .path = obj->name, .pure = true};
       return l;
     }
     if (obj->kind == OBJ_LOCAL || obj->kind == OBJ_PARAM)
@@ -491,15 +551,18 @@ static Loc gen_loc(Node *node) {
     char *term = ew == 1 ? format("(uint64_t)%s", pos) : format("%lld * (uint64_t)%s", (long long)ew, pos);
     l.dyn = l.dyn ? format("%s + %s", l.dyn, term) : term;
     l.ty = arr->base;
-    if (l.pure)
+    if (l.pure) {
       vec_push(&l.positions, pos);
+      l.path = format("%s[]", l.path);
+    }
     return l;
   }
   case ND_FIELD: {
     Loc l = gen_loc(node->lhs);
     l.k += node->field->offset;
     l.ty = node->field->type;
-    l.pure = false;
+    if (l.pure)
+      l.path = format("%s.%s", l.path, token_text(node->field->name));
     return l;
   }
   default:
@@ -565,10 +628,146 @@ static char *coll_args(Loc *l) {
 
 static const char *coll_prefix(Type *ty) {
   switch (R(ty)->kind) {
-  case TY_SET: return "mcrt_set";
-  case TY_MULTISET: return "mcrt_ms";
-  case TY_QUEUE: return "mcrt_q";
+  case TY_SET: return "set";
+  case TY_MULTISET: return "ms";
+  case TY_QUEUE: return "q";
   default: unreachable();
+  }
+}
+
+// A call of collection operation `op` (has, len, push...) on the collection
+// at l, with `extra` (", e" or "") after its location: its accessor for a
+// named location, else the runtime's helper.
+static char *coll_call(Loc *l, const char *op, const char *extra) {
+  if (named(l))
+    return format("%s_%s_%s%s%s)", coll_prefix(l->ty), op, path_c(l->path),
+                  accessor_args(l, l->base), extra);
+  return format("mcrt_%s_%s(%s%s)", coll_prefix(l->ty), op, coll_args(l), extra);
+}
+
+// The operations of each kind of collection, as the runtime names them.
+typedef struct CollOp {
+  TypeKind kind;
+  const char *op, *ret;
+  bool writes;
+  const char *param; // the operation's own parameter, if any
+} CollOp;
+
+// The name of an operation's parameter ("e" of "uint64_t *e").
+static const char *param_name(const char *param) {
+  const char *p = param + strlen(param);
+  while (p > param && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z')))
+    p--;
+  return p;
+}
+
+static const CollOp coll_ops[] = {
+    {TY_SET, "has", "bool", false, "uint64_t e"},     {TY_SET, "add", "void", true, "uint64_t e"},
+    {TY_SET, "remove", "void", true, "uint64_t e"},   {TY_SET, "len", "uint64_t", false, NULL},
+    {TY_SET, "count", "uint64_t", false, "uint64_t e"},
+    {TY_MULTISET, "slot", "uint64_t", false, "uint64_t i"},
+    {TY_MULTISET, "len", "uint64_t", false, NULL},
+    {TY_MULTISET, "first", "bool", false, "uint64_t i"},
+    {TY_MULTISET, "count", "uint64_t", false, "uint64_t e"},
+    {TY_MULTISET, "has", "bool", false, "uint64_t e"},
+    {TY_MULTISET, "add", "bool", true, "uint64_t e"},
+    {TY_MULTISET, "remove", "void", true, "uint64_t e"},
+    {TY_QUEUE, "len", "uint64_t", false, NULL},       {TY_QUEUE, "at", "uint64_t", false, "uint64_t i"},
+    {TY_QUEUE, "count", "uint64_t", false, "uint64_t e"},
+    {TY_QUEUE, "has", "bool", false, "uint64_t e"},   {TY_QUEUE, "push", "bool", true, "uint64_t e"},
+    {TY_QUEUE, "head", "bool", false, "uint64_t *e"}, {TY_QUEUE, "pop", "bool", true, "uint64_t *e"},
+};
+
+// The accessor names a path of type ty gets, given its C name.
+static Vec accessor_fns(Type *ty, const char *name) {
+  Vec v = {0};
+  ty = R(ty);
+  if (!is_composite(ty)) {
+    vec_push(&v, format("get_%s", name));
+    vec_push(&v, format("set_%s", name));
+    return v;
+  }
+  vec_push(&v, format("off_%s", name));
+  for (size_t i = 0; i < sizeof coll_ops / sizeof *coll_ops; i++)
+    if (coll_ops[i].kind == ty->kind)
+      vec_push(&v, format("%s_%s_%s", coll_prefix(ty), coll_ops[i].op, name));
+  return v;
+}
+
+// Writes the accessors of the path `path` (C name chosen here) of type ty
+// at bit offset `off` (an expression of the positions i0, i1...), then
+// those of every path inside it.
+static void emit_accessors_of(Buf *out, Type *ty, const char *path, const char *off,
+                              const char *params, int nparams) {
+  ty = R(ty);
+  const char *ps = params ? params : "";
+  if (ty->kind == TY_ARRAY) {
+    int64_t ew = W(ty->base);
+    emit_accessors_of(out, ty->base, format("%s[]", path),
+                      format("%s + %lld * (uint64_t)i%d", off, (long long)ew, nparams),
+                      format("%s, int64_t i%d", ps, nparams), nparams + 1);
+    return;
+  }
+  // The path without "[]" and with '_' for '.', made unique against every
+  // accessor so far.
+  char *name = xcalloc(strlen(path) + 1, 1), *c = name;
+  for (const char *p = path; *p; p++)
+    if (*p == '.')
+      *c++ = '_';
+    else if (*p != '[' && *p != ']')
+      *c++ = *p;
+  for (int n = 2;; n++) {
+    Vec fns = accessor_fns(ty, name);
+    bool taken = false;
+    for (int i = 0; i < fns.len; i++)
+      taken |= strmap_get(&accessor_names, fns.data[i]) != NULL;
+    if (!taken) {
+      for (int i = 0; i < fns.len; i++)
+        strmap_put(&accessor_names, fns.data[i], "");
+      break;
+    }
+    name = format("%s_%d", name, n);
+  }
+  strmap_put(&accessor_names, path, name);
+  if (!is_composite(ty)) {
+    int64_t w = W(ty);
+    buf_printf(out, "MC_ACCESSOR int64_t get_%s(const uint8_t *s%s) {\n  return %s;\n}\n", name,
+               ps, decode(ty, format("%s(s, %s, %lld)", get_fn(w), off, (long long)w)));
+    buf_printf(out, "MC_ACCESSOR void set_%s(uint8_t *s%s, int64_t v) {\n  %s(s, %s, %lld, %s);\n}\n",
+               name, ps, set_fn(w), off, (long long)w, encode(ty, "v"));
+    return;
+  }
+  buf_printf(out, "MC_ACCESSOR uint64_t off_%s(%s) {\n  return %s;\n}\n", name,
+             params ? params + 2 : "void", off);
+  // The positions as arguments: ", i0, i1".
+  Buf args = {0};
+  for (int i = 0; i < nparams; i++)
+    buf_printf(&args, ", i%d", i);
+  char *at = format("off_%s(%s)", name, args.data ? args.data + 2 : "");
+  switch (ty->kind) {
+  case TY_RECORD:
+    for (int i = 0; i < ty->nfields; i++) {
+      Field *f = ty->fields[i];
+      emit_accessors_of(out, f->type, format("%s.%s", path, token_text(f->name)),
+                        f->offset ? format("%s + %lld", off, (long long)f->offset) : off, params,
+                        nparams);
+    }
+    return;
+  default: {
+    Loc l = {.base = "s", .k = 0, .dyn = at, .ty = ty};
+    for (size_t i = 0; i < sizeof coll_ops / sizeof *coll_ops; i++) {
+      const CollOp *op = &coll_ops[i];
+      if (op->kind != ty->kind)
+        continue;
+      const char *arg = op->param ? param_name(op->param) : NULL;
+      buf_printf(out, "MC_ACCESSOR %s %s_%s_%s(%suint8_t *s%s%s%s) {\n  %s%s;\n}\n", op->ret,
+                 coll_prefix(ty), op->op, name, op->writes ? "" : "const ", ps,
+                 op->param ? ", " : "", op->param ? op->param : "",
+                 strcmp(op->ret, "void") ? "return " : "",
+                 coll_call(&l, op->op, arg ? format(", %s", arg) : ""));
+    }
+    return;
+  }
   }
 }
 
@@ -590,21 +789,20 @@ static char *gen_method_value(Node *node, Loc *composite_out) {
   const char *name = token_text(node->name);
   Loc l = gen_loc(node->lhs);
   Type *ty = R(l.ty), *elem = R(ty->base);
-  const char *pre = coll_prefix(ty);
-  char *args = coll_args(&l);
   if (!strcmp(name, "len"))
-    return format("(int64_t)%s_len(%s)", pre, args);
+    return format("(int64_t)%s", coll_call(&l, "len", ""));
   if (!strcmp(name, "empty"))
-    return format("(%s_len(%s) == 0)", pre, args);
+    return format("(%s == 0)", coll_call(&l, "len", ""));
   if (!strcmp(name, "full"))
-    return format("(%s_len(%s) == %lld)", pre, args, (long long)ty->size);
+    return format("(%s == %lld)", coll_call(&l, "len", ""), (long long)ty->size);
   if (!strcmp(name, "count"))
-    return format("(int64_t)%s_count(%s, %s)", pre, args, elem_query(elem, node->args.data[0]));
+    return format("(int64_t)%s",
+                  coll_call(&l, "count", format(", %s", elem_query(elem, node->args.data[0]))));
   if (!strcmp(name, "head") || !strcmp(name, "pop")) {
     char *e = temp_name();
     line("uint64_t %s = 0;", e);
     bool pop = !strcmp(name, "pop");
-    fail_if(node, format("!mcrt_q_%s(%s, &%s)", pop ? "pop" : "head", args, e),
+    fail_if(node, format("!%s", coll_call(&l, pop ? "pop" : "head", format(", &%s", e))),
             c_str(pop ? "pop() of an empty queue" : "head() of an empty queue"));
     char *scalar;
     Loc v = elem_value(elem, e, &scalar);
@@ -639,28 +837,28 @@ static int open_binder(Binder *b, const char *stop, bool snapshot) {
     copy_loc(&copy, &l);
     l = copy;
   }
-  char *args = coll_args(&l);
   char *it = temp_name(), *enc = temp_name();
+  char *at_it = format(", %s", it);
   switch (cty->kind) {
   case TY_SET:
     line("for (uint64_t %s = 0; %s%s < %lld; %s++) {", it, cont, it,
          (long long)element_space(elem), it);
     g.indent++;
-    line("if (!mcrt_set_has(%s, %s))", args, it);
+    line("if (!%s)", coll_call(&l, "has", at_it));
     line("  continue;");
     line("uint64_t %s = %s;", enc, it);
     break;
   case TY_MULTISET:
-    line("for (uint64_t %s = 0; %s%s < mcrt_ms_len(%s); %s++) {", it, cont, it, args, it);
+    line("for (uint64_t %s = 0; %s%s < %s; %s++) {", it, cont, it, coll_call(&l, "len", ""), it);
     g.indent++;
-    line("if (!mcrt_ms_first(%s, %s))", args, it);
+    line("if (!%s)", coll_call(&l, "first", at_it));
     line("  continue;");
-    line("uint64_t %s = mcrt_ms_slot(%s, %s) - 1;", enc, args, it);
+    line("uint64_t %s = %s - 1;", enc, coll_call(&l, "slot", at_it));
     break;
   case TY_QUEUE:
-    line("for (uint64_t %s = 0; %s%s < mcrt_q_len(%s); %s++) {", it, cont, it, args, it);
+    line("for (uint64_t %s = 0; %s%s < %s; %s++) {", it, cont, it, coll_call(&l, "len", ""), it);
     g.indent++;
-    line("uint64_t %s = mcrt_q_at(%s, %s);", enc, args, it);
+    line("uint64_t %s = %s;", enc, coll_call(&l, "at", at_it));
     break;
   default:
     unreachable();
@@ -778,7 +976,7 @@ static char *gen_binary(Node *node) {
     Loc l = gen_loc(node->rhs);
     Type *cty = R(l.ty);
     char *e = elem_query(cty->base, node->lhs);
-    return format("%s_has(%s, %s)", coll_prefix(cty), coll_args(&l), e);
+    return coll_call(&l, "has", format(", %s", e));
   }
   char *a = gen_plain(node->lhs), *b = gen_plain(node->rhs);
   if (op == OP_BAND || op == OP_BOR || op == OP_BXOR)
@@ -1022,25 +1220,27 @@ static void gen_update(Node *node) {
   const char *name = token_text(node->name);
   Loc l = gen_loc(node->lhs);
   Type *ty = R(l.ty), *elem = R(ty->base);
-  char *args = coll_args(&l);
   if (!strcmp(name, "clear")) {
     line("mcrt_clear(%s, %s, %lld);", l.base, off_str(&l), (long long)W(ty));
   } else if (!strcmp(name, "pop")) {
     char *e = temp_name();
     line("uint64_t %s = 0;", e);
-    fail_if(node, format("!mcrt_q_pop(%s, &%s)", args, e), c_str("pop() of an empty queue"));
+    fail_if(node, format("!%s", coll_call(&l, "pop", format(", &%s", e))),
+            c_str("pop() of an empty queue"));
   } else if (!strcmp(name, "push")) {
     char *e = elem_encode(node->args.data[0], elem, node->args.data[0]);
-    fail_if(node, format("!mcrt_q_push(%s, %s)", args, e), c_str("push() on a full queue"));
+    fail_if(node, format("!%s", coll_call(&l, "push", format(", %s", e))),
+            c_str("push() on a full queue"));
   } else if (!strcmp(name, "add")) {
     char *e = elem_encode(node->args.data[0], elem, node->args.data[0]);
     if (ty->kind == TY_SET)
-      line("mcrt_set_add(%s, %s);", args, e);
+      line("%s;", coll_call(&l, "add", format(", %s", e)));
     else
-      fail_if(node, format("!mcrt_ms_add(%s, %s)", args, e), c_str("add() to a full multiset"));
+      fail_if(node, format("!%s", coll_call(&l, "add", format(", %s", e))),
+              c_str("add() to a full multiset"));
   } else if (!strcmp(name, "remove")) {
     char *e = elem_query(elem, node->args.data[0]);
-    line("%s_remove(%s, %s);", coll_prefix(ty), args, e);
+    line("%s;", coll_call(&l, "remove", format(", %s", e)));
   } else {
     unreachable();
   }
@@ -1559,6 +1759,17 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     model = dot ? xstrndup(base, dot - base) : base;
   }
 
+  // Accessors of the state, first: every piece of code uses them.
+  Buf accessors = {0};
+  for (int i = 0; i < layout->vars.len; i++) {
+    Obj *var = layout->vars.data[i];
+    buf_printf(&accessors, "/* var %s: %s, bits %lld..%lld */\n", var->name,
+               type_name(R(var->type)), (long long)layout->offsets[i],
+               (long long)(layout->offsets[i] + W(var->type) - 1));
+    emit_accessors_of(&accessors, var->type, var->name,
+                      format("%lldu", (long long)layout->offsets[i]), NULL, 0);
+  }
+
   // Functions: which can fail is known only after they are written, and
   // calls need it: emit them in call order (no recursion), leaves first.
   int nfns = 0;
@@ -1577,8 +1788,8 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   for (int i = 0; i < prog->enums.len; i++)
     type_desc(prog->enums.data[i]);
 
-  // State variables: type descriptors, offsets, accessors.
-  Buf vars = {0}, accessors = {0};
+  // State variables: type descriptors and offsets.
+  Buf vars = {0};
   buf_puts(&vars, "static const McrtVar mc_vars[] = {\n");
   for (int i = 0; i < layout->vars.len; i++) {
     Obj *var = layout->vars.data[i];
@@ -1586,35 +1797,6 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     const char *shown = var->decl && var->decl->label ? var->decl->label : var->name;
     buf_printf(&vars, "  {%s, &%s, %lld},\n", c_str(shown), desc,
                (long long)layout->offsets[i]);
-    buf_printf(&accessors, "/* var %s: %s, bits %lld..%lld */\n#define OFF_%s %lld\n", var->name,
-               type_name(R(var->type)), (long long)layout->offsets[i],
-               (long long)(layout->offsets[i] + W(var->type) - 1), var->name,
-               (long long)layout->offsets[i]);
-    if (!has_accessor(var->type))
-      continue;
-    // get_NAME / set_NAME with one position per array index.
-    Buf ps = {0}, off = {0};
-    Type *ty = R(var->type);
-    buf_printf(&off, "OFF_%s", var->name);
-    int k = 0;
-    while (ty->kind == TY_ARRAY) {
-      buf_printf(&ps, ", int64_t i%d", k);
-      int64_t ew = W(ty->base);
-      buf_printf(&off, " + %lld * (uint64_t)i%d", (long long)ew, k);
-      k++;
-      ty = R(ty->base);
-    }
-    int64_t w = W(ty);
-    buf_printf(&accessors,
-               "MC_ACCESSOR int64_t get_%s(const uint8_t *s%s) {\n"
-               "  return %s;\n}\n",
-               var->name, ps.data ? ps.data : "",
-               decode(ty, format("%s(s, %s, %lld)", get_fn(w), off.data, (long long)w)));
-    buf_printf(&accessors,
-               "MC_ACCESSOR void set_%s(uint8_t *s%s, int64_t v) {\n"
-               "  %s(s, %s, %lld, %s);\n}\n",
-               var->name, ps.data ? ps.data : "", set_fn(w), off.data, (long long)w,
-               encode(ty, "v"));
   }
   if (!layout->vars.len)
     buf_puts(&vars, "  {NULL, NULL, 0},\n");
@@ -1790,8 +1972,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
         if (b->in_expr) {
           // The element must be in the collection in this state.
           Loc l = gen_loc(b->in_expr);
-          Type *cty = R(l.ty);
-          line("if (!%s_has(%s, %s))", coll_prefix(cty), coll_args(&l), enc);
+          line("if (!%s)", coll_call(&l, "has", format(", %s", enc)));
           line("  return false;");
         }
         if (is_composite(ty)) {
