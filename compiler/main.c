@@ -27,14 +27,15 @@ typedef struct Options {
   Vec defines;        // Define*
   bool emit_c_only;
   bool keep;
+  bool debug;         // -O0 -g, accessors kept for the debugger
   const char *cc;
   const char *cflags;
 } Options;
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: mcgen [-o NAME] [-D CONST=VALUE]... [--emit-c] [--cc CC] [--cflags FLAGS]\n"
-          "             [--mpi] [--keep] [--version] [--help] SPEC\n"
+          "usage: mcgen [-o NAME] [-D CONST=VALUE]... [--emit-c] [--debug] [--cc CC]\n"
+          "             [--cflags FLAGS] [--mpi] [--keep] [--version] [--help] SPEC\n"
           "\n"
           "Compiles SPEC (.mc) into a standalone model checker: NAME.c and NAME\n"
           "(default MODEL_checker, MODEL from `model MODEL;` or the file name).\n"
@@ -42,6 +43,8 @@ static void usage(FILE *out) {
           "  -o NAME          name of the checker (and NAME.c)\n"
           "  -D CONST=VALUE   override a constant of the spec (integer, true, false)\n"
           "  --emit-c         write NAME.c only, do not compile it\n"
+          "  --debug          build for a debugger: -O0 -g, every state accessor kept\n"
+          "                   in the checker (gdb: print get_VAR(s, ...))\n"
           "  --cc CC          C compiler (default: $CC or cc)\n"
           "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
           "  --mpi            build for distributed runs under mpirun (not implemented yet)\n"
@@ -95,6 +98,8 @@ static Options parse_args(int argc, char **argv) {
       vec_push(&o.defines, d);
     } else if (!strcmp(a, "--emit-c")) {
       o.emit_c_only = true;
+    } else if (!strcmp(a, "--debug")) {
+      o.debug = true;
     } else if (!strcmp(a, "--keep")) {
       o.keep = true;
     } else if (!strcmp(a, "--cc")) {
@@ -291,6 +296,12 @@ int main(int argc, char **argv) {
   Vec cc = {0};
   vec_push(&cc, (void *)o.cc);
   char *std_flags[] = {"-std=c11", "-O2", "-g", "-Wall", "-Wextra"};
+  if (o.debug) {
+    // MC_DEBUG: the accessors are compiled as functions of their own that
+    // the debugger can call (see templates/checker.c.m4).
+    std_flags[1] = "-O0";
+    vec_push(&cc, "-DMC_DEBUG");
+  }
   for (size_t i = 0; i < sizeof std_flags / sizeof *std_flags; i++)
     vec_push(&cc, std_flags[i]);
   vec_push(&cc, format("-I%s", inc));
