@@ -31,7 +31,7 @@ PATHS := -DMCGEN_TEMPLATE_DIR=\"$(CURDIR)/templates\" \
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench clean conformance conformance-tests
+        asan-runtime bench clean conformance conformance-tests debug-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -72,7 +72,7 @@ $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev
 DEB_CLANG := clang
-DEB_TEST  := libcriterion-dev rumur spin jq
+DEB_TEST  := libcriterion-dev rumur spin jq gdb
 deps:
 	@./tools/install-deps $(DEB_BUILD)
 
@@ -91,7 +91,7 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) unit-tests cli-tests diag-tests malformed-tests e2e-tests conformance-tests
+	$(MAKE) unit-tests cli-tests diag-tests malformed-tests e2e-tests debug-tests conformance-tests
 
 # The compiler never frees (it is short-lived, STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked.
@@ -107,6 +107,12 @@ diag-tests: all
 
 malformed-tests: all
 	tests/malformed/run.sh $(B)
+
+# Generated C for debuggers: its #line directives (tests/debug/lines.sh),
+# then gdb on a `mcgen --debug` checker (tests/debug/gdb.sh).
+debug-tests: all
+	tests/debug/lines.sh $(B)
+	tests/debug/gdb.sh $(B)
 
 e2e-tests: all asan-runtime
 	tests/e2e/compilers.sh $(B)
