@@ -18,6 +18,7 @@
 # Usage: tests/debug/gdb.sh [BUILD_DIR]
 # The last line is `N passed, N failed, N skipped`; the exit status is
 # non-zero if anything failed or gdb is missing.
+# shellcheck disable=SC2016 # '$1 = 0': the values gdb prints, not shell variables
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
