@@ -247,6 +247,17 @@ static int64_t domain_size(Vec *binders) {
   return (int64_t)n;
 }
 
+// Facts `lo <= x`, `x <= hi` about locals that cannot change (let), true
+// inside the then-block of an `if` whose condition is a conjunction of them
+// (DVE's range checks before a store): checks they make impossible are left
+// out.
+typedef struct Fact {
+  Obj *obj;
+  Iv iv;
+} Fact;
+static Fact *facts;
+static int nfacts, facts_cap;
+
 static bool is_scalar_or_opt(Type *ty) {
   return is_scalar(ty) || ty->kind == TY_OPTIONAL || ty->kind == TY_NONE;
 }
@@ -297,9 +308,18 @@ static Iv interval(Node *node) {
     return (Iv){-a.hi, -a.lo, false};
   }
   case ND_IDENT:
-    if (node->obj && node->obj->kind == OBJ_LOCAL && !node->obj->writable)
-      return interval(node->obj->node->rhs);
+    if (node->obj && node->obj->kind == OBJ_LOCAL && !node->obj->writable) {
+      Iv v = interval(node->obj->node->rhs);
+      for (int i = 0; i < nfacts; i++) {
+        if (facts[i].obj != node->obj)
+          continue;
+        v.lo = v.lo > facts[i].iv.lo ? v.lo : facts[i].iv.lo;
+        v.hi = v.hi < facts[i].iv.hi ? v.hi : facts[i].iv.hi;
+      }
+      return v;
+    }
     return iv_full();
+
   case ND_QUANT: {
     int64_t n = domain_size(&node->binders);
     if (node->op == OP_COUNT)
@@ -316,6 +336,41 @@ static Iv interval(Node *node) {
   default:
     return iv_full();
   }
+}
+
+// Adds the facts a condition gives while it holds (see Fact).
+static void learn(Node *cond) {
+  if (cond->kind != ND_BINARY)
+    return;
+  if (cond->op == OP_AND) {
+    learn(cond->lhs);
+    learn(cond->rhs);
+    return;
+  }
+  if (cond->op != OP_LE && cond->op != OP_LT && cond->op != OP_GE && cond->op != OP_GT)
+    return;
+  // k OP x becomes x OP' k.
+  Node *x = cond->lhs, *k = cond->rhs;
+  Op op = cond->op;
+  if (x->is_const) {
+    Node *t = x;
+    x = k;
+    k = t;
+    op = op == OP_LE ? OP_GE : op == OP_LT ? OP_GT : op == OP_GE ? OP_LE : OP_LT;
+  }
+  if (!k->is_const || x->kind != ND_IDENT || !x->obj || x->obj->kind != OBJ_LOCAL ||
+      x->obj->writable)
+    return;
+  Iv iv = iv_full();
+  if (op == OP_LE || op == OP_LT)
+    iv.hi = (__int128)k->val - (op == OP_LT);
+  else
+    iv.lo = (__int128)k->val + (op == OP_GT);
+  if (nfacts == facts_cap) {
+    facts_cap = facts_cap ? 2 * facts_cap : 16;
+    facts = xrealloc(facts, facts_cap * sizeof *facts);
+  }
+  facts[nfacts++] = (Fact){x->obj, iv};
 }
 
 static bool iv_within(Iv v, Type *ty) {
@@ -1275,7 +1330,10 @@ static void gen_stmt_lines(Node *node) {
     char *c = gen_plain(node->cond);
     line("if (%s) {", cond_c(c));
     g.indent++;
+    int known = nfacts;
+    learn(node->cond);
     gen_block(node->then);
+    nfacts = known;
     g.indent--;
     if (node->els) {
       line("} else {");
