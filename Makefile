@@ -26,7 +26,7 @@ RUNTIME_ASAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/asan/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench clean conformance conformance-tests docs-tests \
+        asan-runtime bench clean conformance conformance-tests docs-tests debug-tests \
         install uninstall install-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
@@ -64,7 +64,7 @@ $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev
 DEB_CLANG := clang
-DEB_TEST  := libcriterion-dev rumur spin jq man-db groff-base
+DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base
 deps:
 	@./tools/install-deps $(DEB_BUILD)
 
@@ -83,7 +83,7 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests conformance-tests
+	$(MAKE) unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests conformance-tests
 	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
@@ -104,6 +104,12 @@ malformed-tests: all
 # Every example of docs/LANGUAGE.md compiles and checks as it says.
 docs-tests: all
 	tests/docs/run.sh $(B)
+
+# Generated C for debuggers: its #line directives (tests/debug/lines.sh),
+# then gdb on a `mcgen --debug` checker (tests/debug/gdb.sh).
+debug-tests: all
+	tests/debug/lines.sh $(B)
+	tests/debug/gdb.sh $(B)
 
 e2e-tests: all asan-runtime
 	tests/e2e/compilers.sh $(B)

@@ -1583,24 +1583,23 @@ static void add_assign(Body *b, DExpr *l, LExpr val, Token *at) {
     return;
   }
   ensure_err(b);
-  // if (!err) { let v = VAL; err = BAD || v out of range; if (!err) lhs = v; }
+  // if (!err) { let v = VAL; if (!BAD && lo <= v && v <= hi) lhs = v; else err = true; }
+  // The emitter sees from the condition that v is in range where it is
+  // stored, and checks it no second time.
   Node *blk = new_node(ND_BLOCK, at);
   Node *let = new_node(ND_LET, at);
   let->name = synth(at, val_name);
   let->rhs = as_int(val);
   vec_push(&blk->args, let);
-  Node *v = ident(at, val_name);
-  Node *range = fits(val, is_int)
-                    ? NULL
-                    : unary(OP_NOT,
-                            binary(OP_AND, binary(OP_LE, num(at, is_int ? -32768 : 0), v, at),
-                                   binary(OP_LE, ident(at, val_name), num(at, is_int ? 32767 : 255),
-                                          at),
-                                   at),
-                            at);
-  vec_push(&blk->args, assign(ident(at, b->err), or_bad(bad, range, at), at));
-  vec_push(&blk->args, if_node(unary(OP_NOT, ident(at, b->err), at),
-                               block_of(assign(lhs, ident(at, val_name), at), at), NULL, at));
+  Node *ok = bad ? unary(OP_NOT, bad, at) : NULL;
+  if (!fits(val, is_int)) {
+    Node *range = binary(OP_AND, binary(OP_LE, num(at, is_int ? -32768 : 0), ident(at, val_name), at),
+                         binary(OP_LE, ident(at, val_name), num(at, is_int ? 32767 : 255), at), at);
+    ok = ok ? binary(OP_AND, ok, range, at) : range;
+  }
+  vec_push(&blk->args, if_node(ok, block_of(assign(lhs, ident(at, val_name), at), at),
+                               block_of(assign(ident(at, b->err), bool_node(at, true), at), at),
+                               at));
   add_stmt(b, blk);
 }
 
@@ -1642,10 +1641,11 @@ static void side_effects(DTrans *t, Body *b) {
   }
 }
 
-static int naction;
-
-static Decl *new_action(Token *at, const char *label, Body *b) {
-  Decl *d = new_decl(DK_ACTION, at, "action", fresh_name(format("t%d", ++naction)));
+// An action is named after its transition, `P_NCS_wait` (with the other
+// side's and the property's after it), made unique; the label is how
+// reports show it.
+static Decl *new_action(Token *at, const char *name, const char *label, Body *b) {
+  Decl *d = new_decl(DK_ACTION, at, "action", fresh_name(name));
   d->label = label;
   d->body = new_node(ND_BLOCK, at);
   *b = (Body){.block = d->body, .at = at};
@@ -1654,6 +1654,11 @@ static Decl *new_action(Token *at, const char *label, Body *b) {
 
 static const char *side_label(DTrans *t) {
   return format("%s: %s -> %s", t->proc->name->str, t->from->str, t->to->str);
+}
+
+// The same as a name: DVE names are C names, so this one is too.
+static const char *side_name(DTrans *t) {
+  return format("%s_%s_%s", t->proc->name->str, t->from->str, t->to->str);
 }
 
 static Node *method(Node *recv, const char *name, Node *arg, Token *at) {
@@ -1746,10 +1751,15 @@ static const char *with_property_label(const char *label, DTrans *pt) {
   return pt ? format("%s; %s", label, side_label(pt)) : label;
 }
 
+static const char *with_property_name(const char *name, DTrans *pt) {
+  return pt ? format("%s_%s", name, side_name(pt)) : name;
+}
+
 // One action for a transition without a rendezvous (with the property's pt).
 static void lower_single(DTrans *t, DTrans *pt) {
   Body b;
-  Decl *d = new_action(t->tok, with_property_label(side_label(t), pt), &b);
+  Decl *d = new_action(t->tok, with_property_name(side_name(t), pt),
+                       with_property_label(side_label(t), pt), &b);
   Node *gbad;
   d->expr = with_property(single_guard(t, &gbad), &gbad, pt);
   add_check(&b, gbad);
@@ -1772,7 +1782,8 @@ static bool pair_possible(DTrans *r, DTrans *s) {
 static void lower_pair(DTrans *r, DTrans *s, DTrans *pt) {
   Body b;
   const char *label = format("%s, %s (%s)", side_label(s), side_label(r), r->chan->name->str);
-  Decl *d = new_action(r->tok, with_property_label(label, pt), &b);
+  const char *name = format("%s_%s", side_name(s), side_name(r));
+  Decl *d = new_action(r->tok, with_property_name(name, pt), with_property_label(label, pt), &b);
   Node *gbad;
   d->expr = with_property(pair_guard(r, s, &gbad), &gbad, pt);
   add_check(&b, gbad);
@@ -1858,7 +1869,8 @@ static void lower_property(void) {
     Node *any = NULL;
     each_step(step_guard_or, &any);
     Body b;
-    Decl *d = new_action(pt->tok, format("(no system step); %s", side_label(pt)), &b);
+    Decl *d = new_action(pt->tok, format("idle_%s", side_name(pt)),
+                         format("(no system step); %s", side_label(pt)), &b);
     Vec conds = {0};
     Node *gbad = side_guard(pt, &conds);
     if (any)
@@ -1985,7 +1997,6 @@ Program *parse_dve(const SrcFile *file) {
   prog->file = file;
   name_table = NULL;
   name_cap = name_count = 0;
-  naction = 0;
   int before = error_count();
   tok = dve_tokenize(file);
   if (error_count() > before)

@@ -25,14 +25,32 @@ typedef struct Gen {
   const char *fail;   // statement that leaves the function after an error
   const char *state;  // C name of the state the code reads and writes
   bool can_fail;      // the function may report an error
+  int spec_line;      // the spec line the lines written now come from (0: glue)
+  int last_line;      // the spec_line of the last line written (-1: unknown)
 } Gen;
 
 static Gen g;
 static int ntemps;
 static const SrcFile *src;
 
+// Marks where the generated file resumes; main.c replaces the marker with a
+// #line naming the generated file itself.
+#define LINE_BACK "#line MCGEN_HERE\n"
+
+static void line_directive(int spec_line);
+
+// Writes one line of C. A line from the spec gets a #line naming its spec
+// line (a statement may expand to several C lines, and each must name it,
+// or the next would claim the spec line below); glue after spec lines goes
+// back to the generated file. main.c drops the directives that do not
+// change what the line is attributed to.
 static void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void line(const char *fmt, ...) {
+  if (g.spec_line > 0)
+    line_directive(g.spec_line);
+  else if (g.last_line != 0)
+    buf_puts(g.out, LINE_BACK);
+  g.last_line = g.spec_line;
   for (int i = 0; i < g.indent; i++)
     buf_puts(g.out, "  ");
   va_list ap;
@@ -73,14 +91,9 @@ static const char *cond_c(const char *c) {
   return xstrndup(c + 1, n - 2);
 }
 
-static void line_directive(Token *tok) {
-  if (tok)
-    buf_printf(g.out, "#line %d %s\n", tok->line, c_str(src->name));
+static void line_directive(int spec_line) {
+  buf_printf(g.out, "#line %d %s\n", spec_line, c_str(src->name));
 }
-
-// Marks where the generated file resumes; main.c replaces the marker with a
-// #line naming the generated file itself.
-#define LINE_BACK "#line MCGEN_HERE\n"
 
 // Reports a run-time error at `at` when `cond` holds.
 static void fail_if(Node *at, const char *cond, const char *msg_and_args) {
@@ -235,6 +248,17 @@ static int64_t domain_size(Vec *binders) {
   return (int64_t)n;
 }
 
+// Facts `lo <= x`, `x <= hi` about locals that cannot change (let), true
+// inside the then-block of an `if` whose condition is a conjunction of them
+// (DVE's range checks before a store): checks they make impossible are left
+// out.
+typedef struct Fact {
+  Obj *obj;
+  Iv iv;
+} Fact;
+static Fact *facts;
+static int nfacts, facts_cap;
+
 static bool is_scalar_or_opt(Type *ty) {
   return is_scalar(ty) || ty->kind == TY_OPTIONAL || ty->kind == TY_NONE;
 }
@@ -285,9 +309,18 @@ static Iv interval(Node *node) {
     return (Iv){-a.hi, -a.lo, false};
   }
   case ND_IDENT:
-    if (node->obj && node->obj->kind == OBJ_LOCAL && !node->obj->writable)
-      return interval(node->obj->node->rhs);
+    if (node->obj && node->obj->kind == OBJ_LOCAL && !node->obj->writable) {
+      Iv v = interval(node->obj->node->rhs);
+      for (int i = 0; i < nfacts; i++) {
+        if (facts[i].obj != node->obj)
+          continue;
+        v.lo = v.lo > facts[i].iv.lo ? v.lo : facts[i].iv.lo;
+        v.hi = v.hi < facts[i].iv.hi ? v.hi : facts[i].iv.hi;
+      }
+      return v;
+    }
     return iv_full();
+
   case ND_QUANT: {
     int64_t n = domain_size(&node->binders);
     if (node->op == OP_COUNT)
@@ -306,6 +339,41 @@ static Iv interval(Node *node) {
   }
 }
 
+// Adds the facts a condition gives while it holds (see Fact).
+static void learn(Node *cond) {
+  if (cond->kind != ND_BINARY)
+    return;
+  if (cond->op == OP_AND) {
+    learn(cond->lhs);
+    learn(cond->rhs);
+    return;
+  }
+  if (cond->op != OP_LE && cond->op != OP_LT && cond->op != OP_GE && cond->op != OP_GT)
+    return;
+  // k OP x becomes x OP' k.
+  Node *x = cond->lhs, *k = cond->rhs;
+  Op op = cond->op;
+  if (x->is_const) {
+    Node *t = x;
+    x = k;
+    k = t;
+    op = op == OP_LE ? OP_GE : op == OP_LT ? OP_GT : op == OP_GE ? OP_LE : OP_LT;
+  }
+  if (!k->is_const || x->kind != ND_IDENT || !x->obj || x->obj->kind != OBJ_LOCAL ||
+      x->obj->writable)
+    return;
+  Iv iv = iv_full();
+  if (op == OP_LE || op == OP_LT)
+    iv.hi = (__int128)k->val - (op == OP_LT);
+  else
+    iv.lo = (__int128)k->val + (op == OP_GT);
+  if (nfacts == facts_cap) {
+    facts_cap = facts_cap ? 2 * facts_cap : 16;
+    facts = xrealloc(facts, facts_cap * sizeof *facts);
+  }
+  facts[nfacts++] = (Fact){x->obj, iv};
+}
+
 static bool iv_within(Iv v, Type *ty) {
   Iv t = iv_of_type(ty);
   return v.lo >= t.lo && v.hi <= t.hi && (!v.none || t.none);
@@ -317,18 +385,97 @@ static bool iv_within(Iv v, Type *ty) {
 
 // A bit location: base pointer expression, constant offset plus an
 // optional dynamic part. A location inside a state variable reached only
-// through indexes also keeps the variable and positions (for accessors).
+// through indexes and fields also keeps the variable, the path and the
+// positions, for its accessors.
 typedef struct Loc {
   const char *base;
   int64_t k;
   char *dyn;
   Type *ty;
-  Obj *var;       // state variable at the root, if the path is var[i][j]...
+  Obj *var;       // state variable at the root, if the path is var[i].f[j]...
+  const char *path; // "var[].f": the indexes and fields on the way
   Vec positions;  // encoded index positions (C expressions)
-  bool pure;      // only indexes since the variable
+  bool pure;      // only indexes and fields since the variable
 } Loc;
 
+//
+// Accessors: every scalar, record, array and collection inside a state
+// variable is read and written through functions named after its path
+// (var[i].f is get_var_f(s, i) and set_var_f(s, i, v); a queue var[i].q has
+// q_len_var_q(s, i), q_push_var_q(s, i, e)...; off_var_f(i) is the bit
+// offset of a composite). The path names are made unique once, when the
+// accessors are written, before any code uses them.
+//
+
+// A string-to-string map (open addressing): path -> C name, and every
+// accessor name already taken -> "".
+typedef struct StrMap {
+  const char **keys, **vals;
+  uint64_t cap, len;
+} StrMap;
+
+static uint64_t str_hash(const char *s) {
+  uint64_t h = 1469598103934665603u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+static const char **strmap_slot(StrMap *m, const char *key) {
+  for (uint64_t i = str_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1))
+    if (!m->keys[i] || !strcmp(m->keys[i], key))
+      return &m->keys[i];
+}
+
+static const char *strmap_get(StrMap *m, const char *key) {
+  if (!m->cap)
+    return NULL;
+  const char **k = strmap_slot(m, key);
+  return *k ? m->vals[k - m->keys] : NULL;
+}
+
+static void strmap_put(StrMap *m, const char *key, const char *val) {
+  if (2 * (m->len + 1) > m->cap) {
+    StrMap big = {.cap = m->cap ? 2 * m->cap : 64};
+    big.keys = xcalloc(big.cap, sizeof *big.keys);
+    big.vals = xcalloc(big.cap, sizeof *big.vals);
+    for (uint64_t i = 0; i < m->cap; i++)
+      if (m->keys[i])
+        strmap_put(&big, m->keys[i], m->vals[i]);
+    *m = big;
+  }
+  const char **k = strmap_slot(m, key);
+  if (!*k)
+    m->len++;
+  *k = key;
+  m->vals[k - m->keys] = val;
+}
+
+static StrMap accessor_names;
+
+// The C name of a path's accessors (written by emit_accessors).
+static const char *path_c(const char *path) {
+  const char *name = strmap_get(&accessor_names, path);
+  if (!name)
+    die("no accessors for %s", path);
+  return name;
+}
+
+// A whole array has no accessors of its own (its elements have).
+static bool named(Loc *l) { return l->pure && l->var && R(l->ty)->kind != TY_ARRAY; }
+
+// "(base, p1, p2" of an accessor call: the positions of a named location.
+static char *accessor_args(Loc *l, const char *base) {
+  Buf b = {0};
+  buf_printf(&b, "(%s", base ? base : "");
+  for (int i = 0; i < l->positions.len; i++)
+    buf_printf(&b, "%s%s", base || i ? ", " : "", (char *)l->positions.data[i]);
+  return b.data;
+}
+
 static char *off_str(Loc *l) {
+  if (named(l))
+    return format("off_%s%s)", path_c(l->path), accessor_args(l, NULL));
   if (!l->dyn)
     return format("%lld", (long long)l->k);
   if (l->k == 0)
@@ -345,15 +492,6 @@ static int64_t var_offset(Obj *var) {
   unreachable();
 }
 
-// Whether the state variable's type is a scalar or arrays of a scalar: it
-// gets get_/set_ accessors taking one position per index.
-static bool has_accessor(Type *ty) {
-  ty = R(ty);
-  while (ty->kind == TY_ARRAY)
-    ty = R(ty->base);
-  return !is_composite(ty);
-}
-
 static void gen_composite_into(Node *node, Loc *dst);
 static void default_bits(Type *ty, uint8_t *buf, int64_t off);
 static Decl *cur_fn; // the fn being written (for `return`)
@@ -365,27 +503,16 @@ static void gen_block(Node *node);
 
 // Reads the scalar at a location.
 static char *read_loc(Loc *l) {
-  if (l->pure && l->var && has_accessor(l->var->type)) {
-    Buf b = {0};
-    buf_printf(&b, "get_%s(%s", l->var->name, l->base);
-    for (int i = 0; i < l->positions.len; i++)
-      buf_printf(&b, ", %s", (char *)l->positions.data[i]);
-    buf_puts(&b, ")");
-    return b.data;
-  }
+  if (named(l))
+    return format("get_%s%s)", path_c(l->path), accessor_args(l, l->base));
   int64_t w = W(l->ty);
   return decode(l->ty, format("%s(%s, %s, %lld)", get_fn(w), l->base, off_str(l), (long long)w));
 }
 
 // Writes the (range-checked) logical value v to a scalar location.
 static void write_loc(Loc *l, const char *v) {
-  if (l->pure && l->var && has_accessor(l->var->type)) {
-    Buf b = {0};
-    buf_printf(&b, "set_%s(%s", l->var->name, l->base);
-    for (int i = 0; i < l->positions.len; i++)
-      buf_printf(&b, ", %s", (char *)l->positions.data[i]);
-    buf_printf(&b, ", %s);", v);
-    line("%s", b.data);
+  if (named(l)) {
+    line("set_%s%s, %s);", path_c(l->path), accessor_args(l, l->base), v);
     return;
   }
   int64_t w = W(l->ty);
@@ -465,7 +592,8 @@ static Loc gen_loc(Node *node) {
   case ND_IDENT: {
     Obj *obj = node->obj;
     if (obj->kind == OBJ_VAR) {
-      Loc l = {.base = g.state, .k = var_offset(obj), .ty = obj->type, .var = obj, .pure = true};
+      Loc l = {.base = g.state, .k = var_offset(obj), .ty = obj->type, .var = obj,
+               .path = obj->name, .pure = true};
       return l;
     }
     if (obj->kind == OBJ_LOCAL || obj->kind == OBJ_PARAM)
@@ -480,15 +608,18 @@ static Loc gen_loc(Node *node) {
     char *term = ew == 1 ? format("(uint64_t)%s", pos) : format("%lld * (uint64_t)%s", (long long)ew, pos);
     l.dyn = l.dyn ? format("%s + %s", l.dyn, term) : term;
     l.ty = arr->base;
-    if (l.pure)
+    if (l.pure) {
       vec_push(&l.positions, pos);
+      l.path = format("%s[]", l.path);
+    }
     return l;
   }
   case ND_FIELD: {
     Loc l = gen_loc(node->lhs);
     l.k += node->field->offset;
     l.ty = node->field->type;
-    l.pure = false;
+    if (l.pure)
+      l.path = format("%s.%s", l.path, token_text(node->field->name));
     return l;
   }
   default:
@@ -554,10 +685,146 @@ static char *coll_args(Loc *l) {
 
 static const char *coll_prefix(Type *ty) {
   switch (R(ty)->kind) {
-  case TY_SET: return "mcrt_set";
-  case TY_MULTISET: return "mcrt_ms";
-  case TY_QUEUE: return "mcrt_q";
+  case TY_SET: return "set";
+  case TY_MULTISET: return "ms";
+  case TY_QUEUE: return "q";
   default: unreachable();
+  }
+}
+
+// A call of collection operation `op` (has, len, push...) on the collection
+// at l, with `extra` (", e" or "") after its location: its accessor for a
+// named location, else the runtime's helper.
+static char *coll_call(Loc *l, const char *op, const char *extra) {
+  if (named(l))
+    return format("%s_%s_%s%s%s)", coll_prefix(l->ty), op, path_c(l->path),
+                  accessor_args(l, l->base), extra);
+  return format("mcrt_%s_%s(%s%s)", coll_prefix(l->ty), op, coll_args(l), extra);
+}
+
+// The operations of each kind of collection, as the runtime names them.
+typedef struct CollOp {
+  TypeKind kind;
+  const char *op, *ret;
+  bool writes;
+  const char *param; // the operation's own parameter, if any
+} CollOp;
+
+// The name of an operation's parameter ("e" of "uint64_t *e").
+static const char *param_name(const char *param) {
+  const char *p = param + strlen(param);
+  while (p > param && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z')))
+    p--;
+  return p;
+}
+
+static const CollOp coll_ops[] = {
+    {TY_SET, "has", "bool", false, "uint64_t e"},     {TY_SET, "add", "void", true, "uint64_t e"},
+    {TY_SET, "remove", "void", true, "uint64_t e"},   {TY_SET, "len", "uint64_t", false, NULL},
+    {TY_SET, "count", "uint64_t", false, "uint64_t e"},
+    {TY_MULTISET, "slot", "uint64_t", false, "uint64_t i"},
+    {TY_MULTISET, "len", "uint64_t", false, NULL},
+    {TY_MULTISET, "first", "bool", false, "uint64_t i"},
+    {TY_MULTISET, "count", "uint64_t", false, "uint64_t e"},
+    {TY_MULTISET, "has", "bool", false, "uint64_t e"},
+    {TY_MULTISET, "add", "bool", true, "uint64_t e"},
+    {TY_MULTISET, "remove", "void", true, "uint64_t e"},
+    {TY_QUEUE, "len", "uint64_t", false, NULL},       {TY_QUEUE, "at", "uint64_t", false, "uint64_t i"},
+    {TY_QUEUE, "count", "uint64_t", false, "uint64_t e"},
+    {TY_QUEUE, "has", "bool", false, "uint64_t e"},   {TY_QUEUE, "push", "bool", true, "uint64_t e"},
+    {TY_QUEUE, "head", "bool", false, "uint64_t *e"}, {TY_QUEUE, "pop", "bool", true, "uint64_t *e"},
+};
+
+// The accessor names a path of type ty gets, given its C name.
+static Vec accessor_fns(Type *ty, const char *name) {
+  Vec v = {0};
+  ty = R(ty);
+  if (!is_composite(ty)) {
+    vec_push(&v, format("get_%s", name));
+    vec_push(&v, format("set_%s", name));
+    return v;
+  }
+  vec_push(&v, format("off_%s", name));
+  for (size_t i = 0; i < sizeof coll_ops / sizeof *coll_ops; i++)
+    if (coll_ops[i].kind == ty->kind)
+      vec_push(&v, format("%s_%s_%s", coll_prefix(ty), coll_ops[i].op, name));
+  return v;
+}
+
+// Writes the accessors of the path `path` (C name chosen here) of type ty
+// at bit offset `off` (an expression of the positions i0, i1...), then
+// those of every path inside it.
+static void emit_accessors_of(Buf *out, Type *ty, const char *path, const char *off,
+                              const char *params, int nparams) {
+  ty = R(ty);
+  const char *ps = params ? params : "";
+  if (ty->kind == TY_ARRAY) {
+    int64_t ew = W(ty->base);
+    emit_accessors_of(out, ty->base, format("%s[]", path),
+                      format("%s + %lld * (uint64_t)i%d", off, (long long)ew, nparams),
+                      format("%s, int64_t i%d", ps, nparams), nparams + 1);
+    return;
+  }
+  // The path without "[]" and with '_' for '.', made unique against every
+  // accessor so far.
+  char *name = xcalloc(strlen(path) + 1, 1), *c = name;
+  for (const char *p = path; *p; p++)
+    if (*p == '.')
+      *c++ = '_';
+    else if (*p != '[' && *p != ']')
+      *c++ = *p;
+  for (int n = 2;; n++) {
+    Vec fns = accessor_fns(ty, name);
+    bool taken = false;
+    for (int i = 0; i < fns.len; i++)
+      taken |= strmap_get(&accessor_names, fns.data[i]) != NULL;
+    if (!taken) {
+      for (int i = 0; i < fns.len; i++)
+        strmap_put(&accessor_names, fns.data[i], "");
+      break;
+    }
+    name = format("%s_%d", name, n);
+  }
+  strmap_put(&accessor_names, path, name);
+  if (!is_composite(ty)) {
+    int64_t w = W(ty);
+    buf_printf(out, "MC_ACCESSOR int64_t get_%s(const uint8_t *s%s) {\n  return %s;\n}\n", name,
+               ps, decode(ty, format("%s(s, %s, %lld)", get_fn(w), off, (long long)w)));
+    buf_printf(out, "MC_ACCESSOR void set_%s(uint8_t *s%s, int64_t v) {\n  %s(s, %s, %lld, %s);\n}\n",
+               name, ps, set_fn(w), off, (long long)w, encode(ty, "v"));
+    return;
+  }
+  buf_printf(out, "MC_ACCESSOR uint64_t off_%s(%s) {\n  return %s;\n}\n", name,
+             params ? params + 2 : "void", off);
+  // The positions as arguments: ", i0, i1".
+  Buf args = {0};
+  for (int i = 0; i < nparams; i++)
+    buf_printf(&args, ", i%d", i);
+  char *at = format("off_%s(%s)", name, args.data ? args.data + 2 : "");
+  switch (ty->kind) {
+  case TY_RECORD:
+    for (int i = 0; i < ty->nfields; i++) {
+      Field *f = ty->fields[i];
+      emit_accessors_of(out, f->type, format("%s.%s", path, token_text(f->name)),
+                        f->offset ? format("%s + %lld", off, (long long)f->offset) : off, params,
+                        nparams);
+    }
+    return;
+  default: {
+    Loc l = {.base = "s", .k = 0, .dyn = at, .ty = ty};
+    for (size_t i = 0; i < sizeof coll_ops / sizeof *coll_ops; i++) {
+      const CollOp *op = &coll_ops[i];
+      if (op->kind != ty->kind)
+        continue;
+      const char *arg = op->param ? param_name(op->param) : NULL;
+      buf_printf(out, "MC_ACCESSOR %s %s_%s_%s(%suint8_t *s%s%s%s) {\n  %s%s;\n}\n", op->ret,
+                 coll_prefix(ty), op->op, name, op->writes ? "" : "const ", ps,
+                 op->param ? ", " : "", op->param ? op->param : "",
+                 strcmp(op->ret, "void") ? "return " : "",
+                 coll_call(&l, op->op, arg ? format(", %s", arg) : ""));
+    }
+    return;
+  }
   }
 }
 
@@ -579,21 +846,20 @@ static char *gen_method_value(Node *node, Loc *composite_out) {
   const char *name = token_text(node->name);
   Loc l = gen_loc(node->lhs);
   Type *ty = R(l.ty), *elem = R(ty->base);
-  const char *pre = coll_prefix(ty);
-  char *args = coll_args(&l);
   if (!strcmp(name, "len"))
-    return format("(int64_t)%s_len(%s)", pre, args);
+    return format("(int64_t)%s", coll_call(&l, "len", ""));
   if (!strcmp(name, "empty"))
-    return format("(%s_len(%s) == 0)", pre, args);
+    return format("(%s == 0)", coll_call(&l, "len", ""));
   if (!strcmp(name, "full"))
-    return format("(%s_len(%s) == %lld)", pre, args, (long long)ty->size);
+    return format("(%s == %lld)", coll_call(&l, "len", ""), (long long)ty->size);
   if (!strcmp(name, "count"))
-    return format("(int64_t)%s_count(%s, %s)", pre, args, elem_query(elem, node->args.data[0]));
+    return format("(int64_t)%s",
+                  coll_call(&l, "count", format(", %s", elem_query(elem, node->args.data[0]))));
   if (!strcmp(name, "head") || !strcmp(name, "pop")) {
     char *e = temp_name();
     line("uint64_t %s = 0;", e);
     bool pop = !strcmp(name, "pop");
-    fail_if(node, format("!mcrt_q_%s(%s, &%s)", pop ? "pop" : "head", args, e),
+    fail_if(node, format("!%s", coll_call(&l, pop ? "pop" : "head", format(", &%s", e))),
             c_str(pop ? "pop() of an empty queue" : "head() of an empty queue"));
     char *scalar;
     Loc v = elem_value(elem, e, &scalar);
@@ -635,28 +901,28 @@ static int open_binder(Binder *b, const char *stop, bool snapshot) {
     copy_loc(&copy, &l);
     l = copy;
   }
-  char *args = coll_args(&l);
   char *it = temp_name(), *enc = temp_name();
+  char *at_it = format(", %s", it);
   switch (cty->kind) {
   case TY_SET:
     line("for (uint64_t %s = 0; %s%s < %lld; %s++) {", it, cont, it,
          (long long)element_space(elem), it);
     g.indent++;
-    line("if (!mcrt_set_has(%s, %s))", args, it);
+    line("if (!%s)", coll_call(&l, "has", at_it));
     line("  continue;");
     line("uint64_t %s = %s;", enc, it);
     break;
   case TY_MULTISET:
-    line("for (uint64_t %s = 0; %s%s < mcrt_ms_len(%s); %s++) {", it, cont, it, args, it);
+    line("for (uint64_t %s = 0; %s%s < %s; %s++) {", it, cont, it, coll_call(&l, "len", ""), it);
     g.indent++;
-    line("if (!mcrt_ms_first(%s, %s))", args, it);
+    line("if (!%s)", coll_call(&l, "first", at_it));
     line("  continue;");
-    line("uint64_t %s = mcrt_ms_slot(%s, %s) - 1;", enc, args, it);
+    line("uint64_t %s = %s - 1;", enc, coll_call(&l, "slot", at_it));
     break;
   case TY_QUEUE:
-    line("for (uint64_t %s = 0; %s%s < mcrt_q_len(%s); %s++) {", it, cont, it, args, it);
+    line("for (uint64_t %s = 0; %s%s < %s; %s++) {", it, cont, it, coll_call(&l, "len", ""), it);
     g.indent++;
-    line("uint64_t %s = mcrt_q_at(%s, %s);", enc, args, it);
+    line("uint64_t %s = %s;", enc, coll_call(&l, "at", at_it));
     break;
   default:
     unreachable();
@@ -733,6 +999,7 @@ static char *gen_lazy(Node *node, Buf **pre, bool plain) {
   Buf *b = xcalloc(1, sizeof *b);
   g.out = b;
   g.indent++;
+  g.last_line = -1;
   char *v = plain ? gen_plain(node) : gen_value(node);
   if (!plain && !interval(node).none && interval(node).lo <= I64MIN) {
     // A branch of an optional `?:` whose plain value could pass for none.
@@ -742,6 +1009,7 @@ static char *gen_lazy(Node *node, Buf **pre, bool plain) {
   }
   g.indent--;
   g.out = saved;
+  g.last_line = -1; // the caller may splice b in here
   *pre = b->len ? b : NULL;
   return v;
 }
@@ -802,7 +1070,7 @@ static char *gen_binary(Node *node) {
     Loc l = gen_loc(node->rhs);
     Type *cty = R(l.ty);
     char *e = elem_query(cty->base, node->lhs);
-    return format("%s_has(%s, %s)", coll_prefix(cty), coll_args(&l), e);
+    return coll_call(&l, "has", format(", %s", e));
   }
   char *a = gen_plain(node->lhs), *b = gen_plain(node->rhs);
   if (op == OP_BAND || op == OP_BOR || op == OP_BXOR)
@@ -1051,32 +1319,43 @@ static void gen_update(Node *node) {
   const char *name = token_text(node->name);
   Loc l = gen_loc(node->lhs);
   Type *ty = R(l.ty), *elem = R(ty->base);
-  char *args = coll_args(&l);
   if (!strcmp(name, "clear")) {
     line("mcrt_clear(%s, %s, %lld);", l.base, off_str(&l), (long long)W(ty));
   } else if (!strcmp(name, "pop")) {
     char *e = temp_name();
     line("uint64_t %s = 0;", e);
-    fail_if(node, format("!mcrt_q_pop(%s, &%s)", args, e), c_str("pop() of an empty queue"));
+    fail_if(node, format("!%s", coll_call(&l, "pop", format(", &%s", e))),
+            c_str("pop() of an empty queue"));
   } else if (!strcmp(name, "push")) {
     char *e = elem_encode(node->args.data[0], elem, node->args.data[0]);
-    fail_if(node, format("!mcrt_q_push(%s, %s)", args, e), c_str("push() on a full queue"));
+    fail_if(node, format("!%s", coll_call(&l, "push", format(", %s", e))),
+            c_str("push() on a full queue"));
   } else if (!strcmp(name, "add")) {
     char *e = elem_encode(node->args.data[0], elem, node->args.data[0]);
     if (ty->kind == TY_SET)
-      line("mcrt_set_add(%s, %s);", args, e);
+      line("%s;", coll_call(&l, "add", format(", %s", e)));
     else
-      fail_if(node, format("!mcrt_ms_add(%s, %s)", args, e), c_str("add() to a full multiset"));
+      fail_if(node, format("!%s", coll_call(&l, "add", format(", %s", e))),
+              c_str("add() to a full multiset"));
   } else if (!strcmp(name, "remove")) {
     char *e = elem_query(elem, node->args.data[0]);
-    line("%s_remove(%s, %s);", coll_prefix(ty), args, e);
+    line("%s;", coll_call(&l, "remove", format(", %s", e)));
   } else {
     unreachable();
   }
 }
 
+// The C lines of a statement (its loops and checks included) come from its
+// spec line; those of the statements nested in it from theirs.
+static void gen_stmt_lines(Node *node);
 static void gen_stmt(Node *node) {
-  line_directive(node->tok);
+  int outer = g.spec_line;
+  g.spec_line = node->tok->line;
+  gen_stmt_lines(node);
+  g.spec_line = outer;
+}
+
+static void gen_stmt_lines(Node *node) {
   switch (node->kind) {
   case ND_BLOCK:
     line("{");
@@ -1095,7 +1374,10 @@ static void gen_stmt(Node *node) {
     char *c = gen_plain(node->cond);
     line("if (%s) {", cond_c(c));
     g.indent++;
+    int known = nfacts;
+    learn(node->cond);
     gen_block(node->then);
+    nfacts = known;
     g.indent--;
     if (node->els) {
       line("} else {");
@@ -1261,7 +1543,7 @@ static char *args_c(Vec *params) {
 }
 
 static void begin_fn(Buf *out, const char *fail, const char *state) {
-  g = (Gen){.out = out, .indent = 1, .fail = fail, .state = state};
+  g = (Gen){.out = out, .indent = 1, .fail = fail, .state = state, .last_line = -1};
 }
 
 // Marks the context, state and parameters used: not every function reads
@@ -1281,13 +1563,13 @@ static bool emit_predicate(Buf *out, const char *comment, const char *cname, Vec
   Buf body = {0};
   begin_fn(&body, "return false;", "s");
   mark_used(params);
-  line_directive(expr->tok);
+  g.spec_line = expr->tok->line;
   char *v = gen_plain(expr);
   line("return %s;", v);
   buf_printf(out, "/* %s */\nstatic bool %s(McrtCtx *ctx, const uint8_t *s%s) {\n",
              comment, cname, params ? params_c(params) : "");
   buf_puts(out, body.data);
-  buf_puts(out, "}\n" LINE_BACK "\n");
+  buf_puts(out, LINE_BACK "}\n\n");
   return g.can_fail;
 }
 
@@ -1300,7 +1582,7 @@ static bool emit_body(Buf *out, const char *comment, const char *cname, Vec *par
   buf_printf(out, "/* %s */\nstatic void %s(McrtCtx *ctx, uint8_t *n%s) {\n",
              comment, cname, params_c(params));
   buf_puts(out, body.data ? body.data : "");
-  buf_puts(out, "}\n" LINE_BACK "\n");
+  buf_puts(out, LINE_BACK "}\n\n");
   return g.can_fail;
 }
 
@@ -1356,7 +1638,7 @@ static void emit_fn(Buf *protos, Buf *out, Decl *fn) {
   }
   buf_printf(out, "/* %s */\n%s {\n", decl_comment(fn), sig.data);
   buf_puts(out, body.data);
-  buf_puts(out, "}\n" LINE_BACK "\n");
+  buf_puts(out, LINE_BACK "}\n\n");
 }
 
 static void find_calls(Node *node, Vec *out) {
@@ -1588,6 +1870,17 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     model = dot ? xstrndup(base, dot - base) : base;
   }
 
+  // Accessors of the state, first: every piece of code uses them.
+  Buf accessors = {0};
+  for (int i = 0; i < layout->vars.len; i++) {
+    Obj *var = layout->vars.data[i];
+    buf_printf(&accessors, "/* var %s: %s, bits %lld..%lld */\n", var->name,
+               type_name(R(var->type)), (long long)layout->offsets[i],
+               (long long)(layout->offsets[i] + W(var->type) - 1));
+    emit_accessors_of(&accessors, var->type, var->name,
+                      format("%lldu", (long long)layout->offsets[i]), NULL, 0);
+  }
+
   // Functions: which can fail is known only after they are written, and
   // calls need it: emit them in call order (no recursion), leaves first.
   int nfns = 0;
@@ -1606,8 +1899,8 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   for (int i = 0; i < prog->enums.len; i++)
     type_desc(prog->enums.data[i]);
 
-  // State variables: type descriptors, offsets, accessors.
-  Buf vars = {0}, accessors = {0};
+  // State variables: type descriptors and offsets.
+  Buf vars = {0};
   buf_puts(&vars, "static const McrtVar mc_vars[] = {\n");
   for (int i = 0; i < layout->vars.len; i++) {
     Obj *var = layout->vars.data[i];
@@ -1615,35 +1908,6 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     const char *shown = var->decl && var->decl->label ? var->decl->label : var->name;
     buf_printf(&vars, "  {%s, &%s, %lld},\n", c_str(shown), desc,
                (long long)layout->offsets[i]);
-    buf_printf(&accessors, "/* var %s: %s, bits %lld..%lld */\n#define OFF_%s %lld\n", var->name,
-               type_name(R(var->type)), (long long)layout->offsets[i],
-               (long long)(layout->offsets[i] + W(var->type) - 1), var->name,
-               (long long)layout->offsets[i]);
-    if (!has_accessor(var->type))
-      continue;
-    // get_NAME / set_NAME with one position per array index.
-    Buf ps = {0}, off = {0};
-    Type *ty = R(var->type);
-    buf_printf(&off, "OFF_%s", var->name);
-    int k = 0;
-    while (ty->kind == TY_ARRAY) {
-      buf_printf(&ps, ", int64_t i%d", k);
-      int64_t ew = W(ty->base);
-      buf_printf(&off, " + %lld * (uint64_t)i%d", (long long)ew, k);
-      k++;
-      ty = R(ty->base);
-    }
-    int64_t w = W(ty);
-    buf_printf(&accessors,
-               "MC_ACCESSOR int64_t get_%s(const uint8_t *s%s) {\n"
-               "  return %s;\n}\n",
-               var->name, ps.data ? ps.data : "",
-               decode(ty, format("%s(s, %s, %lld)", get_fn(w), off.data, (long long)w)));
-    buf_printf(&accessors,
-               "MC_ACCESSOR void set_%s(uint8_t *s%s, int64_t v) {\n"
-               "  %s(s, %s, %lld, %s);\n}\n",
-               var->name, ps.data ? ps.data : "", set_fn(w), off.data, (long long)w,
-               encode(ty, "v"));
   }
   if (!layout->vars.len)
     buf_puts(&vars, "  {NULL, NULL, 0},\n");
@@ -1824,8 +2088,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
         if (b->in_expr) {
           // The element must be in the collection in this state.
           Loc l = gen_loc(b->in_expr);
-          Type *cty = R(l.ty);
-          line("if (!%s_has(%s, %s))", coll_prefix(cty), coll_args(&l), enc);
+          line("if (!%s)", coll_call(&l, "has", format(", %s", enc)));
           line("  return false;");
         }
         if (is_composite(ty)) {

@@ -19,14 +19,15 @@ typedef struct Options {
   Vec defines;        // Define*
   bool emit_c_only;
   bool keep;
+  bool debug;         // -O0 -g, accessors kept for the debugger
   const char *cc;
   const char *cflags;
 } Options;
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: mcgen [-o NAME] [-D CONST=VALUE]... [--emit-c] [--cc CC] [--cflags FLAGS]\n"
-          "             [--mpi] [--keep] [--version] [--help] [--] SPEC\n"
+          "usage: mcgen [-o NAME] [-D CONST=VALUE]... [--emit-c] [--debug] [--cc CC]\n"
+          "             [--cflags FLAGS] [--mpi] [--keep] [--version] [--help] [--] SPEC\n"
           "\n"
           "Compiles SPEC (.mc) into a standalone model checker: NAME.c and NAME\n"
           "(default MODEL_checker, MODEL from `model MODEL;` or the file name).\n"
@@ -34,6 +35,8 @@ static void usage(FILE *out) {
           "  -o NAME          name of the checker (and NAME.c)\n"
           "  -D CONST=VALUE   override a constant of the spec (integer, true, false; once per CONST)\n"
           "  --emit-c         write NAME.c only, do not compile it\n"
+          "  --debug          build for a debugger: -O0 -g, every state accessor kept\n"
+          "                   in the checker (gdb: print get_VAR(s, ...))\n"
           "  --cc CC          C compiler (default: $CC or cc)\n"
           "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
           "  --mpi            build for distributed runs under mpirun (not implemented yet)\n"
@@ -95,6 +98,8 @@ static Options parse_args(int argc, char **argv) {
       vec_push(&o.defines, d);
     } else if (!strcmp(a, "--emit-c")) {
       o.emit_c_only = true;
+    } else if (!strcmp(a, "--debug")) {
+      o.debug = true;
     } else if (!strcmp(a, "--keep")) {
       o.keep = true;
     } else if (!strcmp(a, "--cc")) {
@@ -159,8 +164,13 @@ static const char *model_name(Program *prog) {
   return dot && dot != base ? xstrndup(base, dot - base) : base;
 }
 
-// Replaces each `#line MCGEN_HERE` marker with a #line naming the
-// generated file, so that C compiler messages about the glue point there.
+// Writes the generated file's #line directives as the C compiler and
+// debuggers need them. emit.c writes one before every line from the spec
+// (each C line of a statement names the statement's line); it is kept, but
+// names its file only when the file changes. A directive followed by
+// another one before any line is dropped. Each `#line MCGEN_HERE` marker (glue after spec code)
+// becomes a #line naming the generated file itself, so that messages about
+// the glue point there, unless the glue already is attributed so.
 static bool fix_line_markers(const char *path) {
   SrcFile *f = read_file(path);
   if (!f)
@@ -168,16 +178,47 @@ static bool fix_line_markers(const char *path) {
   FILE *out = fopen(path, "w");
   if (!out)
     return false;
-  int lineno = 1;
+  Buf self = {0}; // the generated file's name as a C string literal
+  buf_printf(&self, "\"%s\"", c_escape(path));
+  int out_line = 1;             // line number in the output of the next line written
+  const char *file = self.data; // the next line's attribution without a directive:
+  int file_line = 1;            // file and line
+  const char *to_file = NULL;   // the last directive read, not yet written
+  int to_line = 0;
   const char *p = f->text;
   while (*p) {
     const char *nl = strchr(p, '\n');
     size_t len = nl ? (size_t)(nl - p) : strlen(p);
-    if (len == 16 && !strncmp(p, "#line MCGEN_HERE", 16))
-      fprintf(out, "#line %d \"%s\"\n", lineno + 1, c_escape(path));
-    else
+    char *end;
+    if (len == 16 && !strncmp(p, "#line MCGEN_HERE", 16)) {
+      to_file = self.data;
+      to_line = 0; // the line after the directive, if it is written
+    } else if (!strncmp(p, "#line ", 6) && p[6] >= '0' && p[6] <= '9') {
+      to_line = (int)strtol(p + 6, &end, 10);
+      to_file = *end == ' ' ? xstrndup(end + 1, len - (size_t)(end + 1 - p)) : file;
+    } else {
+      if (to_file) {
+        // A spec line's directive always changes the attribution or starts
+        // a new spec line; glue's may already be attributed to itself.
+        bool same_file = !strcmp(to_file, file);
+        bool glue = to_file == self.data;
+        if (!glue || !same_file || file_line != out_line) {
+          if (glue)
+            to_line = out_line + 1;
+          if (same_file)
+            fprintf(out, "#line %d\n", to_line);
+          else
+            fprintf(out, "#line %d %s\n", to_line, to_file);
+          out_line++;
+          file = to_file;
+          file_line = to_line;
+        }
+        to_file = NULL;
+      }
       fprintf(out, "%.*s\n", (int)len, p);
-    lineno++;
+      out_line++;
+      file_line++;
+    }
     p += len + (nl ? 1 : 0);
   }
   return fclose(out) == 0;
@@ -274,6 +315,12 @@ int main(int argc, char **argv) {
   Vec cc = {0};
   vec_push(&cc, (void *)o.cc);
   char *std_flags[] = {"-std=c11", "-O2", "-g", "-Wall", "-Wextra"};
+  if (o.debug) {
+    // MC_DEBUG: the accessors are compiled as functions of their own that
+    // the debugger can call (see templates/checker.c.m4).
+    std_flags[1] = "-O0";
+    vec_push(&cc, "-DMC_DEBUG");
+  }
   for (size_t i = 0; i < sizeof std_flags / sizeof *std_flags; i++)
     vec_push(&cc, std_flags[i]);
   vec_push(&cc, format("-I%s", paths.include));

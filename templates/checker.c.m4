@@ -20,9 +20,15 @@ m4_dnl here: the search is in the runtime (runtime/mcrt.h).
 
 #define MC_STATE_BITS MCGEN_STATE_BITS
 #define MC_STATE_BYTES MCGEN_STATE_BYTES
-/* Every state variable gets accessors, used by this file or not: they are
- * also for people reading it and for debuggers. */
+/* Every state variable, record field and collection gets accessors, used by
+ * this file or not: they are also for people reading it and for debuggers.
+ * Built with -DMC_DEBUG (mcgen --debug), each is a function of its own kept
+ * in the binary, so that gdb can `print get_VAR(s, ...)`. */
+#ifdef MC_DEBUG
+#define MC_ACCESSOR static __attribute__((used, noinline))
+#else
 #define MC_ACCESSOR static inline __attribute__((unused))
+#endif
 /* A type descriptor only the printing of a local's type would need. */
 #define MC_MAYBE_UNUSED __attribute__((unused))
 
