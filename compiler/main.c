@@ -237,6 +237,127 @@ static void raise_stack_limit(void) {
   setrlimit(RLIMIT_STACK, &rl);
 }
 
+// The spec, read and parsed; NULL if it cannot be read (reported). The
+// file's extension chooses the language: .dve is DiVinE's DVE.
+static Program *read_and_parse(const char *spec) {
+  SrcFile *file = read_file(spec);
+  if (!file) {
+    fprintf(stderr, "mcgen: cannot read %s: %s\n", spec, strerror(errno));
+    return NULL;
+  }
+  size_t nlen = strlen(spec);
+  bool is_dve = nlen > 4 && !strcmp(spec + nlen - 4, ".dve");
+  return is_dve ? parse_dve(file) : parse(tokenize(file));
+}
+
+// check() with the -D overrides of the command line.
+static bool check_with_defines(Program *prog, Options *o) {
+  Define *defs = xcalloc(o->defines.len + 1, sizeof *defs);
+  for (int i = 0; i < o->defines.len; i++)
+    defs[i] = *(Define *)o->defines.data[i];
+  return check(prog, defs, o->defines.len);
+}
+
+// The checker's file name: -o, or MODEL_checker.
+static const char *checker_name(Options *o, Program *prog) {
+  const char *name = o->output ? o->output : format("%s_checker", model_name(prog));
+  // A name beginning with `-` would read as an option to m4 and cc.
+  if (name[0] == '-')
+    name = format("./%s", name);
+  return name;
+}
+
+// emit() into the m4 definitions file DEFS_PATH: 0 written, 1 the spec has
+// errors (the file removed), 2 the file cannot be written (reported).
+static int emit_definitions(Program *prog, Layout *lay, const char *defs_path) {
+  FILE *defs_out = fopen(defs_path, "w");
+  if (!defs_out) {
+    fprintf(stderr, "mcgen: cannot write %s: %s\n", defs_path, strerror(errno));
+    return 2;
+  }
+  bool ok = emit(prog, lay, defs_out);
+  if (fclose(defs_out) != 0) {
+    fprintf(stderr, "mcgen: cannot write %s: %s\n", defs_path, strerror(errno));
+    return 2;
+  }
+  if (!ok || error_count()) {
+    remove(defs_path);
+    return 1;
+  }
+  return 0;
+}
+
+// m4: definitions + template -> C (C_PATH, its #line directives fixed).
+static bool run_m4(Options *o, Paths *paths, const char *defs_path, const char *c_path) {
+  const char *c_base = strrchr(c_path, '/') ? strrchr(c_path, '/') + 1 : c_path;
+  char *m4_argv[] = {"m4", "-P", format("-DMCGEN_OUTPUT=%s", c_comment_escape(c_base)), "--",
+                     (char *)defs_path, format("%s/checker.c.m4", paths->templates), NULL};
+  int status = run(m4_argv, c_path);
+  if (status != 0) {
+    if (status < 0)
+      fprintf(stderr, "mcgen: cannot run m4 (%s); install GNU m4 (Debian: apt-get install m4)\n",
+              strerror(errno));
+    else
+      fprintf(stderr, "mcgen: m4 failed on %s (exit %d): this is a bug in mcgen\n", defs_path,
+              status);
+    return false;
+  }
+  if (!o->keep)
+    remove(defs_path);
+  if (!fix_line_markers(c_path)) {
+    fprintf(stderr, "mcgen: cannot rewrite %s: %s\n", c_path, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+// cc: the C file + the runtime -> one standalone checker NAME.
+static bool run_cc(Options *o, Paths *paths, const char *c_path, const char *name) {
+  Vec cc = {0};
+  vec_push(&cc, (void *)o->cc);
+  char *std_flags[] = {"-std=c11", "-O2", "-g", "-Wall", "-Wextra"};
+  if (o->debug) {
+    // MC_DEBUG: the accessors are compiled as functions of their own that
+    // the debugger can call (see templates/checker.c.m4).
+    std_flags[1] = "-O0";
+    vec_push(&cc, "-DMC_DEBUG");
+  }
+  for (size_t i = 0; i < sizeof std_flags / sizeof *std_flags; i++)
+    vec_push(&cc, std_flags[i]);
+  vec_push(&cc, format("-I%s", paths->include));
+  // --cflags is split on blanks (no shell quoting).
+  char *extra = xstrdup(o->cflags);
+  for (char *t = strtok(extra, " \t\n"); t; t = strtok(NULL, " \t\n"))
+    vec_push(&cc, t);
+  vec_push(&cc, (void *)c_path);
+  vec_push(&cc, format("%s/libmcrt.a", paths->runtime));
+  vec_push(&cc, "-lm");
+  vec_push(&cc, "-o");
+  vec_push(&cc, (void *)name);
+  vec_push(&cc, NULL);
+  int status = run((char **)cc.data, NULL);
+  if (status != 0) {
+    if (status < 0)
+      fprintf(stderr, "mcgen: cannot run the C compiler '%s': %s\n", o->cc, strerror(errno));
+    else if (*o->cflags || getenv("CC") || strcmp(o->cc, "cc"))
+      fprintf(stderr, "mcgen: the C compiler '%s' failed on %s (exit %d); check --cc and "
+                      "--cflags\n", o->cc, c_path, status);
+    else
+      fprintf(stderr, "mcgen: the C compiler failed on %s (exit %d): this is a bug in mcgen,\n"
+                      "       please report it with the spec\n", c_path, status);
+    return false;
+  }
+  return true;
+}
+
+// Exit status 1 after the spec's errors, with their count.
+static int spec_errors(Options *o) {
+  fprintf(stderr, "%d error%s in %s\n", error_count(), error_count() == 1 ? "" : "s", o->spec);
+  return 1;
+}
+
+// The pipeline: parse, check, layout, emit (m4 definitions), m4 (C), cc
+// (the checker). A spec with errors stops after the pass that found them.
 int main(int argc, char **argv) {
   raise_stack_limit();
   Options o = parse_args(argc, argv);
@@ -246,109 +367,31 @@ int main(int argc, char **argv) {
   if (!find_paths(argv[0], !o.emit_c_only, &paths))
     return 2;
 
-  SrcFile *file = read_file(o.spec);
-  if (!file) {
-    fprintf(stderr, "mcgen: cannot read %s: %s\n", o.spec, strerror(errno));
+  Program *prog = read_and_parse(o.spec);
+  if (!prog)
     return 2;
-  }
-  // The file's extension chooses the language: .dve is DiVinE's DVE.
-  size_t nlen = strlen(o.spec);
-  bool is_dve = nlen > 4 && !strcmp(o.spec + nlen - 4, ".dve");
-  Program *prog = is_dve ? parse_dve(file) : parse(tokenize(file));
   // Syntax errors stop here: checking a half-parsed file would only add
   // errors that are consequences of the first ones.
   if (error_count())
-    goto spec_errors;
-  Define *defs = xcalloc(o.defines.len + 1, sizeof *defs);
-  for (int i = 0; i < o.defines.len; i++)
-    defs[i] = *(Define *)o.defines.data[i];
-  if (!check(prog, defs, o.defines.len))
-    goto spec_errors;
+    return spec_errors(&o);
+  if (!check_with_defines(prog, &o))
+    return spec_errors(&o);
   Layout lay;
   if (!layout(prog, &lay))
-    goto spec_errors;
+    return spec_errors(&o);
 
-  const char *name = o.output ? o.output : format("%s_checker", model_name(prog));
-  // A name beginning with `-` would read as an option to m4 and cc.
-  if (name[0] == '-')
-    name = format("./%s", name);
+  const char *name = checker_name(&o, prog);
   char *defs_path = format("%s.m4", name), *c_path = format("%s.c", name);
-  FILE *defs_out = fopen(defs_path, "w");
-  if (!defs_out) {
-    fprintf(stderr, "mcgen: cannot write %s: %s\n", defs_path, strerror(errno));
+  int emitted = emit_definitions(prog, &lay, defs_path);
+  if (emitted == 1)
+    return spec_errors(&o);
+  if (emitted == 2)
     return 2;
-  }
-  bool ok = emit(prog, &lay, defs_out);
-  if (fclose(defs_out) != 0) {
-    fprintf(stderr, "mcgen: cannot write %s: %s\n", defs_path, strerror(errno));
+  if (!run_m4(&o, &paths, defs_path, c_path))
     return 2;
-  }
-  if (!ok || error_count()) {
-    remove(defs_path);
-    goto spec_errors;
-  }
-
-  // m4: definitions + template -> C.
-  const char *c_base = strrchr(c_path, '/') ? strrchr(c_path, '/') + 1 : c_path;
-  char *m4_argv[] = {"m4", "-P", format("-DMCGEN_OUTPUT=%s", c_comment_escape(c_base)), "--",
-                     defs_path, format("%s/checker.c.m4", paths.templates), NULL};
-  int status = run(m4_argv, c_path);
-  if (status != 0) {
-    if (status < 0)
-      fprintf(stderr, "mcgen: cannot run m4 (%s); install GNU m4 (Debian: apt-get install m4)\n",
-              strerror(errno));
-    else
-      fprintf(stderr, "mcgen: m4 failed on %s (exit %d): this is a bug in mcgen\n", defs_path,
-              status);
-    return 2;
-  }
-  if (!o.keep)
-    remove(defs_path);
-  if (!fix_line_markers(c_path)) {
-    fprintf(stderr, "mcgen: cannot rewrite %s: %s\n", c_path, strerror(errno));
-    return 2;
-  }
   if (o.emit_c_only)
     return 0;
-
-  // cc: the C file + the runtime -> one standalone checker.
-  Vec cc = {0};
-  vec_push(&cc, (void *)o.cc);
-  char *std_flags[] = {"-std=c11", "-O2", "-g", "-Wall", "-Wextra"};
-  if (o.debug) {
-    // MC_DEBUG: the accessors are compiled as functions of their own that
-    // the debugger can call (see templates/checker.c.m4).
-    std_flags[1] = "-O0";
-    vec_push(&cc, "-DMC_DEBUG");
-  }
-  for (size_t i = 0; i < sizeof std_flags / sizeof *std_flags; i++)
-    vec_push(&cc, std_flags[i]);
-  vec_push(&cc, format("-I%s", paths.include));
-  // --cflags is split on blanks (no shell quoting).
-  char *extra = xstrdup(o.cflags);
-  for (char *t = strtok(extra, " \t\n"); t; t = strtok(NULL, " \t\n"))
-    vec_push(&cc, t);
-  vec_push(&cc, c_path);
-  vec_push(&cc, format("%s/libmcrt.a", paths.runtime));
-  vec_push(&cc, "-lm");
-  vec_push(&cc, "-o");
-  vec_push(&cc, (void *)name);
-  vec_push(&cc, NULL);
-  status = run((char **)cc.data, NULL);
-  if (status != 0) {
-    if (status < 0)
-      fprintf(stderr, "mcgen: cannot run the C compiler '%s': %s\n", o.cc, strerror(errno));
-    else if (*o.cflags || getenv("CC") || strcmp(o.cc, "cc"))
-      fprintf(stderr, "mcgen: the C compiler '%s' failed on %s (exit %d); check --cc and "
-                      "--cflags\n", o.cc, c_path, status);
-    else
-      fprintf(stderr, "mcgen: the C compiler failed on %s (exit %d): this is a bug in mcgen,\n"
-                      "       please report it with the spec\n", c_path, status);
+  if (!run_cc(&o, &paths, c_path, name))
     return 2;
-  }
   return 0;
-
-spec_errors:
-  fprintf(stderr, "%d error%s in %s\n", error_count(), error_count() == 1 ? "" : "s", o.spec);
-  return 1;
 }
