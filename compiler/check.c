@@ -2407,8 +2407,8 @@ static void find_loops(Node *node) {
       find_loops(node->args.data[i]);
 }
 
-bool check(Program *p, Define *defs, int ndefs) {
-  // Forget any earlier program (unit tests check several in one process).
+// Forgets any earlier program (unit tests check several in one process).
+static void reset_checker(Program *p, Define *defs, int ndefs) {
   globals = NULL;
   nglobals_cap = nglobals = 0;
   global_list = (Vec){0};
@@ -2422,9 +2422,10 @@ bool check(Program *p, Define *defs, int ndefs) {
   defines = defs;
   ndefines = ndefs;
   define_used = xcalloc(ndefs + 1, sizeof *define_used);
-  int errors_before = error_count();
+}
 
-  // 1. Every top-level name, and enum members of top-level types.
+// Every top-level name, and enum members of top-level types.
+static void declare_globals(Program *p) {
   int counts[DK_FAIR + 1] = {0};
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
@@ -2466,8 +2467,10 @@ bool check(Program *p, Define *defs, int ndefs) {
     if (d->kind == DK_CONST || d->kind == DK_TYPE)
       d->index = 0;
   }
+}
 
-  // 2. -D overrides must name constants, each once.
+// -D overrides must name constants, each once.
+static void check_defines(Program *p, Define *defs, int ndefs) {
   for (int i = 0; i < ndefs; i++) {
     int first = 0;
     while (first < i && strcmp(defs[first].name, defs[i].name))
@@ -2492,8 +2495,11 @@ bool check(Program *p, Define *defs, int ndefs) {
 
     }
   }
+}
 
-  // 3. Constants, types, state variables, signatures.
+// Constants, types, state variables, signatures. NEEDY gets the state
+// variables whose type has no default; HAS_INIT whether an init block exists.
+static void check_declarations(Program *p, Vec *needy, bool *has_init) {
   ctx = CTX_CONST;
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
@@ -2503,8 +2509,6 @@ bool check(Program *p, Define *defs, int ndefs) {
     else if (d->kind == DK_TYPE && d->obj)
       resolve_alias(d->obj);
   }
-  Vec needy = {0};
-  bool has_init = false;
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
     cur_decl = d;
@@ -2515,7 +2519,7 @@ bool check(Program *p, Define *defs, int ndefs) {
         d->obj->type = d->type;
         // (a type with errors was reported: nothing more about its variable)
         if (needs_init(d->type) && error_count() == errors)
-          vec_push(&needy, d->obj);
+          vec_push(needy, d->obj);
       }
     } else if (d->kind == DK_FN) {
       resolve_type(d->type);
@@ -2528,11 +2532,13 @@ bool check(Program *p, Define *defs, int ndefs) {
       if (d->obj)
         d->obj->type = d->type;
     } else if (d->kind == DK_INIT) {
-      has_init = true;
+      *has_init = true;
     }
   }
+}
 
-  // 4. Bodies and predicates.
+// Bodies and predicates.
+static void check_bodies(Program *p) {
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
     if (d->kind == DK_FN) {
@@ -2554,24 +2560,28 @@ bool check(Program *p, Define *defs, int ndefs) {
     check_decl(d);
   }
   locals.len = 0;
+}
 
-  // 5. Scalarset variables have no default.
+// Scalarset variables have no default: an init block assigns them.
+static void check_defaults(Program *p, Vec *needy, bool has_init) {
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
     if (d->kind == DK_INIT)
-      check_init_assignments(d, &needy);
+      check_init_assignments(d, needy);
   }
   if (!has_init)
-    for (int i = 0; i < needy.len; i++) {
-      Obj *var = needy.data[i];
+    for (int i = 0; i < needy->len; i++) {
+      Obj *var = needy->data[i];
       error_at(var->tok, "state variable '%s' (%s) has no default value: assign it in an init "
                          "block", var->name, type_name(resolve(var->type)));
       const char *opt = optional_spelling(var->type);
       if (opt)
         hint("or make it optional (default none): %s", opt);
     }
+}
 
-  // 6. Functions do not recurse.
+// Functions do not recurse.
+static void check_no_recursion(Program *p) {
   int nfns = 0;
   for (int i = 0; i < p->decls.len; i++)
     if (((Decl *)p->decls.data[i])->kind == DK_FN)
@@ -2583,17 +2593,34 @@ bool check(Program *p, Define *defs, int ndefs) {
       check_recursion(d, state);
   }
   // Restore per-kind indexes (used by the emitter).
-  memset(counts, 0, sizeof counts);
+  int counts[DK_FAIR + 1] = {0};
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
     d->index = counts[d->kind]++;
   }
+}
 
-  // 7. Loops over scalarsets do not depend on the order of the elements.
+// Loops over scalarsets do not depend on the order of the elements.
+static void check_scalarset_loops(Program *p) {
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
     if (d->kind == DK_FN || d->kind == DK_ACTION || d->kind == DK_INIT)
       find_loops(d->body);
   }
+}
+
+// The passes of the checker, in order; true if none found an error.
+bool check(Program *p, Define *defs, int ndefs) {
+  reset_checker(p, defs, ndefs);
+  int errors_before = error_count();
+  declare_globals(p);
+  check_defines(p, defs, ndefs);
+  Vec needy = {0};
+  bool has_init = false;
+  check_declarations(p, &needy, &has_init);
+  check_bodies(p);
+  check_defaults(p, &needy, has_init);
+  check_no_recursion(p);
+  check_scalarset_loops(p);
   return error_count() == errors_before;
 }

@@ -1859,9 +1859,24 @@ static void m4_define(FILE *out, const char *name, const char *body) {
           body);
 }
 
-bool emit(Program *prog, Layout *layout, FILE *out) {
-  lay = layout;
-  src = prog->file;
+// The pieces of the generated C, as emit()'s steps write them; the last
+// step turns each into an m4 definition for the template.
+typedef struct Parts {
+  const char *model;
+  Buf accessors, fn_protos, fns, vars, defaults, rules;
+  Vec actions, inits; // Group*
+  uint64_t nrules, ninit_rules;
+  Buf preds, inv_table, reach_table, prop_table;
+  Buf check_inv, check_reach, terminal, constraint;
+  int ninv, nreach, nprop, nterm, ncons;
+  Buf inst_table, bits_fn, fair_tables;
+  int ninst, nfair;
+  Buf search, groups, sym;
+  int nscalarsets, nsym;
+} Parts;
+
+// The model's name: `model NAME;` or the file's base name.
+static const char *model_of(Program *prog) {
   const char *model = prog->model_name ? token_text(prog->model_name) : NULL;
   if (!model) {
     const char *base = strrchr(src->name, '/');
@@ -1869,8 +1884,12 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     const char *dot = strrchr(base, '.');
     model = dot ? xstrndup(base, dot - base) : base;
   }
+  return model;
+}
 
-  // Accessors of the state, first: every piece of code uses them.
+// Accessors of the state, first: every piece of code uses them.
+static void emit_state_accessors(Parts *p) {
+  Layout *layout = lay;
   Buf accessors = {0};
   for (int i = 0; i < layout->vars.len; i++) {
     Obj *var = layout->vars.data[i];
@@ -1881,8 +1900,12 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
                       format("%lldu", (long long)layout->offsets[i]), NULL, 0);
   }
 
-  // Functions: which can fail is known only after they are written, and
-  // calls need it: emit them in call order (no recursion), leaves first.
+  p->accessors = accessors;
+}
+
+// Functions: which can fail is known only after they are written, and
+// calls need it: emit them in call order (no recursion), leaves first.
+static void emit_functions(Program *prog, Parts *p) {
   int nfns = 0;
   for (int i = 0; i < prog->decls.len; i++)
     nfns += ((Decl *)prog->decls.data[i])->kind == DK_FN;
@@ -1895,11 +1918,20 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
       emit_fn_after_callees(&fn_protos, &fns, d, done);
   }
 
-  // Every enum gets its constants (e_MEMBER), wherever it was written.
+  p->fn_protos = fn_protos;
+  p->fns = fns;
+}
+
+// Every enum gets its constants (e_MEMBER), wherever it was written.
+static void emit_enum_types(Program *prog) {
   for (int i = 0; i < prog->enums.len; i++)
     type_desc(prog->enums.data[i]);
 
-  // State variables: type descriptors and offsets.
+}
+
+// State variables: type descriptors and offsets.
+static void emit_state_vars(Parts *p) {
+  Layout *layout = lay;
   Buf vars = {0};
   buf_puts(&vars, "static const McrtVar mc_vars[] = {\n");
   for (int i = 0; i < layout->vars.len; i++) {
@@ -1913,7 +1945,12 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     buf_puts(&vars, "  {NULL, NULL, 0},\n");
   buf_puts(&vars, "};\n");
 
-  // The default state: every variable at its type's default.
+  p->vars = vars;
+}
+
+// The default state: every variable at its type's default.
+static void emit_default_state(Parts *p) {
+  Layout *layout = lay;
   uint8_t *defstate = xcalloc(layout->state_bytes + 8, 1);
   for (int i = 0; i < layout->vars.len; i++) {
     Obj *var = layout->vars.data[i];
@@ -1926,7 +1963,12 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     buf_printf(&defaults, "%s%s%u", i ? "," : "", i % 16 == 0 ? "\n  " : " ", defstate[i]);
   buf_puts(&defaults, "\n};\n");
 
-  // Actions and init blocks.
+  p->defaults = defaults;
+}
+
+// Actions and init blocks: one group each, numbered from its first rule
+// (one rule per parameter binding).
+static bool number_rules(Program *prog, Parts *p) {
   Vec actions = {0}, inits = {0};
   uint64_t nrules = 0, ninit_rules = 0;
   for (int i = 0; i < prog->decls.len; i++) {
@@ -1962,6 +2004,16 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     vec_push(d->kind == DK_ACTION ? &actions : &inits, gr);
   }
 
+  p->actions = actions;
+  p->inits = inits;
+  p->nrules = nrules;
+  p->ninit_rules = ninit_rules;
+  return true;
+}
+
+// The guard and body of every init block and action.
+static void emit_actions(Parts *p) {
+  Vec actions = p->actions, inits = p->inits;
   Buf rules = {0};
   for (int pass = 0; pass < 2; pass++) {
     Vec *list = pass ? &actions : &inits;
@@ -1975,7 +2027,11 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
     }
   }
 
-  // Predicates.
+  p->rules = rules;
+}
+
+// Invariants, reachability goals, terminal and constraint predicates.
+static void emit_predicates(Program *prog, Parts *p) {
   Buf preds = {0}, inv_table = {0}, reach_table = {0}, prop_table = {0};
   Buf check_inv = {0}, check_reach = {0}, terminal = {0}, constraint = {0};
   int ninv = 0, nreach = 0, nprop = 0, nterm = 0, ncons = 0;
@@ -2018,20 +2074,47 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
       break;
     }
   }
-  Buf inst_table = {0}, bits_fn = {0}, fair_tables = {0};
-  int ninst = 0, nfair = 0;
-  if (!emit_properties(prog, &preds, &inst_table, &bits_fn, &ninst))
-    return false;
-  emit_fairness(prog, &actions, &fair_tables, &nfair);
   buf_puts(&check_inv, "  (void)ctx, (void)s;\n  return -1;\n}\n");
   buf_puts(&check_reach, "  }\n  (void)ctx, (void)s;\n  return false;\n}\n");
   buf_puts(&terminal, "  (void)ctx, (void)s;\n  return false;\n}\n");
   buf_puts(&constraint, "  (void)ctx, (void)s;\n  return true;\n}\n");
 
-  // Per group: x_ expands every binding (a loop per parameter), r_ replays
-  // one binding. The model's functions call them in order, or through a
-  // table: a spec with thousands of actions gives thousands of small C
-  // functions, not one enormous one.
+  p->preds = preds;
+  p->inv_table = inv_table;
+  p->reach_table = reach_table;
+  p->prop_table = prop_table;
+  p->check_inv = check_inv;
+  p->check_reach = check_reach;
+  p->terminal = terminal;
+  p->constraint = constraint;
+  p->ninv = ninv;
+  p->nreach = nreach;
+  p->nprop = nprop;
+  p->nterm = nterm;
+  p->ncons = ncons;
+}
+
+// Liveness: the temporal properties' instances and the fairness tables.
+static bool emit_liveness(Program *prog, Parts *p) {
+  Buf inst_table = {0}, bits_fn = {0}, fair_tables = {0};
+  int ninst = 0, nfair = 0;
+  if (!emit_properties(prog, &p->preds, &inst_table, &bits_fn, &ninst))
+    return false;
+  emit_fairness(prog, &p->actions, &fair_tables, &nfair);
+  p->inst_table = inst_table;
+  p->bits_fn = bits_fn;
+  p->fair_tables = fair_tables;
+  p->ninst = ninst;
+  p->nfair = nfair;
+  return true;
+}
+
+// Per group: x_ expands every binding (a loop per parameter), r_ replays
+// one binding. The model's functions call them in order, or through a
+// table: a spec with thousands of actions gives thousands of small C
+// functions, not one enormous one.
+static void emit_search(Parts *p) {
+  Vec actions = p->actions, inits = p->inits;
   Buf search = {0};
   for (int pass = 0; pass < 2; pass++) {
     Vec *list = pass ? &actions : &inits;
@@ -2129,9 +2212,15 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
                ((Group *)actions.data[i])->body);
   buf_puts(&search, "  (void)ctx, (void)s, (void)n;\n}\n\n");
 
-  // Replay of one rule: find its group (binary search on first_rule), then
-  // replay the binding. Not written when nothing calls it (no init block,
-  // no action).
+  p->search = search;
+}
+
+// Replay of one rule: find its group (binary search on first_rule), then
+// replay the binding. Not written when nothing calls it (no init block,
+// no action).
+static void emit_replay(Parts *p) {
+  Vec actions = p->actions, inits = p->inits;
+  Buf search = p->search;
   if (inits.len || actions.len)
     buf_puts(&search, "typedef bool McReplay(McrtCtx *, uint64_t, const uint8_t *, uint8_t *);\n\n"
                       "static bool mc_replay(const McrtRuleGroup *groups, McReplay *const *replay, "
@@ -2181,7 +2270,12 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
                       "uint8_t *n) {\n"
                       "  (void)ctx, (void)rule, (void)s, (void)n;\n  return false;\n}\n");
 
-  // Rule-group tables.
+  p->search = search;
+}
+
+// Rule-group tables.
+static void emit_rule_groups(Parts *p) {
+  Vec actions = p->actions, inits = p->inits;
   Buf groups = {0};
   for (int pass = 0; pass < 2; pass++) {
     Vec *list = pass ? &actions : &inits;
@@ -2213,9 +2307,14 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
       buf_puts(&groups, "  {NULL, 0, NULL, 0, 0, NULL, 0},\n");
     buf_puts(&groups, "};\n");
   }
-  if (!inits.len)
-    ninit_rules = 1;
 
+  if (!p->inits.len)
+    p->ninit_rules = 1;
+  p->groups = groups;
+}
+
+// Symmetry: the scalarsets and the permutation of a state.
+static void emit_symmetry_reduction(Program *prog, Parts *p) {
   int nscalarsets = 0;
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
@@ -2224,55 +2323,84 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   }
 
   Buf sym = {0};
-  int nsym = emit_symmetry(layout, &sym);
+  int nsym = emit_symmetry(lay, &sym);
+  p->nscalarsets = nscalarsets;
+  p->sym = sym;
+  p->nsym = nsym;
+}
 
-  // The m4 definitions. Names, paths and spec text reach them only through
-  // c_escape (printable ASCII), so no definition holds an m4 quote; the
-  // template inserts every one that may hold a word with m4_defn.
+// The m4 definitions. Names, paths and spec text reach them only through
+// c_escape (printable ASCII), so no definition holds an m4 quote; the
+// template inserts every one that may hold a word with m4_defn.
+static void write_definitions(Parts *p, FILE *out) {
+  Layout *layout = lay;
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
 #define DEF(name, fmt, ...) m4_define(out, name, format(fmt, __VA_ARGS__))
   DEF("MCGEN_VERSION", "%s", MCGEN_VERSION);
-  DEF("MCGEN_MODEL_STR", "%s", c_str(model));
+  DEF("MCGEN_MODEL_STR", "%s", c_str(p->model));
   DEF("MCGEN_SOURCE", "%s", c_str(src->name));
   DEF("MCGEN_SOURCE_COMMENT", "%s", c_comment_escape(src->name));
   DEF("MCGEN_STATE_BITS", "%lld", (long long)layout->state_bits);
   DEF("MCGEN_STATE_BYTES", "%lld", (long long)layout->state_bytes);
   DEF("MCGEN_NVARS", "%d", layout->vars.len);
-  DEF("MCGEN_NINITS", "%d", inits.len ? inits.len : 1);
-  DEF("MCGEN_NINIT_RULES", "%lluu", (unsigned long long)ninit_rules);
-  DEF("MCGEN_NACTIONS", "%d", actions.len);
-  DEF("MCGEN_NRULES", "%lluu", (unsigned long long)nrules);
-  DEF("MCGEN_NINVARIANTS", "%d", ninv);
-  DEF("MCGEN_NREACHABLES", "%d", nreach);
-  DEF("MCGEN_NPROPERTIES", "%d", nprop);
-  DEF("MCGEN_HAS_TERMINAL", "%s", nterm ? "true" : "false");
-  DEF("MCGEN_HAS_CONSTRAINT", "%s", ncons ? "true" : "false");
-  DEF("MCGEN_NSCALARSETS", "%d", nscalarsets);
-  DEF("MCGEN_NSYM", "%d", nsym);
-  DEF("MCGEN_SYMMETRY", "%s", sym.data ? sym.data : "");
-  DEF("MCGEN_SYM_TABLE", "%s", nsym ? "mc_scalarsets" : "NULL");
-  DEF("MCGEN_SYM_APPLY", "%s", nsym ? "mc_sym_apply" : "NULL");
-  DEF("MCGEN_SYM_KEYS", "%s", nsym ? "mc_sym_keys" : "NULL");
+  DEF("MCGEN_NINITS", "%d", p->inits.len ? p->inits.len : 1);
+  DEF("MCGEN_NINIT_RULES", "%lluu", (unsigned long long)p->ninit_rules);
+  DEF("MCGEN_NACTIONS", "%d", p->actions.len);
+  DEF("MCGEN_NRULES", "%lluu", (unsigned long long)p->nrules);
+  DEF("MCGEN_NINVARIANTS", "%d", p->ninv);
+  DEF("MCGEN_NREACHABLES", "%d", p->nreach);
+  DEF("MCGEN_NPROPERTIES", "%d", p->nprop);
+  DEF("MCGEN_HAS_TERMINAL", "%s", p->nterm ? "true" : "false");
+  DEF("MCGEN_HAS_CONSTRAINT", "%s", p->ncons ? "true" : "false");
+  DEF("MCGEN_NSCALARSETS", "%d", p->nscalarsets);
+  DEF("MCGEN_NSYM", "%d", p->nsym);
+  DEF("MCGEN_SYMMETRY", "%s", p->sym.data ? p->sym.data : "");
+  DEF("MCGEN_SYM_TABLE", "%s", p->nsym ? "mc_scalarsets" : "NULL");
+  DEF("MCGEN_SYM_APPLY", "%s", p->nsym ? "mc_sym_apply" : "NULL");
+  DEF("MCGEN_SYM_KEYS", "%s", p->nsym ? "mc_sym_keys" : "NULL");
   DEF("MCGEN_TYPES", "%s", types_out.data ? types_out.data : "");
-  DEF("MCGEN_VARS", "%s", vars.data);
-  DEF("MCGEN_ACCESSORS", "%s", accessors.data ? accessors.data : "");
-  DEF("MCGEN_DEFAULT_STATE", "%s", defaults.data);
-  DEF("MCGEN_FN_PROTOTYPES", "%s", fn_protos.data ? fn_protos.data : "");
-  DEF("MCGEN_FNS", "%s", fns.data ? fns.data : "");
-  DEF("MCGEN_RULES", "%s", rules.data ? rules.data : "");
-  DEF("MCGEN_PREDICATES", "%s%s%s%s%s", preds.data ? preds.data : "", check_inv.data,
-      check_reach.data, terminal.data, constraint.data);
-  DEF("MCGEN_SEARCH", "%s", search.data);
-  DEF("MCGEN_GROUPS", "%s", groups.data);
-  DEF("MCGEN_INVARIANT_TABLE", "%s", inv_table.data ? inv_table.data : "  {NULL, NULL, 0},\n");
-  DEF("MCGEN_REACHABLE_TABLE", "%s", reach_table.data ? reach_table.data : "  {NULL, NULL, 0},\n");
-  DEF("MCGEN_PROPERTY_TABLE", "%s", prop_table.data ? prop_table.data : "  {NULL, NULL, 0},\n");
-  DEF("MCGEN_NINSTANCES", "%d", ninst);
-  DEF("MCGEN_INSTANCE_TABLE", "%s", inst_table.data);
-  DEF("MCGEN_PROPERTY_BITS", "%s", bits_fn.data);
-  DEF("MCGEN_NFAIRNESS", "%d", nfair);
-  DEF("MCGEN_FAIRNESS", "%s", fair_tables.data);
+  DEF("MCGEN_VARS", "%s", p->vars.data);
+  DEF("MCGEN_ACCESSORS", "%s", p->accessors.data ? p->accessors.data : "");
+  DEF("MCGEN_DEFAULT_STATE", "%s", p->defaults.data);
+  DEF("MCGEN_FN_PROTOTYPES", "%s", p->fn_protos.data ? p->fn_protos.data : "");
+  DEF("MCGEN_FNS", "%s", p->fns.data ? p->fns.data : "");
+  DEF("MCGEN_RULES", "%s", p->rules.data ? p->rules.data : "");
+  DEF("MCGEN_PREDICATES", "%s%s%s%s%s", p->preds.data ? p->preds.data : "", p->check_inv.data,
+      p->check_reach.data, p->terminal.data, p->constraint.data);
+  DEF("MCGEN_SEARCH", "%s", p->search.data);
+  DEF("MCGEN_GROUPS", "%s", p->groups.data);
+  DEF("MCGEN_INVARIANT_TABLE", "%s", p->inv_table.data ? p->inv_table.data : "  {NULL, NULL, 0},\n");
+  DEF("MCGEN_REACHABLE_TABLE", "%s", p->reach_table.data ? p->reach_table.data : "  {NULL, NULL, 0},\n");
+  DEF("MCGEN_PROPERTY_TABLE", "%s", p->prop_table.data ? p->prop_table.data : "  {NULL, NULL, 0},\n");
+  DEF("MCGEN_NINSTANCES", "%d", p->ninst);
+  DEF("MCGEN_INSTANCE_TABLE", "%s", p->inst_table.data);
+  DEF("MCGEN_PROPERTY_BITS", "%s", p->bits_fn.data);
+  DEF("MCGEN_NFAIRNESS", "%d", p->nfair);
+  DEF("MCGEN_FAIRNESS", "%s", p->fair_tables.data);
 #undef DEF
+}
+
+// The model as m4 definitions, one step per part of the checker.
+bool emit(Program *prog, Layout *layout, FILE *out) {
+  lay = layout;
+  src = prog->file;
+  Parts p = {.model = model_of(prog)};
+  emit_state_accessors(&p);
+  emit_functions(prog, &p);
+  emit_enum_types(prog);
+  emit_state_vars(&p);
+  emit_default_state(&p);
+  if (!number_rules(prog, &p))
+    return false;
+  emit_actions(&p);
+  emit_predicates(prog, &p);
+  if (!emit_liveness(prog, &p))
+    return false;
+  emit_search(&p);
+  emit_replay(&p);
+  emit_rule_groups(&p);
+  emit_symmetry_reduction(prog, &p);
+  write_definitions(&p, out);
   return true;
 }
 
