@@ -1682,27 +1682,18 @@ static bool mentioned(Facts *f, const char *name) {
 // been assigned yet on this path: its value would be an arbitrary element,
 // which is what a scalarset may not name. (Reads of a part of a variable
 // that is only partly assigned are not caught.)
-static void da_reads(Node *node, Facts *f) {
-  if (!node)
-    return;
+static bool da_read(Node *node, void *f) {
   if (node->kind == ND_IDENT && node->obj && node->obj->kind == OBJ_VAR) {
     for (int i = 0; i < da_needy->len; i++)
       if (da_needy->data[i] == node->obj && !mentioned(f, node->obj->name))
         error_at(node->tok, "'%s' is read before it is assigned (a scalarset has no default)",
                  node->obj->name);
-    return;
+    return false;
   }
-  da_reads(node->lhs, f);
-  da_reads(node->rhs, f);
-  da_reads(node->cond, f);
-  da_reads(node->then, f);
-  da_reads(node->els, f);
-  da_reads(node->body, f);
-  for (int i = 0; i < node->args.len; i++)
-    da_reads(node->args.data[i], f);
-  for (int i = 0; i < node->binders.len; i++)
-    da_reads(((Binder *)node->binders.data[i])->in_expr, f);
+  return true;
 }
+
+static void da_reads(Node *node, Facts *f) { walk(node, da_read, f); }
 
 // The expressions a statement reads (the indexes of an assignment's target
 // included), not its nested statements.
@@ -1912,22 +1903,13 @@ static void check_fn_params(Decl *fn) {
 
 // Functions may call functions, but not recursively.
 
-static void find_calls(Node *node, Vec *out) {
-  if (!node)
-    return;
+static bool find_call(Node *node, void *out) {
   if (node->kind == ND_CALL && node->obj)
     vec_push(out, node);
-  find_calls(node->lhs, out);
-  find_calls(node->rhs, out);
-  find_calls(node->cond, out);
-  find_calls(node->then, out);
-  find_calls(node->els, out);
-  find_calls(node->body, out);
-  for (int i = 0; i < node->args.len; i++)
-    find_calls(node->args.data[i], out);
-  for (int i = 0; i < node->binders.len; i++)
-    find_calls(((Binder *)node->binders.data[i])->in_expr, out);
+  return true;
 }
+
+static void find_calls(Node *node, Vec *out) { walk(node, find_call, out); }
 
 // Depth-first over the call graph; state per fn: 0 new, 1 on the path, 2 done.
 static void check_recursion(Decl *fn, int *state) {
@@ -2181,38 +2163,29 @@ static void order_call(Node *call) {
   loop_calls.len--;
 }
 
-static void order_read(Node *e) {
-  if (!e)
-    return;
+static bool order_visit(Node *e, void *unused) {
+  (void)unused;
   switch (e->kind) {
   case ND_IDENT:
   case ND_INDEX:
   case ND_FIELD:
     order_access(e, UPD_READ);
-    return;
+    return false;
   case ND_METHOD:
     // pop() is the one update allowed in an expression (a right-hand side)
     order_method(e, equal(e->name, "pop") ? UPD_PLAIN : UPD_READ);
-    return;
+    return false;
   case ND_CALL:
     for (int i = 0; i < e->args.len; i++)
       order_read(e->args.data[i]);
     order_call(e);
-    return;
+    return false;
   default:
-    order_read(e->lhs);
-    order_read(e->rhs);
-    order_read(e->cond);
-    order_read(e->then);
-    order_read(e->els);
-    order_read(e->body);
-    for (int i = 0; i < e->args.len; i++)
-      order_read(e->args.data[i]);
-    for (int i = 0; i < e->binders.len; i++)
-      order_read(((Binder *)e->binders.data[i])->in_expr);
-    return;
+    return true;
   }
 }
+
+static void order_read(Node *e) { walk(e, order_visit, NULL); }
 
 static void order_assign(Node *s) {
   Node *lhs = s->lhs, *rhs = s->rhs;
@@ -2394,18 +2367,16 @@ static void check_loop_order(Node *loop) {
          "instead of a scalarset (no symmetry reduction)", token_text(b->name), type_name(sym));
 }
 
-static void find_loops(Node *node) {
-  if (!node)
-    return;
+// Statements are the only nodes that hold loops: a walk over all nodes
+// finds them.
+static bool find_loop(Node *node, void *unused) {
+  (void)unused;
   if (node->kind == ND_FOR)
     check_loop_order(node);
-  find_loops(node->then);
-  find_loops(node->els);
-  find_loops(node->body);
-  if (node->kind == ND_BLOCK)
-    for (int i = 0; i < node->args.len; i++)
-      find_loops(node->args.data[i]);
+  return true;
 }
+
+static void find_loops(Node *node) { walk(node, find_loop, NULL); }
 
 // Forgets any earlier program (unit tests check several in one process).
 static void reset_checker(Program *p, Define *defs, int ndefs) {

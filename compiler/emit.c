@@ -1641,22 +1641,13 @@ static void emit_fn(Buf *protos, Buf *out, Decl *fn) {
   buf_puts(out, LINE_BACK "}\n\n");
 }
 
-static void find_calls(Node *node, Vec *out) {
-  if (!node)
-    return;
+static bool find_call(Node *node, void *out) {
   if (node->kind == ND_CALL)
     vec_push(out, node->obj->decl);
-  find_calls(node->lhs, out);
-  find_calls(node->rhs, out);
-  find_calls(node->cond, out);
-  find_calls(node->then, out);
-  find_calls(node->els, out);
-  find_calls(node->body, out);
-  for (int i = 0; i < node->args.len; i++)
-    find_calls(node->args.data[i], out);
-  for (int i = 0; i < node->binders.len; i++)
-    find_calls(((Binder *)node->binders.data[i])->in_expr, out);
+  return true;
 }
+
+static void find_calls(Node *node, Vec *out) { walk(node, find_call, out); }
 
 // Emits a fn after every fn it calls (check() rejected recursion), so that
 // whether a call can fail is known when the call is written.

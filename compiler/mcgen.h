@@ -328,6 +328,13 @@ struct Program {
 // the next declaration) and always returns a Program.
 Program *parse(Token *tok);
 
+// util.c: the one walk over a tree of nodes. Calls visit(node, ctx) on NODE
+// and then, unless visit returns false, walks its children in this order:
+// lhs, rhs, cond, then, els, body, args, each binder's in_expr. NULL
+// children are skipped.
+typedef bool Visitor(Node *node, void *ctx);
+void walk(Node *node, Visitor *visit, void *ctx);
+
 //
 // dve.c: the DVE front end. Parses a .dve file and lowers it to the same
 // Program that parse() builds; reports errors like parse().

@@ -1,4 +1,4 @@
-// util.c: memory, strings and internal errors.
+// util.c: memory, strings, internal errors and the walk over a syntax tree.
 //
 // The compiler is short-lived, so nothing is freed. Every allocation that
 // fails is an internal error (die), never a spec error.
@@ -138,4 +138,19 @@ void buf_printf(Buf *b, const char *fmt, ...) {
   vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
   va_end(ap);
   b->len += (size_t)n;
+}
+
+void walk(Node *node, Visitor *visit, void *ctx) {
+  if (!node || !visit(node, ctx))
+    return;
+  walk(node->lhs, visit, ctx);
+  walk(node->rhs, visit, ctx);
+  walk(node->cond, visit, ctx);
+  walk(node->then, visit, ctx);
+  walk(node->els, visit, ctx);
+  walk(node->body, visit, ctx);
+  for (int i = 0; i < node->args.len; i++)
+    walk(node->args.data[i], visit, ctx);
+  for (int i = 0; i < node->binders.len; i++)
+    walk(((Binder *)node->binders.data[i])->in_expr, visit, ctx);
 }
