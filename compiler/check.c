@@ -609,18 +609,7 @@ static Node *set_type(Node *node, Type *ty) {
 
 static bool is_error(Node *node) { return resolve(node->ty)->kind == TY_ERROR; }
 
-static const char *op_text(Op op) {
-  static const char *text[] = {
-      [OP_ADD] = "+",   [OP_SUB] = "-",  [OP_MUL] = "*",   [OP_DIV] = "/",        [OP_MOD] = "%",
-      [OP_EQ] = "==",   [OP_NE] = "!=",  [OP_LT] = "<",    [OP_LE] = "<=",        [OP_GT] = ">",
-      [OP_GE] = ">=",   [OP_AND] = "&&", [OP_OR] = "||",   [OP_IMPLIES] = "->",   [OP_IFF] = "<->",
-      [OP_IN] = "in",   [OP_NOT] = "!",  [OP_NEG] = "-",   [OP_FORALL] = "forall",
-      [OP_EXISTS] = "exists", [OP_COUNT] = "count", [OP_SUM] = "sum",
-      [OP_BAND] = "&", [OP_BOR] = "|", [OP_BXOR] = "^", [OP_SHL] = "<<", [OP_SHR] = ">>",
-      [OP_BNOT] = "~",
-  };
-  return text[op];
-}
+static const char *op_text(Op op) { return op_info[op].spelling; }
 
 // Requires a bool operand.
 static void want_bool(Node *node, const char *what) {
@@ -737,17 +726,8 @@ static void check_binary(Node *node) {
     return;
   }
   Type *lt = resolve(l->ty), *rt = resolve(r->ty);
-  switch (node->op) {
-  case OP_ADD:
-  case OP_SUB:
-  case OP_MUL:
-  case OP_DIV:
-  case OP_MOD:
-  case OP_BAND:
-  case OP_BOR:
-  case OP_BXOR:
-  case OP_SHL:
-  case OP_SHR: {
+  switch (op_info[node->op].cls) {
+  case OPC_ARITH: {
     bool ok = want_int(l, format("the left operand of '%s'", op_text(node->op)));
     ok &= want_int(r, format("the right operand of '%s'", op_text(node->op)));
     set_type(node, ok ? ty_int : ty_error);
@@ -758,10 +738,7 @@ static void check_binary(Node *node) {
     }
     return;
   }
-  case OP_LT:
-  case OP_LE:
-  case OP_GT:
-  case OP_GE: {
+  case OPC_ORDER: {
     set_type(node, ty_bool);
     Type *ul = unopt(lt), *ur = unopt(rt);
     if (ul->kind == TY_SCALARSET || ur->kind == TY_SCALARSET) {
@@ -779,8 +756,7 @@ static void check_binary(Node *node) {
       node->is_const = fold(node->op, l->val, r->val, &node->val, node->tok);
     return;
   }
-  case OP_EQ:
-  case OP_NE:
+  case OPC_EQUAL:
     set_type(node, ty_bool);
     if (!comparable(lt, rt)) {
       error_at(node->tok, "cannot compare %s with %s", type_name(lt), type_name(rt));
@@ -789,17 +765,14 @@ static void check_binary(Node *node) {
     if (l->is_const && r->is_const)
       node->is_const = fold(node->op, l->val, r->val, &node->val, node->tok);
     return;
-  case OP_AND:
-  case OP_OR:
-  case OP_IMPLIES:
-  case OP_IFF:
+  case OPC_LOGIC:
     set_type(node, ty_bool);
     want_bool(l, format("the left operand of '%s'", op_text(node->op)));
     want_bool(r, format("the right operand of '%s'", op_text(node->op)));
     if (l->is_const && r->is_const)
       node->is_const = fold(node->op, l->val, r->val, &node->val, node->tok);
     return;
-  case OP_IN:
+  case OPC_MEMBER:
     set_type(node, ty_bool);
     if (!is_collection(rt)) {
       error_at(r->tok, "the right operand of 'in' must be a set, multiset or queue, not %s",

@@ -1038,7 +1038,7 @@ static char *gen_binary(Node *node) {
     char *b = gen_lazy(node->rhs, &pre, true);
     const char *la = op == OP_IMPLIES ? format("!%s", a) : a;
     if (!pre)
-      return format("(%s %s %s)", la, op == OP_AND ? "&&" : "||", b);
+      return format("(%s %s %s)", la, op_info[op].c_op, b);
     char *t = temp("bool", la);
     line(op == OP_AND ? "if (%s) {" : "if (!%s) {", t);
     buf_puts(g.out, pre->data);
@@ -1062,7 +1062,7 @@ static char *gen_binary(Node *node) {
         return format("(%s == %s && %s != MCRT_NONE)", o, p, o);
       return format("(%s != %s || %s == MCRT_NONE)", o, p, o);
     }
-    return gen_compare(node, op == OP_EQ ? "==" : "!=", a, b);
+    return gen_compare(node, op_info[op].c_op, a, b);
   }
   if (op == OP_IFF)
     return format("(!%s == !%s)", gen_plain(node->lhs), gen_plain(node->rhs));
@@ -1074,16 +1074,12 @@ static char *gen_binary(Node *node) {
   }
   char *a = gen_plain(node->lhs), *b = gen_plain(node->rhs);
   if (op == OP_BAND || op == OP_BOR || op == OP_BXOR)
-    return format("(%s %s %s)", a, op == OP_BAND ? "&" : op == OP_BOR ? "|" : "^", b);
-  if (op == OP_SHL) // out-of-range shift counts give 0, never undefined behaviour
-    return format("mcrt_shl(%s, %s)", a, b);
-  if (op == OP_SHR)
-    return format("mcrt_shr(%s, %s)", a, b);
-  static const char *cop[] = {[OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/",
-                              [OP_MOD] = "%", [OP_LT] = "<",  [OP_LE] = "<=", [OP_GT] = ">",
-                              [OP_GE] = ">="};
-  if (op >= OP_LT && op <= OP_GE)
-    return gen_compare(node, cop[op], a, b);
+    return format("(%s %s %s)", a, op_info[op].c_op, b);
+  if (op_info[op].c_fn) // << >>: out-of-range shift counts give 0, never undefined behaviour
+    return format("%s(%s, %s)", op_info[op].c_fn, a, b);
+  const char *cop = op_info[op].c_op;
+  if (op_info[op].cls == OPC_ORDER)
+    return gen_compare(node, cop, a, b);
   Iv ivb = interval(node->rhs);
   if (op == OP_DIV || op == OP_MOD) {
     if (ivb.lo <= 0 && ivb.hi >= 0) {
@@ -1100,14 +1096,13 @@ static char *gen_binary(Node *node) {
       a = temp("int64_t", a);
       fail_if(node, format("%s == INT64_MIN && %s == -1", a, b), c_str("integer overflow"));
     }
-    return format("(%s %s %s)", a, cop[op], b);
+    return format("(%s %s %s)", a, cop, b);
   }
   if (iv_fits(interval(node)))
-    return format("(%s %s %s)", a, cop[op], b);
-  static const char *builtin[] = {[OP_ADD] = "add", [OP_SUB] = "sub", [OP_MUL] = "mul"};
+    return format("(%s %s %s)", a, cop, b);
   char *t = temp_name();
   line("int64_t %s;", t);
-  fail_if(node, format("__builtin_%s_overflow(%s, %s, &%s)", builtin[op], a, b, t),
+  fail_if(node, format("__builtin_%s_overflow(%s, %s, &%s)", op_info[op].overflow, a, b, t),
           c_str("integer overflow"));
   return t;
 }

@@ -217,6 +217,35 @@ typedef enum {
   OP_BAND, OP_BOR, OP_BXOR, OP_SHL, OP_SHR, OP_BNOT,
 } Op;
 
+// How the checker types an operator's operands and result.
+typedef enum {
+  OPC_ARITH,  // integers to an integer: + - * / % & | ^ << >>
+  OPC_ORDER,  // integers (or two of one enum) to a bool: < <= > >=
+  OPC_EQUAL,  // two comparable values to a bool: == !=
+  OPC_LOGIC,  // bools to a bool: && || -> <->
+  OPC_MEMBER, // an element and a collection to a bool: in
+  OPC_UNARY,  // ! - ~
+  OPC_QUANT,  // forall exists count sum
+} OpClass;
+
+// What every stage knows about an operator, one row per Op (parse.c): the
+// parser climbs the precedences, check.c types by class and names the
+// spelling in messages, emit.c writes the C operator, the runtime function
+// or the overflow check.
+typedef struct OpInfo {
+  const char *spelling; // as written in a spec (a keyword for in and the quantifiers)
+  int prec;             // binary operator of the spec grammar: 1 (loosest, ->) to 8
+                        // (* / %); 0: not one (unary, quantifier, DVE-only)
+  bool right_assoc;     // `a -> b -> c` is `a -> (b -> c)`; the others group left
+  OpClass cls;
+  const char *c_op;     // the C operator emit.c writes (-> is || on the negated left
+                        // operand), or NULL
+  const char *c_fn;     // the runtime function emit.c calls instead (<< >>), or NULL
+  const char *overflow; // "add" for __builtin_add_overflow: the check written when the
+                        // result may leave int64; NULL: none (/ and % have their own)
+} OpInfo;
+extern const OpInfo op_info[OP_BNOT + 1];
+
 // A bound name: a parameter, a quantifier or loop variable.
 // `x: T` sets type; `x in EXPR` sets in_expr.
 typedef struct Binder {

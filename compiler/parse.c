@@ -289,6 +289,48 @@ static Node *new_binary(Op op, Node *lhs, Node *rhs, Token *t) {
   return node;
 }
 
+const OpInfo op_info[OP_BNOT + 1] = {
+    [OP_IMPLIES] = {"->", 1, true, OPC_LOGIC, "||", NULL, NULL},
+    [OP_IFF] = {"<->", 2, false, OPC_LOGIC, NULL, NULL, NULL},
+    [OP_OR] = {"||", 3, false, OPC_LOGIC, "||", NULL, NULL},
+    [OP_AND] = {"&&", 4, false, OPC_LOGIC, "&&", NULL, NULL},
+    [OP_EQ] = {"==", 5, false, OPC_EQUAL, "==", NULL, NULL},
+    [OP_NE] = {"!=", 5, false, OPC_EQUAL, "!=", NULL, NULL},
+    [OP_LT] = {"<", 6, false, OPC_ORDER, "<", NULL, NULL},
+    [OP_LE] = {"<=", 6, false, OPC_ORDER, "<=", NULL, NULL},
+    [OP_GT] = {">", 6, false, OPC_ORDER, ">", NULL, NULL},
+    [OP_GE] = {">=", 6, false, OPC_ORDER, ">=", NULL, NULL},
+    [OP_IN] = {"in", 6, false, OPC_MEMBER, NULL, NULL, NULL},
+    [OP_ADD] = {"+", 7, false, OPC_ARITH, "+", NULL, "add"},
+    [OP_SUB] = {"-", 7, false, OPC_ARITH, "-", NULL, "sub"},
+    [OP_MUL] = {"*", 8, false, OPC_ARITH, "*", NULL, "mul"},
+    [OP_DIV] = {"/", 8, false, OPC_ARITH, "/", NULL, NULL},
+    [OP_MOD] = {"%", 8, false, OPC_ARITH, "%", NULL, NULL},
+    [OP_NOT] = {"!", 0, false, OPC_UNARY, "!", NULL, NULL},
+    [OP_NEG] = {"-", 0, false, OPC_UNARY, "-", NULL, NULL},
+    [OP_FORALL] = {"forall", 0, false, OPC_QUANT, NULL, NULL, NULL},
+    [OP_EXISTS] = {"exists", 0, false, OPC_QUANT, NULL, NULL, NULL},
+    [OP_COUNT] = {"count", 0, false, OPC_QUANT, NULL, NULL, NULL},
+    [OP_SUM] = {"sum", 0, false, OPC_QUANT, NULL, NULL, NULL},
+    // Bitwise operators: DVE only.
+    [OP_BAND] = {"&", 0, false, OPC_ARITH, "&", NULL, NULL},
+    [OP_BOR] = {"|", 0, false, OPC_ARITH, "|", NULL, NULL},
+    [OP_BXOR] = {"^", 0, false, OPC_ARITH, "^", NULL, NULL},
+    [OP_SHL] = {"<<", 0, false, OPC_ARITH, NULL, "mcrt_shl", NULL},
+    [OP_SHR] = {">>", 0, false, OPC_ARITH, NULL, "mcrt_shr", NULL},
+    [OP_BNOT] = {"~", 0, false, OPC_UNARY, "~", NULL, NULL},
+};
+
+// The binary operator of the spec grammar that `t` spells, or -1.
+static int binary_op_at(const Token *t) {
+  for (int op = 0; op <= OP_BNOT; op++) {
+    const OpInfo *o = &op_info[op];
+    if (o->prec && (o->cls == OPC_MEMBER ? is_kw(t, o->spelling) : equal(t, o->spelling)))
+      return op;
+  }
+  return -1;
+}
+
 // Stands for a missing expression (only ever seen after an error).
 static Node *error_node(Token *t) {
   return new_node(ND_NUM, t);
@@ -706,128 +748,53 @@ static Node *unary(void) {
   return postfix();
 }
 
-// mul = unary (("*"|"/"|"%") unary)*
-static Node *mul(void) {
+// binary = unary (BINOP unary)*, by precedence climbing over op_info, from
+// the loosest to the tightest level:
+//   "->" | "<->" | "||" | "&&" | "==" "!=" | "<" "<=" ">" ">=" "in" | "+" "-" | "*" "/" "%"
+// `->` groups to the right, the others to the left: `a <-> b -> c` is
+// `(a <-> b) -> c` and `a -> b <-> c` is `a -> (b <-> c)`. A chain of one
+// level is built with a loop (a chain of `->` collected and folded from the
+// right), not with a recursion per operator.
+static Node *binary(int min_prec) {
   Node *node = unary();
   for (;;) {
-    Token *op = tok;
-    if (consume("*"))
-      node = new_binary(OP_MUL, node, unary(), op);
-    else if (consume("/"))
-      node = new_binary(OP_DIV, node, unary(), op);
-    else if (consume("%"))
-      node = new_binary(OP_MOD, node, unary(), op);
-    else
+    int op = binary_op_at(tok);
+    if (op < 0 || op_info[op].prec < min_prec)
       return node;
-  }
-}
-
-// add = mul (("+"|"-") mul)*
-static Node *add(void) {
-  Node *node = mul();
-  for (;;) {
-    Token *op = tok;
-    if (consume("+"))
-      node = new_binary(OP_ADD, node, mul(), op);
-    else if (consume("-"))
-      node = new_binary(OP_SUB, node, mul(), op);
-    else
-      return node;
-  }
-}
-
-// rel = add (("<"|"<="|">"|">="|"in") add)*
-static Node *rel(void) {
-  Node *node = add();
-  for (;;) {
-    Token *op = tok;
-    if (consume("<"))
-      node = new_binary(OP_LT, node, add(), op);
-    else if (consume("<="))
-      node = new_binary(OP_LE, node, add(), op);
-    else if (consume(">"))
-      node = new_binary(OP_GT, node, add(), op);
-    else if (consume(">="))
-      node = new_binary(OP_GE, node, add(), op);
-    else if (is_kw(tok, "in")) {
-      next();
-      node = new_binary(OP_IN, node, add(), op);
-    } else
-      return node;
-  }
-}
-
-// eq = rel (("=="|"!=") rel)*
-static Node *eq(void) {
-  Node *node = rel();
-  for (;;) {
-    Token *op = tok;
-    if (consume("=="))
-      node = new_binary(OP_EQ, node, rel(), op);
-    else if (consume("!="))
-      node = new_binary(OP_NE, node, rel(), op);
-    else
-      return node;
-  }
-}
-
-// and = eq ("&&" eq)*
-static Node *and_expr(void) {
-  Node *node = eq();
-  for (;;) {
-    Token *op = tok;
-    if (!consume("&&"))
-      return node;
-    node = new_binary(OP_AND, node, eq(), op);
-  }
-}
-
-// or = and ("||" and)*
-static Node *or_expr(void) {
-  Node *node = and_expr();
-  for (;;) {
-    Token *op = tok;
-    if (!consume("||"))
-      return node;
-    node = new_binary(OP_OR, node, and_expr(), op);
-  }
-}
-
-// implies = iff ("->" iff)*      -- `->` right-associative
-// iff     = or ("<->" or)*       -- `<->` left-associative
-//
-// `->` and `<->` share a level: `a <-> b -> c` is `(a <-> b) -> c` and
-// `a -> b <-> c` is `a -> (b <-> c)`. A chain of `->` is collected with a
-// loop and folded from the right.
-static Node *implies(void) {
-  Vec operands = {0}, ops = {0};
-  for (;;) {
-    Node *node = or_expr();
-    for (;;) {
-      Token *op = tok;
-      if (!consume("<->"))
-        break;
-      node = new_binary(OP_IFF, node, or_expr(), op);
+    int prec = op_info[op].prec;
+    Token *op_tok = tok;
+    next();
+    if (!op_info[op].right_assoc) {
+      node = new_binary(op, node, binary(prec + 1), op_tok);
+      continue;
     }
+    Vec operands = {0}, ops = {0};
     vec_push(&operands, node);
-    Token *op = tok;
-    if (!consume("->"))
-      break;
-    vec_push(&ops, op);
+    vec_push(&ops, op_tok);
+    for (;;) {
+      vec_push(&operands, binary(prec + 1));
+      if (binary_op_at(tok) != op)
+        break;
+      vec_push(&ops, tok);
+      next();
+    }
+    node = operands.data[operands.len - 1];
+    for (int i = ops.len - 1; i >= 0; i--)
+      node = new_binary(op, operands.data[i], node, ops.data[i]);
+    free(operands.data);
+    free(ops.data);
   }
-  Node *node = operands.data[operands.len - 1];
-  for (int i = ops.len - 1; i >= 0; i--)
-    node = new_binary(OP_IMPLIES, operands.data[i], node, ops.data[i]);
-  free(operands.data);
-  free(ops.data);
-  return node;
 }
 
-// cond = implies ("?" expr ":" cond)?
+// add = the operands of "+" and "-" and tighter (a range's bounds, a
+// capacity: `..` and `>` end them)
+static Node *add(void) { return binary(op_info[OP_ADD].prec); }
+
+// cond = binary ("?" expr ":" cond)?
 // (a chain `a ? b : c ? d : e` is collected with a loop and folded from the
 // right)
 static Node *cond(void) {
-  Node *first = implies();
+  Node *first = binary(1);
   if (!equal(tok, "?"))
     return first;
   Vec conds = {0};
@@ -840,7 +807,7 @@ static Node *cond(void) {
     if (!consume(":"))
       syntax_error(tok, "expected ':' in the conditional expression");
     vec_push(&conds, c);
-    last = implies();
+    last = binary(1);
   }
   Node *node = last;
   for (int i = conds.len - 1; i >= 0; i--) {
