@@ -2201,43 +2201,24 @@ static void emit_search(Parts *p) {
   p->search = search;
 }
 
-// Replay of one rule: find its group (binary search on first_rule), then
-// replay the binding. Not written when nothing calls it (no init block,
-// no action).
+// Replay of one rule: the runtime's mcrt_replay finds its group (binary
+// search on first_rule) in the table of the groups' r_ functions, which
+// replays the binding.
 static void emit_replay(Parts *p) {
   Vec actions = p->actions, inits = p->inits;
   Buf search = p->search;
-  if (inits.len || actions.len)
-    buf_puts(&search, "typedef bool McReplay(McrtCtx *, uint64_t, const uint8_t *, uint8_t *);\n\n"
-                      "static bool mc_replay(const McrtRuleGroup *groups, McReplay *const *replay, "
-                      "uint32_t ngroups,\n"
-                      "                      McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
-                      "uint8_t *n) {\n"
-                      "  uint32_t lo = 0, hi = ngroups;\n"
-                      "  while (hi - lo > 1) {\n"
-                      "    uint32_t mid = lo + (hi - lo) / 2;\n"
-                      "    if (groups[mid].first_rule <= rule)\n"
-                      "      lo = mid;\n"
-                      "    else\n"
-                      "      hi = mid;\n"
-                      "  }\n"
-                      "  if (ngroups == 0 ||\n"
-                      "      rule - groups[lo].first_rule >= groups[lo].nbindings)\n"
-                      "    return false;\n"
-                      "  return replay[lo](ctx, rule - groups[lo].first_rule, s, n);\n"
-                      "}\n\n");
   for (int pass = 0; pass < 2; pass++) {
     Vec *list = pass ? &actions : &inits;
     if (!list->len)
       continue;
-    buf_printf(&search, "static McReplay *const mc_%s_replay[] = {\n", pass ? "action" : "init");
+    buf_printf(&search, "static McrtReplay *const mc_%s_replay[] = {\n", pass ? "action" : "init");
     for (int i = 0; i < list->len; i++)
       buf_printf(&search, "  r_%s,\n", ((Group *)list->data[i])->body);
     buf_puts(&search, "};\n");
   }
   if (inits.len)
     buf_printf(&search, "static bool mc_apply_init(McrtCtx *ctx, uint64_t rule, uint8_t *n) {\n"
-                        "  return mc_replay(mc_inits, mc_init_replay, %d, ctx, rule, "
+                        "  return mcrt_replay(mc_inits, mc_init_replay, %d, ctx, rule, "
                         "mc_default_state, n);\n}\n",
                inits.len);
   else
@@ -2249,7 +2230,7 @@ static void emit_replay(Parts *p) {
   if (actions.len)
     buf_printf(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
                         "uint8_t *n) {\n"
-                        "  return mc_replay(mc_actions, mc_action_replay, %d, ctx, rule, s, n);\n}\n",
+                        "  return mcrt_replay(mc_actions, mc_action_replay, %d, ctx, rule, s, n);\n}\n",
                actions.len);
   else
     buf_puts(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "

@@ -485,6 +485,14 @@ bool mcrt_failed(const McrtCtx *ctx);
 // true inside initial_states/successors (so it can build the trace).
 void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule);
 
+// Replay of one rule, for apply_init and apply_rule: finds the group that
+// holds `rule` (binary search on first_rule; groups in rule order) and calls
+// that group's replay function with the binding's index within the group.
+// False if no group holds the rule, or as the replay function returns.
+typedef bool McrtReplay(McrtCtx *ctx, uint64_t binding, const uint8_t *in, uint8_t *out);
+bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_t ngroups,
+                 McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out);
+
 // The checker's main: parses the command line of docs/DESIGN.md, runs the search,
 // prints the summary and traces, writes reports; returns the exit code.
 int mcrt_main(const McrtModel *model, int argc, char **argv);
