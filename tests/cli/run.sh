@@ -16,6 +16,7 @@
 #   feat.mc      every kind of type and collection (for -Werror builds)
 #   errors.mc    two spec errors
 #   big.mc       10^8 states, to be interrupted
+#   asym.mc      a scalarset the spec does not treat symmetrically
 # The checkers are built against the plain runtime ($BUILD_DIR/libmcrt.a),
 # as a user builds them: MCGEN_RUNTIME and CC are ignored here.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
@@ -121,7 +122,8 @@ def violation($i):
   (if type == "object" then
      (["kind", "name", "message", "trace", "loop_start"][] as $k
       | need(has($k); "violations[\($i)] has no key \($k)")),
-     need(.kind | IN("invariant", "assert", "deadlock", "runtime-error", "reachable", "liveness");
+     need(.kind | IN("invariant", "assert", "deadlock", "runtime-error", "reachable", "liveness",
+                     "no-initial-state");
           "violations[\($i)].kind is \(.kind | tojson)"),
      need(.name | type | IN("string", "null"); "violations[\($i)].name is not a string/null"),
      need(.message | type == "string"; "violations[\($i)].message is not a string"),
@@ -876,6 +878,109 @@ t_self_contained() {
   [ -z "$libs" ] || { why="links dynamically against: $(echo $libs)"; return 1; }
 }
 check checker-self-contained t_self_contained
+
+# ===========================================================================
+# The end of a run (issue 9): the summary, the report and the exit code agree.
+# Signals at every phase: tests/cli/signals.sh.
+
+# --symmetry verify where the run without reduction hits a bound (filter: 26
+# classes, 142 states): incomplete, exit 3, and the report says the same.
+t_verify_bound() {
+  fresh
+  run "$bin/filter" --liveness off --symmetry verify --max-states 100 --report r.json
+  want_rc 3 && want_in "$out" '^symmetry verify: not compared, the search without reduction' stdout &&
+    want_schema r.json &&
+    want_json r.json '.verdict == "incomplete" and .exit_code == 3 and .bound_hit == "max-states"
+      and .unreduced.bound_hit == "max-states" and .symmetry_verify == "not-compared"' "incomplete report"
+}
+check checker-symmetry-verify-bound-incomplete t_verify_bound
+
+# --symmetry verify on a spec that is not symmetric (asym.mc): the verdicts
+# differ; exit 1 as a spec error, and the report says violation / 1 too.
+t_verify_differ() {
+  build asym "$specs/asym.mc" || return
+  fresh
+  run "$bin/asym" --symmetry verify --report r.json
+  want_rc 1 && want_in "$out" '^symmetry verify: FAILED, the verdicts differ: .*an error in the spec' stdout &&
+    want_schema r.json &&
+    want_json r.json '.verdict == "violation" and .exit_code == 1 and .symmetry_verify == "differ"
+      and .states == 3 and .unreduced.states == 5 and .unreduced.violation == "invariant"' "differ report" &&
+    ! grep -q 'bug in mcgen' "$err" || { why=${why:-"blames mcgen: $(excerpt "$err")"}; return 1; }
+}
+check checker-symmetry-verify-differ-exit-1 t_verify_differ
+
+# An unwritable --report is an error before the search (big.mc would search
+# for ~100 s), exit 2.
+t_report_unwritable() {
+  want_file "$bin/big" || return
+  fresh
+  timeout 10 "$bin/big" --report "$PWD/no/such/dir/r.json" >"$out" 2>"$err"
+  rc=$?
+  want_rc 2 && want_in "$err" 'cannot write the report .*no/such/dir/r\.json' stderr || return
+  ! grep -q '^result:' "$out" || { why="searched before refusing the report: $(excerpt "$out")"; return 1; }
+}
+check checker-report-unwritable-at-start t_report_unwritable
+
+# The report is valid UTF-8 JSON: an assert message longer than the
+# 511-byte buffer, of 2-byte characters, is cut on a character boundary; a
+# model named after a file whose name is not UTF-8 gets U+FFFD.
+t_report_utf8() {
+  fresh
+  local e msg=
+  e=$(printf '\303\251') # é
+  for _ in $(seq 300); do msg+=$e; done
+  printf 'model longmsg;\nvar x: 0..1;\naction go when x == 0 { assert x == 1, "%s"; x = 1; }\n' \
+    "$msg" >longmsg.mc
+  cp "$specs/counter.mc" "$(printf 'caf\351.mc')"
+  run "$mcgen" -o longmsg longmsg.mc
+  want_rc 0 || return
+  run "$mcgen" -o cafe "$(printf 'caf\351.mc')"
+  want_rc 0 || return
+  run ./longmsg --report l.json
+  want_rc 1 || return
+  run ./cafe --report c.json
+  want_rc 0 || return
+  local f
+  for f in l.json c.json; do
+    iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 || { why="$f is not valid UTF-8"; return 1; }
+    jq empty "$f" 2>/dev/null || { why="$f is not JSON"; return 1; }
+  done
+  want_schema c.json || return
+  want_json l.json ".violations[0].message | endswith(\"$e\") and length == 255" \
+    "the message is cut after 255 whole characters" &&
+    want_json c.json '.model == "caf\ufffd"' "the model name with U+FFFD"
+}
+check checker-report-valid-utf8 t_report_utf8
+
+# --memory hit in the liveness check after a complete search: the limit is
+# one byte under the peak of a full run, which the liveness check's own
+# arrays set (mcrt_liveness_check reserves them last). The result says the
+# state search was exhaustive and the liveness check stopped.
+t_memory_in_liveness() {
+  fresh
+  run "$bin/filter" --report full.json
+  want_rc 0 || return
+  local peak
+  peak=$(jq -r .memory_bytes full.json)
+  run "$bin/filter" --memory $((peak - 1)) --report r.json
+  want_rc 3 && want_in "$out" '^result: incomplete: .*during the liveness check; the state search was exhaustive' stdout &&
+    want_json r.json '.states == 142 and .bound_hit == "memory" and .stopped_in == "liveness"
+      and .liveness.status == "stopped"' "stopped in the liveness check" || return
+  ! grep -q 'the search is not exhaustive' "$out" || { why="says the search was not exhaustive"; return 1; }
+}
+check checker-memory-in-liveness-phase t_memory_in_liveness
+
+# A write error on stdout is an error (exit 2, a message), and the report
+# says so too.
+t_stdout_full() {
+  [ -w /dev/full ] || { why="no /dev/full"; return 1; }
+  fresh
+  "$bin/counter" --report r.json >/dev/full 2>"$err"
+  rc=$?
+  want_rc 2 && want_in "$err" 'cannot write the results to the standard output' stderr &&
+    want_json r.json '.verdict == "error" and .exit_code == 2 and (.error | type) == "string"' "error report"
+}
+check checker-stdout-write-error t_stdout_full
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
