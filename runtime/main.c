@@ -226,9 +226,8 @@ static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
 }
 
 // Whether two runs found the same thing: the same violation (kind and
-// property) or none, the same reachables reached. (Not the exit codes: a
-// trace of the reduced run that cannot be replayed is a symptom of the
-// same asymmetry that makes the verdicts differ.)
+// property) or none, the same reachables reached (not the exit codes: see
+// compare_runs).
 static bool same_verdict(const McrtCtx *a, const McrtCtx *b) {
   if (a->has_violation != b->has_violation)
     return false;
@@ -250,7 +249,8 @@ static bool answered(const McrtCtx *c) {
 
 // --symmetry verify's conclusion from its two runs (a reduced, b not):
 //   both answered: the verdicts agree (exit: theirs) or differ (exit 1: a
-//     spec error, the spec tells scalarset elements apart);
+//     spec error, the spec tells scalarset elements apart; so is a trace of
+//     a that cannot be replayed while b's can);
 //   one stopped early: not compared; exit 1 if the other found a
 //     violation, else 3 (incomplete);
 //   an internal error (exit 2) wins, unless the verdicts differ.
@@ -261,7 +261,9 @@ static McrtConclusion compare_runs(const McrtCtx *a, const McrtCtx *b) {
   int code_a = mcrt_exit_code(a), code_b = mcrt_exit_code(b);
   bool internal = code_a == MCRT_EXIT_USAGE || code_b == MCRT_EXIT_USAGE;
   if (answered(a) && answered(b)) {
-    bool agree = same_verdict(a, b);
+    // A trace found with the reduction that cannot be replayed, when the
+    // one found without it can, is the spec's asymmetry too.
+    bool agree = same_verdict(a, b) && !(a->internal_error && !b->internal_error);
     c.verify = agree ? "agree" : "differ";
     c.exit_code = !agree ? MCRT_EXIT_VIOLATION : internal ? MCRT_EXIT_USAGE : code_b;
   } else {

@@ -381,11 +381,26 @@ static void print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rul
 // ---------------------------------------------------------------------------
 // Traces: walk the log back, replay forward.
 
+// Under symmetry reduction a trace that cannot be replayed is most likely
+// the spec's fault (it tells scalarset elements apart, which only --symmetry
+// verify can see), so the message says so rather than blame mcgen alone.
 static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what) {
   ctx->internal_error = true;
   fprintf(f, "internal error: trace replay: step %zu: %s\n", step, what);
-  fprintf(stderr, "internal error: trace replay: step %zu: %s (a bug in mcgen: the generated "
-                  "code is not deterministic)\n", step, what);
+  if (ctx->unreduced)
+    fprintf(stderr, "error: trace replay under symmetry reduction: step %zu: %s (the spec "
+                    "does not treat the scalarset elements alike: see the comparison)\n",
+            step, what);
+  else if (ctx->sym)
+    fprintf(stderr, "error: trace replay under symmetry reduction: step %zu: %s (either the "
+                    "spec tells scalarset elements apart in a way the compiler cannot see, "
+                    "such as a loop that stops at the first element: check with --symmetry "
+                    "verify; or a bug in mcgen)\n",
+            step, what);
+  else
+    fprintf(stderr, "internal error: trace replay: step %zu: %s (a bug in mcgen: the "
+                    "generated code is not deterministic)\n",
+            step, what);
 }
 
 bool mcrt_replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b) {

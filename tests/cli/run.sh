@@ -17,6 +17,7 @@
 #   errors.mc    two spec errors
 #   big.mc       10^8 states, to be interrupted
 #   asym.mc      a scalarset the spec does not treat symmetrically
+#   asym_trace.mc  the same, where only the reduced run's trace shows it
 # The checkers are built against the plain runtime ($BUILD_DIR/libmcrt.a),
 # as a user builds them: MCGEN_RUNTIME and CC are ignored here.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
@@ -908,6 +909,19 @@ t_verify_differ() {
     ! grep -q 'bug in mcgen' "$err" || { why=${why:-"blames mcgen: $(excerpt "$err")"}; return 1; }
 }
 check checker-symmetry-verify-differ-exit-1 t_verify_differ
+
+# The same when both runs find the violation but the reduced run's trace
+# cannot be replayed (asym_trace.mc): a spec error (exit 1), not mcgen's.
+t_verify_replay() {
+  build asym_trace "$specs/asym_trace.mc" || return
+  fresh
+  run "$bin/asym_trace" --symmetry verify --report r.json
+  want_rc 1 && want_in "$out" '^symmetry verify: FAILED, the verdicts differ: .*an error in the spec' stdout &&
+    want_json r.json '.verdict == "violation" and .exit_code == 1 and .symmetry_verify == "differ"
+      and .states == 3 and .unreduced.states == 5' "differ report" &&
+    ! grep -q 'bug in mcgen' "$err" || { why=${why:-"blames mcgen: $(excerpt "$err")"}; return 1; }
+}
+check checker-symmetry-verify-unreplayable-exit-1 t_verify_replay
 
 # An unwritable --report is an error before the search (big.mc would search
 # for ~100 s), exit 2.
