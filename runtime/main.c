@@ -77,8 +77,10 @@ static int resolve_symmetry(const McrtModel *m, McrtOptions *opt, FILE *err) {
 // Signals. SIGINT (Ctrl-C) and SIGTERM (`timeout`, a cluster's scheduler)
 // are caught for the whole run: the handler only sets mcrt_signal, and each
 // phase polls it and stops in order (the search, the liveness check,
-// --symmetry verify's second run); the run then ends like one that hit a
-// bound: a partial summary and report, exit 3. A second signal kills at once
+// --symmetry verify's second run, up to settle() at the end); the run then
+// ends like one that hit a bound: a partial summary and report, exit 3. Once
+// the result is settled, a signal changes nothing: the summary and the
+// report being written state it. A second signal kills at once
 // (SA_RESETHAND). A signal ignored when the checker started (nohup, a
 // background job of a script) stays ignored.
 
