@@ -256,6 +256,6 @@ if [ "$failures" -ne 0 ]; then
 fi
 sym_status=0
 if [ "$no_symmetry" -eq 0 ]; then
-  MCGEN=$MCGEN bench/symmetry.sh --timeout 300 || sym_status=$?
+  MCGEN=$MCGEN bench/symmetry.sh --timeout 120 || sym_status=$?
 fi
 [ "$mismatch" -eq 0 ] && [ "$failures" -eq 0 ] && [ "$sym_status" -eq 0 ]

@@ -15,28 +15,32 @@
 #   rumur     --symmetry-reduction heuristic (not exact: may keep several
 #             states of a class, so its count may be larger)
 # mcgen and Rumur heuristic run --repeat N times (default 3), the run with
-# the least CPU time (user + sys) kept; Rumur exhaustive runs once. A Rumur
-# run still going after --timeout seconds is stopped; its rate then comes
-# from its last progress line ("N states explored in Ts", printed every
-# 10,000 states: N states in T wall seconds, scaled by the run's CPU/wall
-# ratio). states/CPU s = states / CPU seconds (the machine is shared: not
+# the least CPU time (user + sys) kept; Rumur exhaustive runs once. A run
+# still going after --timeout CPU seconds (`ulimit -t`: a limit on wall time
+# would give a loaded machine's runs less work; the wall-time limit is 20
+# times that) is stopped; its rate then comes from its last progress line
+# ("N states explored in Ts", printed every 10,000 states: N states in T
+# wall seconds, scaled by the run's CPU/wall ratio). Every run's stdout is
+# line-buffered (stdbuf -oL) so that a stopped run's last progress line is
+# not lost in its stdio buffer. states/CPU s = states / CPU seconds (the machine is shared: not
 # wall times).
-# Targets: mcgen at least 10 times Rumur exhaustive's states/s and at least
-# Rumur heuristic's. mcgen's count must equal Rumur exhaustive's when that
-# run completes (a mismatch is a correctness bug: exit 1).
+# Targets: mcgen at least 10 times Rumur exhaustive's states per CPU second
+# and at least Rumur heuristic's. mcgen's count must equal Rumur
+# exhaustive's when that run completes (a mismatch is a correctness bug:
+# exit 1).
 #
-# Usage: bench/symmetry.sh [--timeout SECONDS] [--repeat N] [german] [peterson]
+# Usage: bench/symmetry.sh [--timeout CPU_SECONDS] [--repeat N] [german] [peterson]
 # Outputs in bench/out/symmetry/ (results.md, logs, binaries).
 set -euo pipefail
 
-timeout_s=300
+timeout_s=120
 repeat=3
 models=()
 while [ $# -gt 0 ]; do
   case $1 in
     --timeout) timeout_s=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
-    --help|-h) sed -n '2,29p' "$0"; exit 0 ;;
+    --help|-h) sed -n '2,33p' "$0"; exit 0 ;;
     -*) echo "bench/symmetry.sh: unknown option $1" >&2; exit 2 ;;
     *) models+=("$1"); shift ;;
   esac
@@ -63,14 +67,16 @@ model() {
   esac
 }
 
-# run_timed DIR TAG CMD...: runs CMD under the time limit, stdout in
-# DIR/TAG.out; sets wall, cpu (user + sys, counted even when the limit
-# stops the run) and rc (124: stopped by the limit).
+# run_timed DIR TAG CMD...: runs CMD under the time limits, stdout
+# (line-buffered) in DIR/TAG.out; sets wall, cpu (user + sys, counted even
+# when a limit stops the run) and rc (not 0: failed or stopped by a limit).
 run_timed() {
   local dir=$1 tag=$2; shift 2
   local w u s
   rc=0
-  /usr/bin/time -f '%e %U %S' -o "$dir/$tag.time" timeout -k 10 "$timeout_s" "$@" \
+  # shellcheck disable=SC2016  # $1 and $@ belong to the inner shell
+  /usr/bin/time -f '%e %U %S' -o "$dir/$tag.time" timeout -k 10 "$((timeout_s * 20))" \
+    bash -c 'ulimit -t "$1"; shift; exec stdbuf -oL "$@"' run_timed "$timeout_s" "$@" \
     >"$dir/$tag.out" 2>"$dir/$tag.err" || rc=$?
   read -r w u s < <(tail -n 1 "$dir/$tag.time")
   wall=$w
@@ -155,11 +161,11 @@ for m in "${models[@]}"; do
   mc_sps=$(awk -v n="$mc_states" -v c="$mc_cpu" 'BEGIN { printf "%.0f", (c > 0 ? n / c : 0) }')
   [ "$(jq -r .verdict "$dir/report.json")" = ok ] || { echo "bench/symmetry.sh: $m: mcgen's verdict is not ok" >&2; status=1; }
 
-  echo "   rumur exhaustive (at most $timeout_s s)" >&2
+  echo "   rumur exhaustive (at most $timeout_s CPU s)" >&2
   run_timed "$dir" exhaustive "$dir/rumur_exhaustive"
   read -r ex_states ex_sps ex_done <<<"$(rumur_result "$dir/exhaustive.out" "$rc" "$wall" "$cpu")"
   ex_cpu=$cpu
-  echo "   rumur heuristic (at most $timeout_s s, $repeat runs)" >&2
+  echo "   rumur heuristic (at most $timeout_s CPU s, $repeat runs)" >&2
   run_best "$dir" heuristic "$dir/rumur_heuristic"
   read -r he_states he_sps he_done <<<"$(rumur_result "$dir/heuristic.out" "$rc" "$wall" "$cpu")"
   he_cpu=$cpu
@@ -184,7 +190,7 @@ load_after=$(cut -d ' ' -f 1-3 /proc/loadavg)
   echo "- mcgen: $("$MCGEN" --version 2>&1 | head -n 1), \`--symmetry on --threads 1\`"
   echo "- Rumur: $(rumur --version 2>&1 | head -n 1), \`--symmetry-reduction exhaustive|heuristic --threads 1\`, verifiers built with \`$CC $RUMUR_CFLAGS\`${RUMUR_ARGS:+ (rumur $RUMUR_ARGS)} (Rumur's README and rumur-run, see bench/lib.sh)"
   echo
-  echo "Each triple is \`mcgen / rumur exhaustive / rumur heuristic\`. CPU s = user + sys (mcgen and heuristic: the least of $repeat runs); states/CPU s = states / CPU s. A run stopped at the time limit is measured from its last progress line. Targets: mcgen ≥ 10× exhaustive's states/s, ≥ 1× heuristic's."
+  echo "Each triple is \`mcgen / rumur exhaustive / rumur heuristic\`. CPU s = user + sys (mcgen and heuristic: the least of $repeat runs); states/CPU s = states / CPU s. A run stopped at the limit of $timeout_s CPU s is measured from its last progress line. Targets: mcgen ≥ 10× exhaustive's states/CPU s, ≥ 1× heuristic's."
   echo
   echo "| model | size | states | CPU s | states/CPU s | vs exhaustive | vs heuristic | targets met |"
   echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"
