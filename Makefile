@@ -94,6 +94,7 @@ unit-tests: $(UNIT_TESTS)
 
 cli-tests: all asan-runtime
 	tests/cli/run.sh $(B)
+	tests/cli/signals.sh $(B)
 
 diag-tests: all
 	tests/diag/run.sh $(B)

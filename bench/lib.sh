@@ -1,12 +1,75 @@
-# bench/lib.sh: helpers shared by bench/run.sh and bench/beem.sh (sourced
-# from the repo root; measure reads $repeat and $timeout_s).
+# shellcheck shell=bash disable=SC2034,SC2154  # sourced: the scripts set and use these variables
+# bench/lib.sh: helpers shared by bench/run.sh, bench/beem.sh and
+# bench/symmetry.sh (sourced from the repo root; measure reads $repeat and
+# $timeout_s), and how each tool is built.
+
+CC=${CC:-cc}
+
+# cc_supports FLAG: whether $CC accepts FLAG (compiles and links a stub).
+cc_supports() {
+  printf 'int main(void) { return 0; }\n' |
+    "$CC" -x c -std=c11 "$1" -o /dev/null - >/dev/null 2>&1
+}
+
+# --- How each tool's C is compiled: as its own documentation says -------------
+#
+# Rumur's verifier. Rumur's README (/usr/share/doc/rumur/README.rst, "Compile
+# the checker") says `cc -std=c11 -O3 my-model.c -lpthread`, "also pass
+# -mcx16 if using GCC on x86-64" (its lock-free hash table needs the 16-byte
+# compare-and-swap). Rumur's own build-and-run wrapper, rumur-run
+# (optimisation_flags() in /usr/bin/rumur-run), adds -march=native,
+# -mtune=native, -flto, -fwhole-program with GCC, and -mcx16, each where the
+# compiler accepts it, links -latomic where needed, and passes rumur
+# `--pointer-bits 48` when the CPU lacks 5-level paging (no la57 flag in
+# /proc/cpuinfo; `man rumur`, --pointer-bits). We do exactly what rumur-run
+# does.
+RUMUR_CFLAGS="-std=c11 -O3"
+for f in -march=native -mtune=native -flto; do
+  cc_supports "$f" && RUMUR_CFLAGS="$RUMUR_CFLAGS $f"
+done
+if "$CC" --version 2>/dev/null | grep -qi 'gcc\|free software foundation'; then
+  RUMUR_CFLAGS="$RUMUR_CFLAGS -fwhole-program"
+fi
+cc_supports -mcx16 && RUMUR_CFLAGS="$RUMUR_CFLAGS -mcx16"
+RUMUR_ARGS=""
+case $(uname -m) in
+  x86_64|amd64) grep -qw la57 /proc/cpuinfo || RUMUR_ARGS="--pointer-bits 48" ;;
+esac
+
+# rumur_build C_FILE BINARY: compiles a verifier Rumur wrote (output to
+# stdout/stderr); adds -latomic only if linking without it fails.
+rumur_build() {
+  # shellcheck disable=SC2086  # a flag list
+  "$CC" $RUMUR_CFLAGS "$1" -o "$2" -lpthread ||
+    "$CC" $RUMUR_CFLAGS "$1" -o "$2" -lpthread -latomic
+}
+
+# SPIN's pan. The compile-time directives are those SPIN's manual page for
+# pan (Pan.html, "Verification Options", spinroot.com/spin/Man/Pan.html)
+# lists for a faster safety search: -DSAFETY (no cycle-detection code),
+# -DNOBOUNDCHECK (no array index checks), -DNOFAIR (no weak-fairness code),
+# and -DMEMLIM=N (a memory bound in MB, the manual's preferred form).
+# `spin -run` itself compiles pan with `-O -DSAFETY`; -O2 is one level more.
+# -DNOREDUCE (no partial-order reduction) is added for the full search that
+# matches mcgen's (bench/beem.sh runs pan both ways). SPIN documents no
+# -march flag; pan gets none.
+PAN_CFLAGS="-O2 -DSAFETY -DNOBOUNDCHECK -DNOFAIR -DMEMLIM=16384"
+
+# mcgen's checkers: the default build (mcgen compiles with -std=c11 -O2 -g),
+# and a second build with these flags added (`mcgen --cflags`, see
+# `mcgen --help`; the later -O3 wins over -O2).
+MCGEN_NATIVE_CFLAGS="-O3 -march=native"
+
+# --- measurement ---------------------------------------------------------------
 
 # measure DIR TAG CMD...: runs CMD $repeat times with stdout to DIR/TAG.out;
-# sets best_wall best_cpu best_rss_kb (of the run with the best wall time)
-# and run_rc (the exit code of the last run).
+# keeps the run with the least CPU time (user + sys: the machine is shared,
+# and load only ever adds to a run's time, so the best of N is the least
+# disturbed one) and sets best_cpu, best_wall, best_rss_kb from that run, and
+# run_rc (the exit code of the last run; a failed run stops the repetitions).
 measure() {
   local dir=$1 tag=$2; shift 2
-  local i wall user sys rss
+  local i wall user sys rss cpu_s
   best_wall=""; best_cpu=""; best_rss_kb=""; run_rc=0
   for ((i = 1; i <= repeat; i++)); do
     run_rc=0
@@ -17,9 +80,9 @@ measure() {
       return 0
     fi
     read -r wall user sys rss < <(tail -n 1 "$dir/$tag.time")
-    if [ -z "$best_wall" ] || awk -v a="$wall" -v b="$best_wall" 'BEGIN { exit !(a < b) }'; then
-      best_wall=$wall; best_rss_kb=$rss
-      best_cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+    cpu_s=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+    if [ -z "$best_cpu" ] || awk -v a="$cpu_s" -v b="$best_cpu" 'BEGIN { exit !(a < b) }'; then
+      best_wall=$wall; best_cpu=$cpu_s; best_rss_kb=$rss
       cp "$dir/$tag.out.$i" "$dir/$tag.out"
     fi
   done

@@ -13,10 +13,10 @@
 # exits 1 when fewer than 3 models meet the target, or a run fails, or the
 # two runs disagree on states or transitions.
 #
-# Usage: bench/liveness.sh [--repeat N] [NAME...]
+# Usage: bench/liveness.sh [--repeat N (default 3: the least CPU time of N runs)] [NAME...]
 set -euo pipefail
 
-repeat=1
+repeat=3
 models=()
 while [ $# -gt 0 ]; do
   case $1 in

@@ -157,6 +157,86 @@ static char *c_int(int64_t v) {
 // Whether a range holds more than INT64_MAX + 1 values: v - lo may then
 // overflow an int64_t, so its encoding is computed in uint64_t.
 static bool wide_range(Type *ty) { return (__int128)ty->hi - ty->lo > INT64_MAX; }
+//
+// C expressions are printed with the parentheses they need and no more, plus
+// those gcc's -Wparentheses asks for (&& inside ||, a comparison or
+// arithmetic inside a comparison or a bitwise operator). The text of every
+// operator expression built here is registered with its C precedence; any
+// other text (a name, a literal, a call, a cast or a parenthesized
+// expression) binds tighter than every operator.
+//
+
+// (The precedences, PREC_*, are in mcgen.h, with the operator table.)
+
+typedef struct PrecEntry {
+  const char *text;
+  int prec;
+} PrecEntry;
+static PrecEntry *precs;
+static uint64_t precs_cap, precs_len;
+
+static PrecEntry *prec_slot(PrecEntry *table, uint64_t cap, const char *text) {
+  for (uint64_t i = ((uintptr_t)text >> 3) * 0x9e3779b97f4a7c15u >> 20 & (cap - 1);;
+       i = (i + 1) & (cap - 1))
+    if (!table[i].text || table[i].text == text)
+      return &table[i];
+}
+
+// Registers `text` as an expression of precedence `prec`; returns it.
+static char *with_prec(char *text, int prec) {
+  if (2 * (precs_len + 1) > precs_cap) {
+    uint64_t cap = precs_cap ? 2 * precs_cap : 1024;
+    PrecEntry *t = xcalloc(cap, sizeof *t);
+    for (uint64_t i = 0; i < precs_cap; i++)
+      if (precs[i].text)
+        *prec_slot(t, cap, precs[i].text) = precs[i];
+    precs = t;
+    precs_cap = cap;
+  }
+  PrecEntry *e = prec_slot(precs, precs_cap, text);
+  precs_len += !e->text;
+  *e = (PrecEntry){text, prec};
+  return text;
+}
+
+static int prec_of(const char *text) {
+  if (!precs_cap)
+    return PREC_PRIMARY;
+  PrecEntry *e = prec_slot(precs, precs_cap, text);
+  return e->text ? e->prec : PREC_PRIMARY;
+}
+
+// `text` as an operand that must bind at least as tightly as `prec`.
+static char *operand(const char *text, int prec) {
+  return prec_of(text) >= prec ? (char *)text : format("(%s)", text);
+}
+
+// `a OP b` for a binary operator of precedence p (left-associative).
+static char *binary_c(int p, const char *a, const char *op, const char *b) {
+  int left = p, right = p + 1;
+  if (p == PREC_OR) {
+    left = prec_of(a) == PREC_OR ? PREC_OR : PREC_AND + 1;
+    right = PREC_AND + 1;
+  } else if (p == PREC_EQ || p == PREC_REL) {
+    left = right = PREC_SHIFT;
+  } else if (p == PREC_BOR || p == PREC_BXOR || p == PREC_BAND) {
+    left = prec_of(a) == p ? p : PREC_UNARY;
+    right = PREC_UNARY;
+  }
+  char *l = operand(a, left), *r = operand(b, right);
+  // gcc's -Wlogical-not-parentheses: `!x == y` reads as `!(x == y)`.
+  if ((p == PREC_EQ || p == PREC_REL) && l[0] == '!' && r[0] != '!')
+    l = format("(%s)", l);
+  return with_prec(format("%s %s %s", l, op, r), p);
+}
+
+// `OPx` for a unary operator ("!", "~", "-").
+static char *unary_c(const char *op, const char *x) {
+  char *o = operand(x, PREC_UNARY);
+  if (op[0] == '-' && o[0] == '-') // not `--x`
+    o = format("(%s)", o);
+  return with_prec(format("%s%s", op, o), PREC_UNARY);
+}
 
 // The logical value of a scalar from its encoding `raw`.
 static char *decode(Type *ty, const char *raw) {
@@ -178,8 +258,8 @@ static char *encode(Type *ty, const char *v) {
   if (ty->kind == TY_RANGE && wide_range(ty))
     return format("((uint64_t)%s - (uint64_t)%s)", v, c_int(ty->lo));
   if (ty->kind == TY_RANGE && ty->lo != 0)
-    return format("(uint64_t)(%s - %s)", v, c_int(ty->lo));
-  return format("(uint64_t)%s", v);
+    return format("(uint64_t)(%s - %s)", operand(v, PREC_ADD), c_int(ty->lo));
+  return format("(uint64_t)%s", operand(v, PREC_UNARY));
 }
 
 //
@@ -320,7 +400,6 @@ static Iv interval(Node *node) {
       return v;
     }
     return iv_full();
-
   case ND_QUANT: {
     int64_t n = domain_size(&node->binders);
     if (node->op == OP_COUNT)
@@ -579,7 +658,7 @@ static char *index_pos(Node *at, Type *index, Node *idx) {
     v = t;
   }
   if (it->kind == TY_RANGE && it->lo != 0)
-    return format("(%s - %s)", v, c_int(it->lo));
+    return format("(%s - %s)", operand(v, PREC_ADD), c_int(it->lo));
   return v;
 }
 
@@ -605,7 +684,8 @@ static Loc gen_loc(Node *node) {
     Type *arr = R(l.ty);
     char *pos = index_pos(node->rhs, arr->index, node->rhs);
     int64_t ew = W(arr->base);
-    char *term = ew == 1 ? format("(uint64_t)%s", pos) : format("%lld * (uint64_t)%s", (long long)ew, pos);
+    char *p = operand(pos, PREC_UNARY);
+    char *term = ew == 1 ? format("(uint64_t)%s", p) : format("%lld * (uint64_t)%s", (long long)ew, p);
     l.dyn = l.dyn ? format("%s + %s", l.dyn, term) : term;
     l.ty = arr->base;
     if (l.pure) {
@@ -1022,12 +1102,12 @@ static bool is_bitwise(Node *node) {
 // A comparison of scalars `a OP b`. The C compiler warns on one whose
 // result it can tell from the text (`q != q`, `(x | 1) != 0`), which a spec
 // may well contain: a temporary for an operand hides the text.
-static char *gen_compare(Node *node, const char *cop, char *a, char *b) {
+static char *gen_compare(Node *node, int prec, const char *cop, char *a, char *b) {
   if (is_bitwise(node->rhs))
     b = temp("int64_t", b);
   else if (is_bitwise(node->lhs) || !strcmp(a, b))
     a = temp("int64_t", a);
-  return format("(%s %s %s)", a, cop, b);
+  return binary_c(prec, a, cop, b);
 }
 
 static char *gen_binary(Node *node) {
@@ -1036,9 +1116,9 @@ static char *gen_binary(Node *node) {
     char *a = gen_plain(node->lhs);
     Buf *pre;
     char *b = gen_lazy(node->rhs, &pre, true);
-    const char *la = op == OP_IMPLIES ? format("!%s", a) : a;
+    const char *la = op == OP_IMPLIES ? unary_c("!", a) : a;
     if (!pre)
-      return format("(%s %s %s)", la, op_info[op].c_op, b);
+      return binary_c(op_info[op].c_prec, la, op_info[op].c_op, b);
     char *t = temp("bool", la);
     line(op == OP_AND ? "if (%s) {" : "if (!%s) {", t);
     buf_puts(g.out, pre->data);
@@ -1049,8 +1129,9 @@ static char *gen_binary(Node *node) {
   if (op == OP_EQ || op == OP_NE) {
     if (is_composite(node->lhs->ty)) {
       Loc a = gen_loc(node->lhs), b = gen_loc(node->rhs);
-      return format("(%smcrt_equal_bits(%s, %s, %s, %s, %lld))", op == OP_NE ? "!" : "", a.base,
-                    off_str(&a), b.base, off_str(&b), (long long)W(node->lhs->ty));
+      char *eq = format("mcrt_equal_bits(%s, %s, %s, %s, %lld)", a.base, off_str(&a), b.base,
+                        off_str(&b), (long long)W(node->lhs->ty));
+      return op == OP_NE ? unary_c("!", eq) : eq;
     }
     // A T? compares with a T without a check: none equals no value. None is
     // INT64_MIN, which no T? holds, but a plain value may.
@@ -1062,10 +1143,11 @@ static char *gen_binary(Node *node) {
         return format("(%s == %s && %s != MCRT_NONE)", o, p, o);
       return format("(%s != %s || %s == MCRT_NONE)", o, p, o);
     }
-    return gen_compare(node, op_info[op].c_op, a, b);
+    return gen_compare(node, op_info[op].c_prec, op_info[op].c_op, a, b);
   }
   if (op == OP_IFF)
-    return format("(!%s == !%s)", gen_plain(node->lhs), gen_plain(node->rhs));
+    return binary_c(PREC_EQ, unary_c("!", gen_plain(node->lhs)), "==",
+                    unary_c("!", gen_plain(node->rhs)));
   if (op == OP_IN) {
     Loc l = gen_loc(node->rhs);
     Type *cty = R(l.ty);
@@ -1074,12 +1156,12 @@ static char *gen_binary(Node *node) {
   }
   char *a = gen_plain(node->lhs), *b = gen_plain(node->rhs);
   if (op == OP_BAND || op == OP_BOR || op == OP_BXOR)
-    return format("(%s %s %s)", a, op_info[op].c_op, b);
+    return binary_c(op_info[op].c_prec, a, op_info[op].c_op, b);
   if (op_info[op].c_fn) // << >>: out-of-range shift counts give 0, never undefined behaviour
     return format("%s(%s, %s)", op_info[op].c_fn, a, b);
   const char *cop = op_info[op].c_op;
   if (op_info[op].cls == OPC_ORDER)
-    return gen_compare(node, cop, a, b);
+    return gen_compare(node, op_info[op].c_prec, cop, a, b);
   Iv ivb = interval(node->rhs);
   if (op == OP_DIV || op == OP_MOD) {
     if (ivb.lo <= 0 && ivb.hi >= 0) {
@@ -1096,10 +1178,10 @@ static char *gen_binary(Node *node) {
       a = temp("int64_t", a);
       fail_if(node, format("%s == INT64_MIN && %s == -1", a, b), c_str("integer overflow"));
     }
-    return format("(%s %s %s)", a, cop, b);
+    return binary_c(op_info[op].c_prec, a, cop, b);
   }
   if (iv_fits(interval(node)))
-    return format("(%s %s %s)", a, cop, b);
+    return binary_c(op_info[op].c_prec, a, cop, b);
   char *t = temp_name();
   line("int64_t %s;", t);
   fail_if(node, format("__builtin_%s_overflow(%s, %s, &%s)", op_info[op].overflow, a, b, t),
@@ -1233,15 +1315,15 @@ static char *gen_value(Node *node) {
     return gen_binary(node);
   case ND_UNARY:
     if (node->op == OP_NOT)
-      return format("!%s", gen_plain(node->lhs));
+      return unary_c("!", gen_plain(node->lhs));
     if (node->op == OP_BNOT)
-      return format("(~%s)", gen_plain(node->lhs));
+      return unary_c("~", gen_plain(node->lhs));
     if (interval(node->lhs).lo <= I64MIN) {
       char *t = temp("int64_t", gen_plain(node->lhs));
       fail_if(node, format("%s == INT64_MIN", t), c_str("integer overflow"));
-      return format("(-%s)", t);
+      return unary_c("-", t);
     }
-    return format("(-%s)", gen_plain(node->lhs));
+    return unary_c("-", gen_plain(node->lhs));
   case ND_COND: {
     char *c = gen_plain(node->cond);
     Buf *pa, *pb;
@@ -1250,7 +1332,9 @@ static char *gen_value(Node *node) {
     bool plain = R(node->ty)->kind != TY_OPTIONAL;
     char *a = gen_lazy(node->then, &pa, plain), *b = gen_lazy(node->els, &pb, plain);
     if (!pa && !pb)
-      return format("(%s ? %s : %s)", c, a, b);
+      return with_prec(format("%s ? %s : %s", operand(c, PREC_OR), operand(a, PREC_OR),
+                              operand(b, PREC_COND)),
+                       PREC_COND);
     char *t = temp_name();
     line("int64_t %s;", t);
     line("if (%s) {", cond_c(c));
@@ -1416,7 +1500,7 @@ static void gen_stmt_lines(Node *node) {
   case ND_ASSERT: {
     char *c = gen_plain(node->lhs);
     const char *msg = node->rhs ? node->rhs->tok->str : "assertion failed";
-    line("if (!%s) {", c);
+    line("if (%s) {", unary_c("!", c));
     line("  mcrt_assert_failed(ctx, mc_file, %d, %d, %s);", node->tok->line, node->tok->col,
          c_str(msg));
     line("  %s", g.fail);

@@ -167,10 +167,11 @@ static const char *model_name(Program *prog) {
 // Writes the generated file's #line directives as the C compiler and
 // debuggers need them. emit.c writes one before every line from the spec
 // (each C line of a statement names the statement's line); it is kept, but
-// names its file only when the file changes. A directive followed by
-// another one before any line is dropped. Each `#line MCGEN_HERE` marker (glue after spec code)
-// becomes a #line naming the generated file itself, so that messages about
-// the glue point there, unless the glue already is attributed so.
+// names its file only when the file changes. Each `#line MCGEN_HERE` marker
+// (glue after spec code) becomes a #line naming the generated file itself,
+// so that messages about the glue point there, unless the glue is already
+// attributed so. A directive followed by another one before any line of C
+// is dropped.
 static bool fix_line_markers(const char *path) {
   SrcFile *f = read_file(path);
   if (!f)

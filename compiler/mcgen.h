@@ -228,6 +228,13 @@ typedef enum {
   OPC_QUANT,  // forall exists count sum
 } OpClass;
 
+// C's operator precedences, loosest first (emit.c prints C with the
+// parentheses it needs).
+enum {
+  PREC_COND = 3, PREC_OR, PREC_AND, PREC_BOR, PREC_BXOR, PREC_BAND, PREC_EQ, PREC_REL, PREC_SHIFT,
+  PREC_ADD, PREC_MUL, PREC_UNARY = 15, PREC_PRIMARY,
+};
+
 // What every stage knows about an operator, one row per Op (parse.c): the
 // parser climbs the precedences, check.c types by class and names the
 // spelling in messages, emit.c writes the C operator, the runtime function
@@ -240,6 +247,7 @@ typedef struct OpInfo {
   OpClass cls;
   const char *c_op;     // the C operator emit.c writes (-> is || on the negated left
                         // operand), or NULL
+  int c_prec;           // the C operator's precedence (PREC_*)
   const char *c_fn;     // the runtime function emit.c calls instead (<< >>), or NULL
   const char *overflow; // "add" for __builtin_add_overflow: the check written when the
                         // result may leave int64; NULL: none (/ and % have their own)

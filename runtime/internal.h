@@ -6,6 +6,7 @@
 
 #include "mcrt.h"
 
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 
@@ -288,7 +289,13 @@ typedef enum {
   MCRT_VIOL_RUNTIME_ERROR,
   MCRT_VIOL_REACHABLE,
   MCRT_VIOL_LIVENESS,
+  MCRT_VIOL_NO_INITIAL_STATE, // the init blocks give no state: nothing was checked
 } McrtViolationKind;
+
+// Where a run stopped at a bound: in the state search, in the liveness
+// check after a complete search, or at the end, after both had ended (a
+// signal while the result was being settled).
+typedef enum { MCRT_PHASE_SEARCH, MCRT_PHASE_LIVENESS, MCRT_PHASE_END } McrtPhase;
 
 #define MCRT_NO_STATE UINT64_MAX
 
@@ -377,11 +384,14 @@ struct McrtCtx {
   bool has_violation;
   McrtViolation viol;
   McrtBound bound;
+  McrtPhase bound_phase; // where the bound was hit
+  int bound_signal;      // MCRT_BOUND_INTERRUPTED: the signal (SIGINT, SIGTERM)
   bool stop;
   bool replaying;       // inside trace replay: emits are internal errors
   bool depth_truncated; // a state at --max-depth had an unexplored successor
   bool log_full;        // max-states was hit by the log's 2^32-1 limit
   bool internal_error;  // replay did not reproduce the search (mcgen bug)
+  bool io_error;        // the output or the report could not be written
 
   double next_progress;
   FILE *progress_out;
@@ -406,6 +416,9 @@ void mcrt_fprint_bytes(FILE *f, double bytes);
 // *out is malloc'd.
 size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
 void mcrt_clear_error(McrtCtx *ctx);
+// Stops the run at bound b, hit in the given phase (SIGINT/SIGTERM: b is
+// MCRT_BOUND_INTERRUPTED and the signal is mcrt_signal).
+void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase);
 
 // ---------------------------------------------------------------------------
 // liveness.c: the edge table recorded during the search, and the check of
@@ -445,7 +458,7 @@ typedef struct McrtLasso {
 } McrtLasso;
 
 // Decides instance `inst` of the given form over the graph. False: out of
-// memory (no verdict).
+// memory, or a signal asked to stop (mcrt_signal): no verdict.
 bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, McrtLasso *out);
 void mcrt_lasso_free(McrtLasso *l);
 
@@ -498,13 +511,35 @@ void mcrt_print_trace(FILE *f, McrtCtx *ctx);
 // The verdict line, the summary; the exit code of the run.
 int mcrt_exit_code(const McrtCtx *ctx);
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx);
-// Writes the JSON report; false (message on err) if the file failed.
-bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err);
+// "ok", "violation", "error" or "incomplete" for an exit code.
+const char *mcrt_verdict_word(int exit_code);
+// The conclusion of a run, settled once (main.c's conclude()): the report
+// states it, and it is the process's exit code. For a single run it is the
+// run's own (mcrt_exit_code, ctx->bound); --symmetry verify combines two.
+typedef struct McrtConclusion {
+  int exit_code;
+  McrtBound bound;        // the bound the run as a whole hit (NONE: none)
+  McrtPhase phase;        // where (with a bound)
+  int signal;             // which signal (MCRT_BOUND_INTERRUPTED)
+  const char *verify;     // --symmetry verify: "agree", "differ", "not-compared"; else NULL
+  const char *io_error;   // why stdout could not be written (NULL: it was)
+} McrtConclusion;
+// Writes the JSON report to f (opened at the start of the run, closed
+// here); false (message on err, naming path) if writing failed.
+bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclusion *c,
+                       FILE *err);
 const char *mcrt_bound_name(McrtBound b);
 const char *mcrt_violation_kind_name(McrtViolationKind k);
 
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
+// The signal (SIGINT or SIGTERM) that asked the run to stop, 0 if none. Set
+// by the handler mcrt_run installs for the whole run; every phase polls it.
+extern volatile sig_atomic_t mcrt_signal;
+// "SIGINT", "SIGTERM", "a signal".
+const char *mcrt_signal_name(int sig);
+// Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE (main.c).
+void mcrt_test_pause(const char *phase);
 
 #endif

@@ -306,7 +306,16 @@ typedef struct Scc {
   uint32_t found_lo; // its smallest state id
   uint32_t *members;
   uint64_t nmembers;
+  uint64_t polls;   // steps since the last look at mcrt_signal
+  bool interrupted; // SIGINT/SIGTERM: the search gave up, no answer
 } Scc;
+
+// Whether a signal asked the run to stop; looked at every 2^16 steps.
+static bool poll_signal(Scc *s) {
+  if ((++s->polls & 0xffff) == 0 && mcrt_signal)
+    s->interrupted = true;
+  return s->interrupted;
+}
 
 static inline uint64_t edge_rule(const McrtLiveGraph *g, uint64_t e) {
   uint32_t r = 0;
@@ -508,6 +517,8 @@ static void tarjan(Scc *s, const uint32_t *order, uint64_t norder, uint32_t t) {
     s->stack[s->sp++] = root;
     s->fv[nf] = root, s->fpos[nf] = 0, nf++;
     while (nf) {
+      if (poll_signal(s))
+        return;
       uint32_t v = s->fv[nf - 1];
       uint64_t e = g->start[v] + s->fpos[nf - 1];
       if (e < g->start[v + 1]) {
@@ -820,9 +831,13 @@ bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, Mc
   }
   nborder = confine(&s, bpar, border);
   tarjan(&s, NULL, g->nstates, 1);
-  while (s.work_next < s.nwork) {
+  while (s.work_next < s.nwork && !s.interrupted) {
     size_t w = s.work_next++;
     tarjan(&s, s.work[w], s.work_len[w], s.work_tag[w]);
+  }
+  if (s.interrupted) {
+    free(bpar), free(border), scc_free(&s);
+    return false;
   }
   bool found = s.found != 0;
   if (found) {
@@ -905,29 +920,36 @@ static void set_violation(McrtCtx *ctx, uint32_t i, const McrtLasso *l) {
   v->stutter = !l->prefix_only && l->ncycle == 0;
 }
 
+// The check stopped before its end (memory or a signal), after a complete
+// search: the report says the liveness check stopped, not the search.
+static void stop_liveness(McrtCtx *ctx, double t0) {
+  mcrt_stop_at(ctx, mcrt_signal ? MCRT_BOUND_INTERRUPTED : MCRT_BOUND_MEMORY,
+               MCRT_PHASE_LIVENESS);
+  ctx->live->time_s = mcrt_now() - t0;
+  ctx->time_s += ctx->live->time_s;
+}
+
 void mcrt_liveness_check(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   double t0 = mcrt_now();
-  if (!finish_table(ctx)) {
-    ctx->bound = MCRT_BOUND_MEMORY;
-    ctx->stop = true;
+  mcrt_test_pause("liveness");
+  if (mcrt_signal || !finish_table(ctx)) {
+    stop_liveness(ctx, t0);
     return;
   }
   // The check's own arrays (per state: Tarjan's record, stack and frames,
   // the BFS parent and order) count against --memory too.
   size_t check_bytes = (size_t)(ctx->states + 1) * (sizeof(SccNode) + 4 * 5);
   if (m->ninstances && mcrt_accounted_bytes(ctx) + check_bytes > ctx->opt->memory) {
-    ctx->bound = MCRT_BOUND_MEMORY;
-    ctx->stop = true;
+    mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_LIVENESS);
     return;
   }
   if (mcrt_accounted_bytes(ctx) + check_bytes > ctx->peak_bytes)
     ctx->peak_bytes = mcrt_accounted_bytes(ctx) + check_bytes;
   for (uint32_t i = 0; i < m->ninstances; i++) {
     McrtLasso l;
-    if (!mcrt_live_find(&ctx->live->g, i, m->instances[i].form, &l)) {
-      ctx->bound = MCRT_BOUND_MEMORY;
-      ctx->stop = true;
+    if (mcrt_signal || !mcrt_live_find(&ctx->live->g, i, m->instances[i].form, &l)) {
+      stop_liveness(ctx, t0);
       return;
     }
     if (l.violated) {

@@ -1,9 +1,15 @@
 // main.c: the checker's main, one call per stage: options, checks of the
-// model against this runtime, the search, the trace, the summary, the report.
+// model against this runtime, the report file opened, signals caught, the
+// search (twice under --symmetry verify), then the end of the run in one
+// place: the conclusion (verdict and exit code) is settled once and both the
+// summary and the report state it.
 #include "internal.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 
 // Refuses a model this runtime cannot run (a mismatch with mcgen).
 static bool model_ok(const McrtModel *m, FILE *err) {
@@ -67,6 +73,72 @@ static int resolve_symmetry(const McrtModel *m, McrtOptions *opt, FILE *err) {
   return -1;
 }
 
+// ---------------------------------------------------------------------------
+// Signals. SIGINT (Ctrl-C) and SIGTERM (`timeout`, a cluster's scheduler)
+// are caught for the whole run: the handler only sets mcrt_signal, and each
+// phase polls it and stops in order (the search, the liveness check,
+// --symmetry verify's second run, up to settle() at the end); the run then
+// ends like one that hit a bound: a partial summary and report, exit 3. Once
+// the result is settled, a signal changes nothing: the summary and the
+// report being written state it. A second signal kills at once
+// (SA_RESETHAND). A signal ignored when the checker started (nohup, a
+// background job of a script) stays ignored.
+
+volatile sig_atomic_t mcrt_signal;
+
+static void on_signal(int sig) { mcrt_signal = sig; }
+
+const char *mcrt_signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+typedef struct Handlers {
+  struct sigaction old_int, old_term;
+} Handlers;
+
+static void catch_signals(Handlers *h) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  mcrt_signal = 0;
+  sigaction(SIGINT, NULL, &h->old_int);
+  sigaction(SIGTERM, NULL, &h->old_term);
+  if (h->old_int.sa_handler != SIG_IGN)
+    sigaction(SIGINT, &sa, NULL);
+  if (h->old_term.sa_handler != SIG_IGN)
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static void restore_signals(const Handlers *h) {
+  sigaction(SIGINT, &h->old_int, NULL);
+  sigaction(SIGTERM, &h->old_term, NULL);
+}
+
+// A test hook (tests/cli/signals.sh), inert unless MCRT_TEST_PAUSE is set:
+// with MCRT_TEST_PAUSE=PHASE the checker prints "mcrt-test-pause: PHASE" on
+// stderr when it reaches PHASE and waits there (at most 60 s) until a signal
+// comes, so that a test can interrupt every phase at a known moment. PHASE:
+//   start          the options are read, the report is open, nothing searched
+//   search         the first state has been expanded (search.c)
+//   liveness       the search is complete, the liveness check about to start
+//   verify-second  --symmetry verify: before the run without reduction
+//   report         every phase has ended, the result is about to be settled
+void mcrt_test_pause(const char *phase) {
+  const char *want = getenv("MCRT_TEST_PAUSE");
+  if (!want || strcmp(want, phase) != 0)
+    return;
+  fprintf(stderr, "mcrt-test-pause: %s\n", phase);
+  fflush(stderr);
+  struct timespec tick = {0, 10 * 1000 * 1000};
+  for (int i = 0; i < 6000 && !mcrt_signal; i++)
+    nanosleep(&tick, NULL);
+}
+
+// ---------------------------------------------------------------------------
+// The runs.
+
 // Sets up a context and runs the search; NULL on failure (after a message).
 static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE *err) {
   McrtCtx *ctx = malloc(sizeof *ctx);
@@ -86,20 +158,80 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
   return ctx;
 }
 
-// Trace, summary and report of a finished search; its exit code.
-static int finish(McrtCtx *ctx, FILE *out, FILE *err) {
-  mcrt_print_trace(out, ctx);
-  mcrt_print_summary(out, ctx);
-  fflush(out);
-  if (ctx->opt->report_file && !mcrt_write_report(ctx->opt->report_file, ctx, err))
-    ctx->internal_error = true; // exit 2: the requested report is missing
-  return mcrt_exit_code(ctx);
+static void free_run(McrtCtx *ctx) {
+  if (ctx)
+    mcrt_ctx_free(ctx);
+  free(ctx);
 }
 
-// Whether two runs reached the same verdict: the same exit code, the same
-// violation (kind and property), the same reachables reached.
+// Setting up a search failed (after a message): no report, exit 2.
+static int setup_failed(const McrtOptions *opt, FILE *report) {
+  if (report) {
+    fclose(report);
+    remove(opt->report_file);
+  }
+  return MCRT_EXIT_USAGE;
+}
+
+// Opens --report at the start, so that an unwritable path is an error
+// before a search that may take hours, not after it. False after a message.
+static bool open_report(const McrtOptions *opt, FILE **report, FILE *err) {
+  *report = NULL;
+  if (!opt->report_file)
+    return true;
+  *report = fopen(opt->report_file, "w");
+  if (*report)
+    return true;
+  fprintf(err, "error: cannot write the report %s: %s\n", opt->report_file, strerror(errno));
+  return false;
+}
+
+// A signal that came after the phases had ended, before the result was
+// settled, still stops the run: it ends incomplete, as at any other moment,
+// unless a violation was already found (that answer stands).
+static void settle(McrtCtx *ctx) {
+  if (mcrt_signal && !ctx->has_violation && ctx->bound == MCRT_BOUND_NONE)
+    mcrt_stop_at(ctx, MCRT_BOUND_INTERRUPTED, MCRT_PHASE_END);
+}
+
+// The end of every run, once the summary is printed: checks that stdout took
+// it, then writes the report, both from the conclusion c; returns its exit
+// code. A failure to write either is a system error (exit 2), which the
+// report (for stdout) or stdout (for the report) then states too.
+static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
+  int e = fflush(out) != 0 ? errno : 0;
+  if (e || ferror(out)) {
+    c->io_error = strerror(e ? e : EIO);
+    c->exit_code = MCRT_EXIT_USAGE;
+    fprintf(err, "error: cannot write the results to the standard output: %s\n", c->io_error);
+  }
+  if (report && !mcrt_write_report(report, ctx->opt->report_file, ctx, c, err)) {
+    c->exit_code = MCRT_EXIT_USAGE;
+    fprintf(out, "result: error: the report %s could not be written (exit 2)\n",
+            ctx->opt->report_file);
+    fflush(out);
+  }
+  fflush(err);
+  return c->exit_code;
+}
+
+// The end of a single run: trace, summary, report, all from the same
+// conclusion; its exit code.
+static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
+  mcrt_test_pause("report");
+  settle(ctx);
+  mcrt_print_trace(out, ctx);
+  mcrt_print_summary(out, ctx);
+  McrtConclusion c = {.exit_code = mcrt_exit_code(ctx), .bound = ctx->bound,
+                      .phase = ctx->bound_phase, .signal = ctx->bound_signal};
+  return deliver(&c, ctx, report, out, err);
+}
+
+// Whether two runs found the same thing: the same violation (kind and
+// property) or none, the same reachables reached (not the exit codes: see
+// compare_runs).
 static bool same_verdict(const McrtCtx *a, const McrtCtx *b) {
-  if (mcrt_exit_code(a) != mcrt_exit_code(b) || a->has_violation != b->has_violation)
+  if (a->has_violation != b->has_violation)
     return false;
   if (a->has_violation &&
       (a->viol.kind != b->viol.kind || (a->viol.name != b->viol.name &&
@@ -112,55 +244,118 @@ static bool same_verdict(const McrtCtx *a, const McrtCtx *b) {
   return true;
 }
 
-static void print_verdict(FILE *f, const McrtCtx *c) {
-  static const char *const words[] = {"ok", "violation", "error", "incomplete"};
-  int code = mcrt_exit_code(c);
-  fprintf(f, "%s", code >= 0 && code <= 3 ? words[code] : "?");
+// Whether a run gave an answer: a violation, or an exhaustive search.
+static bool answered(const McrtCtx *c) {
+  return c->has_violation || c->bound == MCRT_BOUND_NONE;
+}
+
+// --symmetry verify's conclusion from its two runs (a reduced, b not):
+//   both answered: the verdicts agree (exit: theirs) or differ (exit 1: a
+//     spec error, the spec tells scalarset elements apart; so is a trace of
+//     a that cannot be replayed while b's can);
+//   one stopped early: not compared; exit 1 if the other found a
+//     violation, else 3 (incomplete);
+//   an internal error (exit 2) wins, unless the verdicts differ.
+static McrtConclusion compare_runs(const McrtCtx *a, const McrtCtx *b) {
+  const McrtCtx *stopped = a->bound != MCRT_BOUND_NONE ? a : b;
+  McrtConclusion c = {.bound = stopped->bound, .phase = stopped->bound_phase,
+                      .signal = stopped->bound_signal};
+  int code_a = mcrt_exit_code(a), code_b = mcrt_exit_code(b);
+  bool internal = code_a == MCRT_EXIT_USAGE || code_b == MCRT_EXIT_USAGE;
+  if (answered(a) && answered(b)) {
+    // A trace found with the reduction that cannot be replayed, when the
+    // one found without it can, is the spec's asymmetry too.
+    bool agree = same_verdict(a, b) && !(a->internal_error && !b->internal_error);
+    c.verify = agree ? "agree" : "differ";
+    c.exit_code = !agree ? MCRT_EXIT_VIOLATION : internal ? MCRT_EXIT_USAGE : code_b;
+  } else {
+    c.verify = "not-compared";
+    c.exit_code = internal                                 ? MCRT_EXIT_USAGE
+                  : a->has_violation || b->has_violation ? MCRT_EXIT_VIOLATION
+                                                         : MCRT_EXIT_INCOMPLETE;
+  }
+  return c;
+}
+
+static void print_run_verdict(FILE *f, const McrtCtx *c) {
+  fputs(mcrt_verdict_word(mcrt_exit_code(c)), f);
   if (c->has_violation)
     fprintf(f, " (%s%s%s)", mcrt_violation_kind_name(c->viol.kind), c->viol.name ? " " : "",
             c->viol.name ? c->viol.name : "");
+  else if (c->bound != MCRT_BOUND_NONE)
+    fprintf(f, " (%s)", mcrt_bound_name(c->bound));
   fprintf(f, ", %" PRIu64 " states", c->states);
 }
 
+// The line that ends --symmetry verify's output: the comparison and its
+// result (the exit code).
+static void print_comparison(FILE *f, const McrtCtx *a, const McrtCtx *b, const McrtConclusion *c) {
+  if (!strcmp(c->verify, "agree"))
+    fputs("symmetry verify: the verdicts agree: with reduction ", f);
+  else if (!strcmp(c->verify, "differ"))
+    fputs("symmetry verify: FAILED, the verdicts differ: with reduction ", f);
+  else
+    fprintf(f, "symmetry verify: not compared, %s stopped early: with reduction ",
+            !answered(a) && !answered(b) ? "both searches"
+            : answered(a)                ? "the search without reduction"
+                                         : "the search with reduction");
+  print_run_verdict(f, a);
+  fputs("; without ", f);
+  print_run_verdict(f, b);
+  fprintf(f, "; result: %s (exit %d)", mcrt_verdict_word(c->exit_code), c->exit_code);
+  if (!strcmp(c->verify, "differ"))
+    fputs(": an error in the spec: it tells the elements of a scalarset apart in a way the "
+          "compiler's symmetry rules missed, so the reduction is not sound for it",
+          f);
+  fputc('\n', f);
+}
+
 // --symmetry verify: the search with the reduction, then without; the
-// verdicts must agree (the counts differ on purpose). Exit code: the runs'
-// common one, or 1 when they disagree (the spec tells scalarset elements
-// apart in a way the compiler cannot see, such as the order of a loop). The
-// report (--report) is the reduced run's, with the other run's verdict.
-static int verify_symmetry(const McrtModel *model, const McrtOptions *opt, FILE *out, FILE *err) {
+// verdicts must agree (the counts differ on purpose). The report (--report)
+// is the reduced run's, with the other run's verdict and the comparison's.
+static int verify_symmetry(const McrtModel *model, const McrtOptions *opt, FILE *report,
+                           FILE *out, FILE *err) {
   McrtOptions on = *opt, off = *opt;
   on.symmetry = MCRT_SYM_ON;
   off.symmetry = MCRT_SYM_OFF;
-  off.report_file = NULL;
   McrtCtx *a = run_search(model, &on, err);
   if (!a)
-    return MCRT_EXIT_USAGE;
-  McrtCtx *b = run_search(model, &off, err);
+    return setup_failed(opt, report);
+  mcrt_test_pause("verify-second");
+  McrtCtx *b = run_search(model, &off, err); // stops at once after a signal
   if (!b) {
-    mcrt_ctx_free(a);
-    free(a);
-    return MCRT_EXIT_USAGE;
+    free_run(a);
+    return setup_failed(opt, report);
   }
+  mcrt_test_pause("report");
+  settle(b); // the last phase: a signal from here on stops it, not the finished first run
   a->unreduced = b;
+  McrtConclusion c = compare_runs(a, b);
   fputs("== symmetry verify: the search with symmetry reduction ==\n", out);
-  int code_a = finish(a, out, err);
+  mcrt_print_trace(out, a);
+  mcrt_print_summary(out, a);
   fputs("== symmetry verify: the search without symmetry reduction ==\n", out);
-  int code_b = finish(b, out, err);
-  bool agree = same_verdict(a, b);
-  fprintf(out, "symmetry verify: %s: with reduction ", agree ? "the verdicts agree"
-                                                            : "FAILED, the verdicts differ");
-  print_verdict(out, a);
-  fputs("; without ", out);
-  print_verdict(out, b);
-  fputc('\n', out);
-  fflush(out);
-  int code = agree ? code_a : MCRT_EXIT_VIOLATION;
-  if (code_a == MCRT_EXIT_USAGE || code_b == MCRT_EXIT_USAGE)
-    code = MCRT_EXIT_USAGE;
-  mcrt_ctx_free(b);
-  free(b);
-  mcrt_ctx_free(a);
-  free(a);
+  mcrt_print_trace(out, b);
+  mcrt_print_summary(out, b);
+  // Replaying a trace may have found an internal error: compare again.
+  c = compare_runs(a, b);
+  print_comparison(out, a, b, &c);
+  int code = deliver(&c, a, report, out, err);
+  free_run(b);
+  free_run(a);
+  return code;
+}
+
+// The run: the search (twice under --symmetry verify), then its end.
+static int run(const McrtModel *model, McrtOptions *opt, FILE *report, FILE *out, FILE *err) {
+  mcrt_test_pause("start");
+  if (opt->symmetry == MCRT_SYM_VERIFY)
+    return verify_symmetry(model, opt, report, out, err);
+  McrtCtx *ctx = run_search(model, opt, err);
+  if (!ctx)
+    return setup_failed(opt, report);
+  int code = conclude(ctx, report, out, err);
+  free_run(ctx);
   return code;
 }
 
@@ -174,15 +369,13 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   code = resolve_symmetry(model, &opt, err);
   if (code >= 0)
     return code;
-  if (opt.symmetry == MCRT_SYM_VERIFY)
-    return verify_symmetry(model, &opt, out, err);
-
-  McrtCtx *ctx = run_search(model, &opt, err);
-  if (!ctx)
+  FILE *report;
+  if (!open_report(&opt, &report, err))
     return MCRT_EXIT_USAGE;
-  code = finish(ctx, out, err);
-  mcrt_ctx_free(ctx);
-  free(ctx);
+  Handlers h;
+  catch_signals(&h);
+  code = run(model, &opt, report, out, err);
+  restore_signals(&h);
   return code;
 }
 

@@ -175,9 +175,38 @@ void mcrt_print_value_json(FILE *f, const McrtType *t, const uint8_t *base, uint
   print_value_k(f, t, base, off, true);
 }
 
+// The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+// form, no surrogate, nothing above U+10FFFF), 0 if there is none.
+static int utf8_len(const unsigned char *p) {
+  if (p[0] < 0x80)
+    return 1;
+  int n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+        : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((p[i] & 0xc0) != 0x80)
+      return 0;
+  if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+      (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+    return 0;
+  return n;
+}
+
+// A JSON string: escaped, and valid UTF-8 whatever the bytes (a file name,
+// a message cut short): a byte that starts no well-formed sequence becomes
+// U+FFFD.
 void mcrt_print_json_string(FILE *f, const char *s) {
   fputc('"', f);
   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    if (*p >= 0x80) {
+      int n = utf8_len(p);
+      if (n == 0) {
+        fputs("\\ufffd", f);
+      } else {
+        fwrite(p, 1, (size_t)n, f);
+        p += n - 1;
+      }
+      continue;
+    }
     switch (*p) {
     case '"': fputs("\\\"", f); break;
     case '\\': fputs("\\\\", f); break;
@@ -352,11 +381,25 @@ static void print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rul
 // ---------------------------------------------------------------------------
 // Traces: walk the log back, replay forward.
 
+// Under symmetry reduction a trace that cannot be replayed is most likely
+// the spec's fault (it tells scalarset elements apart, which only --symmetry
+// verify can see), so the message says so rather than blame mcgen alone.
 static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what) {
   ctx->internal_error = true;
   fprintf(f, "internal error: trace replay: step %zu: %s\n", step, what);
-  fprintf(stderr, "internal error: trace replay: step %zu: %s (a bug in mcgen: the generated "
-                  "code is not deterministic)\n", step, what);
+  if (ctx->unreduced)
+    fprintf(stderr, "error: trace replay under symmetry reduction: step %zu: %s (the spec "
+                    "does not treat the scalarset elements alike: see the comparison)\n",
+            step, what);
+  else if (ctx->sym)
+    fprintf(stderr, "error: trace replay under symmetry reduction: step %zu: %s (either the "
+                    "spec tells scalarset elements apart in a way the compiler's symmetry rules "
+                    "missed: check with --symmetry verify; or a bug in mcgen)\n",
+            step, what);
+  else
+    fprintf(stderr, "internal error: trace replay: step %zu: %s (a bug in mcgen: the "
+                    "generated code is not deterministic)\n",
+            step, what);
 }
 
 bool mcrt_replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b) {
@@ -568,6 +611,7 @@ const char *mcrt_violation_kind_name(McrtViolationKind k) {
   case MCRT_VIOL_RUNTIME_ERROR: return "runtime-error";
   case MCRT_VIOL_REACHABLE: return "reachable";
   case MCRT_VIOL_LIVENESS: return "liveness";
+  case MCRT_VIOL_NO_INITIAL_STATE: return "no-initial-state";
   }
   return "?";
 }
@@ -582,8 +626,8 @@ int mcrt_exit_code(const McrtCtx *ctx) {
   return MCRT_EXIT_OK;
 }
 
-static const char *verdict_word(const McrtCtx *ctx) {
-  switch (mcrt_exit_code(ctx)) {
+const char *mcrt_verdict_word(int exit_code) {
+  switch (exit_code) {
   case MCRT_EXIT_OK: return "ok";
   case MCRT_EXIT_VIOLATION: return "violation";
   case MCRT_EXIT_INCOMPLETE: return "incomplete";
@@ -616,7 +660,9 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
     }
     break;
   case MCRT_BOUND_INTERRUPTED:
-    fputs("the search was interrupted", f);
+    fprintf(f, "%sinterrupted by %s",
+            ctx->bound_phase == MCRT_PHASE_SEARCH ? "the search was " : "",
+            mcrt_signal_name(ctx->bound_signal));
     break;
   case MCRT_BOUND_NONE:
     break;
@@ -641,12 +687,28 @@ static void print_verdict(FILE *f, const McrtCtx *ctx) {
   case MCRT_EXIT_INCOMPLETE:
     fputs("incomplete: ", f);
     print_bound(f, ctx);
-    fputs("; no violation found so far, the search is not exhaustive", f);
-    if (ctx->live && m->ninstances)
-      fputs("; no liveness verdict (it needs the whole state graph)", f);
+    switch (ctx->bound_phase) {
+    case MCRT_PHASE_SEARCH:
+      fputs("; no violation found so far, the search is not exhaustive", f);
+      if (ctx->live && m->ninstances)
+        fputs("; no liveness verdict (it needs the whole state graph)", f);
+      break;
+    case MCRT_PHASE_LIVENESS:
+      fputs(" during the liveness check; the state search was exhaustive and found no safety "
+            "violation; no liveness verdict",
+            f);
+      break;
+    case MCRT_PHASE_END:
+      fputs(" after the search had ended, as the result was settled; no violation was found",
+            f);
+      break;
+    }
     break;
   default:
-    fputs("error: internal error while replaying the trace (see above)", f);
+    if (ctx->io_error)
+      fputs("error: the results could not be written (see stderr)", f);
+    else
+      fputs("error: internal error while replaying the trace (see above)", f);
   }
   fputc('\n', f);
 }
@@ -674,6 +736,8 @@ static const char *liveness_status(const McrtCtx *ctx) {
     return "no-properties";
   if (!ctx->live)
     return "skipped";
+  if (ctx->bound != MCRT_BOUND_NONE && ctx->bound_phase == MCRT_PHASE_LIVENESS)
+    return "stopped";
   if (!mcrt_liveness_done(ctx))
     return "not-checked";
   return ctx->has_violation ? "violated" : "ok";
@@ -683,6 +747,8 @@ static const char *liveness_status_text(const McrtCtx *ctx) {
   const char *s = liveness_status(ctx);
   if (!strcmp(s, "skipped"))
     return "skipped (--liveness off)";
+  if (!strcmp(s, "stopped"))
+    return "stopped before its end (see result), after an exhaustive search: no verdict";
   if (!strcmp(s, "not-checked"))
     return ctx->has_violation ? "not checked: a safety violation came first"
                               : "not checked: the search stopped early, no verdict";
@@ -796,25 +862,26 @@ static void print_symmetry_json(FILE *f, const McrtCtx *ctx) {
             mcrt_sym_method_name(sy->method),
             sy->calls ? (double)sy->candidates / (double)sy->calls : 0.0);
   const McrtCtx *u = ctx->unreduced;
-  if (u)
+  if (u) {
     fprintf(f, ", \"unreduced\": {\"verdict\": \"%s\", \"states\": %" PRIu64
-               ", \"transitions\": %" PRIu64 ", \"violation\": %s%s%s}",
-            verdict_word(u), u->states, u->transitions, u->has_violation ? "\"" : "",
+               ", \"transitions\": %" PRIu64 ", \"violation\": %s%s%s",
+            mcrt_verdict_word(mcrt_exit_code(u)), u->states, u->transitions,
+            u->has_violation ? "\"" : "",
             u->has_violation ? mcrt_violation_kind_name(u->viol.kind) : "null",
             u->has_violation ? "\"" : "");
+    const char *b = mcrt_bound_name(u->bound);
+    fprintf(f, ", \"bound_hit\": %s%s%s}", b ? "\"" : "", b ? b : "null", b ? "\"" : "");
+  }
 }
 
-bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(err, "error: cannot write the report %s\n", path);
-    return false;
-  }
+bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclusion *c,
+                       FILE *err) {
   const McrtModel *m = ctx->model;
-  const char *bound = mcrt_bound_name(ctx->bound);
+  const char *bound = mcrt_bound_name(c->bound);
   fputs("{\"model\": ", f);
   mcrt_print_json_string(f, m->name);
-  fprintf(f, ", \"verdict\": \"%s\", \"exit_code\": %d", verdict_word(ctx), mcrt_exit_code(ctx));
+  fprintf(f, ", \"verdict\": \"%s\", \"exit_code\": %d", mcrt_verdict_word(c->exit_code),
+          c->exit_code);
   fprintf(f, ",\n \"states\": %" PRIu64 ", \"transitions\": %" PRIu64 ", \"depth\": %" PRIu64,
           ctx->states, ctx->transitions, ctx->depth);
   fputs(", \"depth_convention\": \"initial states at depth 0\"", f);
@@ -825,6 +892,18 @@ bool mcrt_write_report(const char *path, McrtCtx *ctx, FILE *err) {
     mcrt_print_json_string(f, bound);
   else
     fputs("null", f);
+  // What the bound stopped: "search", "liveness" (after a complete search),
+  // "end" (a signal after both had ended); null without a bound.
+  static const char *const phases[] = {"\"search\"", "\"liveness\"", "\"end\""};
+  fprintf(f, ", \"stopped_in\": %s", c->bound ? phases[c->phase] : "null");
+  if (c->bound == MCRT_BOUND_INTERRUPTED)
+    fprintf(f, ", \"signal\": \"%s\"", mcrt_signal_name(c->signal));
+  if (c->verify)
+    fprintf(f, ", \"symmetry_verify\": \"%s\"", c->verify);
+  if (c->io_error) {
+    fputs(", \"error\": ", f);
+    mcrt_print_json_string(f, c->io_error);
+  }
   fputs(",\n \"violations\": [", f);
   if (ctx->has_violation)
     print_violation_json(f, ctx);

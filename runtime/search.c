@@ -36,22 +36,20 @@
 //
 // The run stops at the first violation or bound. Every allocation goes
 // through reserve() against --memory; hitting it is an orderly "incomplete".
+// SIGINT and SIGTERM (main.c's handler sets mcrt_signal) are polled before
+// each initial state and each expansion: the same orderly "incomplete".
+//
+// A spec whose init blocks give no state is a violation of its own kind
+// (no-initial-state), as TLC stops with an error: "every property holds"
+// of an empty graph would be vacuous.
 #include "internal.h"
 
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
 
 #define MCRT_FP_INITIAL_CAPACITY (1u << 14)
 #define MCRT_PROGRESS_EVERY 1024 // pops between clock checks
-
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig) {
-  (void)sig;
-  interrupted = 1;
-}
 
 _Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...) {
   va_list ap;
@@ -73,13 +71,30 @@ double mcrt_now(void) {
 // ---------------------------------------------------------------------------
 // The error slot (called by generated code).
 
+// A message cut to fit its buffer (n bytes written of `want`) ends on a
+// whole UTF-8 character: a sequence the cut split is dropped.
+static void cut_at_char(char *msg, size_t n, int want) {
+  if (want < 0 || (size_t)want < n || n < 2)
+    return;
+  size_t end = n - 1, lead = end;
+  while (lead > 0 && end - lead < 4 && ((unsigned char)msg[lead - 1] & 0xc0) == 0x80)
+    lead--;
+  if (lead == 0 || ((unsigned char)msg[lead - 1] & 0xc0) != 0xc0)
+    return; // ASCII before the continuation bytes, or no sequence at all
+  unsigned char c = (unsigned char)msg[lead - 1];
+  size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+  if (end - (lead - 1) < len)
+    msg[lead - 1] = 0;
+}
+
 void mcrt_runtime_error(McrtCtx *ctx, const char *file, int line, int col, const char *fmt, ...) {
   if (ctx->err.set)
     return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(ctx->err.message, sizeof ctx->err.message, fmt, ap);
+  int want = vsnprintf(ctx->err.message, sizeof ctx->err.message, fmt, ap);
   va_end(ap);
+  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
   ctx->err.set = true;
   ctx->err.is_assert = false;
   ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
@@ -88,7 +103,9 @@ void mcrt_runtime_error(McrtCtx *ctx, const char *file, int line, int col, const
 void mcrt_assert_failed(McrtCtx *ctx, const char *file, int line, int col, const char *message) {
   if (ctx->err.set)
     return;
-  snprintf(ctx->err.message, sizeof ctx->err.message, "%s", message ? message : "assertion failed");
+  int want = snprintf(ctx->err.message, sizeof ctx->err.message, "%s",
+                      message ? message : "assertion failed");
+  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
   ctx->err.set = true;
   ctx->err.is_assert = true;
   ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
@@ -203,10 +220,17 @@ size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out) {
 // ---------------------------------------------------------------------------
 // Stopping: bounds and violations.
 
-static bool hit_bound(McrtCtx *ctx, McrtBound b) {
-  if (ctx->bound == MCRT_BOUND_NONE)
+void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase) {
+  if (ctx->bound == MCRT_BOUND_NONE) {
     ctx->bound = b;
+    ctx->bound_phase = phase;
+    ctx->bound_signal = b == MCRT_BOUND_INTERRUPTED ? mcrt_signal : 0;
+  }
   ctx->stop = true;
+}
+
+static bool hit_bound(McrtCtx *ctx, McrtBound b) {
+  mcrt_stop_at(ctx, b, MCRT_PHASE_SEARCH);
   return true;
 }
 
@@ -346,6 +370,10 @@ void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
     mcrt_die("mcrt_emit_initial called during replay");
   if (ctx->stop)
     return;
+  if (mcrt_signal) {
+    hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
+    return;
+  }
   if (ctx->sym) {
     mcrt_sym_canon(ctx->sym, state, ctx->canon);
     state = ctx->canon;
@@ -453,13 +481,6 @@ static void progress(McrtCtx *ctx, double now) {
 void mcrt_search(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   const McrtOptions *opt = ctx->opt;
-  struct sigaction sa = {0}, old_sa;
-  sa.sa_handler = on_sigint;
-  sa.sa_flags = SA_RESETHAND; // a second Ctrl-C kills at once
-  sigemptyset(&sa.sa_mask);
-  interrupted = 0;
-  sigaction(SIGINT, &sa, &old_sa);
-
   ctx->start_time = mcrt_now();
   ctx->next_progress = opt->progress_s > 0 ? ctx->start_time + opt->progress_s : 0;
 
@@ -468,12 +489,20 @@ void mcrt_search(McrtCtx *ctx) {
   m->initial_states(ctx);
   if (!ctx->stop && mcrt_failed(ctx))
     error_violation(ctx, MCRT_NO_STATE, true);
+  if (!ctx->stop && mcrt_signal)
+    hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
+  if (!ctx->stop && ctx->states == 0) {
+    McrtViolation *v = violation(ctx, MCRT_VIOL_NO_INITIAL_STATE, MCRT_NO_STATE);
+    snprintf(v->message, sizeof v->message,
+             "no initial state: no init block gives a state (every `when` is false), so "
+             "nothing was checked");
+  }
 
   // Expansion in id order.
   uint64_t level_end = ctx->states; // first id of the next level
   uint64_t popped = 0;
   while (!ctx->stop) {
-    if (interrupted) {
+    if (mcrt_signal) {
       hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
       break;
     }
@@ -483,6 +512,8 @@ void mcrt_search(McrtCtx *ctx) {
       mcrt_queue_pop(&ctx->queue, ctx->cur);
     }
     uint64_t id = ctx->cur_id = popped++;
+    if (id == 1)
+      mcrt_test_pause("search"); // the first state has been expanded
     if (id == level_end) {
       // Every state of the new level is known once the batch is in.
       if (flush(ctx))
@@ -577,5 +608,4 @@ void mcrt_search(McrtCtx *ctx) {
   size_t now_bytes = mcrt_accounted_bytes(ctx);
   if (now_bytes > ctx->peak_bytes)
     ctx->peak_bytes = now_bytes;
-  sigaction(SIGINT, &old_sa, NULL);
 }

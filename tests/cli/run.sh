@@ -16,6 +16,8 @@
 #   feat.mc      every kind of type and collection (for -Werror builds)
 #   errors.mc    two spec errors
 #   big.mc       10^8 states, to be interrupted
+#   asym.mc      a scalarset the spec does not treat symmetrically
+#   asym_trace.mc  the same, where only the reduced run's trace shows it
 # The checkers are built against the plain runtime ($BUILD_DIR/libmcrt.a),
 # as a user builds them: MCGEN_RUNTIME and CC are ignored here.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
@@ -121,7 +123,8 @@ def violation($i):
   (if type == "object" then
      (["kind", "name", "message", "trace", "loop_start"][] as $k
       | need(has($k); "violations[\($i)] has no key \($k)")),
-     need(.kind | IN("invariant", "assert", "deadlock", "runtime-error", "reachable", "liveness");
+     need(.kind | IN("invariant", "assert", "deadlock", "runtime-error", "reachable", "liveness",
+                     "no-initial-state");
           "violations[\($i)].kind is \(.kind | tojson)"),
      need(.name | type | IN("string", "null"); "violations[\($i)].name is not a string/null"),
      need(.message | type == "string"; "violations[\($i)].message is not a string"),
@@ -1017,6 +1020,139 @@ t_mcgen_output_bad() {
   want_no_file .c && want_no_file adir.c && want_no_file adir/.c
 }
 check mcgen-o-not-a-file t_mcgen_output_bad
+
+# ===========================================================================
+# The end of a run (issue 9): the summary, the report and the exit code agree.
+# Signals at every phase: tests/cli/signals.sh.
+
+# --symmetry verify where the run without reduction hits a bound (filter: 26
+# classes, 142 states): incomplete, exit 3, and the report says the same.
+t_verify_bound() {
+  fresh
+  run "$bin/filter" --liveness off --symmetry verify --max-states 100 --report r.json
+  want_rc 3 && want_in "$out" '^symmetry verify: not compared, the search without reduction' stdout &&
+    want_schema r.json &&
+    want_json r.json '.verdict == "incomplete" and .exit_code == 3 and .bound_hit == "max-states"
+      and .unreduced.bound_hit == "max-states" and .symmetry_verify == "not-compared"' "incomplete report"
+}
+check checker-symmetry-verify-bound-incomplete t_verify_bound
+
+# build_asymmetric NAME SPEC: the checker of SPEC with `pick`'s guard patched
+# in the generated C to allow only the first element of its scalarset
+# (`p_p == 0`), a stand-in for a spec that tells the elements apart in a way
+# the compiler's rules miss (none is known: the rules reject every .mc text
+# that did). Compiled as mcgen compiles (tests/cli/specs/asym.mc).
+build_asymmetric() {
+  local name=$1 spec=$2 log=$work/build-$1.log
+  (cd "$bin" && "$mcgen" --emit-c -o "$name" "$spec" >"$log" 2>&1) ||
+    { fail "build-$name" "mcgen --emit-c $spec failed: $(excerpt "$log")"; return 1; }
+  sed -i '/^static bool ga_pick(/,/^}/ s/^\(  return .*\);$/\1 \&\& p_p == 0;/' "$bin/$name.c"
+  [ "$(grep -c ' && p_p == 0;$' "$bin/$name.c")" = 1 ] ||
+    { fail "build-$name" "the guard of pick in $name.c was not patched (its shape changed?)"; return 1; }
+  "${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/runtime" "$bin/$name.c" "$build_dir/libmcrt.a" -lm \
+    -o "$bin/$name" >>"$log" 2>&1 ||
+    { fail "build-$name" "cc $name.c failed: $(excerpt "$log")"; return 1; }
+}
+
+# --symmetry verify on a spec that is not symmetric (asym.mc): the verdicts
+# differ; exit 1 as a spec error, and the report says violation / 1 too.
+t_verify_differ() {
+  build_asymmetric asym "$specs/asym.mc" || return
+  fresh
+  run "$bin/asym" --symmetry verify --report r.json
+  want_rc 1 && want_in "$out" '^symmetry verify: FAILED, the verdicts differ: .*an error in the spec' stdout &&
+    want_schema r.json &&
+    want_json r.json '.verdict == "violation" and .exit_code == 1 and .symmetry_verify == "differ"
+      and .states == 3 and .unreduced.states == 5 and .unreduced.violation == "invariant"' "differ report" &&
+    ! grep -q 'bug in mcgen' "$err" || { why=${why:-"blames mcgen: $(excerpt "$err")"}; return 1; }
+}
+check checker-symmetry-verify-differ-exit-1 t_verify_differ
+
+# The same when both runs find the violation but the reduced run's trace
+# cannot be replayed (asym_trace.mc): a spec error (exit 1), not mcgen's.
+t_verify_replay() {
+  build_asymmetric asym_trace "$specs/asym_trace.mc" || return
+  fresh
+  run "$bin/asym_trace" --symmetry verify --report r.json
+  want_rc 1 && want_in "$out" '^symmetry verify: FAILED, the verdicts differ: .*an error in the spec' stdout &&
+    want_json r.json '.verdict == "violation" and .exit_code == 1 and .symmetry_verify == "differ"
+      and .states == 3 and .unreduced.states == 5' "differ report" &&
+    ! grep -q 'bug in mcgen' "$err" || { why=${why:-"blames mcgen: $(excerpt "$err")"}; return 1; }
+}
+check checker-symmetry-verify-unreplayable-exit-1 t_verify_replay
+
+# An unwritable --report is an error before the search (big.mc would search
+# for ~100 s), exit 2.
+t_report_unwritable() {
+  want_file "$bin/big" || return
+  fresh
+  timeout 10 "$bin/big" --report "$PWD/no/such/dir/r.json" >"$out" 2>"$err"
+  rc=$?
+  want_rc 2 && want_in "$err" 'cannot write the report .*no/such/dir/r\.json' stderr || return
+  ! grep -q '^result:' "$out" || { why="searched before refusing the report: $(excerpt "$out")"; return 1; }
+}
+check checker-report-unwritable-at-start t_report_unwritable
+
+# The report is valid UTF-8 JSON: an assert message longer than the
+# 511-byte buffer, of 2-byte characters, is cut on a character boundary; a
+# model named after a file whose name is not UTF-8 gets U+FFFD.
+t_report_utf8() {
+  fresh
+  local e msg=
+  e=$(printf '\303\251') # é
+  for _ in $(seq 300); do msg+=$e; done
+  printf 'model longmsg;\nvar x: 0..1;\naction go when x == 0 { assert x == 1, "%s"; x = 1; }\n' \
+    "$msg" >longmsg.mc
+  cp "$specs/counter.mc" "$(printf 'caf\351.mc')"
+  run "$mcgen" -o longmsg longmsg.mc
+  want_rc 0 || return
+  run "$mcgen" -o cafe "$(printf 'caf\351.mc')"
+  want_rc 0 || return
+  run ./longmsg --report l.json
+  want_rc 1 || return
+  run ./cafe --report c.json
+  want_rc 0 || return
+  local f
+  for f in l.json c.json; do
+    iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 || { why="$f is not valid UTF-8"; return 1; }
+    jq empty "$f" 2>/dev/null || { why="$f is not JSON"; return 1; }
+  done
+  want_schema c.json || return
+  want_json l.json ".violations[0].message | endswith(\"$e\") and length == 255" \
+    "the message is cut after 255 whole characters" &&
+    want_json c.json '.model == "caf\ufffd"' "the model name with U+FFFD"
+}
+check checker-report-valid-utf8 t_report_utf8
+
+# --memory hit in the liveness check after a complete search: the limit is
+# one byte under the peak of a full run, which the liveness check's own
+# arrays set (mcrt_liveness_check reserves them last). The result says the
+# state search was exhaustive and the liveness check stopped.
+t_memory_in_liveness() {
+  fresh
+  run "$bin/filter" --report full.json
+  want_rc 0 || return
+  local peak
+  peak=$(jq -r .memory_bytes full.json)
+  run "$bin/filter" --memory $((peak - 1)) --report r.json
+  want_rc 3 && want_in "$out" '^result: incomplete: .*during the liveness check; the state search was exhaustive' stdout &&
+    want_json r.json '.states == 142 and .bound_hit == "memory" and .stopped_in == "liveness"
+      and .liveness.status == "stopped"' "stopped in the liveness check" || return
+  ! grep -q 'the search is not exhaustive' "$out" || { why="says the search was not exhaustive"; return 1; }
+}
+check checker-memory-in-liveness-phase t_memory_in_liveness
+
+# A write error on stdout is an error (exit 2, a message), and the report
+# says so too.
+t_stdout_full() {
+  [ -w /dev/full ] || { why="no /dev/full"; return 1; }
+  fresh
+  "$bin/counter" --report r.json >/dev/full 2>"$err"
+  rc=$?
+  want_rc 2 && want_in "$err" 'cannot write the results to the standard output' stderr &&
+    want_json r.json '.verdict == "error" and .exit_code == 2 and (.error | type) == "string"' "error report"
+}
+check checker-stdout-write-error t_stdout_full
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The #line directives of generated C, read as the C preprocessor reads them
-# (cheap: mcgen --emit-c only, no C compiler). For every bundled spec and
-# every DVE test model:
+# (cheap: mcgen --emit-c only, no C compiler). For every bundled spec, every
+# end-to-end test spec and every DVE test model:
 #   - no repeated directive: none followed by another directive before any
 #     line of C, and none naming the generated file where the line is
 #     already attributed to it (a directive naming a spec line always either
@@ -14,7 +14,8 @@
 #
 # Usage: tests/debug/lines.sh [BUILD_DIR] [SPEC...]
 #   BUILD_DIR  where mcgen was built (default: build)
-#   SPEC       specs to check (default: specs/*.mc tests/dve/*.dve)
+#   SPEC       specs to check (default: specs/*.mc tests/e2e/specs/*.mc
+#              tests/dve/*.dve)
 # The last line is `N passed, N failed`; the exit status is non-zero if
 # anything failed.
 set -uo pipefail
@@ -28,7 +29,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-lines.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 
-if [ $# -gt 0 ]; then specs=("$@"); else specs=("$root"/specs/*.mc "$root"/tests/dve/*.dve); fi
+if [ $# -gt 0 ]; then
+  specs=("$@")
+else
+  specs=("$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/dve/*.dve)
+fi
 
 for spec in "${specs[@]}"; do
   name=$(basename "$spec")

@@ -199,3 +199,92 @@ Test(emit, symmetry_collections_and_two_scalarsets) {
   cr_assert_contains(out, "pm[1][j"); // a's rows move with W
   cr_assert_contains(out, "pm[0][j"); // and its columns with P
 }
+
+// The text of one m4 definition (MCGEN_RULES: the guards and bodies).
+static char *definition(const char *out, const char *name) {
+  const char *start = strstr(out, format("m4_define(⟦%s⟧", name));
+  cr_assert(start, "no definition of %s", name);
+  const char *end = strstr(start + 1, "m4_define(");
+  return xstrndup(start, end ? (size_t)(end - start) : strlen(start));
+}
+
+Test(emit, accessors_for_fields_and_collections) {
+  char *out = emitted("type Cmd = enum { idle, req };\n"
+                      "type Msg = record { cmd: Cmd, data: 0..3 };\n"
+                      "type B = record { b: bool };\n"
+                      "var chan1: [0..1] Msg;\n"
+                      "var inbox: [0..1] queue<0..3, 2>;\n"
+                      "var a_b: bool;\n"
+                      "var a: B;\n"
+                      "action send(i: 0..1) when chan1[i].cmd == idle && inbox[i].len() < 2 {\n"
+                      "  chan1[i].cmd = req;\n"
+                      "  inbox[i].push(chan1[i].data);\n"
+                      "  a.b = a_b;\n"
+                      "}\n");
+  cr_assert_contains(out, "MC_ACCESSOR int64_t get_chan1_cmd(const uint8_t *s, int64_t i0)");
+  cr_assert_contains(out, "MC_ACCESSOR uint64_t q_len_inbox(const uint8_t *s, int64_t i0)");
+  cr_assert_contains(out, "MC_ACCESSOR bool q_push_inbox(uint8_t *s, int64_t i0, uint64_t e)");
+  // var a_b and field a.b would both be a_b: the later one is renamed.
+  cr_assert_contains(out, "MC_ACCESSOR int64_t get_a_b(const uint8_t *s)");
+  cr_assert_contains(out, "MC_ACCESSOR int64_t get_a_b_2(const uint8_t *s)");
+  char *rules = definition(out, "MCGEN_RULES");
+  cr_assert_contains(rules, "get_chan1_cmd(s, p_i) == e_idle");
+  cr_assert_contains(rules, "q_len_inbox(s, p_i)");
+  cr_assert_contains(rules, "set_chan1_cmd(n, p_i, e_req);");
+  cr_assert_contains(rules, "q_push_inbox(n, p_i, (uint64_t)get_chan1_data(n, p_i))");
+  cr_assert_contains(rules, "set_a_b_2(n, get_a_b(n));");
+  // No raw bit offsets in the model's code: every access has a name.
+  cr_assert_eq(count_substr(rules, "mcrt_get"), 0, "%s", rules);
+  cr_assert_eq(count_substr(rules, "mcrt_set"), 0, "%s", rules);
+  cr_assert_eq(count_substr(rules, "mcrt_q_"), 0, "%s", rules);
+}
+
+Test(emit, expressions_printed_with_the_parentheses_they_need) {
+  char *out = emitted("var x: 0..7;\n"
+                      "var y: 0..7;\n"
+                      "var z: bool;\n"
+                      "action go when x + y * 2 < 9 && (x + y) * 2 < 9 || z && x - (y - 1) == 0 {\n"
+                      "  z = !(x < y);\n"
+                      "}\n");
+  char *rules = definition(out, "MCGEN_RULES");
+  // * binds tighter than +, + than <, < than &&: no parentheses there; the
+  // ones the spec needs stay; && inside || keeps them (gcc -Wparentheses).
+  cr_assert_contains(rules, "return (get_x(s) + get_y(s) * 2 < 9 && (get_x(s) + get_y(s)) * 2 < 9)"
+                            " || (get_z(s) && get_x(s) - (get_y(s) - 1) == 0);");
+  cr_assert_contains(rules, "set_z(n, !(get_x(n) < get_y(n)));");
+}
+
+// The m4 definitions of a DVE model.
+static char *emitted_dve(const char *text) {
+  SrcFile *f = spec_file(text);
+  f->name = "t.dve";
+  capture_diagnostics();
+  Program *p = parse_dve(f);
+  cr_assert(error_count() == errors_before && check(p, NULL, 0), "errors:\n%s", captured());
+  Layout lay;
+  cr_assert(layout(p, &lay), "%s", captured());
+  char *text_out = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text_out, &len);
+  cr_assert(emit(p, &lay, out), "%s", captured());
+  fclose(out);
+  return text_out;
+}
+
+Test(emit, dve_actions_named_after_transitions_without_impossible_checks) {
+  char *out = emitted_dve("byte x = 0;\n"
+                          "process P {\n"
+                          "state a, b; init a;\n"
+                          "trans a -> b { effect x = x + 1; }, b -> b { effect x = 3; }, b -> b {};\n"
+                          "}\n"
+                          "system async;\n");
+  char *rules = definition(out, "MCGEN_RULES");
+  cr_assert_contains(rules, "static void a_P_a_b(");
+  cr_assert_contains(rules, "static void a_P_b_b(");
+  cr_assert_contains(rules, "static void a_P_b_b_2(");
+  cr_assert_eq(count_substr(rules, "a_t1"), 0);
+  // x + 1 may leave the byte's range: DiVinE's error state, checked once.
+  // Where it is stored it is in range: no run-time range error.
+  cr_assert_contains(rules, "if (0 <= l_dve_val && l_dve_val <= 255) {");
+  cr_assert_eq(count_substr(rules, "out of range"), 0, "%s", rules);
+}

@@ -119,6 +119,19 @@ Test(print, json_string_escapes) {
   cr_assert_str_eq(buf, "\"a\\\"b\\\\c\\nd\\u0001\"");
 }
 
+// JSON strings are valid UTF-8: well-formed characters (2, 3 and 4 bytes)
+// pass through; a stray continuation byte, a truncated sequence, an overlong
+// form, a surrogate and a byte above U+10FFFF each become U+FFFD.
+Test(print, json_string_utf8) {
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  mcrt_print_json_string(f, "caf\xc3\xa9 \xe2\x9f\xa7 \xf0\x9f\x98\x80|\x80|\xc3|\xe2\x9f|"
+                            "\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|caf\xe9");
+  fclose(f);
+  cr_assert_str_eq(buf, "\"caf\xc3\xa9 \xe2\x9f\xa7 \xf0\x9f\x98\x80|\\ufffd|\\ufffd|"
+                        "\\ufffd\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+                        "\\ufffd\\ufffd\\ufffd\\ufffd|caf\\ufffd\"");
+}
+
 // Parameters decode from the rule: mixed radix, first parameter most significant.
 static const McrtParam params[] = {{"p", &t_proc}, {"k", &t_pc}};
 static const McrtRuleGroup groups[] = {

@@ -579,3 +579,22 @@ Test(search, tree_deadlocks_under_depth_bound) {
   HAS("states:        7 distinct");
   HAS("deadlocks:     0 ");
 }
+
+// A message longer than the error slot is cut on a whole UTF-8 character:
+// 300 two-byte characters in a 512-byte slot keep 255 of them (510 bytes),
+// not 255 and a half.
+Test(search, long_message_cut_on_a_character) {
+  char msg[601];
+  for (int i = 0; i < 300; i++)
+    msg[2 * i] = (char)0xc3, msg[2 * i + 1] = (char)0xa9; // é
+  msg[600] = 0;
+  static McrtCtx ctx;
+  mcrt_assert_failed(&ctx, "m.mc", 1, 1, msg);
+  cr_assert_eq(strlen(ctx.err.message), 510);
+  cr_assert_eq(memcmp(ctx.err.message, msg, 510), 0);
+  // With one ASCII byte first the cut falls between characters: 511 bytes kept.
+  mcrt_clear_error(&ctx);
+  msg[0] = 'x', msg[1] = 'x';
+  mcrt_assert_failed(&ctx, "m.mc", 1, 1, msg + 1);
+  cr_assert_eq(strlen(ctx.err.message), 511);
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Signal tests: SIGINT (Ctrl-C) and SIGTERM (`timeout`, a scheduler) at every
+# phase of a checker's run must end it in order: exit 3, a partial summary
+# on stdout, a JSON report that parses and says what stopped (DESIGN.md:
+# "Ctrl-C stops it with a partial report").
+#
+# Usage: tests/cli/signals.sh [BUILD_DIR]   (default: build, from the repo root)
+#
+# The phases are hit deterministically through the runtime's test hook
+# (runtime/main.c, mcrt_test_pause): with MCRT_TEST_PAUSE=PHASE the checker
+# prints "mcrt-test-pause: PHASE" on stderr at that phase and waits for a
+# signal. Two runs of tests/cli/specs/filter.mc (142 states):
+#   - with its liveness property: start, search, liveness, report;
+#   - --liveness off --symmetry verify: start, search (the first run),
+#     verify-second (before the run without reduction), report;
+# each with SIGINT and with SIGTERM. Then one run of big.mc (10^8 states)
+# under `timeout -s TERM`, as a user or a scheduler stops it. Each check
+# prints `PASS name` or `FAIL name: why`; the last line is `N passed, N failed`.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+specs=$root/tests/cli/specs
+build_dir=${1:-$root/build}
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+mcgen=$build_dir/mcgen
+unset MCGEN_RUNTIME CC MCRT_TEST_PAUSE
+
+passed=0 failed=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-signals.XXXXXX")
+pid=
+cleanup() {
+  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+for tool in jq "$mcgen"; do
+  command -v "$tool" >/dev/null || {
+    fail setup "$tool is missing (make all, make test-deps)"
+    echo "$passed passed, $failed failed"
+    exit 1
+  }
+done
+for s in filter big; do
+  (cd "$work" && timeout 120 "$mcgen" -o "$s" "$specs/$s.mc" >"build-$s.log" 2>&1) ||
+    { fail "build-$s" "$(head -c 300 "$work/build-$s.log")"; }
+done
+
+excerpt() { head -c 300 "$1" | tr '\n' '|'; }
+
+# Waits up to 10 s for $pid to end; its status in $rc (KILL and 124 if not).
+reap() {
+  local _
+  for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"
+    wait "$pid" 2>/dev/null
+    rc=124
+  else
+    wait "$pid"
+    rc=$?
+  fi
+  pid=
+}
+
+# The partial result of a run in directory $1, stopped by signal $2 (INT or
+# TERM): exit 3, a summary saying incomplete, a report that parses and says
+# interrupted, by that signal, in phase $3 (the report's stopped_in).
+# Sets $why and returns 1 on the first problem.
+partial_ok() {
+  local d=$1 sig=$2 stopped=$3
+  [ "$rc" -eq 3 ] || { why="exit $rc, expected 3 (stderr: $(excerpt "$d/err.txt"))"; return 1; }
+  grep -q '^result: incomplete' "$d/out.txt" ||
+    { why="no partial summary (result: incomplete) on stdout: $(excerpt "$d/out.txt")"; return 1; }
+  local v
+  v=$(jq -r --arg s "SIG$sig" --arg p "$stopped" '.verdict == "incomplete" and .exit_code == 3
+        and .bound_hit == "interrupted" and .signal == $s and .stopped_in == $p' "$d/r.json" 2>&1)
+  [ "$v" = true ] && return 0
+  why="report: $v ($(head -c 400 "$d/r.json" 2>/dev/null | tr '\n' ' '))"
+  return 1
+}
+
+# interrupt NAME SIG PHASE STOPPED_IN JQ-CHECK ARGS...: runs filter with
+# ARGS paused at PHASE, sends SIG, checks the partial result and JQ-CHECK on
+# the report, and for --symmetry verify that the comparison was not made.
+interrupt() {
+  local name=$1 sig=$2 phase=$3 stopped=$4 extra=$5
+  shift 5
+  local d=$work/$name
+  mkdir -p "$d"
+  why=
+  # A background job of a script starts with SIGINT ignored; a user's Ctrl-C
+  # reaches a checker whose SIGINT is at its default.
+  (cd "$d" && exec env --default-signal=INT MCRT_TEST_PAUSE="$phase" "$work/filter" "$@" \
+    --report r.json >out.txt 2>err.txt) &
+  pid=$!
+  local _
+  for _ in $(seq 200); do
+    grep -qx "mcrt-test-pause: $phase" "$d/err.txt" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  if ! grep -qx "mcrt-test-pause: $phase" "$d/err.txt" 2>/dev/null; then
+    reap
+    fail "$name" "never paused at $phase (exit $rc, stderr: $(excerpt "$d/err.txt"))"
+    return
+  fi
+  kill "-$sig" "$pid"
+  reap
+  partial_ok "$d" "$sig" "$stopped" || { fail "$name" "$why"; return; }
+  local v
+  v=$(jq -r "$extra" "$d/r.json" 2>&1)
+  [ "$v" = true ] || { fail "$name" "report: jq '$extra' gave '$v'"; return; }
+  case " $* " in
+  *" verify "*)
+    grep -q '^symmetry verify: not compared, .*result: incomplete (exit 3)' "$d/out.txt" ||
+      { fail "$name" "no 'not compared ... exit 3' line: $(grep '^symmetry verify' "$d/out.txt")"; return; }
+    ;;
+  esac
+  pass "$name"
+}
+
+# filter with its liveness property (the default): what stopped is said.
+for sig in INT TERM; do
+  interrupt "liveness-run-start-$sig" $sig start search '.states == 0'
+  interrupt "liveness-run-search-$sig" $sig search search \
+    '.states > 0 and .states < 142 and .liveness.status == "not-checked"'
+  interrupt "liveness-run-liveness-phase-$sig" $sig liveness liveness \
+    '.states == 142 and .liveness.status == "stopped" and (.liveness.checked | not)'
+  interrupt "liveness-run-report-$sig" $sig report end '.states == 142 and .violations == []'
+done
+
+# --symmetry verify: an interrupt stops both runs (the second one is not
+# searched after the first was stopped), and the comparison is not made.
+v=(--liveness off --symmetry verify)
+for sig in INT TERM; do
+  interrupt "verify-start-$sig" $sig start search '.states == 0 and .unreduced.states == 0' "${v[@]}"
+  interrupt "verify-first-run-$sig" $sig search search \
+    '.states > 0 and .states < 26 and .unreduced.states == 0' "${v[@]}"
+  interrupt "verify-second-run-$sig" $sig verify-second search \
+    '.states == 26 and .unreduced.states == 0 and .unreduced.bound_hit == "interrupted"' "${v[@]}"
+  interrupt "verify-report-$sig" $sig report end \
+    '.states == 26 and .unreduced.states == 142 and .symmetry_verify == "not-compared"' "${v[@]}"
+done
+
+# As a user or a scheduler stops it: `timeout -s TERM` on a long search.
+t_timeout() {
+  local d=$work/timeout
+  mkdir -p "$d"
+  (cd "$d" && timeout --preserve-status -s TERM 1.5 "$work/big" --report r.json >out.txt 2>err.txt)
+  rc=$?
+  partial_ok "$d" TERM search
+}
+if t_timeout; then pass timeout-sigterm-big; else fail timeout-sigterm-big "$why"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
