@@ -2436,7 +2436,6 @@ static void check_defines(Program *p, Define *defs, int ndefs) {
       const char *best = closest_name(defs[i].name, (const char *const *)names.data, names.len);
       if (best)
         hint("did you mean '%s'?", best);
-
     }
   }
 }

@@ -1969,7 +1969,6 @@ static void emit_state_accessors(Parts *p) {
     emit_accessors_of(&accessors, var->type, var->name,
                       format("%lldu", (long long)layout->offsets[i]), NULL, 0);
   }
-
   p->accessors = accessors;
 }
 
@@ -1987,7 +1986,6 @@ static void emit_functions(Program *prog, Parts *p) {
     if (d->kind == DK_FN)
       emit_fn_after_callees(&fn_protos, &fns, d, done);
   }
-
   p->fn_protos = fn_protos;
   p->fns = fns;
 }
@@ -1996,7 +1994,6 @@ static void emit_functions(Program *prog, Parts *p) {
 static void emit_enum_types(Program *prog) {
   for (int i = 0; i < prog->enums.len; i++)
     type_desc(prog->enums.data[i]);
-
 }
 
 // State variables: type descriptors and offsets.
@@ -2014,7 +2011,6 @@ static void emit_state_vars(Parts *p) {
   if (!layout->vars.len)
     buf_puts(&vars, "  {NULL, NULL, 0},\n");
   buf_puts(&vars, "};\n");
-
   p->vars = vars;
 }
 
@@ -2032,7 +2028,6 @@ static void emit_default_state(Parts *p) {
   for (int64_t i = 0; i < layout->state_bytes; i++)
     buf_printf(&defaults, "%s%s%u", i ? "," : "", i % 16 == 0 ? "\n  " : " ", defstate[i]);
   buf_puts(&defaults, "\n};\n");
-
   p->defaults = defaults;
 }
 
@@ -2073,7 +2068,6 @@ static bool number_rules(Program *prog, Parts *p) {
     *counter += gr->nbindings;
     vec_push(d->kind == DK_ACTION ? &actions : &inits, gr);
   }
-
   p->actions = actions;
   p->inits = inits;
   p->nrules = nrules;
@@ -2096,7 +2090,6 @@ static void emit_actions(Parts *p) {
       gr->body_fails = emit_body(&rules, decl_comment(d), gr->body, &d->params, d->body);
     }
   }
-
   p->rules = rules;
 }
 
@@ -2148,7 +2141,6 @@ static void emit_predicates(Program *prog, Parts *p) {
   buf_puts(&check_reach, "  }\n  (void)ctx, (void)s;\n  return false;\n}\n");
   buf_puts(&terminal, "  (void)ctx, (void)s;\n  return false;\n}\n");
   buf_puts(&constraint, "  (void)ctx, (void)s;\n  return true;\n}\n");
-
   p->preds = preds;
   p->inv_table = inv_table;
   p->reach_table = reach_table;
@@ -2281,7 +2273,6 @@ static void emit_search(Parts *p) {
     buf_printf(&search, "  if (x_%s(ctx, s, n))\n    return;\n",
                ((Group *)actions.data[i])->body);
   buf_puts(&search, "  (void)ctx, (void)s, (void)n;\n}\n\n");
-
   p->search = search;
 }
 
@@ -2320,7 +2311,6 @@ static void emit_replay(Parts *p) {
     buf_puts(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
                       "uint8_t *n) {\n"
                       "  (void)ctx, (void)rule, (void)s, (void)n;\n  return false;\n}\n");
-
   p->search = search;
 }
 
