@@ -22,11 +22,10 @@ static const char *const keywords[] = {
     "enum", "scalarset", "record", "set", "multiset", "queue",
 };
 
-// Longest first, so that the first match is the longest one.
+// The punctuation that is not an operator; the operators are spelled in
+// op_info (parse.c).
 static const char *const puncts[] = {
-    "<->", "::", "..", "==", "!=", "<=", ">=", "&&", "||", "->", "~>",
-    "(", ")", "[", "]", "{", "}", ",", ";", ":", ".", "?", "=", "<", ">",
-    "+", "-", "*", "/", "%", "!", "|",
+    "::", "..", "~>", "(", ")", "[", "]", "{", "}", ",", ";", ":", ".", "?", "=", "|",
 };
 
 // The lexer's position: the current pointer and the start of its line.
@@ -303,6 +302,29 @@ static Token *number(Lexer *lx) {
   return tok;
 }
 
+// The length of `s` if the text at p begins with it, else 0.
+static int starts_with(const char *p, const char *end, const char *s) {
+  int n = (int)strlen(s);
+  return end - p >= n && memcmp(p, s, (size_t)n) == 0 ? n : 0;
+}
+
+// The length of the longest punctuation or operator of a spec at p, or 0.
+static int punct_len(const char *p, const char *end) {
+  int len = 0;
+  for (size_t i = 0; i < sizeof(puncts) / sizeof(*puncts); i++) {
+    int n = starts_with(p, end, puncts[i]);
+    len = n > len ? n : len;
+  }
+  for (int op = 0; op <= OP_BNOT; op++) {
+    const OpInfo *o = &op_info[op];
+    if (o->dve_only || is_ident_start(o->spelling[0]))
+      continue; // `in` and the quantifiers are keywords
+    int n = starts_with(p, end, o->spelling);
+    len = n > len ? n : len;
+  }
+  return len;
+}
+
 Token *tokenize(const SrcFile *file) {
   Lexer lx = {
       .file = file,
@@ -356,14 +378,7 @@ Token *tokenize(const SrcFile *file) {
       continue;
     }
 
-    int plen = 0;
-    for (size_t i = 0; i < sizeof(puncts) / sizeof(*puncts); i++) {
-      int n = (int)strlen(puncts[i]);
-      if (lx.end - p >= n && memcmp(p, puncts[i], (size_t)n) == 0) {
-        plen = n;
-        break;
-      }
-    }
+    int plen = punct_len(p, lx.end);
     if (plen) {
       cur = cur->next = new_token(&lx, TK_PUNCT, p, p + plen);
       lx.p += plen;

@@ -251,6 +251,7 @@ typedef struct OpInfo {
   const char *c_fn;     // the runtime function emit.c calls instead (<< >>), or NULL
   const char *overflow; // "add" for __builtin_add_overflow: the check written when the
                         // result may leave int64; NULL: none (/ and % have their own)
+  bool dve_only;        // not an operator of a spec (the lexer does not read it)
 } OpInfo;
 extern const OpInfo op_info[OP_BNOT + 1];
 
