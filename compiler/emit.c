@@ -759,15 +759,41 @@ static char *gen_lazy(Node *node, Buf **pre, bool plain) {
   return v;
 }
 
+// Whether `sub`, an operand of `node`, continues its chain: a left operand
+// with the same operator (+ and - together), or the right one of `->` or of
+// `?:`'s else. Its C text `(x op y)` can then lose its parentheses, so that
+// a long chain stays flat in C (clang refuses more than 256 nested
+// parentheses); C's operators associate the same way.
+static bool same_chain(Node *node, Node *sub) {
+  if (node->kind == ND_COND)
+    return sub == node->els && sub->kind == ND_COND;
+  if (sub->kind != ND_BINARY)
+    return false;
+  if (node->op == OP_IMPLIES)
+    return sub == node->rhs && sub->op == OP_IMPLIES;
+  if (sub != node->lhs)
+    return false;
+  bool additive = (node->op == OP_ADD || node->op == OP_SUB) &&
+                  (sub->op == OP_ADD || sub->op == OP_SUB);
+  return additive || (sub->op == node->op &&
+                      (node->op == OP_AND || node->op == OP_OR || node->op == OP_MUL));
+}
+
+// The C text of operand `sub` of `node`, unwrapped where it continues the
+// chain (cond_c removes a pair of parentheses only around the whole).
+static const char *chained(Node *node, Node *sub, const char *c) {
+  return same_chain(node, sub) ? cond_c(c) : c;
+}
+
 static char *gen_binary(Node *node) {
   Op op = node->op;
   if (op == OP_AND || op == OP_OR || op == OP_IMPLIES) {
     char *a = gen_plain(node->lhs);
     Buf *pre;
     char *b = gen_lazy(node->rhs, &pre, true);
-    const char *la = op == OP_IMPLIES ? format("!%s", a) : a;
+    const char *la = op == OP_IMPLIES ? format("!%s", a) : chained(node, node->lhs, a);
     if (!pre)
-      return format("(%s %s %s)", la, op == OP_AND ? "&&" : "||", b);
+      return format("(%s %s %s)", la, op == OP_AND ? "&&" : "||", chained(node, node->rhs, b));
     char *t = temp("bool", la);
     line(op == OP_AND ? "if (%s) {" : "if (!%s) {", t);
     buf_puts(g.out, pre->data);
@@ -832,7 +858,7 @@ static char *gen_binary(Node *node) {
     return format("(%s %s %s)", a, cop[op], b);
   }
   if (iv_fits(interval(node)))
-    return format("(%s %s %s)", a, cop[op], b);
+    return format("(%s %s %s)", chained(node, node->lhs, a), cop[op], b);
   static const char *builtin[] = {[OP_ADD] = "add", [OP_SUB] = "sub", [OP_MUL] = "mul"};
   char *t = temp_name();
   line("int64_t %s;", t);
@@ -984,7 +1010,7 @@ static char *gen_value(Node *node) {
     bool plain = R(node->ty)->kind != TY_OPTIONAL;
     char *a = gen_lazy(node->then, &pa, plain), *b = gen_lazy(node->els, &pb, plain);
     if (!pa && !pb)
-      return format("(%s ? %s : %s)", c, a, b);
+      return format("(%s ? %s : %s)", c, a, chained(node, node->els, b));
     char *t = temp_name();
     line("int64_t %s;", t);
     line("if (%s) {", cond_c(c));
