@@ -163,8 +163,8 @@ static void resolve_var_decl(DVar *v, Vec *vars) {
     if (failed || v->size < 1 || v->size > 1 << 20)
       v->size = 1;
   }
-  if (v->is_const && v->size < 0 && v->init.len) {
-    bool failed = v->broken;
+  if (v->is_const && v->size < 0) {
+    bool failed = v->broken || !v->init.len; // no value: reported by the parser
     if (!failed)
       v->cval = wrap_value(const_value(v->init.data[0], v->proc, v->name, &failed), v->is_int);
     v->cval_unknown = failed;
