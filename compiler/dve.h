@@ -75,6 +75,8 @@ struct DProc {
   Vec assert_states, assert_exprs; // Token*, DExpr*
   Vec trans;         // DTrans*
   bool broken;       // its body has a syntax error
+  bool states_lost, vars_lost; // a state or variable name is missing (a
+                     // syntax error): an unknown one is not reported
   const char *cname;
   const char **state_cnames;
 };
@@ -85,7 +87,8 @@ typedef struct DSystem {
   Vec procs;         // DProc*
   Token *property;
   Token *system_tok;
-  bool complete;     // no syntax error: the tree is the whole file
+  bool vars_lost, chans_lost, procs_lost; // a name of that kind is missing
+                     // (a syntax error): an unknown one is not reported
 } DSystem;
 
 //

@@ -68,7 +68,7 @@ static int64_t const_value(DExpr *e, DProc *proc, const Token *before, bool *fai
       return v->cval;
     }
     *failed = true;
-    if (!v && dve_name_lost(e->name->str))
+    if (!v && (dve_name_lost(e->name->str) || sys->vars_lost || (proc && proc->vars_lost)))
       return 0;
     error_at(e->tok, "'%s' is not a constant", e->name->str);
     return 0;
@@ -135,7 +135,7 @@ static int state_index(DProc *p, Token *name) {
 // Reports an unknown state of process p.
 static int resolve_state(DProc *p, Token *name) {
   int i = state_index(p, name);
-  if (i < 0 && !dve_name_lost(name->str)) {
+  if (i < 0 && !dve_name_lost(name->str) && !p->states_lost) {
     error_at(name, "process '%s' has no state '%s'", p->name->str, name->str);
     const char **names = xcalloc((size_t)p->states.len + 1, sizeof *names);
     for (int j = 0; j < p->states.len; j++)
@@ -156,8 +156,9 @@ static void resolve_var_decl(DVar *v, Vec *vars) {
     if (!strcmp(((DVar *)vars->data[i])->name->str, v->name->str))
       prev = ((DVar *)vars->data[i])->name;
   if (v->size_expr) {
-    bool failed = false;
-    v->size = const_value(v->size_expr, v->proc, v->name, &failed);
+    bool failed = v->broken; // its size may be cut short: not evaluated
+    if (!failed)
+      v->size = const_value(v->size_expr, v->proc, v->name, &failed);
     if (!failed && (v->size < 1 || v->size > 1 << 20))
       error_at(v->size_expr->tok, "array size %lld out of range (1 to 2^20)", (long long)v->size);
     if (failed || v->size < 1 || v->size > 1 << 20)
@@ -283,6 +284,15 @@ static void suggest_var(const char *name, DProc *proc) {
     hint("did you mean '%s'?", s);
 }
 
+// Whether a variable name of e's scope is missing (after a syntax error).
+static bool scope_lost(DExpr *e, DProc *proc) {
+  if (e->proc) {
+    DProc *p = find_proc(e->proc->str);
+    return p && p->vars_lost;
+  }
+  return sys->vars_lost || (proc && proc->vars_lost);
+}
+
 static void resolve_expr(DExpr *e, DProc *proc) {
   if (!e)
     return;
@@ -292,7 +302,7 @@ static void resolve_expr(DExpr *e, DProc *proc) {
   case DE_STATE: {
     DProc *p = find_proc(e->proc->str);
     if (!p) {
-      if (!dve_name_lost(e->proc->str))
+      if (!dve_name_lost(e->proc->str) && !sys->procs_lost)
         error_at(e->proc, "unknown process '%s'", e->proc->str);
       return;
     }
@@ -305,7 +315,7 @@ static void resolve_expr(DExpr *e, DProc *proc) {
     if (e->proc) {
       scope = find_proc(e->proc->str);
       if (!scope) {
-        if (!dve_name_lost(e->proc->str))
+        if (!dve_name_lost(e->proc->str) && !sys->procs_lost)
           error_at(e->proc, "unknown process '%s'", e->proc->str);
         return;
       }
@@ -314,7 +324,7 @@ static void resolve_expr(DExpr *e, DProc *proc) {
     if (!v && !e->proc)
       v = find_var(&sys->vars, e->name->str);
     if (!v) {
-      if (dve_name_lost(e->name->str))
+      if (dve_name_lost(e->name->str) || scope_lost(e, proc))
         ; // its declaration may be in what a syntax error made us skip
       else if (e->proc)
         error_at(e->name, "process '%s' has no variable '%s'", e->proc->str, e->name->str);
@@ -330,9 +340,9 @@ static void resolve_expr(DExpr *e, DProc *proc) {
       return;
     }
     e->var = v;
-    if (v->size >= 0 && !e->idx)
+    if (v->size >= 0 && !e->idx && !v->broken)
       error_at(e->name, "array '%s' needs an index", v->name->str);
-    if (v->size < 0 && e->idx)
+    if (v->size < 0 && e->idx && !v->broken)
       error_at(e->name, "'%s' is not an array", v->name->str);
     resolve_expr(e->idx, proc);
     return;
@@ -419,7 +429,7 @@ static void resolve_all(void) {
       if (t->chan_tok) {
         t->chan = find_chan(t->chan_tok->str);
         if (!t->chan) {
-          if (!dve_name_lost(t->chan_tok->str))
+          if (!dve_name_lost(t->chan_tok->str) && !sys->chans_lost)
             error_at(t->chan_tok, "unknown channel '%s'", t->chan_tok->str);
           continue;
         }
@@ -443,7 +453,7 @@ static void resolve_all(void) {
   prop_proc = NULL;
   if (sys->property) {
     prop_proc = find_proc(sys->property->str);
-    if (!prop_proc && !dve_name_lost(sys->property->str))
+    if (!prop_proc && !dve_name_lost(sys->property->str) && !sys->procs_lost)
       error_at(sys->property, "unknown property process '%s'", sys->property->str);
     for (int j = 0; prop_proc && j < prop_proc->trans.len; j++) {
       DTrans *t = prop_proc->trans.data[j];

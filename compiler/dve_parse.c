@@ -201,8 +201,10 @@ static Token *dve_tokenize(const SrcFile *f) {
 //
 
 static Token *tok;
+static Token *prev;   // the token before tok (NULL at the start)
 static bool panic;    // a syntax error was reported; suppress others until we sync
 static bool eof_seen; // an error at the end of the file was reported
+static Token *last_error; // where the last syntax error was (NULL: none yet)
 static int nsyntax;   // syntax errors so far (shown or not): a construct that
                       // saw one is broken
 static DSystem *sys;
@@ -252,8 +254,10 @@ bool dve_name_lost(const char *name) {
 }
 
 static void next(void) {
-  if (tok->kind != TK_EOF)
-    tok = tok->next;
+  if (tok->kind == TK_EOF)
+    return;
+  prev = tok;
+  tok = tok->next;
 }
 
 static bool is(const char *s) {
@@ -282,6 +286,7 @@ static void syntax_error_at(Token *t, const char *fmt, ...) {
     return;
   panic = true;
   nsyntax++;
+  last_error = t;
   if (is_bad_char(t) || (t->kind == TK_EOF && eof_seen))
     return;
   if (t->kind == TK_EOF)
@@ -346,6 +351,12 @@ static bool is_item_keyword(const Token *t) {
   return false;
 }
 
+// An item keyword inside a transition ends it (its `}` is missing) only
+// when it starts a line: one in the middle of a line is a stray word.
+static bool is_item_start(const Token *t) {
+  return is_item_keyword(t) && (!prev || t->line > prev->line);
+}
+
 static bool is_clause_keyword(const Token *t) {
   return t->kind == TK_KEYWORD && (equal(t, "guard") || equal(t, "sync") || equal(t, "effect"));
 }
@@ -361,25 +372,47 @@ static void skip(void) {
   next();
 }
 
-// Nesting of brackets while skipping.
-static void count_bracket(int *nest) {
-  if (is_punct(tok, "(") || is_punct(tok, "[") || is_punct(tok, "{"))
+// Nesting of braces while skipping. Parentheses and brackets are not
+// counted: DVE has no `;` or `}` inside them, and one left open by the
+// error would hide every `;` after it.
+static void count_brace(int *nest) {
+  if (is_punct(tok, "{"))
     (*nest)++;
-  else if ((is_punct(tok, ")") || is_punct(tok, "]") || is_punct(tok, "}")) && *nest > 0)
+  else if (is_punct(tok, "}") && *nest > 0)
     (*nest)--;
 }
 
+// A top-level keyword that really starts a declaration, as the tokens
+// after it show: `process NAME { ITEM|}`, `channel NAME|{`, `system
+// async|sync`.
+static bool is_top_start(const Token *t) {
+  if (!is_top_keyword(t))
+    return false;
+  const Token *n = t->next;
+  if (equal(t, "process")) {
+    const Token *b = n->kind == TK_IDENT ? n->next : NULL;
+    const Token *c = b && is_punct(b, "{") ? b->next : NULL;
+    return c && (is_item_keyword(c) || is_punct(c, "}"));
+  }
+  if (equal(t, "channel"))
+    return n->kind == TK_IDENT || is_punct(n, "{");
+  return n->kind == TK_KEYWORD && (equal(n, "async") || equal(n, "sync"));
+}
+
 // Whether recovery must stop at t and leave panic set: the end of the file
-// or a top-level keyword (the construct being recovered lacks its closer).
+// or the start of a top-level declaration (the construct being recovered
+// lacks its closer). Unlike item keywords, these count in the middle of a
+// line: BEEM's models often start a process on the line of the last one's
+// `}`.
 static bool ends_construct(const Token *t) {
-  return t->kind == TK_EOF || is_top_keyword(t);
+  return t->kind == TK_EOF || is_top_start(t);
 }
 
 // After an error in a clause of a transition's body: to the clause's `;`
 // (consumed), the next clause keyword or the body's `}`.
 static void recover_clause(void) {
   int nest = 0;
-  while (!ends_construct(tok) && !is_item_keyword(tok)) {
+  while (!ends_construct(tok) && !is_item_start(tok)) {
     if (nest == 0 && (is_punct(tok, "}") || is_clause_keyword(tok))) {
       panic = false;
       return;
@@ -389,7 +422,7 @@ static void recover_clause(void) {
       panic = false;
       return;
     }
-    count_bracket(&nest);
+    count_brace(&nest);
     skip();
   }
 }
@@ -398,13 +431,13 @@ static void recover_clause(void) {
 // body's `}`.
 static void recover_body(void) {
   int nest = 0;
-  while (!ends_construct(tok) && !is_item_keyword(tok)) {
+  while (!ends_construct(tok) && !is_item_start(tok)) {
     if (nest == 0 && is_punct(tok, "}")) {
       next();
       panic = false;
       return;
     }
-    count_bracket(&nest);
+    count_brace(&nest);
     skip();
   }
 }
@@ -413,7 +446,7 @@ static void recover_body(void) {
 // to the `,` or `;` after it.
 static void recover_transition(void) {
   int nest = 0;
-  while (!ends_construct(tok) && !is_item_keyword(tok)) {
+  while (!ends_construct(tok) && !is_item_start(tok)) {
     if (nest == 0 && (is_punct(tok, ",") || is_punct(tok, ";"))) {
       panic = false;
       return;
@@ -425,7 +458,7 @@ static void recover_transition(void) {
       panic = false;
       return;
     }
-    count_bracket(&nest);
+    count_brace(&nest);
     skip();
   }
 }
@@ -446,7 +479,7 @@ static void recover_item(Token *start) {
       panic = false;
       return;
     }
-    count_bracket(&nest);
+    count_brace(&nest);
     skip();
   }
 }
@@ -462,7 +495,7 @@ static void recover_decl(Token *start) {
     if (nest == 0 && (equal(tok, "byte") || equal(tok, "int") || equal(tok, "const")) &&
         tok->kind == TK_KEYWORD)
       return;
-    count_bracket(&nest);
+    count_brace(&nest);
     skip();
   }
 }
@@ -649,6 +682,7 @@ static DExpr *dexpr(void) {
 // Each variable joins `vars` as soon as its name is read, so that a syntax
 // error in its size or initialiser does not make it unknown.
 static void dvar_decl(Vec *vars, DProc *proc) {
+  int before = nsyntax, first = vars->len;
   bool is_const = accept_tok("const");
   bool is_int = is("int");
   if (!accept_tok("int") && !accept_tok("byte")) {
@@ -656,10 +690,11 @@ static void dvar_decl(Vec *vars, DProc *proc) {
     return;
   }
   do {
-    int before = nsyntax;
     Token *name = expect_ident("a variable name");
-    if (panic)
-      return;
+    if (panic) {
+      *(proc ? &proc->vars_lost : &sys->vars_lost) = true;
+      break;
+    }
     DVar *v = xcalloc(1, sizeof *v);
     v->name = name;
     v->is_int = is_int;
@@ -677,22 +712,29 @@ static void dvar_decl(Vec *vars, DProc *proc) {
         if (v->size < 0)
           error_at(tok, "a scalar variable cannot have a list initialiser");
         if (!is("}")) {
-          do
-            vec_push(&v->init, dexpr());
-          while (accept_tok(","));
+          do {
+            DExpr *e = dexpr();
+            if (!panic)
+              vec_push(&v->init, e);
+          } while (accept_tok(","));
         }
         expect("}");
       } else {
-        vec_push(&v->init, dexpr());
+        DExpr *e = dexpr();
+        if (!panic)
+          vec_push(&v->init, e);
         if (v->size >= 0 && !panic)
           error_at(v->name, "an array needs a list initialiser '{ ... }'");
       }
     }
-    v->broken = nsyntax != before;
-    if (is_const && v->size < 0 && v->init.len == 0 && !v->broken)
+    if (is_const && v->size < 0 && v->init.len == 0 && nsyntax == before)
       error_at(v->name, "constant '%s' needs a value", v->name->str);
   } while (accept_tok(","));
   expect(";");
+  // A syntax error anywhere in the declaration: what it says of each
+  // variable (its size, its value) may be wrong.
+  for (int i = first; i < vars->len && nsyntax != before; i++)
+    ((DVar *)vars->data[i])->broken = true;
 }
 
 // chan_decl = "channel" ("{" type ("," type)* "}")? chan_name ("," chan_name)* ";"
@@ -708,6 +750,7 @@ static void dchan_decl(void) {
       bool is_int = is("int");
       if (!accept_tok("int") && !accept_tok("byte")) {
         syntax_error("'byte' or 'int'");
+        sys->chans_lost = true;
         return;
       }
       vec_push(&types, is_int ? (void *)"int" : (void *)"byte");
@@ -716,8 +759,10 @@ static void dchan_decl(void) {
   }
   do {
     Token *name = expect_ident("a channel name");
-    if (panic)
+    if (panic) {
+      sys->chans_lost = true;
       return;
+    }
     DChan *c = xcalloc(1, sizeof *c);
     c->name = name;
     c->types = types;
@@ -733,11 +778,14 @@ static void dchan_decl(void) {
 }
 
 // name_list = IDENT ("," IDENT)* ";"
-static void dname_list(Vec *out, const char *what) {
+// *lost is set when a name is missing.
+static void dname_list(Vec *out, const char *what, bool *lost) {
   do {
     Token *name = expect_ident(what);
-    if (panic)
+    if (panic) {
+      *lost = true;
       return;
+    }
     vec_push(out, name);
   } while (accept_tok(","));
   expect(";");
@@ -764,16 +812,29 @@ static DTrans *dtransition(DProc *proc) {
   t->from = expect_ident("a state name");
   expect("->");
   t->to = expect_ident("a state name");
-  expect("{");
+  if (!panic && is_clause_keyword(tok)) {
+    // `a -> b guard ...`: the body without its `{`; read it all the same.
+    syntax_error("'{'");
+    panic = false;
+  } else if (!panic && !is("{") && is_punct(tok->next, "{")) {
+    // `a -> b ; {`: one stray token before the body.
+    syntax_error("'{'");
+    panic = false;
+    next();
+    next();
+  } else
+    expect("{");
   if (panic) {
     t->broken = true;
     recover_transition();
     return t;
   }
   if (accept_tok("guard")) {
-    do
-      vec_push(&t->guards, dexpr());
-    while (accept_tok(","));
+    do {
+      DExpr *g = dexpr();
+      if (!panic) // a half-read expression is not resolved
+        vec_push(&t->guards, g);
+    } while (accept_tok(","));
     expect(";");
     clause_end(t, before);
   }
@@ -791,7 +852,8 @@ static DTrans *dtransition(DProc *proc) {
         DExpr *e = dexpr();
         if (!t->send && !panic && (e->kind != DE_VAR || e->proc))
           error_at(dexpr_start(e), "a receive needs a variable to store the value in");
-        vec_push(&t->sexprs, e);
+        if (!panic)
+          vec_push(&t->sexprs, e);
       } while (braces && accept_tok(","));
       if (braces)
         expect("}");
@@ -805,8 +867,11 @@ static DTrans *dtransition(DProc *proc) {
       if (!panic && (l->kind != DE_VAR || l->proc))
         error_at(dexpr_start(l), "only a variable or an array element can be assigned");
       expect("=");
-      vec_push(&t->lhs, l);
-      vec_push(&t->rhs, dexpr());
+      DExpr *r = dexpr();
+      if (!panic) {
+        vec_push(&t->lhs, l);
+        vec_push(&t->rhs, r);
+      }
     } while (accept_tok(","));
     expect(";");
     clause_end(t, before);
@@ -820,24 +885,44 @@ static DTrans *dtransition(DProc *proc) {
   return t;
 }
 
+// trans_list = transition ("," transition)* ";"
+// A transition recovers by itself; a panic left over ends the item.
+static void dtrans_list(DProc *p) {
+  do {
+    DTrans *t = dtransition(p);
+    vec_push(&p->trans, t);
+    if (!panic && !is(",") && !is(";") && !is("}") && (t->broken || is_clause_keyword(tok))) {
+      // The body's `}` came too early (a stray one in an expression, or
+      // before a clause): what follows up to the next `}` belongs to the
+      // body. After an error in the body this is no new error.
+      if (t->broken)
+        panic = true;
+      else
+        syntax_error("';'");
+      recover_body();
+    }
+  } while (accept_tok(","));
+  expect(";");
+}
+
 // The body of a process: one item (a declaration or a list).
 // proc_item = var_decl
 //           | "state" name_list | "init" IDENT ";" | "commit" name_list
 //           | "accept" name_list | "assert" assertion ("," assertion)* ";"
-//           | "trans" (transition ("," transition)* ";")?
+//           | "trans" trans_list?
 // assertion = IDENT ":" expr
 static void dproc_item(DProc *p) {
   if (is("byte") || is("int") || is("const"))
     dvar_decl(&p->vars, p);
   else if (accept_tok("state"))
-    dname_list(&p->states, "a state name");
+    dname_list(&p->states, "a state name", &p->states_lost);
   else if (accept_tok("init")) {
     p->init = expect_ident("the initial state");
     expect(";");
   } else if (accept_tok("commit"))
-    dname_list(&p->commits, "a state name");
+    dname_list(&p->commits, "a state name", &(bool){false});
   else if (accept_tok("accept"))
-    dname_list(&p->accepts, "a state name");
+    dname_list(&p->accepts, "a state name", &(bool){false});
   else if (accept_tok("assert")) {
     do {
       Token *state = expect_ident("a state name");
@@ -850,13 +935,15 @@ static void dproc_item(DProc *p) {
     } while (accept_tok(","));
     expect(";");
   } else if (accept_tok("trans")) {
-    if (!is("}")) {
-      // A transition recovers by itself; a panic left over ends the item.
-      do
-        vec_push(&p->trans, dtransition(p));
-      while (accept_tok(","));
-      expect(";");
-    }
+    if (!is("}"))
+      dtrans_list(p);
+  } else if (is_clause_keyword(tok) && last_error && last_error->loc > p->name->loc) {
+    // A clause after an error in this process: the rest of a body whose
+    // `}` came too early (`guard x > 0 } ; effect ...`); no new error.
+    panic = true;
+    recover_body();
+    if (accept_tok(","))
+      dtrans_list(p);
   } else
     syntax_error("a declaration, 'state', 'init', 'commit', 'accept', 'assert', 'trans' or '}'");
 }
@@ -871,6 +958,8 @@ static void dprocess(void) {
   if (panic) {
     if (p->name->str[0])
       lose(p->name->str); // the process is skipped: its name is not unknown
+    else
+      sys->procs_lost = true;
     return;
   }
   while (!panic && !is("}") && !ends_construct(tok)) {
@@ -929,6 +1018,8 @@ DSystem *dve_parse(const SrcFile *file) {
   sys = xcalloc(1, sizeof *sys);
   lost = NULL;
   lost_cap = lost_count = 0;
+  prev = NULL;
+  last_error = NULL;
   panic = false;
   nsyntax = 0;
   nesting = index_nesting = 0;
