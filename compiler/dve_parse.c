@@ -16,13 +16,21 @@
 //     process's `}`;
 //   - a declaration: to the next `byte`, `int`, `const`, `channel`,
 //     `process` or `system` outside any braces.
-// `process`, `channel`, `system` and the end of the file end every inner
-// construct: an inner recovery that meets one leaves `panic` set, so that
-// the constructs around it end without reporting their missing closers, and
-// the declaration loop takes over. Identifiers that recovery skips are
-// remembered (dve_name_lost()): the resolver does not call them unknown.
-// Characters the lexer rejected stay in the token stream, so that the
-// parser stops there without a second message.
+// The start of a top-level declaration and the end of the file end every
+// inner construct: an inner recovery that meets one leaves `panic` set, so
+// that the constructs around it end without reporting their missing
+// closers, and the declaration loop takes over. A transition body missing
+// its `{`, or closed by a stray `}`, is read on rather than cascading into
+// errors about its clauses.
+//
+// No cascade into the resolver: identifiers that recovery skips are
+// remembered (dve_name_lost()) and never called unknown; while a state,
+// variable, channel or process name is missing, no name of that kind is
+// (dve.h: *_lost); half-read expressions are dropped from the tree; a
+// broken declaration or transition is marked so that what it says of sizes,
+// values and arities is not checked. Characters the lexer rejected stay in
+// the token stream, so that the parser stops there without a second
+// message.
 #include "dve.h"
 
 //
@@ -816,7 +824,7 @@ static DTrans *dtransition(DProc *proc) {
     // `a -> b guard ...`: the body without its `{`; read it all the same.
     syntax_error("'{'");
     panic = false;
-  } else if (!panic && !is("{") && is_punct(tok->next, "{")) {
+  } else if (!panic && tok->kind != TK_EOF && !is("{") && is_punct(tok->next, "{")) {
     // `a -> b ; {`: one stray token before the body.
     syntax_error("'{'");
     panic = false;
