@@ -1117,6 +1117,11 @@ static char *gen_binary(Node *node) {
     Buf *pre;
     char *b = gen_lazy(node->rhs, &pre, true);
     const char *la = op == OP_IMPLIES ? unary_c("!", a) : a;
+    // A chain `a -> b -> c` is `!a || (!b || c)`: || associates, so the
+    // right operand stays unparenthesized and a long chain stays flat in C
+    // (clang refuses more than 256 nested parentheses).
+    if (!pre && op == OP_IMPLIES && prec_of(b) == PREC_OR)
+      return with_prec(format("%s || %s", operand(la, PREC_AND + 1), b), PREC_OR);
     if (!pre)
       return binary_c(op_info[op].c_prec, la, op_info[op].c_op, b);
     char *t = temp("bool", la);

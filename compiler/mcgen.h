@@ -374,8 +374,10 @@ typedef bool Visitor(Node *node, void *ctx);
 void walk(Node *node, Visitor *visit, void *ctx);
 
 //
-// dve.c: the DVE front end. Parses a .dve file and lowers it to the same
-// Program that parse() builds; reports errors like parse().
+// dve_lower.c: the DVE front end (dve_parse.c reads the file, dve_lower.c
+// resolves and lowers it; dve.h is what they share). Parses a .dve file and
+// lowers it to the same Program that parse() builds; reports every syntax
+// and name error of the file, like parse() and check().
 //
 Program *parse_dve(const SrcFile *file);
 

@@ -1,8 +1,10 @@
-// dve.c: the DVE front end (the input language of DiVinE and LTSmin, in
-// which the BEEM benchmarks are written). Tokenizes and parses a .dve file
-// into a small DVE syntax tree, resolves its names, then lowers it to the
-// same Program/Decl/Node tree that parse.c builds from a .mc spec, so that
-// check, layout and emit never learn which language the model came from.
+// dve_lower.c: the DVE front end's second half. Resolves the names of the
+// DVE syntax tree that dve_parse.c builds (declarations in source order,
+// then every expression), then lowers it to the same Program/Decl/Node tree
+// that parse.c builds from a .mc spec, so that check, layout and emit never
+// learn which language the model came from. Resolution runs even after
+// syntax errors, on what could be parsed, so that all errors of a file are
+// reported in one run; lowering runs only on a file without errors.
 //
 // Lowering:
 // - `byte` is the range 0..255 and `int` the range -32768..32767; every
@@ -25,438 +27,13 @@
 // - A buffered channel `channel {byte, int} c[K]` is one queue per component.
 #include <setjmp.h>
 
-#include "mcgen.h"
+#include "dve.h"
 
 //
-// Lexer.
+// Name resolution.
 //
 
-static const char *const dve_keywords[] = {
-    "process", "state",    "init",   "trans", "guard", "effect", "sync",  "channel",
-    "byte",    "int",      "const",  "commit", "accept", "system", "async", "property",
-    "assert",  "and",      "or",     "not",   "imply", "true",   "false", "use",
-};
-
-// Longest first, so that the first match is the longest one.
-static const char *const dve_puncts[] = {
-    "->", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "(", ")", "[", "]", "{", "}", ",",
-    ";",  ":",  ".",  "?",  "!",  "=",  "<",  ">",  "+",  "-", "*", "/", "%", "&", "|", "^", "~",
-};
-
-static bool is_dve_keyword(const char *s, size_t len) {
-  for (size_t i = 0; i < sizeof dve_keywords / sizeof *dve_keywords; i++)
-    if (strlen(dve_keywords[i]) == len && !memcmp(dve_keywords[i], s, len))
-      return true;
-  return false;
-}
-
-static bool ident_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool ident_char(char c) {
-  return ident_start(c) || (c >= '0' && c <= '9');
-}
-
-// A token at [p, q) on `line`, whose line starts at `ls`.
-static Token *dve_token(const SrcFile *f, TokenKind kind, const char *p, const char *q, int line,
-                        const char *ls) {
-  Token *t = xcalloc(1, sizeof *t);
-  t->kind = kind;
-  t->loc = p;
-  t->len = (int)(q - p);
-  t->file = f;
-  t->line = line;
-  t->col = (int)(p - ls) + 1;
-  if (kind == TK_IDENT || kind == TK_KEYWORD)
-    t->str = xstrndup(p, (size_t)(q - p));
-  return t;
-}
-
-// Tokenizes a DVE file: `//` and `/* */` comments, identifiers, keywords,
-// decimal numbers, punctuation. Reports bad characters and goes on.
-static Token *dve_tokenize(const SrcFile *f) {
-  const char *p = f->text, *end = f->text + f->len, *ls = f->text;
-  int line = 1;
-  Token head = {0}, *cur = &head;
-  while (p < end) {
-    char c = *p;
-    if (c == '\n') {
-      line++;
-      ls = ++p;
-      continue;
-    }
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-      p++;
-      continue;
-    }
-    if (c == '/' && p + 1 < end && p[1] == '/') {
-      while (p < end && *p != '\n')
-        p++;
-      continue;
-    }
-    if (c == '/' && p + 1 < end && p[1] == '*') {
-      const char *start = p;
-      int sline = line;
-      const char *sls = ls;
-      p += 2;
-      while (p < end && !(*p == '*' && p + 1 < end && p[1] == '/')) {
-        if (*p == '\n') {
-          line++;
-          ls = p + 1;
-        }
-        p++;
-      }
-      if (p >= end) {
-        Token t = {.kind = TK_PUNCT, .loc = start, .len = 2, .file = f, .line = sline,
-                   .col = (int)(start - sls) + 1};
-        error_at(&t, "unterminated comment");
-        break;
-      }
-      p += 2;
-      continue;
-    }
-    if (ident_start(c)) {
-      const char *q = p;
-      while (q < end && ident_char(*q))
-        q++;
-      cur = cur->next = dve_token(f, is_dve_keyword(p, (size_t)(q - p)) ? TK_KEYWORD : TK_IDENT,
-                                  p, q, line, ls);
-      p = q;
-      continue;
-    }
-    if (c >= '0' && c <= '9') {
-      const char *q = p;
-      int64_t v = 0;
-      bool big = false;
-      while (q < end && *q >= '0' && *q <= '9') {
-        if (v > (INT64_MAX - 9) / 10)
-          big = true;
-        else
-          v = v * 10 + (*q - '0');
-        q++;
-      }
-      cur = cur->next = dve_token(f, TK_NUM, p, q, line, ls);
-      cur->val = v;
-      if (big || v > INT32_MAX)
-        error_at(cur, "integer literal too large");
-      if (q < end && ident_start(*q)) {
-        Token *t = dve_token(f, TK_PUNCT, q, q + 1, line, ls);
-        error_at(t, "a number cannot run into a name");
-      }
-      p = q;
-      continue;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof dve_puncts / sizeof *dve_puncts; i++) {
-      size_t k = strlen(dve_puncts[i]);
-      if ((size_t)(end - p) >= k && !memcmp(p, dve_puncts[i], k)) {
-        n = k;
-        break;
-      }
-    }
-    if (n) {
-      cur = cur->next = dve_token(f, TK_PUNCT, p, p + n, line, ls);
-      p += n;
-      continue;
-    }
-    Token *t = dve_token(f, TK_PUNCT, p, p + 1, line, ls);
-    if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f)
-      error_at(t, "unexpected character '%c'", c);
-    else
-      error_at(t, "unexpected byte 0x%02x", (unsigned char)c);
-    p++;
-  }
-  // EOF sits at the end of the last line.
-  const char *eof = end;
-  if (eof > f->text && eof[-1] == '\n') {
-    eof--;
-    line--;
-    ls = eof;
-    while (ls > f->text && ls[-1] != '\n')
-      ls--;
-  }
-  cur = cur->next = dve_token(f, TK_EOF, eof, eof, line < 1 ? 1 : line, ls);
-  return head.next;
-}
-
-//
-// The DVE syntax tree.
-//
-
-typedef struct DProc DProc;
-typedef struct DVar DVar;
-typedef struct DChan DChan;
-
-typedef enum { DE_NUM, DE_VAR, DE_STATE, DE_UNARY, DE_BINARY } DExprKind;
-
-typedef struct DExpr {
-  DExprKind kind;
-  Token *tok;        // operator, name or number
-  int64_t val;       // DE_NUM
-  Token *proc;       // DE_VAR `P->x`, DE_STATE `P.s`: the process name
-  Token *name;       // DE_VAR, DE_STATE
-  struct DExpr *idx; // DE_VAR: a[idx]
-  const char *op;    // DE_UNARY, DE_BINARY: normalized ("&&", "||", "!", "->" imply)
-  struct DExpr *l, *r;
-  // resolution
-  DVar *var;
-  DProc *sproc;      // DE_STATE
-  int state;         // DE_STATE
-} DExpr;
-
-struct DVar {
-  Token *name;
-  bool is_int, is_const;
-  int64_t size;   // -1: scalar
-  Vec init;       // DExpr*
-  DProc *proc;    // NULL: global
-  const char *cname;
-  int64_t cval;   // a scalar constant's value
-};
-
-struct DChan {
-  Token *name;
-  Vec types;      // bool* is_int per component (NULL entries: byte)
-  int ncomp;
-  bool typed;
-  int64_t cap;    // 0: rendezvous
-  const char **qnames; // buffered: queue per component (or a counter)
-};
-
-typedef struct DTrans {
-  DProc *proc;
-  Token *tok, *from, *to;
-  int fromi, toi;
-  Vec guards;     // DExpr*
-  Token *sync_tok; // NULL: no sync
-  Token *chan_tok;
-  DChan *chan;
-  bool send;
-  Vec sexprs;     // send: values; receive: lvalues (DE_VAR)
-  Vec lhs, rhs;   // effects
-} DTrans;
-
-struct DProc {
-  Token *name;
-  Vec vars;       // DVar*
-  Vec states;     // Token*
-  Token *init;
-  int initi;
-  bool *commit, *accept;
-  Vec assert_states, assert_exprs; // Token*, DExpr*
-  Vec trans;      // DTrans*
-  const char *cname;
-  const char **state_cnames;
-};
-
-typedef struct DSystem {
-  Vec vars;       // DVar* globals and constants
-  Vec chans;      // DChan*
-  Vec procs;      // DProc*
-  Token *property;
-  Token *system_tok;
-} DSystem;
-
-//
-// Parser: recursive descent. The first syntax error stops it (longjmp).
-//
-
-static Token *tok;
-static jmp_buf syntax_fail;
 static DSystem *sys;
-
-static bool is(const char *s) {
-  return (tok->kind == TK_PUNCT || tok->kind == TK_KEYWORD) && equal(tok, s);
-}
-
-static bool accept_tok(const char *s) {
-  if (!is(s))
-    return false;
-  tok = tok->next;
-  return true;
-}
-
-static const char *describe(const Token *t) {
-  if (t->kind == TK_EOF)
-    return "end of file";
-  return format("'%.*s'", t->len > 40 ? 40 : t->len, t->loc);
-}
-
-_Noreturn static void syntax_error(const char *what) {
-  error_at(tok, "expected %s, found %s", what, describe(tok));
-  longjmp(syntax_fail, 1);
-}
-
-static void expect(const char *s) {
-  if (!accept_tok(s))
-    syntax_error(format("'%s'", s));
-}
-
-static Token *expect_ident(const char *what) {
-  if (tok->kind != TK_IDENT)
-    syntax_error(what);
-  Token *t = tok;
-  tok = tok->next;
-  return t;
-}
-
-// The token where an expression starts (its leftmost operand).
-static Token *dexpr_start(DExpr *e) {
-  while (e->kind == DE_BINARY)
-    e = e->l;
-  return e->kind == DE_VAR && e->proc ? e->proc : e->tok;
-}
-
-static DExpr *new_dexpr(DExprKind kind, Token *t) {
-  DExpr *e = xcalloc(1, sizeof *e);
-  e->kind = kind;
-  e->tok = t;
-  return e;
-}
-
-// Expressions nest at most this deep (parentheses and unary operators):
-// deeper input is rejected rather than allowed to exhaust the stack here or
-// in the later passes.
-enum { MAX_NESTING = 200, MAX_INDEX_NESTING = 6 };
-static int nesting, index_nesting;
-
-static DExpr *dexpr(void);
-
-// primary: number, true/false, name, name[expr], P.state, P->var, (expr)
-static DExpr *dprimary(void) {
-  Token *t = tok;
-  if (t->kind == TK_NUM) {
-    tok = tok->next;
-    DExpr *e = new_dexpr(DE_NUM, t);
-    e->val = t->val;
-    return e;
-  }
-  if (accept_tok("true") || accept_tok("false")) {
-    DExpr *e = new_dexpr(DE_NUM, t);
-    e->val = equal(t, "true");
-    return e;
-  }
-  if (accept_tok("(")) {
-    DExpr *e = dexpr();
-    expect(")");
-    return e;
-  }
-  if (t->kind == TK_IDENT) {
-    tok = tok->next;
-    if (accept_tok(".")) {
-      DExpr *e = new_dexpr(DE_STATE, t);
-      e->proc = t;
-      e->name = expect_ident("a state name after '.'");
-      return e;
-    }
-    DExpr *e = new_dexpr(DE_VAR, t);
-    e->name = t;
-    if (accept_tok("->")) {
-      e->proc = t;
-      e->name = e->tok = expect_ident("a variable name after '->'");
-    }
-    if (accept_tok("[")) {
-      // Lowering reads an index more than once (value and range check):
-      // indexes nested deeper than this would blow up.
-      if (++index_nesting > MAX_INDEX_NESTING) {
-        error_at(t, "array indexes nested too deeply (more than %d levels)", MAX_INDEX_NESTING);
-        longjmp(syntax_fail, 1);
-      }
-      e->idx = dexpr();
-      index_nesting--;
-      expect("]");
-    }
-    return e;
-  }
-  syntax_error("an expression");
-}
-
-static DExpr *dunary(void) {
-  Token *t = tok;
-  if (nesting + 1 > MAX_NESTING) {
-    error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
-    longjmp(syntax_fail, 1);
-  }
-  const char *op = NULL;
-  if (is("-"))
-    op = "-";
-  else if (is("!") || is("not"))
-    op = "!";
-  else if (is("~"))
-    op = "~";
-  else if (is("+")) {
-    tok = tok->next;
-    nesting++;
-    DExpr *u = dunary();
-    nesting--;
-    return u;
-  }
-  if (!op)
-    return dprimary();
-  tok = tok->next;
-  DExpr *e = new_dexpr(DE_UNARY, t);
-  e->op = op;
-  nesting++;
-  e->l = dunary();
-  nesting--;
-  if (!strcmp(op, "-") && e->l->kind == DE_NUM) {
-    e->l->val = -e->l->val;
-    e->l->tok = t;
-    return e->l;
-  }
-  return e;
-}
-
-// Binary levels, loosest first. Each entry lists its operators and their
-// normalized spellings.
-static const struct {
-  const char *ops[4];
-  const char *norm[4];
-} levels[] = {
-    {{"imply"}, {"->"}},
-    {{"||", "or"}, {"||", "||"}},
-    {{"&&", "and"}, {"&&", "&&"}},
-    {{"|"}, {"|"}},
-    {{"^"}, {"^"}},
-    {{"&"}, {"&"}},
-    {{"==", "!="}, {"==", "!="}},
-    {{"<", "<=", ">", ">="}, {"<", "<=", ">", ">="}},
-    {{"<<", ">>"}, {"<<", ">>"}},
-    {{"+", "-"}, {"+", "-"}},
-    {{"*", "/", "%"}, {"*", "/", "%"}},
-};
-enum { NLEVELS = sizeof levels / sizeof *levels };
-
-static DExpr *dbinary(int level) {
-  if (level == NLEVELS)
-    return dunary();
-  DExpr *l = dbinary(level + 1);
-  for (;;) {
-    const char *op = NULL;
-    for (int i = 0; i < 4 && levels[level].ops[i]; i++)
-      if (is(levels[level].ops[i]))
-        op = levels[level].norm[i];
-    if (!op)
-      return l;
-    DExpr *e = new_dexpr(DE_BINARY, tok);
-    tok = tok->next;
-    e->op = op;
-    e->l = l;
-    e->r = dbinary(level + 1);
-    l = e;
-  }
-}
-
-static DExpr *dexpr(void) {
-  if (++nesting > MAX_NESTING) {
-    error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
-    longjmp(syntax_fail, 1);
-  }
-  DExpr *e = dbinary(0);
-  nesting--;
-  return e;
-}
 
 static DVar *find_var(Vec *vars, const char *name) {
   for (int i = 0; i < vars->len; i++) {
@@ -467,34 +44,53 @@ static DVar *find_var(Vec *vars, const char *name) {
   return NULL;
 }
 
-// Value of a constant expression (array sizes): numbers, constants, and
-// arithmetic. Reports an error and returns 0 otherwise.
-static int64_t const_value(DExpr *e, DProc *proc) {
+// find_var() among the variables declared before `before` (NULL: all).
+static DVar *find_var_before(Vec *vars, const char *name, const Token *before) {
+  DVar *v = find_var(vars, name);
+  return v && (!before || v->name->loc < before->loc) ? v : NULL;
+}
+
+// Value of a constant expression (array sizes): numbers, constants declared
+// before `before` (NULL: all), and arithmetic. Reports an error and returns
+// 0 otherwise; *failed is set then, and when the value depends on a
+// constant whose value is unknown (after an error reported earlier).
+static int64_t const_value(DExpr *e, DProc *proc, const Token *before, bool *failed) {
   switch (e->kind) {
   case DE_NUM:
     return e->val;
   case DE_VAR: {
-    DVar *v = proc ? find_var(&proc->vars, e->name->str) : NULL;
+    DVar *v = proc ? find_var_before(&proc->vars, e->name->str, before) : NULL;
     if (!v)
-      v = find_var(&sys->vars, e->name->str);
-    if (v && v->is_const && v->size < 0 && !e->idx && !e->proc)
+      v = find_var_before(&sys->vars, e->name->str, before);
+    if (v && v->is_const && v->size < 0 && !e->idx && !e->proc) {
+      if (v->cval_unknown)
+        *failed = true;
       return v->cval;
+    }
+    *failed = true;
+    if (!v && (dve_name_lost(e->name->str) || sys->vars_lost || (proc && proc->vars_lost)))
+      return 0;
     error_at(e->tok, "'%s' is not a constant", e->name->str);
     return 0;
   }
   case DE_UNARY: {
-    int64_t a = const_value(e->l, proc);
+    int64_t a = const_value(e->l, proc, before, failed);
     return !strcmp(e->op, "-") ? -a : !strcmp(e->op, "!") ? !a : ~a;
   }
   case DE_BINARY: {
-    int64_t a = const_value(e->l, proc), b = const_value(e->r, proc);
+    int64_t a = const_value(e->l, proc, before, failed);
+    int64_t b = const_value(e->r, proc, before, failed);
     const char *op = e->op;
     if ((!strcmp(op, "/") || !strcmp(op, "%")) && b == 0) {
-      error_at(e->tok, "division by zero in a constant expression");
+      if (!*failed)
+        error_at(e->tok, "division by zero in a constant expression");
+      *failed = true;
       return 0;
     }
     if (a < INT32_MIN || a > INT32_MAX || b < INT32_MIN || b > INT32_MAX) {
-      error_at(e->tok, "constant out of range");
+      if (!*failed)
+        error_at(e->tok, "constant out of range");
+      *failed = true;
       return 0;
     }
     if (!strcmp(op, "+")) return a + b;
@@ -519,6 +115,7 @@ static int64_t const_value(DExpr *e, DProc *proc) {
     unreachable();
   }
   default:
+    *failed = true;
     error_at(e->tok, "not a constant expression");
     return 0;
   }
@@ -526,157 +123,6 @@ static int64_t const_value(DExpr *e, DProc *proc) {
 
 static int64_t wrap_value(int64_t v, bool is_int) {
   return is_int ? (int64_t)(int16_t)(uint16_t)v : (int64_t)(uint8_t)v;
-}
-
-// `[const] byte|int name [\[N\]] [= init], ...;` into `vars`.
-static void dvar_decl(Vec *vars, DProc *proc) {
-  bool is_const = accept_tok("const");
-  bool is_int = is("int");
-  if (!accept_tok("int") && !accept_tok("byte"))
-    syntax_error("'byte' or 'int'");
-  do {
-    DVar *v = xcalloc(1, sizeof *v);
-    v->name = expect_ident("a variable name");
-    v->is_int = is_int;
-    v->is_const = is_const;
-    v->proc = proc;
-    v->size = -1;
-    if (accept_tok("[")) {
-      DExpr *n = dexpr();
-      expect("]");
-      v->size = const_value(n, proc);
-      if (v->size < 1 || v->size > 1 << 20) {
-        error_at(n->tok, "array size %lld out of range (1 to 2^20)", (long long)v->size);
-        v->size = 1;
-      }
-    }
-    if (accept_tok("=")) {
-      if (accept_tok("{")) {
-        if (v->size < 0)
-          error_at(tok, "a scalar variable cannot have a list initialiser");
-        if (!is("}")) {
-          do
-            vec_push(&v->init, dexpr());
-          while (accept_tok(","));
-        }
-        expect("}");
-      } else {
-        vec_push(&v->init, dexpr());
-        if (v->size >= 0)
-          error_at(v->name, "an array needs a list initialiser '{ ... }'");
-      }
-    }
-    if (is_const) {
-      if (v->size < 0 && v->init.len == 0)
-        error_at(v->name, "constant '%s' needs a value", v->name->str);
-      if (v->size < 0 && v->init.len)
-        v->cval = wrap_value(const_value(v->init.data[0], proc), is_int);
-    }
-    Token *prev = NULL;
-    for (int i = 0; i < vars->len && !prev; i++)
-      if (!strcmp(((DVar *)vars->data[i])->name->str, v->name->str))
-        prev = ((DVar *)vars->data[i])->name;
-    if (prev) {
-      error_at(v->name, "'%s' is declared twice", v->name->str);
-      note_at(prev, "first declared here");
-    }
-    vec_push(vars, v);
-  } while (accept_tok(","));
-  expect(";");
-}
-
-// `channel [{type, ...}] name [\[K\]], ...;`
-static void dchan_decl(void) {
-  expect("channel");
-  Vec types = {0};
-  bool typed = false;
-  if (accept_tok("{")) {
-    typed = true;
-    do {
-      bool is_int = is("int");
-      if (!accept_tok("int") && !accept_tok("byte"))
-        syntax_error("'byte' or 'int'");
-      vec_push(&types, is_int ? (void *)"int" : (void *)"byte");
-    } while (accept_tok(","));
-    expect("}");
-  }
-  do {
-    DChan *c = xcalloc(1, sizeof *c);
-    c->name = expect_ident("a channel name");
-    c->types = types;
-    c->ncomp = types.len;
-    c->typed = typed;
-    if (accept_tok("[")) {
-      DExpr *n = dexpr();
-      expect("]");
-      c->cap = const_value(n, NULL);
-      if (c->cap < 0 || c->cap > 1 << 16) {
-        error_at(n->tok, "channel capacity %lld out of range (0 to 65536)", (long long)c->cap);
-        c->cap = 0;
-      }
-    }
-    vec_push(&sys->chans, c);
-  } while (accept_tok(","));
-  expect(";");
-}
-
-// `name, name, ...;` state lists.
-static void dname_list(Vec *out, const char *what) {
-  do
-    vec_push(out, expect_ident(what));
-  while (accept_tok(","));
-  expect(";");
-}
-
-// One transition: `from -> to { guard e; sync c!e; effect x = e, ...; }`.
-static DTrans *dtransition(DProc *proc) {
-  DTrans *t = xcalloc(1, sizeof *t);
-  t->proc = proc;
-  t->tok = tok;
-  t->from = expect_ident("a state name");
-  expect("->");
-  t->to = expect_ident("a state name");
-  expect("{");
-  if (accept_tok("guard")) {
-    do
-      vec_push(&t->guards, dexpr());
-    while (accept_tok(","));
-    expect(";");
-  }
-  if (is("sync")) {
-    t->sync_tok = tok;
-    tok = tok->next;
-    t->chan_tok = expect_ident("a channel name");
-    if (accept_tok("!"))
-      t->send = true;
-    else if (!accept_tok("?"))
-      syntax_error("'!' or '?' after the channel name");
-    if (!is(";")) {
-      bool braces = accept_tok("{");
-      do {
-        DExpr *e = dexpr();
-        if (!t->send && (e->kind != DE_VAR || e->proc))
-          error_at(dexpr_start(e), "a receive needs a variable to store the value in");
-        vec_push(&t->sexprs, e);
-      } while (braces && accept_tok(","));
-      if (braces)
-        expect("}");
-    }
-    expect(";");
-  }
-  if (accept_tok("effect")) {
-    do {
-      DExpr *l = dexpr();
-      if (l->kind != DE_VAR || l->proc)
-        error_at(dexpr_start(l), "only a variable or an array element can be assigned");
-      expect("=");
-      vec_push(&t->lhs, l);
-      vec_push(&t->rhs, dexpr());
-    } while (accept_tok(","));
-    expect(";");
-  }
-  expect("}");
-  return t;
 }
 
 static int state_index(DProc *p, Token *name) {
@@ -689,7 +135,7 @@ static int state_index(DProc *p, Token *name) {
 // Reports an unknown state of process p.
 static int resolve_state(DProc *p, Token *name) {
   int i = state_index(p, name);
-  if (i < 0) {
+  if (i < 0 && !dve_name_lost(name->str) && !p->states_lost) {
     error_at(name, "process '%s' has no state '%s'", p->name->str, name->str);
     const char **names = xcalloc((size_t)p->states.len + 1, sizeof *names);
     for (int j = 0; j < p->states.len; j++)
@@ -701,56 +147,66 @@ static int resolve_state(DProc *p, Token *name) {
   return i;
 }
 
-// `process P { vars; state ...; init s; commit ...; accept ...; assert ...; trans ...; }`
-static void dprocess(void) {
-  expect("process");
-  DProc *p = xcalloc(1, sizeof *p);
-  p->name = expect_ident("a process name");
-  expect("{");
-  Vec commits = {0}, accepts = {0};
-  while (!is("}")) {
-    if (is("byte") || is("int") || is("const"))
-      dvar_decl(&p->vars, p);
-    else if (accept_tok("state"))
-      dname_list(&p->states, "a state name");
-    else if (accept_tok("init")) {
-      p->init = expect_ident("the initial state");
-      expect(";");
-    } else if (accept_tok("commit"))
-      dname_list(&commits, "a state name");
-    else if (accept_tok("accept"))
-      dname_list(&accepts, "a state name");
-    else if (accept_tok("assert")) {
-      do {
-        vec_push(&p->assert_states, expect_ident("a state name"));
-        expect(":");
-        vec_push(&p->assert_exprs, dexpr());
-      } while (accept_tok(","));
-      expect(";");
-    } else if (accept_tok("trans")) {
-      if (!is("}")) {
-        do
-          vec_push(&p->trans, dtransition(p));
-        while (accept_tok(","));
-        expect(";");
-      }
-    } else
-      syntax_error("a declaration, 'state', 'init', 'commit', 'accept', 'assert', 'trans' or '}'");
+// A variable's declaration: not declared twice in `vars` (the variables of
+// its scope), the size of an array, the value of a constant. Declarations
+// see the constants declared before them.
+static void resolve_var_decl(DVar *v, Vec *vars) {
+  Token *prev = NULL;
+  for (int i = 0; i < vars->len && vars->data[i] != v && !prev; i++)
+    if (!strcmp(((DVar *)vars->data[i])->name->str, v->name->str))
+      prev = ((DVar *)vars->data[i])->name;
+  if (v->size_expr) {
+    bool failed = v->broken; // its size may be cut short: not evaluated
+    if (!failed)
+      v->size = const_value(v->size_expr, v->proc, v->name, &failed);
+    if (!failed && (v->size < 1 || v->size > 1 << 20))
+      error_at(v->size_expr->tok, "array size %lld out of range (1 to 2^20)", (long long)v->size);
+    if (failed || v->size < 1 || v->size > 1 << 20)
+      v->size = 1;
   }
-  expect("}");
-  if (!p->states.len)
+  if (v->is_const && v->size < 0) {
+    bool failed = v->broken || !v->init.len; // no value: reported by the parser
+    if (!failed)
+      v->cval = wrap_value(const_value(v->init.data[0], v->proc, v->name, &failed), v->is_int);
+    v->cval_unknown = failed;
+  }
+  if (prev) {
+    error_at(v->name, "'%s' is declared twice", v->name->str);
+    note_at(prev, "first declared here");
+  }
+}
+
+static void resolve_chan_decl(DChan *c) {
+  if (!c->cap_expr)
+    return;
+  bool failed = false;
+  c->cap = const_value(c->cap_expr, NULL, c->name, &failed);
+  if (!failed && (c->cap < 0 || c->cap > 1 << 16))
+    error_at(c->cap_expr->tok, "channel capacity %lld out of range (0 to 65536)",
+             (long long)c->cap);
+  if (failed || c->cap < 0 || c->cap > 1 << 16)
+    c->cap = 0;
+}
+
+// A process's declarations: its variables, its states (at least one, each
+// once, one of them initial), its committed and accepting states and the
+// states of its transitions.
+static void resolve_process_decl(DProc *p) {
+  for (int i = 0; i < p->vars.len; i++)
+    resolve_var_decl(p->vars.data[i], &p->vars);
+  if (!p->states.len && !p->broken)
     error_at(p->name, "process '%s' declares no states", p->name->str);
-  if (!p->init && p->states.len)
+  if (!p->init && p->states.len && !p->broken)
     error_at(p->name, "process '%s' has no 'init' state", p->name->str);
   p->commit = xcalloc((size_t)p->states.len + 1, sizeof(bool));
   p->accept = xcalloc((size_t)p->states.len + 1, sizeof(bool));
-  for (int i = 0; i < commits.len; i++) {
-    int s = resolve_state(p, commits.data[i]);
+  for (int i = 0; i < p->commits.len; i++) {
+    int s = resolve_state(p, p->commits.data[i]);
     if (s >= 0)
       p->commit[s] = true;
   }
-  for (int i = 0; i < accepts.len; i++) {
-    int s = resolve_state(p, accepts.data[i]);
+  for (int i = 0; i < p->accepts.len; i++) {
+    int s = resolve_state(p, p->accepts.data[i]);
     if (s >= 0)
       p->accept[s] = true;
   }
@@ -765,41 +221,31 @@ static void dprocess(void) {
     t->fromi = resolve_state(p, t->from);
     t->toi = resolve_state(p, t->to);
   }
-  vec_push(&sys->procs, p);
 }
 
-static void dsystem_parse(void) {
-  while (tok->kind != TK_EOF) {
-    if (is("byte") || is("int") || is("const"))
-      dvar_decl(&sys->vars, NULL);
-    else if (is("channel"))
-      dchan_decl();
-    else if (is("process"))
-      dprocess();
-    else if (is("system")) {
-      sys->system_tok = tok;
-      tok = tok->next;
-      if (is("sync")) {
-        error_at(tok, "'system sync' (synchronous composition) is not supported");
-        hint("mcgen checks asynchronous DVE systems: write 'system async;'");
-        tok = tok->next;
-      } else
-        expect("async");
-      if (accept_tok("property"))
-        sys->property = expect_ident("the property process");
-      expect(";");
-      if (tok->kind != TK_EOF)
-        syntax_error("end of file after the 'system' line");
+// Every declaration, in source order (as they were written, so are their
+// errors).
+static void resolve_decls(void) {
+  int i = 0, j = 0, k = 0;
+  for (;;) {
+    DVar *v = i < sys->vars.len ? sys->vars.data[i] : NULL;
+    DChan *c = j < sys->chans.len ? sys->chans.data[j] : NULL;
+    DProc *p = k < sys->procs.len ? sys->procs.data[k] : NULL;
+    const char *vl = v ? v->name->loc : NULL, *cl = c ? c->name->loc : NULL;
+    const char *pl = p ? p->name->loc : NULL;
+    if (v && (!cl || vl < cl) && (!pl || vl < pl)) {
+      resolve_var_decl(v, &sys->vars);
+      i++;
+    } else if (c && (!pl || cl < pl)) {
+      resolve_chan_decl(c);
+      j++;
+    } else if (p) {
+      resolve_process_decl(p);
+      k++;
     } else
-      syntax_error("'byte', 'int', 'const', 'channel', 'process' or 'system'");
+      return;
   }
-  if (!sys->system_tok)
-    error_at(tok, "missing 'system async;' at the end of the model");
 }
-
-//
-// Name resolution.
-//
 
 static DProc *prop_proc; // the property process (system async property P), or NULL
 
@@ -838,6 +284,15 @@ static void suggest_var(const char *name, DProc *proc) {
     hint("did you mean '%s'?", s);
 }
 
+// Whether a variable name of e's scope is missing (after a syntax error).
+static bool scope_lost(DExpr *e, DProc *proc) {
+  if (e->proc) {
+    DProc *p = find_proc(e->proc->str);
+    return p && p->vars_lost;
+  }
+  return sys->vars_lost || (proc && proc->vars_lost);
+}
+
 static void resolve_expr(DExpr *e, DProc *proc) {
   if (!e)
     return;
@@ -847,7 +302,8 @@ static void resolve_expr(DExpr *e, DProc *proc) {
   case DE_STATE: {
     DProc *p = find_proc(e->proc->str);
     if (!p) {
-      error_at(e->proc, "unknown process '%s'", e->proc->str);
+      if (!dve_name_lost(e->proc->str) && !sys->procs_lost)
+        error_at(e->proc, "unknown process '%s'", e->proc->str);
       return;
     }
     e->sproc = p;
@@ -859,7 +315,8 @@ static void resolve_expr(DExpr *e, DProc *proc) {
     if (e->proc) {
       scope = find_proc(e->proc->str);
       if (!scope) {
-        error_at(e->proc, "unknown process '%s'", e->proc->str);
+        if (!dve_name_lost(e->proc->str) && !sys->procs_lost)
+          error_at(e->proc, "unknown process '%s'", e->proc->str);
         return;
       }
     }
@@ -867,7 +324,9 @@ static void resolve_expr(DExpr *e, DProc *proc) {
     if (!v && !e->proc)
       v = find_var(&sys->vars, e->name->str);
     if (!v) {
-      if (e->proc)
+      if (dve_name_lost(e->name->str) || scope_lost(e, proc))
+        ; // its declaration may be in what a syntax error made us skip
+      else if (e->proc)
         error_at(e->name, "process '%s' has no variable '%s'", e->proc->str, e->name->str);
       else if (find_chan(e->name->str))
         error_at(e->name, "channel '%s' used as a value", e->name->str);
@@ -884,10 +343,10 @@ static void resolve_expr(DExpr *e, DProc *proc) {
     // DiVinE reads and writes an array named without an index as its first
     // element (`byte e[3]; ... e == 1` is `e[0] == 1`); sizes are at least 1.
     if (v->size >= 0 && !e->idx) {
-      e->idx = new_dexpr(DE_NUM, e->name);
-      e->idx->val = 0;
+      e->idx = xcalloc(1, sizeof *e->idx);
+      *e->idx = (DExpr){.kind = DE_NUM, .tok = e->name, .val = 0};
     }
-    if (v->size < 0 && e->idx)
+    if (v->size < 0 && e->idx && !v->broken)
       error_at(e->name, "'%s' is not an array", v->name->str);
     resolve_expr(e->idx, proc);
     return;
@@ -908,11 +367,46 @@ static void resolve_lvalue(DExpr *e, DProc *proc) {
     error_at(e->name, "constant '%s' cannot be assigned", e->var->name->str);
 }
 
+// An initial value: a constant expression (lowering computes it).
+static void resolve_init(DExpr *e, DProc *proc) {
+  int before = error_count();
+  resolve_expr(e, proc);
+  bool failed = false;
+  if (error_count() == before)
+    const_value(e, proc, NULL, &failed);
+}
+
+// A rendezvous whose sides disagree on the number of values.
+static void check_rendezvous_arity(void) {
+  for (int i = 0; i < sys->procs.len; i++) {
+    DProc *p = sys->procs.data[i];
+    for (int j = 0; j < p->trans.len; j++) {
+      DTrans *t = p->trans.data[j];
+      if (!t->chan || t->chan->cap > 0 || t->send || t->broken)
+        continue;
+      for (int k = 0; k < sys->procs.len; k++) {
+        DProc *q = sys->procs.data[k];
+        for (int m = 0; q != p && m < q->trans.len; m++) {
+          DTrans *s = q->trans.data[m];
+          if (s->chan == t->chan && s->send && !s->broken && s->sexprs.len != t->sexprs.len) {
+            error_at(s->chan_tok, "'%s!' sends %d value%s but '%s?' in process '%s' receives %d",
+                     t->chan->name->str, s->sexprs.len, s->sexprs.len == 1 ? "" : "s",
+                     t->chan->name->str, p->name->str, t->sexprs.len);
+            note_at(t->chan_tok, "the receive");
+          }
+        }
+      }
+    }
+  }
+}
+
+// Every expression (a constant's value was checked by resolve_decls()), the
+// channel of every sync, the property process.
 static void resolve_all(void) {
   for (int i = 0; i < sys->vars.len; i++) {
     DVar *v = sys->vars.data[i];
-    for (int j = 0; j < v->init.len; j++)
-      resolve_expr(v->init.data[j], NULL);
+    for (int j = 0; j < v->init.len && !(v->is_const && v->size < 0); j++)
+      resolve_init(v->init.data[j], NULL);
   }
   for (int i = 0; i < sys->procs.len; i++) {
     DProc *p = sys->procs.data[i];
@@ -921,8 +415,8 @@ static void resolve_all(void) {
         error_at(p->name, "process '%s' is declared twice", p->name->str);
     for (int j = 0; j < p->vars.len; j++) {
       DVar *v = p->vars.data[j];
-      for (int k = 0; k < v->init.len; k++)
-        resolve_expr(v->init.data[k], p);
+      for (int k = 0; k < v->init.len && !(v->is_const && v->size < 0); k++)
+        resolve_init(v->init.data[k], p);
     }
     for (int j = 0; j < p->assert_states.len; j++) {
       resolve_state(p, p->assert_states.data[j]);
@@ -939,7 +433,8 @@ static void resolve_all(void) {
       if (t->chan_tok) {
         t->chan = find_chan(t->chan_tok->str);
         if (!t->chan) {
-          error_at(t->chan_tok, "unknown channel '%s'", t->chan_tok->str);
+          if (!dve_name_lost(t->chan_tok->str) && !sys->chans_lost)
+            error_at(t->chan_tok, "unknown channel '%s'", t->chan_tok->str);
           continue;
         }
         for (int k = 0; k < t->sexprs.len; k++) {
@@ -948,6 +443,8 @@ static void resolve_all(void) {
           else
             resolve_lvalue(t->sexprs.data[k], p);
         }
+        if (t->broken)
+          continue;
         if (t->chan->typed && t->sexprs.len != t->chan->ncomp)
           error_at(t->chan_tok, "channel '%s' carries %d value%s, this sync has %d",
                    t->chan->name->str, t->chan->ncomp, t->chan->ncomp == 1 ? "" : "s",
@@ -960,7 +457,7 @@ static void resolve_all(void) {
   prop_proc = NULL;
   if (sys->property) {
     prop_proc = find_proc(sys->property->str);
-    if (!prop_proc)
+    if (!prop_proc && !dve_name_lost(sys->property->str) && !sys->procs_lost)
       error_at(sys->property, "unknown property process '%s'", sys->property->str);
     for (int j = 0; prop_proc && j < prop_proc->trans.len; j++) {
       DTrans *t = prop_proc->trans.data[j];
@@ -968,6 +465,7 @@ static void resolve_all(void) {
         error_at(t->sync_tok, "a property process cannot synchronise");
     }
   }
+  check_rendezvous_arity();
 }
 
 //
@@ -1037,12 +535,13 @@ static const char *fresh_name(const char *base) {
 // for its range check): a bound on the nodes made keeps pathological
 // nesting from exhausting memory.
 static long nodes_made;
+static jmp_buf lower_fail;
 enum { MAX_NODES = 20 * 1000 * 1000 };
 
 static Node *new_node(NodeKind kind, Token *t) {
   if (++nodes_made > MAX_NODES) {
     error_at(t, "the model is too large to lower (more than %d expression nodes)", MAX_NODES);
-    longjmp(syntax_fail, 1);
+    longjmp(lower_fail, 1);
   }
   Node *n = xcalloc(1, sizeof *n);
   n->kind = kind;
@@ -1365,7 +864,8 @@ static int64_t image_get(Image *im, int64_t off, bool is_int) {
 // Writes the initial values of v at `off` (and past it, as DiVinE does).
 static void image_init(Image *im, DVar *v, int64_t off) {
   for (int i = 0; i < v->init.len; i++) {
-    int64_t val = const_value(v->init.data[i], v->proc);
+    bool failed = false;
+    int64_t val = const_value(v->init.data[i], v->proc, NULL, &failed);
     image_put(im, off + i * (v->is_int ? 2 : 1), val, v->is_int);
   }
 }
@@ -1948,27 +1448,6 @@ static void lower_system(void) {
   lower_initial_state(init->body);
 
   any_committed = committed_expr(sys->system_tok) != NULL;
-  // Rendezvous whose sides disagree on the number of values.
-  for (int i = 0; i < sys->procs.len; i++) {
-    DProc *p = sys->procs.data[i];
-    for (int j = 0; j < p->trans.len; j++) {
-      DTrans *t = p->trans.data[j];
-      if (!t->chan || t->chan->cap > 0 || t->send)
-        continue;
-      for (int k = 0; k < sys->procs.len; k++) {
-        DProc *q = sys->procs.data[k];
-        for (int m = 0; q != p && m < q->trans.len; m++) {
-          DTrans *s = q->trans.data[m];
-          if (s->chan == t->chan && s->send && s->sexprs.len != t->sexprs.len) {
-            error_at(s->chan_tok, "'%s!' sends %d value%s but '%s?' in process '%s' receives %d",
-                     t->chan->name->str, s->sexprs.len, s->sexprs.len == 1 ? "" : "s",
-                     t->chan->name->str, p->name->str, t->sexprs.len);
-            note_at(t->chan_tok, "the receive");
-          }
-        }
-      }
-    }
-  }
   each_step(step_actions, NULL);
   if (prop_proc)
     lower_property();
@@ -1992,24 +1471,18 @@ static void lower_system(void) {
 // is only meaningful when none were.
 Program *parse_dve(const SrcFile *file) {
   src = file;
-  sys = xcalloc(1, sizeof *sys);
   prog = xcalloc(1, sizeof *prog);
   prog->file = file;
   name_table = NULL;
   name_cap = name_count = 0;
   int before = error_count();
-  tok = dve_tokenize(file);
-  if (error_count() > before)
-    return prog;
-  nesting = index_nesting = 0;
-  nodes_made = 0;
-  if (setjmp(syntax_fail))
-    return prog;
-  dsystem_parse();
-  if (error_count() > before)
-    return prog;
+  sys = dve_parse(file);
+  resolve_decls();
   resolve_all();
   if (error_count() > before)
+    return prog;
+  nodes_made = 0;
+  if (setjmp(lower_fail))
     return prog;
   lower_system();
   return prog;
