@@ -82,7 +82,10 @@ static int resolve_symmetry(const McrtModel *m, McrtOptions *opt, FILE *err) {
 // the result is settled, a signal changes nothing: the summary and the
 // report being written state it. A second signal kills at once
 // (SA_RESETHAND). A signal ignored when the checker started (nohup, a
-// background job of a script) stays ignored.
+// background job of a script) stays ignored. SIGPIPE is ignored for the run:
+// stdout piped into `head -1` that closes early is then a write error that
+// deliver() reports (exit 2, in the report too), not a death that leaves
+// the report file empty.
 
 volatile sig_atomic_t mcrt_signal;
 
@@ -93,7 +96,7 @@ const char *mcrt_signal_name(int sig) {
 }
 
 typedef struct Handlers {
-  struct sigaction old_int, old_term;
+  struct sigaction old_int, old_term, old_pipe;
 } Handlers;
 
 static void catch_signals(Handlers *h) {
@@ -109,11 +112,16 @@ static void catch_signals(Handlers *h) {
     sigaction(SIGINT, &sa, NULL);
   if (h->old_term.sa_handler != SIG_IGN)
     sigaction(SIGTERM, &sa, NULL);
+  struct sigaction ignore = sa;
+  ignore.sa_handler = SIG_IGN;
+  ignore.sa_flags = 0;
+  sigaction(SIGPIPE, &ignore, &h->old_pipe);
 }
 
 static void restore_signals(const Handlers *h) {
   sigaction(SIGINT, &h->old_int, NULL);
   sigaction(SIGTERM, &h->old_term, NULL);
+  sigaction(SIGPIPE, &h->old_pipe, NULL);
 }
 
 // A test hook (tests/cli/signals.sh), inert unless MCRT_TEST_PAUSE is set:
