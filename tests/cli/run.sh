@@ -1164,5 +1164,28 @@ t_stdout_full() {
 }
 check checker-stdout-write-error t_stdout_full
 
+# Stdout piped into a reader that stops early (`| head -1`): the checker's
+# writes fail (EPIPE) instead of SIGPIPE killing it, so it still ends as a
+# write error (exit 2) with a valid report saying so. The trace of 20,000
+# steps (~450 KB) outgrows any pipe buffer, so the write fails every time.
+t_stdout_closed_pipe() {
+  fresh
+  cat >deep.mc <<'EOF_SPEC'
+var a: 0..20000;
+action inc when a < 20000 { a = a + 1; }
+invariant small: a < 20000;
+EOF_SPEC
+  run "$mcgen" -o deep deep.mc
+  want_rc 0 || return
+  local status
+  ./deep --report r.json 2>"$err" | head -1 >"$out"
+  status=("${PIPESTATUS[@]}")
+  rc=${status[0]}
+  want_rc 2 && want_in "$out" '^violation: invariant' stdout &&
+    want_in "$err" 'cannot write the results to the standard output' stderr &&
+    want_json r.json '.verdict == "error" and .exit_code == 2 and (.error | type) == "string"' "error report"
+}
+check checker-stdout-closed-pipe t_stdout_closed_pipe
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
