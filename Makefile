@@ -141,25 +141,28 @@ bench: all
 
 # make install PREFIX=DIR [DESTDIR=STAGE]: mcgen finds the other files
 # relative to its own location (compiler/paths.c), so the tree below PREFIX
-# keeps working when moved or copied elsewhere as a whole.
+# keeps working when moved or copied elsewhere as a whole. The paths are
+# quoted for the shell: a PREFIX may hold spaces and backquotes (not ').
 PREFIX  ?= /usr/local
 I       := $(DESTDIR)$(PREFIX)
 MANS    := man/mcgen.1 man/mcgen-checker.1
 TEMPLATES := $(sort $(wildcard templates/*.m4))
 install: all
-	install -d $(I)/bin $(I)/lib/mcgen $(I)/include/mcgen $(I)/share/mcgen/templates \
-	  $(I)/share/man/man1
-	install -m 755 $(B)/mcgen $(I)/bin/mcgen
-	install -m 644 $(B)/libmcrt.a $(I)/lib/mcgen/libmcrt.a
-	install -m 644 runtime/mcrt.h $(I)/include/mcgen/mcrt.h
-	install -m 644 $(TEMPLATES) $(I)/share/mcgen/templates/
-	install -m 644 $(MANS) $(I)/share/man/man1/
+	install -d '$(I)/bin' '$(I)/lib/mcgen' '$(I)/include/mcgen' '$(I)/share/mcgen/templates' \
+	  '$(I)/share/man/man1'
+	install -m 755 $(B)/mcgen '$(I)/bin/mcgen'
+	install -m 644 $(B)/libmcrt.a '$(I)/lib/mcgen/libmcrt.a'
+	install -m 644 runtime/mcrt.h '$(I)/include/mcgen/mcrt.h'
+	install -m 644 $(TEMPLATES) '$(I)/share/mcgen/templates/'
+	install -m 644 $(MANS) '$(I)/share/man/man1/'
 
 uninstall:
-	rm -f $(I)/bin/mcgen $(I)/lib/mcgen/libmcrt.a $(I)/include/mcgen/mcrt.h \
-	  $(addprefix $(I)/share/mcgen/,$(TEMPLATES)) $(addprefix $(I)/share/man/man1/,$(notdir $(MANS)))
-	for d in $(I)/lib/mcgen $(I)/include/mcgen $(I)/share/mcgen/templates $(I)/share/mcgen; do \
-	  [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d; done
+	rm -f '$(I)/bin/mcgen' '$(I)/lib/mcgen/libmcrt.a' '$(I)/include/mcgen/mcrt.h'
+	for f in $(TEMPLATES) $(MANS); do \
+	  case $$f in *.m4) d=share/mcgen/templates ;; *) d=share/man/man1 ;; esac; \
+	  rm -f '$(I)'/$$d/$${f##*/}; done
+	for d in lib/mcgen include/mcgen share/mcgen/templates share/mcgen; do \
+	  [ ! -d '$(I)'/$$d ] || rmdir --ignore-fail-on-non-empty '$(I)'/$$d; done
 
 # Installs into a temporary prefix, moves $(B) away for the while, and runs
 # the installed mcgen (tests/install/run.sh).

@@ -133,6 +133,22 @@ static Options parse_args(int argc, char **argv) {
   return o;
 }
 
+// mcgen writes NAME, NAME.c and NAME.m4: none may be the spec itself (the
+// spec would be lost) or an existing file that is not a regular file (a
+// device or a pipe: `-o /dev/null` would write /dev/null.c and send the
+// checker nowhere).
+static void check_output_path(const char *path, const char *spec) {
+  struct stat out, in;
+  if (stat(path, &out) != 0)
+    return;
+  if (strcmp(spec, "-") && stat(spec, &in) == 0 && out.st_dev == in.st_dev &&
+      out.st_ino == in.st_ino)
+    usage_error("-o would overwrite the spec '%s' with '%s': give the checker another name", spec,
+                path);
+  if (!S_ISREG(out.st_mode))
+    usage_error("'%s' exists and is not a regular file: give the checker another name (-o)", path);
+}
+
 // Runs a command (argv[0] looked up in PATH) with stdout optionally sent
 // to a file; returns its exit status, or -1 if it could not be started.
 static int run(char **argv, const char *stdout_path) {
@@ -383,6 +399,9 @@ int main(int argc, char **argv) {
 
   const char *name = checker_name(&o, prog);
   char *defs_path = format("%s.m4", name), *c_path = format("%s.c", name);
+  check_output_path(name, o.spec);
+  check_output_path(defs_path, o.spec);
+  check_output_path(c_path, o.spec);
   int emitted = emit_definitions(prog, &lay, defs_path);
   if (emitted == 1)
     return spec_errors(&o);

@@ -534,10 +534,10 @@ const char *mcrt_violation_kind_name(McrtViolationKind k);
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
-// The signal (SIGINT or SIGTERM) that asked the run to stop, 0 if none. Set
+// The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, 0 if none. Set
 // by the handler mcrt_run installs for the whole run; every phase polls it.
 extern volatile sig_atomic_t mcrt_signal;
-// "SIGINT", "SIGTERM", "a signal".
+// "SIGINT", "SIGTERM", "SIGHUP", "a signal".
 const char *mcrt_signal_name(int sig);
 // Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE (main.c).
 void mcrt_test_pause(const char *phase);

@@ -74,26 +74,32 @@ static int resolve_symmetry(const McrtModel *m, McrtOptions *opt, FILE *err) {
 }
 
 // ---------------------------------------------------------------------------
-// Signals. SIGINT (Ctrl-C) and SIGTERM (`timeout`, a cluster's scheduler)
-// are caught for the whole run: the handler only sets mcrt_signal, and each
-// phase polls it and stops in order (the search, the liveness check,
+// Signals. SIGINT (Ctrl-C), SIGTERM (`timeout`, a cluster's scheduler) and
+// SIGHUP (the terminal or ssh session closed) are caught for the whole run:
+// the handler only sets mcrt_signal, and each phase polls it and stops in order (the search, the liveness check,
 // --symmetry verify's second run, up to settle() at the end); the run then
 // ends like one that hit a bound: a partial summary and report, exit 3. Once
 // the result is settled, a signal changes nothing: the summary and the
 // report being written state it. A second signal kills at once
 // (SA_RESETHAND). A signal ignored when the checker started (nohup, a
-// background job of a script) stays ignored.
+// background job of a script) stays ignored. SIGPIPE is ignored for the run:
+// stdout piped into `head -1` that closes early is then a write error that
+// deliver() reports (exit 2, in the report too), not a death that leaves
+// the report file empty.
 
 volatile sig_atomic_t mcrt_signal;
 
 static void on_signal(int sig) { mcrt_signal = sig; }
 
 const char *mcrt_signal_name(int sig) {
-  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+  return sig == SIGINT    ? "SIGINT"
+         : sig == SIGTERM ? "SIGTERM"
+         : sig == SIGHUP  ? "SIGHUP"
+                          : "a signal";
 }
 
 typedef struct Handlers {
-  struct sigaction old_int, old_term;
+  struct sigaction old_int, old_term, old_hup, old_pipe;
 } Handlers;
 
 static void catch_signals(Handlers *h) {
@@ -105,15 +111,24 @@ static void catch_signals(Handlers *h) {
   mcrt_signal = 0;
   sigaction(SIGINT, NULL, &h->old_int);
   sigaction(SIGTERM, NULL, &h->old_term);
+  sigaction(SIGHUP, NULL, &h->old_hup);
   if (h->old_int.sa_handler != SIG_IGN)
     sigaction(SIGINT, &sa, NULL);
   if (h->old_term.sa_handler != SIG_IGN)
     sigaction(SIGTERM, &sa, NULL);
+  if (h->old_hup.sa_handler != SIG_IGN)
+    sigaction(SIGHUP, &sa, NULL);
+  struct sigaction ignore = sa;
+  ignore.sa_handler = SIG_IGN;
+  ignore.sa_flags = 0;
+  sigaction(SIGPIPE, &ignore, &h->old_pipe);
 }
 
 static void restore_signals(const Handlers *h) {
   sigaction(SIGINT, &h->old_int, NULL);
   sigaction(SIGTERM, &h->old_term, NULL);
+  sigaction(SIGHUP, &h->old_hup, NULL);
+  sigaction(SIGPIPE, &h->old_pipe, NULL);
 }
 
 // A test hook (tests/cli/signals.sh), inert unless MCRT_TEST_PAUSE is set:

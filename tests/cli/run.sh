@@ -1164,5 +1164,49 @@ t_stdout_full() {
 }
 check checker-stdout-write-error t_stdout_full
 
+# Stdout piped into a reader that stops early (`| head -1`): the checker's
+# writes fail (EPIPE) instead of SIGPIPE killing it, so it still ends as a
+# write error (exit 2) with a valid report saying so. The trace of 20,000
+# steps (~450 KB) outgrows any pipe buffer, so the write fails every time.
+t_stdout_closed_pipe() {
+  fresh
+  cat >deep.mc <<'EOF_SPEC'
+var a: 0..20000;
+action inc when a < 20000 { a = a + 1; }
+invariant small: a < 20000;
+EOF_SPEC
+  run "$mcgen" -o deep deep.mc
+  want_rc 0 || return
+  local status
+  ./deep --report r.json 2>"$err" | head -1 >"$out"
+  status=("${PIPESTATUS[@]}")
+  rc=${status[0]}
+  want_rc 2 && want_in "$out" '^violation: invariant' stdout &&
+    want_in "$err" 'cannot write the results to the standard output' stderr &&
+    want_json r.json '.verdict == "error" and .exit_code == 2 and (.error | type) == "string"' "error report"
+}
+check checker-stdout-closed-pipe t_stdout_closed_pipe
+
+# -o never overwrites the spec (NAME, NAME.c or NAME.m4 being the spec
+# itself) and never writes to a device: a usage error, the spec intact.
+t_mcgen_output_is_spec() {
+  fresh
+  cp "$specs/counter.mc" s.mc && cp "$specs/counter.mc" t.c && cp "$specs/counter.mc" u.m4
+  local before
+  before=$(cksum <s.mc)
+  run "$mcgen" -o s.mc s.mc
+  want_rc 2 && want_in "$err" "^mcgen: -o would overwrite the spec 's\.mc'" stderr || return
+  [ "$(cksum <s.mc)" = "$before" ] || { why="the spec was changed"; return 1; }
+  run "$mcgen" -o t t.c
+  want_rc 2 && want_in "$err" "would overwrite the spec 't\.c'" stderr || { why="-o t t.c: $why"; return 1; }
+  run "$mcgen" -o u u.m4
+  want_rc 2 && want_in "$err" "would overwrite the spec 'u\.m4'" stderr || { why="-o u u.m4: $why"; return 1; }
+  [ "$(cksum <t.c)" = "$before" ] && [ "$(cksum <u.m4)" = "$before" ] || { why="a spec was changed"; return 1; }
+  mkfifo pipe
+  run "$mcgen" -o pipe s.mc
+  want_rc 2 && want_in "$err" "'pipe' exists and is not a regular file" stderr || { why="-o FIFO: $why"; return 1; }
+}
+check mcgen-o-never-overwrites-the-spec t_mcgen_output_is_spec
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

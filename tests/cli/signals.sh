@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Signal tests: SIGINT (Ctrl-C) and SIGTERM (`timeout`, a scheduler) at every
-# phase of a checker's run must end it in order: exit 3, a partial summary
-# on stdout, a JSON report that parses and says what stopped (DESIGN.md:
-# "Ctrl-C stops it with a partial report").
+# Signal tests: SIGINT (Ctrl-C), SIGTERM (`timeout`, a scheduler) and SIGHUP
+# (the terminal closed) at every phase of a checker's run must end it in
+# order: exit 3, a partial summary on stdout, a JSON report that parses and
+# says what stopped (DESIGN.md: "Ctrl-C stops it with a partial report").
 #
 # Usage: tests/cli/signals.sh [BUILD_DIR]   (default: build, from the repo root)
 #
@@ -13,7 +13,7 @@
 #   - with its liveness property: start, search, liveness, report;
 #   - --liveness off --symmetry verify: start, search (the first run),
 #     verify-second (before the run without reduction), report;
-# each with SIGINT and with SIGTERM. Then one run of big.mc (10^8 states)
+# each with SIGINT, SIGTERM and SIGHUP. Then one run of big.mc (10^8 states)
 # under `timeout -s TERM`, as a user or a scheduler stops it. Each check
 # prints `PASS name` or `FAIL name: why`; the last line is `N passed, N failed`.
 set -uo pipefail
@@ -66,9 +66,9 @@ reap() {
   pid=
 }
 
-# The partial result of a run in directory $1, stopped by signal $2 (INT or
-# TERM): exit 3, a summary saying incomplete, a report that parses and says
-# interrupted, by that signal, in phase $3 (the report's stopped_in).
+# The partial result of a run in directory $1, stopped by signal $2 (INT,
+# TERM or HUP): exit 3, a summary saying incomplete, a report that parses
+# and says interrupted, by that signal, in phase $3 (the report's stopped_in).
 # Sets $why and returns 1 on the first problem.
 partial_ok() {
   local d=$1 sig=$2 stopped=$3
@@ -124,7 +124,7 @@ interrupt() {
 }
 
 # filter with its liveness property (the default): what stopped is said.
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
   interrupt "liveness-run-start-$sig" $sig start search '.states == 0'
   interrupt "liveness-run-search-$sig" $sig search search \
     '.states > 0 and .states < 142 and .liveness.status == "not-checked"'
@@ -136,7 +136,7 @@ done
 # --symmetry verify: an interrupt stops both runs (the second one is not
 # searched after the first was stopped), and the comparison is not made.
 v=(--liveness off --symmetry verify)
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
   interrupt "verify-start-$sig" $sig start search '.states == 0 and .unreduced.states == 0' "${v[@]}"
   interrupt "verify-first-run-$sig" $sig search search \
     '.states > 0 and .states < 26 and .unreduced.states == 0' "${v[@]}"

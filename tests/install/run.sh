@@ -92,7 +92,9 @@ expect_json() {
 # ---------------------------------------------------------------------------
 # Install, with the build tree still in place.
 
-prefix=$work/prefix
+# A prefix with a space and backquotes: make's recipes must quote it (once
+# split at the space, and the backquotes run as a command).
+prefix="$work/pre fix \`true\`"
 run make -C "$root" --no-print-directory B="$build_dir" install PREFIX="$prefix"
 expect "make install PREFIX=" 0
 
