@@ -26,7 +26,7 @@ RUNTIME_ASAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/asan/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench clean conformance conformance-tests docs-tests debug-tests \
+        asan-runtime bench bench-compile clean conformance conformance-tests docs-tests debug-tests \
         install uninstall install-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
@@ -134,10 +134,17 @@ conformance-tests: all
 	tests/conformance/run.sh $(B) --limit 100000
 	tests/conformance/ltl.sh $(B) --limit 10000
 
-# mcgen against Rumur (bench/run.sh), then against SPIN on BEEM (bench/beem.sh).
+# mcgen against Rumur (bench/run.sh), then against SPIN on BEEM (bench/beem.sh),
+# then mcgen's own compile times (bench/compile.sh).
 bench: all
 	bench/run.sh
 	bench/beem.sh
+	bench/compile.sh $(if $(BEFORE),--before $(BEFORE))
+
+# Compile times of the largest BEEM models and specs; BEFORE=/other/mcgen
+# builds each with that mcgen too and prints the ratios.
+bench-compile: all
+	bench/compile.sh $(if $(BEFORE),--before $(BEFORE))
 
 # make install PREFIX=DIR [DESTDIR=STAGE]: mcgen finds the other files
 # relative to its own location (compiler/paths.c), so the tree below PREFIX

@@ -55,7 +55,7 @@ rumur_build() {
 # -march flag; pan gets none.
 PAN_CFLAGS="-O2 -DSAFETY -DNOBOUNDCHECK -DNOFAIR -DMEMLIM=16384"
 
-# mcgen's checkers: the default build (mcgen compiles with -std=c11 -O2 -g),
+# mcgen's checkers: the default build (mcgen compiles with -std=c11 -O2 -g -fno-var-tracking),
 # and a second build with these flags added (`mcgen --cflags`, see
 # `mcgen --help`; the later -O3 wins over -O2).
 MCGEN_NATIVE_CFLAGS="-O3 -march=native"
