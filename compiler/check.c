@@ -600,7 +600,10 @@ static bool too_deep;       // reported for the expression being checked
 // (one level each) a stage recurses N deep, and the generated C nests N
 // deep. 5000 levels fit the default 8 MiB stack in every stage, even under
 // AddressSanitizer.
-enum { MAX_NESTING = 400, MAX_LEVELS = 5000 };
+// MAX_NESTING stays under 256 with room to spare: clang refuses C with
+// more than 256 nested brackets, and each level of nesting that is not a
+// chain becomes at least one pair of parentheses in the generated C.
+enum { MAX_NESTING = 240, MAX_LEVELS = 5000 };
 
 static Node *set_type(Node *node, Type *ty) {
   node->ty = ty;

@@ -1107,6 +1107,12 @@ static char *gen_compare(Node *node, int prec, const char *cop, char *a, char *b
     b = temp("int64_t", b);
   else if (is_bitwise(node->lhs) || !strcmp(a, b))
     a = temp("int64_t", a);
+  // A comparison of comparisons (`b == c == d`, a left-associative chain)
+  // needs parentheses in C (-Wparentheses); a temporary keeps a long chain
+  // flat, as clang refuses more than 256 nested brackets.
+  int pa = prec_of(a);
+  if (pa == PREC_EQ || pa == PREC_REL)
+    a = temp("bool", a);
   return binary_c(prec, a, cop, b);
 }
 

@@ -1208,5 +1208,29 @@ t_mcgen_output_is_spec() {
 }
 check mcgen-o-never-overwrites-the-spec t_mcgen_output_is_spec
 
+# What mcgen accepts clang compiles: clang refuses more than 256 nested
+# brackets. A chain of 400 comparisons (`b == b == ...`, left-associative)
+# and a right-nested subtraction at the nesting limit (239 levels under the
+# comparison) build with clang and check; one level more is a located error.
+t_clang_nesting() {
+  fresh
+  local n i eq sub
+  eq=b
+  for ((i = 1; i < 400; i++)); do eq+=' == b'; done
+  for n in 239 240; do
+    sub=x
+    for ((i = 0; i < n; i++)); do sub="(x - $sub)"; done
+    printf 'model deep%s;\nvar x: 0..2;\nvar b: bool;\naction step when x < 2 { x = x + 1; }\nterminal done: x == 2;\ninvariant chain: %s || true;\ninvariant nested: %s <= 1000;\n' \
+      "$n" "$eq" "$sub" >"deep$n.mc"
+  done
+  run "$mcgen" --cc clang -o deep deep239.mc
+  want_rc 0 || { why="239 levels with clang: $why"; return 1; }
+  run ./deep --report r.json
+  want_rc 0 && [ "$(counts r.json)" = "3 2" ] || { why="deep checker: exit $rc, counts $(counts r.json)"; return 1; }
+  run "$mcgen" --cc clang -o deep240 deep240.mc
+  want_rc 1 && want_in "$err" '^deep240\.mc:7:[0-9]+: error: expression nested too deeply \(more than 240 levels\)' stderr
+}
+check mcgen-clang-nesting t_clang_nesting
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
