@@ -1956,16 +1956,16 @@ typedef struct Parts {
   int nscalarsets, nsym;
 } Parts;
 
-// The model's name: `model NAME;` or the file's base name.
-static const char *model_of(Program *prog) {
-  const char *model = prog->model_name ? token_text(prog->model_name) : NULL;
-  if (!model) {
-    const char *base = strrchr(src->name, '/');
-    base = base ? base + 1 : src->name;
-    const char *dot = strrchr(base, '.');
-    model = dot ? xstrndup(base, dot - base) : base;
-  }
-  return model;
+// The model's name: `model NAME;`, or the spec file's base name without its
+// extension (a file named `.mc` keeps its whole name). main.c names the
+// checker after it.
+const char *model_name(Program *prog) {
+  if (prog->model_name)
+    return token_text(prog->model_name);
+  const char *base = strrchr(prog->file->name, '/');
+  base = base ? base + 1 : prog->file->name;
+  const char *dot = strrchr(base, '.');
+  return dot && dot != base ? xstrndup(base, dot - base) : base;
 }
 
 // Accessors of the state, first: every piece of code uses them.
@@ -2436,7 +2436,7 @@ static void write_definitions(Parts *p, FILE *out) {
 bool emit(Program *prog, Layout *layout, FILE *out) {
   lay = layout;
   src = prog->file;
-  Parts p = {.model = model_of(prog)};
+  Parts p = {.model = model_name(prog)};
   emit_state_accessors(&p);
   emit_functions(prog, &p);
   emit_enum_types(prog);

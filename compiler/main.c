@@ -170,16 +170,6 @@ static int run(char **argv, const char *stdout_path) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// The model name: `model NAME;` or the file's base name without extension.
-static const char *model_name(Program *prog) {
-  if (prog->model_name)
-    return token_text(prog->model_name);
-  const char *base = strrchr(prog->file->name, '/');
-  base = base ? base + 1 : prog->file->name;
-  const char *dot = strrchr(base, '.');
-  return dot && dot != base ? xstrndup(base, dot - base) : base;
-}
-
 // Writes the generated file's #line directives as the C compiler and
 // debuggers need them. emit.c writes one before every line from the spec
 // (each C line of a statement names the statement's line); it is kept, but

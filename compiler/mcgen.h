@@ -419,6 +419,7 @@ int64_t element_space(Type *ty);
 // generated C its shape.
 //
 bool emit(Program *prog, Layout *lay, FILE *out);
+const char *model_name(Program *prog); // `model NAME;` or the file's base name
 
 //
 // symmetry.c: the permutation tables of the scalarsets in the state and the

@@ -1232,5 +1232,17 @@ t_clang_nesting() {
 }
 check mcgen-clang-nesting t_clang_nesting
 
+# A spec file named `.mc` (no model line): the model is named `.mc` in the
+# checker's name, its summary and its report alike, never ''.
+t_dot_mc_name() {
+  fresh
+  cp "$specs/counter.mc" .mc && sed -i '/^model /d' .mc
+  run "$mcgen" .mc
+  want_rc 0 && want_file .mc_checker || return
+  run ./.mc_checker --report r.json
+  want_rc 0 && want_json r.json '.model == ".mc"' "model name"
+}
+check mcgen-spec-named-dot-mc t_dot_mc_name
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
