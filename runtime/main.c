@@ -80,8 +80,10 @@ static int resolve_symmetry(const McrtModel *m, McrtOptions *opt, FILE *err) {
 // --symmetry verify's second run, up to settle() at the end); the run then
 // ends like one that hit a bound: a partial summary and report, exit 3. Once
 // the result is settled, a signal changes nothing: the summary and the
-// report being written state it. A second signal kills at once
-// (SA_RESETHAND). A signal ignored when the checker started (nohup, a
+// report being written state it. A second signal a quarter of a second or
+// more after the first kills at once (the user insists); one sooner is the
+// same request delivered twice and is ignored: timeout(1) sends its signal
+// to the checker and then to the checker's whole process group. A signal ignored when the checker started (nohup, a
 // background job of a script) stays ignored. SIGPIPE is ignored for the run:
 // stdout piped into `head -1` that closes early is then a write error that
 // deliver() reports (exit 2, in the report too), not a death that leaves
@@ -89,7 +91,23 @@ static int resolve_symmetry(const McrtModel *m, McrtOptions *opt, FILE *err) {
 
 volatile sig_atomic_t mcrt_signal;
 
-static void on_signal(int sig) { mcrt_signal = sig; }
+static struct timespec first_signal; // when mcrt_signal was set
+
+static void on_signal(int sig) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now); // async-signal-safe (POSIX)
+  if (!mcrt_signal) {
+    first_signal = now;
+    mcrt_signal = sig;
+    return;
+  }
+  int64_t ms = (int64_t)(now.tv_sec - first_signal.tv_sec) * 1000 +
+               (now.tv_nsec - first_signal.tv_nsec) / 1000000;
+  if (ms < 250)
+    return;
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
 
 const char *mcrt_signal_name(int sig) {
   return sig == SIGINT    ? "SIGINT"
@@ -106,7 +124,7 @@ static void catch_signals(Handlers *h) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESETHAND;
+  sa.sa_flags = 0;
   sigemptyset(&sa.sa_mask);
   mcrt_signal = 0;
   sigaction(SIGINT, NULL, &h->old_int);

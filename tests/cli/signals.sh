@@ -156,5 +156,24 @@ t_timeout() {
 }
 if t_timeout; then pass timeout-sigterm-big; else fail timeout-sigterm-big "$why"; fi
 
+# The same signal twice at once (timeout(1) signals the checker, then its
+# whole process group): one request to stop, a partial report and exit 3,
+# not a death by the second. Many rounds, as the two deliveries race.
+t_double_term() {
+  local d=$work/double i pid
+  mkdir -p "$d"
+  for ((i = 0; i < 20; i++)); do
+    (cd "$d" && exec "$work/big" --report r.json >out.txt 2>err.txt) &
+    pid=$!
+    sleep 0.2
+    kill -TERM "$pid"
+    kill -TERM "$pid"
+    wait "$pid"
+    rc=$?
+    partial_ok "$d" TERM search || { why="round $i: $why"; return 1; }
+  done
+}
+if t_double_term; then pass double-sigterm-big; else fail double-sigterm-big "$why"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
