@@ -2182,10 +2182,12 @@ static bool emit_liveness(Program *prog, Parts *p) {
   return true;
 }
 
-// Per group: x_ expands every binding (a loop per parameter), r_ replays
-// one binding. The model's functions call them in order, or through a
-// table: a spec with thousands of actions gives thousands of small C
-// functions, not one enormous one.
+// Per init block, and per action with parameters: x_ expands every binding
+// (a loop per parameter), r_ replays one binding. An action without
+// parameters has neither: mc_successors and mc_apply_rule run its guard and
+// body from the table mc_action_fns. A spec with thousands of actions gives
+// thousands of small C functions, not one enormous one, and no more of them
+// than it needs (the compile time grows with the number of functions).
 static void emit_search(Parts *p) {
   Vec actions = p->actions, inits = p->inits;
   Buf search = {0};
@@ -2195,6 +2197,8 @@ static void emit_search(Parts *p) {
     for (int i = 0; i < list->len; i++) {
       Group *gr = list->data[i];
       Decl *d = gr->decl;
+      if (!init && !d->params.len)
+        continue; // in mc_action_fns: the loop of mc_successors runs it
       begin_fn(&search, "", "s");
       buf_printf(&search, "/* every binding of %s */\n", decl_comment(d));
       buf_printf(&search, "static bool x_%s(McrtCtx *ctx, const uint8_t *s, uint8_t *n) {\n",
@@ -2278,28 +2282,76 @@ static void emit_search(Parts *p) {
                ((Group *)inits.data[i])->body);
   buf_puts(&search, "}\n\n");
 
-  buf_puts(&search, "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
-                    "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n");
-  for (int i = 0; i < actions.len; i++)
-    buf_printf(&search, "  if (x_%s(ctx, s, n))\n    return;\n",
-               ((Group *)actions.data[i])->body);
-  buf_puts(&search, "  (void)ctx, (void)s, (void)n;\n}\n\n");
+  if (!actions.len) {
+    buf_puts(&search, "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
+                      "  (void)ctx, (void)s;\n}\n\n");
+    p->search = search;
+    return;
+  }
+  // One entry per action group, in rule order. An action without
+  // parameters (most of a DVE model's) is its guard and body, run by the
+  // loops below; one with parameters has x_ and r_ functions of its own.
+  buf_puts(&search,
+           "typedef struct {\n"
+           "  bool (*guard)(McrtCtx *ctx, const uint8_t *s); /* NULL: always enabled */\n"
+           "  void (*body)(McrtCtx *ctx, uint8_t *n);\n"
+           "  bool may_fail; /* the guard or the body can fail a check */\n"
+           "  bool (*every)(McrtCtx *ctx, const uint8_t *s, uint8_t *n); /* with parameters */\n"
+           "  McrtReplay *replay; /* with parameters */\n"
+           "} McAction;\n\n"
+           "static const McAction mc_action_fns[] = {\n");
+  for (int i = 0; i < actions.len; i++) {
+    Group *gr = actions.data[i];
+    Decl *d = gr->decl;
+    if (d->params.len)
+      buf_printf(&search, "  {NULL, NULL, false, x_%s, r_%s},\n", gr->body, gr->body);
+    else
+      buf_printf(&search, "  {%s%s, %s, %s, NULL, NULL},\n", d->expr ? "g" : "",
+                 d->expr ? gr->body : "NULL", gr->body,
+                 gr->guard_fails || gr->body_fails ? "true" : "false");
+  }
+  buf_puts(&search, "};\n\n");
+  buf_printf(&search,
+             "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
+             "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n"
+             "  for (uint32_t i = 0; i < %d; i++) {\n"
+             "    const McAction *a = &mc_action_fns[i];\n"
+             "    if (a->every) {\n"
+             "      if (a->every(ctx, s, n))\n"
+             "        return;\n"
+             "      continue;\n"
+             "    }\n"
+             "    bool enabled = !a->guard || a->guard(ctx, s);\n"
+             "    if (a->may_fail && mcrt_failed(ctx)) {\n"
+             "      mcrt_failed_in_rule(ctx, false, mc_actions[i].first_rule);\n"
+             "      return;\n"
+             "    }\n"
+             "    if (!enabled)\n"
+             "      continue;\n"
+             "    memcpy(n, s, MC_STATE_BYTES);\n"
+             "    a->body(ctx, n);\n"
+             "    if (a->may_fail && mcrt_failed(ctx)) {\n"
+             "      mcrt_failed_in_rule(ctx, false, mc_actions[i].first_rule);\n"
+             "      return;\n"
+             "    }\n"
+             "    if (mcrt_emit_successor(ctx, n, i, mc_actions[i].first_rule))\n"
+             "      return;\n"
+             "  }\n"
+             "}\n\n",
+             actions.len);
   p->search = search;
 }
 
-// Replay of one rule: the runtime's mcrt_replay finds its group (binary
-// search on first_rule) in the table of the groups' r_ functions, which
-// replays the binding.
+// Replay of one rule: the runtime finds its group (binary search on
+// first_rule); an init block's r_ function, or an action's entry of
+// mc_action_fns, replays the binding.
 static void emit_replay(Parts *p) {
   Vec actions = p->actions, inits = p->inits;
   Buf search = p->search;
-  for (int pass = 0; pass < 2; pass++) {
-    Vec *list = pass ? &actions : &inits;
-    if (!list->len)
-      continue;
-    buf_printf(&search, "static McrtReplay *const mc_%s_replay[] = {\n", pass ? "action" : "init");
-    for (int i = 0; i < list->len; i++)
-      buf_printf(&search, "  r_%s,\n", ((Group *)list->data[i])->body);
+  if (inits.len) {
+    buf_puts(&search, "static McrtReplay *const mc_init_replay[] = {\n");
+    for (int i = 0; i < inits.len; i++)
+      buf_printf(&search, "  r_%s,\n", ((Group *)inits.data[i])->body);
     buf_puts(&search, "};\n");
   }
   if (inits.len)
@@ -2316,7 +2368,17 @@ static void emit_replay(Parts *p) {
   if (actions.len)
     buf_printf(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
                         "uint8_t *n) {\n"
-                        "  return mcrt_replay(mc_actions, mc_action_replay, %d, ctx, rule, s, n);\n}\n",
+                        "  uint32_t i = mcrt_find_group(mc_actions, %d, rule);\n"
+                        "  if (i == UINT32_MAX)\n"
+                        "    return false;\n"
+                        "  const McAction *a = &mc_action_fns[i];\n"
+                        "  if (a->replay)\n"
+                        "    return a->replay(ctx, rule - mc_actions[i].first_rule, s, n);\n"
+                        "  if (a->guard && !a->guard(ctx, s))\n"
+                        "    return false;\n"
+                        "  memcpy(n, s, MC_STATE_BYTES);\n"
+                        "  a->body(ctx, n);\n"
+                        "  return !mcrt_failed(ctx);\n}\n",
                actions.len);
   else
     buf_puts(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
