@@ -2182,9 +2182,9 @@ static bool emit_liveness(Program *prog, Parts *p) {
   return true;
 }
 
-// Per init block, and per action with parameters: x_ expands every binding
-// (a loop per parameter), r_ replays one binding. An action without
-// parameters has neither: mc_successors and mc_apply_rule run its guard and
+// Per group: x_ expands every binding (a loop per parameter), and r_
+// replays one binding of an init block or of an action with parameters; an
+// action without parameters has no r_: mc_apply_rule runs its guard and
 // body from the table mc_action_fns. A spec with thousands of actions gives
 // thousands of small C functions, not one enormous one, and no more of them
 // than it needs (the compile time grows with the number of functions).
@@ -2197,8 +2197,6 @@ static void emit_search(Parts *p) {
     for (int i = 0; i < list->len; i++) {
       Group *gr = list->data[i];
       Decl *d = gr->decl;
-      if (!init && !d->params.len)
-        continue; // in mc_action_fns: the loop of mc_successors runs it
       begin_fn(&search, "", "s");
       buf_printf(&search, "/* every binding of %s */\n", decl_comment(d));
       buf_printf(&search, "static bool x_%s(McrtCtx *ctx, const uint8_t *s, uint8_t *n) {\n",
@@ -2233,6 +2231,8 @@ static void emit_search(Parts *p) {
       line("}");
       close_blocks(open);
       buf_puts(&search, "  return false;\n}\n\n");
+      if (!init && !d->params.len)
+        continue; // replayed from mc_action_fns by mc_apply_rule
 
       // Replay of binding b: decode the parameters (first most significant).
       begin_fn(&search, "return false;", "s");
@@ -2282,21 +2282,23 @@ static void emit_search(Parts *p) {
                ((Group *)inits.data[i])->body);
   buf_puts(&search, "}\n\n");
 
+  buf_puts(&search, "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
+                    "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n");
+  for (int i = 0; i < actions.len; i++)
+    buf_printf(&search, "  if (x_%s(ctx, s, n))\n    return;\n",
+               ((Group *)actions.data[i])->body);
+  buf_puts(&search, "  (void)ctx, (void)s, (void)n;\n}\n\n");
   if (!actions.len) {
-    buf_puts(&search, "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
-                      "  (void)ctx, (void)s;\n}\n\n");
     p->search = search;
     return;
   }
-  // One entry per action group, in rule order. An action without
-  // parameters (most of a DVE model's) is its guard and body, run by the
-  // loops below; one with parameters has x_ and r_ functions of its own.
+  // For replay, one entry per action group, in rule order: an action
+  // without parameters (most of a DVE model's) is its guard and body; one
+  // with parameters has an r_ function of its own.
   buf_puts(&search,
            "typedef struct {\n"
            "  bool (*guard)(McrtCtx *ctx, const uint8_t *s); /* NULL: always enabled */\n"
            "  void (*body)(McrtCtx *ctx, uint8_t *n);\n"
-           "  bool may_fail; /* the guard or the body can fail a check */\n"
-           "  bool (*every)(McrtCtx *ctx, const uint8_t *s, uint8_t *n); /* with parameters */\n"
            "  McrtReplay *replay; /* with parameters */\n"
            "} McAction;\n\n"
            "static const McAction mc_action_fns[] = {\n");
@@ -2304,41 +2306,12 @@ static void emit_search(Parts *p) {
     Group *gr = actions.data[i];
     Decl *d = gr->decl;
     if (d->params.len)
-      buf_printf(&search, "  {NULL, NULL, false, x_%s, r_%s},\n", gr->body, gr->body);
+      buf_printf(&search, "  {NULL, NULL, r_%s},\n", gr->body);
     else
-      buf_printf(&search, "  {%s%s, %s, %s, NULL, NULL},\n", d->expr ? "g" : "",
-                 d->expr ? gr->body : "NULL", gr->body,
-                 gr->guard_fails || gr->body_fails ? "true" : "false");
+      buf_printf(&search, "  {%s%s, %s, NULL},\n", d->expr ? "g" : "",
+                 d->expr ? gr->body : "NULL", gr->body);
   }
   buf_puts(&search, "};\n\n");
-  buf_printf(&search,
-             "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
-             "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n"
-             "  for (uint32_t i = 0; i < %d; i++) {\n"
-             "    const McAction *a = &mc_action_fns[i];\n"
-             "    if (a->every) {\n"
-             "      if (a->every(ctx, s, n))\n"
-             "        return;\n"
-             "      continue;\n"
-             "    }\n"
-             "    bool enabled = !a->guard || a->guard(ctx, s);\n"
-             "    if (a->may_fail && mcrt_failed(ctx)) {\n"
-             "      mcrt_failed_in_rule(ctx, false, mc_actions[i].first_rule);\n"
-             "      return;\n"
-             "    }\n"
-             "    if (!enabled)\n"
-             "      continue;\n"
-             "    memcpy(n, s, MC_STATE_BYTES);\n"
-             "    a->body(ctx, n);\n"
-             "    if (a->may_fail && mcrt_failed(ctx)) {\n"
-             "      mcrt_failed_in_rule(ctx, false, mc_actions[i].first_rule);\n"
-             "      return;\n"
-             "    }\n"
-             "    if (mcrt_emit_successor(ctx, n, i, mc_actions[i].first_rule))\n"
-             "      return;\n"
-             "  }\n"
-             "}\n\n",
-             actions.len);
   p->search = search;
 }
 
