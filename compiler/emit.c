@@ -2182,10 +2182,12 @@ static bool emit_liveness(Program *prog, Parts *p) {
   return true;
 }
 
-// Per group: x_ expands every binding (a loop per parameter), r_ replays
-// one binding. The model's functions call them in order, or through a
-// table: a spec with thousands of actions gives thousands of small C
-// functions, not one enormous one.
+// Per group: x_ expands every binding (a loop per parameter), and r_
+// replays one binding of an init block or of an action with parameters; an
+// action without parameters has no r_: mc_apply_rule runs its guard and
+// body from the table mc_action_fns. A spec with thousands of actions gives
+// thousands of small C functions, not one enormous one, and no more of them
+// than it needs (the compile time grows with the number of functions).
 static void emit_search(Parts *p) {
   Vec actions = p->actions, inits = p->inits;
   Buf search = {0};
@@ -2229,6 +2231,8 @@ static void emit_search(Parts *p) {
       line("}");
       close_blocks(open);
       buf_puts(&search, "  return false;\n}\n\n");
+      if (!init && !d->params.len)
+        continue; // replayed from mc_action_fns by mc_apply_rule
 
       // Replay of binding b: decode the parameters (first most significant).
       begin_fn(&search, "return false;", "s");
@@ -2284,22 +2288,43 @@ static void emit_search(Parts *p) {
     buf_printf(&search, "  if (x_%s(ctx, s, n))\n    return;\n",
                ((Group *)actions.data[i])->body);
   buf_puts(&search, "  (void)ctx, (void)s, (void)n;\n}\n\n");
+  if (!actions.len) {
+    p->search = search;
+    return;
+  }
+  // For replay, one entry per action group, in rule order: an action
+  // without parameters (most of a DVE model's) is its guard and body; one
+  // with parameters has an r_ function of its own.
+  buf_puts(&search,
+           "typedef struct {\n"
+           "  bool (*guard)(McrtCtx *ctx, const uint8_t *s); /* NULL: always enabled */\n"
+           "  void (*body)(McrtCtx *ctx, uint8_t *n);\n"
+           "  McrtReplay *replay; /* with parameters */\n"
+           "} McAction;\n\n"
+           "static const McAction mc_action_fns[] = {\n");
+  for (int i = 0; i < actions.len; i++) {
+    Group *gr = actions.data[i];
+    Decl *d = gr->decl;
+    if (d->params.len)
+      buf_printf(&search, "  {NULL, NULL, r_%s},\n", gr->body);
+    else
+      buf_printf(&search, "  {%s%s, %s, NULL},\n", d->expr ? "g" : "",
+                 d->expr ? gr->body : "NULL", gr->body);
+  }
+  buf_puts(&search, "};\n\n");
   p->search = search;
 }
 
-// Replay of one rule: the runtime's mcrt_replay finds its group (binary
-// search on first_rule) in the table of the groups' r_ functions, which
-// replays the binding.
+// Replay of one rule: the runtime finds its group (binary search on
+// first_rule); an init block's r_ function, or an action's entry of
+// mc_action_fns, replays the binding.
 static void emit_replay(Parts *p) {
   Vec actions = p->actions, inits = p->inits;
   Buf search = p->search;
-  for (int pass = 0; pass < 2; pass++) {
-    Vec *list = pass ? &actions : &inits;
-    if (!list->len)
-      continue;
-    buf_printf(&search, "static McrtReplay *const mc_%s_replay[] = {\n", pass ? "action" : "init");
-    for (int i = 0; i < list->len; i++)
-      buf_printf(&search, "  r_%s,\n", ((Group *)list->data[i])->body);
+  if (inits.len) {
+    buf_puts(&search, "static McrtReplay *const mc_init_replay[] = {\n");
+    for (int i = 0; i < inits.len; i++)
+      buf_printf(&search, "  r_%s,\n", ((Group *)inits.data[i])->body);
     buf_puts(&search, "};\n");
   }
   if (inits.len)
@@ -2316,7 +2341,17 @@ static void emit_replay(Parts *p) {
   if (actions.len)
     buf_printf(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
                         "uint8_t *n) {\n"
-                        "  return mcrt_replay(mc_actions, mc_action_replay, %d, ctx, rule, s, n);\n}\n",
+                        "  uint32_t i = mcrt_find_group(mc_actions, %d, rule);\n"
+                        "  if (i == UINT32_MAX)\n"
+                        "    return false;\n"
+                        "  const McAction *a = &mc_action_fns[i];\n"
+                        "  if (a->replay)\n"
+                        "    return a->replay(ctx, rule - mc_actions[i].first_rule, s, n);\n"
+                        "  if (a->guard && !a->guard(ctx, s))\n"
+                        "    return false;\n"
+                        "  memcpy(n, s, MC_STATE_BYTES);\n"
+                        "  a->body(ctx, n);\n"
+                        "  return !mcrt_failed(ctx);\n}\n",
                actions.len);
   else
     buf_puts(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "

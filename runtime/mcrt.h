@@ -490,6 +490,8 @@ void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule);
 // that group's replay function with the binding's index within the group.
 // False if no group holds the rule, or as the replay function returns.
 typedef bool McrtReplay(McrtCtx *ctx, uint64_t binding, const uint8_t *in, uint8_t *out);
+// The index of the group that holds `rule`, or UINT32_MAX if none does.
+uint32_t mcrt_find_group(const McrtRuleGroup *groups, uint32_t ngroups, uint64_t rule);
 bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_t ngroups,
                  McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out);
 

@@ -113,8 +113,7 @@ void mcrt_assert_failed(McrtCtx *ctx, const char *file, int line, int col, const
 
 bool mcrt_failed(const McrtCtx *ctx) { return ctx->err.set; }
 
-bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_t ngroups,
-                 McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out) {
+uint32_t mcrt_find_group(const McrtRuleGroup *groups, uint32_t ngroups, uint64_t rule) {
   uint32_t lo = 0, hi = ngroups;
   while (hi - lo > 1) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -123,9 +122,16 @@ bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_
     else
       hi = mid;
   }
-  if (ngroups == 0 || rule - groups[lo].first_rule >= groups[lo].nbindings)
-    return false;
-  return replay[lo](ctx, rule - groups[lo].first_rule, in, out);
+  if (ngroups == 0 || rule < groups[lo].first_rule ||
+      rule - groups[lo].first_rule >= groups[lo].nbindings)
+    return UINT32_MAX;
+  return lo;
+}
+
+bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_t ngroups,
+                 McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out) {
+  uint32_t g = mcrt_find_group(groups, ngroups, rule);
+  return g != UINT32_MAX && replay[g](ctx, rule - groups[g].first_rule, in, out);
 }
 
 void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule) {
