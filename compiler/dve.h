@@ -19,7 +19,7 @@ typedef struct DExpr {
   Token *proc;       // DE_VAR `P->x`, DE_STATE `P.s`: the process name
   Token *name;       // DE_VAR, DE_STATE
   struct DExpr *idx; // DE_VAR: a[idx]
-  const char *op;    // DE_UNARY, DE_BINARY: normalized ("&&", "||", "!", "->" imply)
+  Op op;             // DE_UNARY, DE_BINARY: its op_info row (`and` is OP_AND, `imply` OP_IMPLIES)
   struct DExpr *l, *r;
   // resolution
   DVar *var;

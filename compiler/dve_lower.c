@@ -75,13 +75,12 @@ static int64_t const_value(DExpr *e, DProc *proc, const Token *before, bool *fai
   }
   case DE_UNARY: {
     int64_t a = const_value(e->l, proc, before, failed);
-    return !strcmp(e->op, "-") ? -a : !strcmp(e->op, "!") ? !a : ~a;
+    return e->op == OP_NEG ? -a : e->op == OP_NOT ? !a : ~a;
   }
   case DE_BINARY: {
     int64_t a = const_value(e->l, proc, before, failed);
     int64_t b = const_value(e->r, proc, before, failed);
-    const char *op = e->op;
-    if ((!strcmp(op, "/") || !strcmp(op, "%")) && b == 0) {
+    if ((e->op == OP_DIV || e->op == OP_MOD) && b == 0) {
       if (!*failed)
         error_at(e->tok, "division by zero in a constant expression");
       *failed = true;
@@ -93,25 +92,28 @@ static int64_t const_value(DExpr *e, DProc *proc, const Token *before, bool *fai
       *failed = true;
       return 0;
     }
-    if (!strcmp(op, "+")) return a + b;
-    if (!strcmp(op, "-")) return a - b;
-    if (!strcmp(op, "*")) return a * b;
-    if (!strcmp(op, "/")) return a / b;
-    if (!strcmp(op, "%")) return a % b;
-    if (!strcmp(op, "<<")) return b < 0 || b > 31 ? 0 : a << b;
-    if (!strcmp(op, ">>")) return b < 0 || b > 31 ? 0 : a >> b;
-    if (!strcmp(op, "&")) return a & b;
-    if (!strcmp(op, "|")) return a | b;
-    if (!strcmp(op, "^")) return a ^ b;
-    if (!strcmp(op, "==")) return a == b;
-    if (!strcmp(op, "!=")) return a != b;
-    if (!strcmp(op, "<")) return a < b;
-    if (!strcmp(op, "<=")) return a <= b;
-    if (!strcmp(op, ">")) return a > b;
-    if (!strcmp(op, ">=")) return a >= b;
-    if (!strcmp(op, "&&")) return a && b;
-    if (!strcmp(op, "||")) return a || b;
-    if (!strcmp(op, "->")) return !a || b;
+    switch (e->op) {
+    case OP_ADD: return a + b;
+    case OP_SUB: return a - b;
+    case OP_MUL: return a * b;
+    case OP_DIV: return a / b;
+    case OP_MOD: return a % b;
+    case OP_SHL: return b < 0 || b > 31 ? 0 : a << b;
+    case OP_SHR: return b < 0 || b > 31 ? 0 : a >> b;
+    case OP_BAND: return a & b;
+    case OP_BOR: return a | b;
+    case OP_BXOR: return a ^ b;
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_GE: return a >= b;
+    case OP_AND: return a && b;
+    case OP_OR: return a || b;
+    case OP_IMPLIES: return !a || b;
+    default: break;
+    }
     unreachable();
   }
   default:
@@ -709,51 +711,39 @@ static LExpr lower_read(DExpr *e) {
   return (LExpr){cond_node(ok, element(e), num(e->tok, 0), e->tok), kind, bad};
 }
 
+// A binary operator by its op_info class: logic short-circuits, comparisons
+// give a bool, arithmetic an integer (/ and % by zero give 0 and fail).
 static LExpr lower_binary(DExpr *e) {
   LExpr l = lower(e->l), r = lower(e->r);
-  const char *op = e->op;
+  Op op = e->op;
   Token *at = e->tok;
-  static const struct {
-    const char *s;
-    Op op;
-    int kind; // 0 arithmetic, 1 comparison, 2 logic
-  } ops[] = {
-      {"+", OP_ADD, 0},  {"-", OP_SUB, 0},  {"*", OP_MUL, 0},  {"/", OP_DIV, 0},
-      {"%", OP_MOD, 0},  {"&", OP_BAND, 0}, {"|", OP_BOR, 0},  {"^", OP_BXOR, 0},
-      {"<<", OP_SHL, 0}, {">>", OP_SHR, 0}, {"==", OP_EQ, 1},  {"!=", OP_NE, 1},
-      {"<", OP_LT, 1},   {"<=", OP_LE, 1},  {">", OP_GT, 1},   {">=", OP_GE, 1},
-      {"&&", OP_AND, 2}, {"||", OP_OR, 2},  {"->", OP_IMPLIES, 2},
-  };
-  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-    if (strcmp(ops[i].s, op))
-      continue;
-    if (ops[i].kind == 2) {
-      // Short-circuit: the right operand is evaluated (and can fail) only
-      // when the left one does not decide.
-      Node *bad = l.bad;
-      if (r.bad) {
-        LExpr l2 = lower(e->l);
-        Node *decides = ops[i].op == OP_OR ? as_bool(l2) : unary(OP_NOT, as_bool(l2), at);
-        bad = or_bad(bad, binary(OP_AND, unary(OP_NOT, decides, at), r.bad, at), at);
-      }
-      return (LExpr){binary(ops[i].op, as_bool(l), as_bool(r), at), V_BOOL, bad};
+  OpClass cls = op_info[op].cls;
+  if (cls == OPC_LOGIC) {
+    // Short-circuit: the right operand is evaluated (and can fail) only
+    // when the left one does not decide.
+    Node *bad = l.bad;
+    if (r.bad) {
+      LExpr l2 = lower(e->l);
+      Node *decides = op == OP_OR ? as_bool(l2) : unary(OP_NOT, as_bool(l2), at);
+      bad = or_bad(bad, binary(OP_AND, unary(OP_NOT, decides, at), r.bad, at), at);
     }
-    Node *bad = or_bad(l.bad, r.bad, at);
-    if (ops[i].kind == 1) {
-      if ((ops[i].op == OP_EQ || ops[i].op == OP_NE) && l.kind == V_BOOL && r.kind == V_BOOL)
-        return (LExpr){binary(ops[i].op, l.node, r.node, at), V_BOOL, bad};
-      return (LExpr){binary(ops[i].op, as_int(l), as_int(r), at), V_BOOL, bad};
-    }
-    Node *n = binary(ops[i].op, as_int(l), as_int(r), at);
-    if ((ops[i].op == OP_DIV || ops[i].op == OP_MOD) &&
-        !(r.node->kind == ND_NUM && r.node->val != 0)) {
-      Node *zero = binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at);
-      n = cond_node(zero, num(at, 0), n, at);
-      bad = or_bad(bad, binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at), at);
-    }
-    return (LExpr){n, V_ANY, bad};
+    return (LExpr){binary(op, as_bool(l), as_bool(r), at), V_BOOL, bad};
   }
-  unreachable();
+  Node *bad = or_bad(l.bad, r.bad, at);
+  if (cls == OPC_EQUAL || cls == OPC_ORDER) {
+    if (cls == OPC_EQUAL && l.kind == V_BOOL && r.kind == V_BOOL)
+      return (LExpr){binary(op, l.node, r.node, at), V_BOOL, bad};
+    return (LExpr){binary(op, as_int(l), as_int(r), at), V_BOOL, bad};
+  }
+  if (cls != OPC_ARITH)
+    unreachable();
+  Node *n = binary(op, as_int(l), as_int(r), at);
+  if ((op == OP_DIV || op == OP_MOD) && !(r.node->kind == ND_NUM && r.node->val != 0)) {
+    Node *zero = binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at);
+    n = cond_node(zero, num(at, 0), n, at);
+    bad = or_bad(bad, binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at), at);
+  }
+  return (LExpr){n, V_ANY, bad};
 }
 
 static LExpr lower(DExpr *e) {
@@ -768,10 +758,9 @@ static LExpr lower(DExpr *e) {
                    V_BOOL, NULL};
   case DE_UNARY: {
     LExpr a = lower(e->l);
-    if (!strcmp(e->op, "!"))
+    if (e->op == OP_NOT)
       return (LExpr){unary(OP_NOT, as_bool(a), e->tok), V_BOOL, a.bad};
-    return (LExpr){unary(!strcmp(e->op, "-") ? OP_NEG : OP_BNOT, as_int(a), e->tok), V_ANY,
-                   a.bad};
+    return (LExpr){unary(e->op, as_int(a), e->tok), V_ANY, a.bad};
   }
   case DE_BINARY:
     return lower_binary(e);

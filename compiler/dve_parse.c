@@ -588,6 +588,32 @@ static DExpr *dprimary(void) {
   return new_dexpr(DE_NUM, t);
 }
 
+// DVE's keyword operators and the op_info rows they stand for; every other
+// DVE operator is its row's spelling.
+static const struct {
+  const char *word;
+  Op op;
+} dve_op_words[] = {{"imply", OP_IMPLIES}, {"or", OP_OR}, {"and", OP_AND}, {"not", OP_NOT}};
+
+// Whether `op` is a unary operator (if `unary`) or a binary one of DVE.
+static bool is_dve_op(Op op, bool unary) {
+  return unary ? op_info[op].cls == OPC_UNARY : op_info[op].dve_prec > 0;
+}
+
+// The operator of op_info that the current token spells in DVE, or -1: a
+// unary operator if `unary`, else a binary one. `->`, the spelling of
+// imply's row, is not an operator here: `P->x` reads a process's variable,
+// and imply is only written `imply`.
+static int dve_op_at(bool unary) {
+  for (size_t i = 0; i < sizeof dve_op_words / sizeof *dve_op_words; i++)
+    if (is(dve_op_words[i].word) && is_dve_op(dve_op_words[i].op, unary))
+      return (int)dve_op_words[i].op;
+  for (int op = 0; op <= OP_BNOT; op++)
+    if (op != OP_IMPLIES && is(op_info[op].spelling) && is_dve_op((Op)op, unary))
+      return op;
+  return -1;
+}
+
 // unary = ("-" | "!" | "not" | "~" | "+") unary | primary
 static DExpr *dunary(void) {
   Token *t = tok;
@@ -595,29 +621,23 @@ static DExpr *dunary(void) {
     syntax_error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
     return new_dexpr(DE_NUM, t);
   }
-  const char *op = NULL;
-  if (is("-"))
-    op = "-";
-  else if (is("!") || is("not"))
-    op = "!";
-  else if (is("~"))
-    op = "~";
-  else if (is("+")) {
+  if (is("+")) {
     next();
     nesting++;
     DExpr *u = dunary();
     nesting--;
     return u;
   }
-  if (!op)
+  int op = dve_op_at(true);
+  if (op < 0)
     return dprimary();
   next();
   DExpr *e = new_dexpr(DE_UNARY, t);
-  e->op = op;
+  e->op = (Op)op;
   nesting++;
   e->l = dunary();
   nesting--;
-  if (!strcmp(op, "-") && e->l->kind == DE_NUM) {
+  if (op == OP_NEG && e->l->kind == DE_NUM) {
     e->l->val = -e->l->val;
     e->l->tok = t;
     return e->l;
@@ -625,58 +645,34 @@ static DExpr *dunary(void) {
   return e;
 }
 
-// Binary levels, loosest first. Each entry lists its operators and their
-// normalized spellings.
-static const struct {
-  const char *ops[4];
-  const char *norm[4];
-} levels[] = {
-    {{"imply"}, {"->"}},
-    {{"||", "or"}, {"||", "||"}},
-    {{"&&", "and"}, {"&&", "&&"}},
-    {{"|"}, {"|"}},
-    {{"^"}, {"^"}},
-    {{"&"}, {"&"}},
-    {{"==", "!="}, {"==", "!="}},
-    {{"<", "<=", ">", ">="}, {"<", "<=", ">", ">="}},
-    {{"<<", ">>"}, {"<<", ">>"}},
-    {{"+", "-"}, {"+", "-"}},
-    {{"*", "/", "%"}, {"*", "/", "%"}},
-};
-enum { NLEVELS = sizeof levels / sizeof *levels };
-
-// binary(level) = binary(level + 1) (OP(level) binary(level + 1))*
-//   where OP(0) is "imply", then "||" "or", "&&" "and", "|", "^", "&",
-//   "==" "!=", "<" "<=" ">" ">=", "<<" ">>", "+" "-", and "*" "/" "%";
-// binary(NLEVELS) = unary
-static DExpr *dbinary(int level) {
-  if (level == NLEVELS)
-    return dunary();
-  DExpr *l = dbinary(level + 1);
+// binary(min) = unary (OP binary(dve_prec(OP) + 1))*
+//   for the operators OP with dve_prec(OP) >= min, by precedence climbing
+//   over op_info's dve_prec, loosest first: "imply", "||" "or", "&&" "and",
+//   "|", "^", "&", "==" "!=", "<" "<=" ">" ">=", "<<" ">>", "+" "-", and
+//   "*" "/" "%"; all group to the left.
+static DExpr *dbinary(int min_prec) {
+  DExpr *l = dunary();
   for (;;) {
-    const char *op = NULL;
-    for (int i = 0; i < 4 && levels[level].ops[i]; i++)
-      if (is(levels[level].ops[i]))
-        op = levels[level].norm[i];
-    if (!op)
+    int op = dve_op_at(false);
+    if (op < 0 || op_info[op].dve_prec < min_prec)
       return l;
     DExpr *e = new_dexpr(DE_BINARY, tok);
     next();
-    e->op = op;
+    e->op = (Op)op;
     e->l = l;
-    e->r = dbinary(level + 1);
+    e->r = dbinary(op_info[op].dve_prec + 1);
     l = e;
   }
 }
 
-// expr = binary(0)
+// expr = binary(1)
 static DExpr *dexpr(void) {
   if (++nesting > MAX_NESTING) {
     nesting--;
     syntax_error_at(tok, "expression nested too deeply (more than %d levels)", MAX_NESTING);
     return new_dexpr(DE_NUM, tok);
   }
-  DExpr *e = dbinary(0);
+  DExpr *e = dbinary(1);
   nesting--;
   return e;
 }

@@ -238,7 +238,8 @@ enum {
 // What every stage knows about an operator, one row per Op (parse.c): the
 // parser climbs the precedences, check.c types by class and names the
 // spelling in messages, emit.c writes the C operator, the runtime function
-// or the overflow check.
+// or the overflow check. The DVE front end reads the same rows: its parser
+// climbs dve_prec, its lowering maps each operator to its row's Op and class.
 typedef struct OpInfo {
   const char *spelling; // as written in a spec (a keyword for in and the quantifiers)
   int prec;             // binary operator of the spec grammar: 1 (loosest, ->) to 8
@@ -252,6 +253,8 @@ typedef struct OpInfo {
   const char *overflow; // "add" for __builtin_add_overflow: the check written when the
                         // result may leave int64; NULL: none (/ and % have their own)
   bool dve_only;        // not an operator of a spec (the lexer does not read it)
+  int dve_prec;         // binary operator of DVE: C's precedence (PREC_*), but `imply`
+                        // (this row's spelling is ->) is looser than ||; 0: not one
 } OpInfo;
 extern const OpInfo op_info[OP_BNOT + 1];
 
