@@ -15,7 +15,7 @@ B       := build
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
-                 compiler/dve_lower.c compiler/symmetry.c compiler/paths.c
+                 compiler/dve_lower.c compiler/symmetry.c compiler/paths.c compiler/petri.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
 
@@ -53,7 +53,7 @@ asan-runtime: $(B)/asan/libmcrt.a
 
 # Unit tests: tests/unit/compiler/*.c link the compiler stages,
 # tests/unit/runtime/*.c the runtime; all under the sanitizers.
-$(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_SRCS) compiler/mcgen.h compiler/dve.h
+$(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_SRCS) compiler/mcgen.h compiler/dve.h compiler/pnml.h compiler/petri.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ASAN) -Icompiler -o $@ $< $(COMPILER_SRCS) -lcriterion
 

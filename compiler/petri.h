@@ -99,7 +99,7 @@ typedef struct {
   uint64_t states;       // markings explored
 } Workflow;
 
-#define PETRI_WF_MAX_STATES 1000000
+#define PETRI_WF_MAX_STATES 200000
 Workflow petri_workflow(const Net *net);
 const char *petri_workflow_verdict_name(WorkflowVerdict v);
 
