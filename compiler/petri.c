@@ -767,11 +767,11 @@ static const char *workflow_structure(const Net *net, Workflow *w) {
       w->sink = p;
   }
   if (nsrc != 1)
-    return format("%u places have no input transition (a workflow net has one source place)",
-                  nsrc);
+    return format("%s places without an input transition (a workflow net has one, its source)",
+                  nsrc ? format("%u", nsrc) : "no");
   if (nsink != 1)
-    return format("%u places have no output transition (a workflow net has one sink place)",
-                  nsink);
+    return format("%s places without an output transition (a workflow net has one, its sink)",
+                  nsink ? format("%u", nsink) : "no");
   if (w->source == w->sink)
     return "the source place is also the sink place";
   bool *from_src = xcalloc(n, sizeof(bool)), *to_sink = xcalloc(n, sizeof(bool));
