@@ -889,13 +889,27 @@ Workflow petri_workflow(const Net *net) {
           stack[top++] = back[k];
         }
     }
-    for (uint32_t i = 0; i < s.n && !w.verdict; i++)
-      if (!reaches[i]) {
-        w.verdict = WF_NO_COMPLETION;
-        w.seq = tree_path(&s, 0, i);
-        w.marking = xcalloc(np, sizeof(int64_t));
-        memcpy(w.marking, marking(&s, i), np * sizeof(int64_t));
-      }
+    // The witness: the first marking past the point of no return (its
+    // parent could still complete), or else a deadlock, or else [source].
+    uint32_t bad = UINT32_MAX;
+    for (uint32_t i = 0; i < s.n && bad == UINT32_MAX; i++)
+      if (!reaches[i] && reaches[s.parent[i]])
+        bad = i;
+    bool *has_succ = xcalloc(s.n, sizeof *has_succ);
+    for (uint32_t e = 0; e < nedges; e++)
+      has_succ[src[e]] = true;
+    for (uint32_t i = 0; i < s.n && bad == UINT32_MAX; i++)
+      if (!reaches[i] && !has_succ[i])
+        bad = i;
+    if (bad == UINT32_MAX && !reaches[0])
+      bad = 0;
+    if (bad != UINT32_MAX) {
+      w.verdict = WF_NO_COMPLETION;
+      w.seq = tree_path(&s, 0, bad);
+      w.marking = xcalloc(np, sizeof(int64_t));
+      memcpy(w.marking, marking(&s, bad), np * sizeof(int64_t));
+    }
+    free(has_succ);
     free(reaches), free(first), free(back), free(fill), free(stack);
   }
   for (uint32_t t = 0; t < net->ntrans && !w.verdict; t++)
