@@ -15,7 +15,7 @@ B       := build
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
-                 compiler/dve_lower.c compiler/symmetry.c compiler/paths.c
+                 compiler/dve_lower.c compiler/symmetry.c compiler/paths.c compiler/pnml.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
 
@@ -32,11 +32,16 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 all: $(B)/mcgen $(B)/libmcrt.a
 
 $(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -o $@ $^ $(XML_LIBS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# libxml2 reads PNML (compiler/pnml.c).
+XML_CFLAGS = $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+XML_LIBS   = $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+$(B)/compiler/pnml.o: CFLAGS += $(XML_CFLAGS)
 
 $(B)/libmcrt.a: $(RUNTIME_OBJS)
 	ar rcs $@ $^
@@ -55,14 +60,14 @@ asan-runtime: $(B)/asan/libmcrt.a
 # tests/unit/runtime/*.c the runtime; all under the sanitizers.
 $(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_SRCS) compiler/mcgen.h compiler/dve.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ASAN) -Icompiler -o $@ $< $(COMPILER_SRCS) -lcriterion
+	$(CC) $(CFLAGS) $(XML_CFLAGS) $(ASAN) -Icompiler -o $@ $< $(COMPILER_SRCS) -lcriterion $(XML_LIBS)
 
 $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ASAN) -Iruntime -o $@ $< $(RUNTIME_SRCS) -lcriterion -lm
 
 # Debian packages the build and the tests need; installed when missing.
-DEB_BUILD := gcc make m4 libxxhash-dev
+DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config
 DEB_CLANG := clang
 DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base
 deps:
