@@ -225,6 +225,7 @@ typedef struct McrtOptions {
   const char *dot_file, *graph_file;
   double progress_s; // 0: off
   bool quiet;
+  bool mcc; // --mcc: a net's answers as the Model Checking Contest's lines
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -397,6 +398,7 @@ struct McrtCtx {
   FILE *progress_out;
 
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
+  struct McrtNetRun *net; // a place/transition net's answers (net.c; NULL for a spec)
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
@@ -481,12 +483,29 @@ void mcrt_liveness_check(McrtCtx *ctx);
 // For the summary: instances checked (all of them when the check ran).
 bool mcrt_liveness_done(const McrtCtx *ctx);
 double mcrt_liveness_time(const McrtCtx *ctx);
+// The recorded graph, once the liveness check has closed it (else NULL).
+const McrtLiveGraph *mcrt_live_graph(const McrtCtx *ctx);
 // Turns the path of rules to a canonical state (mcrt_path_to under
 // symmetry) into a genuine execution: rewrites each action rule, and the
 // failing step's, so that replaying them without canonicalisation is a run
 // of the spec through states of the same classes. False if impossible (a
 // bug: the trace is then wrong). Defined in symmetry.c.
 bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uint64_t *step_rule);
+
+// ---------------------------------------------------------------------------
+// net.c: a place/transition net's answers (McrtModel.net): token maxima,
+// deadlocks, 1-safety, quasi-liveness, stable places, liveness (L4), each
+// exact, partial or refused.
+
+bool mcrt_net_init(McrtCtx *ctx); // false: out of memory
+void mcrt_net_free(McrtCtx *ctx);
+// A new marking (state id, at discovery).
+void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// The answers for people (after the summary), as MCC's lines (--mcc), and
+// as the report's "net" member (a leading comma and the member).
+void mcrt_net_print(FILE *f, McrtCtx *ctx);
+void mcrt_net_print_mcc(FILE *f, McrtCtx *ctx);
+void mcrt_net_report_json(FILE *f, McrtCtx *ctx);
 
 // ---------------------------------------------------------------------------
 // report.c: values, traces, summary and the JSON report.

@@ -83,7 +83,8 @@ typedef struct McrtLive {
 bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt) {
   if (opt->liveness == MCRT_LIVENESS_OFF)
     return false;
-  return opt->liveness == MCRT_LIVENESS_ON || m->ninstances > 0;
+  // A net's liveness answer (net.c) reads the recorded graph.
+  return opt->liveness == MCRT_LIVENESS_ON || m->ninstances > 0 || m->net;
 }
 
 static unsigned bytes_for(uint64_t max) {
@@ -965,3 +966,6 @@ void mcrt_liveness_check(McrtCtx *ctx) {
 
 bool mcrt_liveness_done(const McrtCtx *ctx) { return ctx->live && ctx->live->done; }
 double mcrt_liveness_time(const McrtCtx *ctx) { return ctx->live ? ctx->live->time_s : 0; }
+const McrtLiveGraph *mcrt_live_graph(const McrtCtx *ctx) {
+  return ctx->live && ctx->live->done ? &ctx->live->g : NULL;
+}

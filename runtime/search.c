@@ -170,6 +170,8 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
     return false;
   if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
     return false;
+  if (model->net && !mcrt_net_init(ctx))
+    return false;
   if (opt->symmetry == MCRT_SYM_ON && mcrt_sym_available(model)) {
     ctx->sym = mcrt_sym_new(model, opt->sym_method);
     ctx->canon = calloc(1, model->state_bytes + MCRT_SLACK);
@@ -182,6 +184,7 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
 
 void mcrt_ctx_free(McrtCtx *ctx) {
   mcrt_live_free(ctx);
+  mcrt_net_free(ctx);
   free(ctx->viol.path);
   ctx->viol.path = NULL;
   mcrt_fpset_free(&ctx->set);
@@ -340,6 +343,8 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
         ctx->reached[i] = true, ctx->nreached++;
     }
   }
+  if (ctx->net) // a net: token maxima, enabled transitions, deadlock
+    mcrt_net_state(ctx, id, state);
   if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
     return mcrt_failed(ctx) ? error_violation(ctx, id, false) : hit_bound(ctx, MCRT_BOUND_MEMORY);
   if (!mcrt_queue_push(&ctx->queue, state))
