@@ -164,7 +164,10 @@ static int64_t number(const char *text, int line, const char *elem, const char *
   const char *digits_end = p;
   while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
     p++;
-  char *shown = xstrndup(start, (size_t)(p - start) > 40 ? 40 : (size_t)(p - start));
+  const char *end = start + strlen(start);
+  while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
+    end--;
+  char *shown = xstrndup(start, (size_t)(end - start) > 40 ? 40 : (size_t)(end - start));
   if (digits_end == start || *p) {
     error_line(line, elem, "%s of '%s' is not a non-negative integer: '%s'", what, id,
                c_escape(shown));

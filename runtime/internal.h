@@ -281,6 +281,7 @@ typedef enum {
   MCRT_BOUND_MAX_DEPTH,
   MCRT_BOUND_MEMORY,
   MCRT_BOUND_INTERRUPTED,
+  MCRT_BOUND_NET_CAPACITY, // a net: a counter blocked a transition (the search goes on)
 } McrtBound;
 
 typedef enum {

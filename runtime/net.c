@@ -166,8 +166,13 @@ void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
     if (!r->enabled[t])
       r->enabled[t] = true, r->nenabled++;
     uint32_t p;
-    if (over && !r->cut && overflows(n, t, m, &p))
+    if (over && !r->cut && overflows(n, t, m, &p)) {
+      // The run is incomplete from here, but goes on: what it still finds
+      // (deadlocks, enabled transitions) is real.
       r->cut = true, r->cut_place = p, r->cut_trans = t;
+      if (ctx->bound == MCRT_BOUND_NONE)
+        ctx->bound = MCRT_BOUND_NET_CAPACITY, ctx->bound_phase = MCRT_PHASE_SEARCH;
+    }
   }
   if (!any) {
     if (r->deadlocks++ == 0)
@@ -279,7 +284,7 @@ static Answers answers(McrtCtx *ctx) {
   McrtNetRun *r = ctx->net;
   Answers a = {0};
   a.complete = ctx->bound == MCRT_BOUND_NONE && !ctx->has_violation && !r->cut;
-  a.why_partial = r->cut ? "a counter's capacity blocked a transition"
+  a.why_partial = r->cut ? "a place's counter blocked a transition"
                   : ctx->bound != MCRT_BOUND_NONE ? mcrt_bound_name(ctx->bound)
                   : ctx->has_violation ? "the search stopped at an error"
                                        : NULL;

@@ -599,6 +599,7 @@ const char *mcrt_bound_name(McrtBound b) {
   case MCRT_BOUND_MAX_DEPTH: return "max-depth";
   case MCRT_BOUND_MEMORY: return "memory";
   case MCRT_BOUND_INTERRUPTED: return "interrupted";
+  case MCRT_BOUND_NET_CAPACITY: return "net-capacity";
   }
   return NULL;
 }
@@ -663,6 +664,10 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
     fprintf(f, "%sinterrupted by %s",
             ctx->bound_phase == MCRT_PHASE_SEARCH ? "the search was " : "",
             mcrt_signal_name(ctx->bound_signal));
+    break;
+  case MCRT_BOUND_NET_CAPACITY:
+    fputs("a place's counter could not hold the tokens a transition would put there "
+          "(no proven bound): markings past it are not explored", f);
     break;
   case MCRT_BOUND_NONE:
     break;
