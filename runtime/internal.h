@@ -281,7 +281,7 @@ typedef enum {
   MCRT_BOUND_MAX_DEPTH,
   MCRT_BOUND_MEMORY,
   MCRT_BOUND_INTERRUPTED,
-  MCRT_BOUND_NET_CAPACITY, // a net: a counter blocked a transition (the search goes on)
+  MCRT_BOUND_NET_CAPACITY, // a net: a place's counter blocked a transition (the search goes on)
 } McrtBound;
 
 typedef enum {
@@ -381,6 +381,7 @@ struct McrtCtx {
   uint32_t nreached;
   double start_time, time_s;
   uint64_t peak_bytes; // highest accounted bytes seen
+  size_t engine_bytes; // held by the engine besides the stores (accounted)
 
   McrtError err;
   bool has_violation;
@@ -399,33 +400,44 @@ struct McrtCtx {
   FILE *progress_out;
 
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
-  struct McrtNetRun *net; // a place/transition net's answers (net.c; NULL for a spec)
+  struct McrtNetRun *net; // a place/transition net's records (net.c; NULL for a spec)
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
 };
 
+// core.c: the clock, the error slot, stopping.
 double mcrt_now(void);
-// Sets up ctx for a run of model with opt; false on failure (message on err).
-bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt);
-void mcrt_ctx_free(McrtCtx *ctx);
-// Runs the search to the end, the first violation, or a bound.
-void mcrt_search(McrtCtx *ctx);
-size_t mcrt_accounted_bytes(const McrtCtx *ctx);
 // Prints a byte count as "12.3 MiB".
 void mcrt_fprint_bytes(FILE *f, double bytes);
-// The path of rules from an initial state to state id: out[0] is the init
-// rule, out[i>0] action rules. Returns the number of steps (depth + 1);
-// *out is malloc'd.
-size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
 void mcrt_clear_error(McrtCtx *ctx);
 // Stops the run at bound b, hit in the given phase (SIGINT/SIGTERM: b is
 // MCRT_BOUND_INTERRUPTED and the signal is mcrt_signal).
 void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase);
+// The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, 0 if none. Set
+// by the handler mcrt_run (main.c) installs for the whole run; every phase polls it.
+extern volatile sig_atomic_t mcrt_signal;
+// "SIGINT", "SIGTERM", "SIGHUP", "a signal".
+const char *mcrt_signal_name(int sig);
+// Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE.
+void mcrt_test_pause(const char *phase);
+
+// ctx.c: the context's stores.
+// Sets up ctx for a run of model with opt; false on failure (message on err).
+bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt);
+void mcrt_ctx_free(McrtCtx *ctx);
+// The path of rules from an initial state to state id: out[0] is the init
+// rule, out[i>0] action rules. Returns the number of steps (depth + 1);
+// *out is malloc'd.
+size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
+
+// search.c: the serial engine.
+// Runs the search to the end, the first violation, or a bound.
+void mcrt_search(McrtCtx *ctx);
 
 // ---------------------------------------------------------------------------
-// liveness.c: the edge table recorded during the search, and the check of
-// every property instance over it after an exhaustive search.
+// edges.c: the edge table recorded during the search; liveness.c: the check
+// of every property instance over it after an exhaustive search.
 
 // The graph a liveness check reads: CSR edges (start[v] .. start[v + 1] are
 // the edges of state v; start has nstates + 1 entries), each a target id and
@@ -468,6 +480,14 @@ void mcrt_lasso_free(McrtLasso *l);
 // Whether this run checks liveness (--liveness on, or the spec has a
 // property and not --liveness off).
 bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt);
+// The edge table and what the check leaves (edges.c, liveness.c).
+typedef struct McrtLive {
+  McrtLiveGraph g;
+  uint64_t targets_cap, rules_cap, start_cap, bits_cap; // capacities, in entries
+  size_t bytes;                            // accounted: what is allocated
+  bool done;                               // the check ran to its end
+  double time_s;
+} McrtLive;
 // Sets up recording (ctx->live); false when out of memory.
 bool mcrt_live_init(McrtCtx *ctx);
 void mcrt_live_free(McrtCtx *ctx);
@@ -478,26 +498,53 @@ bool mcrt_live_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 // Records the edge from..to labelled with an action rule. Edges come
 // grouped by `from`, in increasing order. False: the memory limit.
 bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule);
+// Closes the table after the search (every state gets its start). False:
+// the memory limit.
+bool mcrt_live_finish(McrtCtx *ctx);
+
+// What --memory counts: every store of the context, and what an engine
+// holds on the side (ctx->engine_bytes: the threads' buffers).
+static inline size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
+  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
+         mcrt_live_bytes(ctx) + ctx->engine_bytes;
+}
 // After an exhaustive search without violation: checks every property
 // instance; the first one violated becomes ctx->viol (kind LIVENESS).
 void mcrt_liveness_check(McrtCtx *ctx);
 // For the summary: instances checked (all of them when the check ran).
 bool mcrt_liveness_done(const McrtCtx *ctx);
 double mcrt_liveness_time(const McrtCtx *ctx);
-// The recorded graph, once the liveness check has closed it (else NULL).
-const McrtLiveGraph *mcrt_live_graph(const McrtCtx *ctx);
 // Turns the path of rules to a canonical state (mcrt_path_to under
 // symmetry) into a genuine execution: rewrites each action rule, and the
 // failing step's, so that replaying them without canonicalisation is a run
 // of the spec through states of the same classes. False if impossible (a
-// bug: the trace is then wrong). Defined in symmetry.c.
+// bug: the trace is then wrong). Defined in replay.c.
 bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uint64_t *step_rule);
 
 // ---------------------------------------------------------------------------
-// net.c: a place/transition net's answers (McrtModel.net): token maxima,
-// deadlocks, 1-safety, quasi-liveness, stable places, liveness (L4), each
-// exact, partial or refused.
+// net.c: what a place/transition net's checker (McrtModel.net) records per
+// marking; netreport.c: its answers (token maxima, deadlock, 1-safety,
+// quasi-liveness, stable places, liveness L4), each exact, partial or refused.
 
+typedef struct McrtNetRun {
+  int64_t *m;          // the marking being looked at
+  int64_t *initial;    // the initial marking
+  int64_t *max_place;  // per place: the most tokens seen
+  int64_t *threshold;  // per place: above it a transition may overflow the counter
+  int64_t max_sum;     // the most tokens seen in one marking
+  uint32_t max_place_at;
+  bool *changed;       // per place: differs from the initial marking somewhere
+  uint32_t nchanged;
+  bool *enabled;       // per transition: enabled in some marking seen
+  uint32_t nenabled;
+  uint64_t deadlocks;  // markings where no transition is enabled
+  uint64_t deadlock;   // the first one's state id (MCRT_NO_STATE: none)
+  bool cut;            // a transition was blocked by a counter's capacity
+  uint32_t cut_place, cut_trans;
+  int live;            // L4: 1 yes, 0 no, -1 not decided
+  uint32_t not_live;   // then a transition missing from a terminal component
+  const char *live_refused;
+} McrtNetRun;
 bool mcrt_net_init(McrtCtx *ctx); // false: out of memory
 void mcrt_net_free(McrtCtx *ctx);
 // A new marking (state id, at discovery).
@@ -509,7 +556,7 @@ void mcrt_net_print_mcc(FILE *f, McrtCtx *ctx);
 void mcrt_net_report_json(FILE *f, McrtCtx *ctx);
 
 // ---------------------------------------------------------------------------
-// report.c: values, traces, summary and the JSON report.
+// replay.c, report.c: values, traces, summary and the JSON report.
 
 // Runs one step of a replay: init rule into b, or action rule from a into b.
 // Returns false (and the failure in ctx->err) when the rule does not apply.
@@ -543,6 +590,9 @@ typedef struct McrtConclusion {
   int signal;             // which signal (MCRT_BOUND_INTERRUPTED)
   const char *verify;     // --symmetry verify: "agree", "differ", "not-compared"; else NULL
   const char *io_error;   // why stdout could not be written (NULL: it was)
+  // More top-level members written by a layer above (a net's answers,
+  // netreport.c): ", \"name\": value..."; NULL: none.
+  void (*more_json)(FILE *f, McrtCtx *ctx);
 } McrtConclusion;
 // Writes the JSON report to f (opened at the start of the run, closed
 // here); false (message on err, naming path) if writing failed.
@@ -554,12 +604,5 @@ const char *mcrt_violation_kind_name(McrtViolationKind k);
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
-// The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, 0 if none. Set
-// by the handler mcrt_run installs for the whole run; every phase polls it.
-extern volatile sig_atomic_t mcrt_signal;
-// "SIGINT", "SIGTERM", "SIGHUP", "a signal".
-const char *mcrt_signal_name(int sig);
-// Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE (main.c).
-void mcrt_test_pause(const char *phase);
 
 #endif

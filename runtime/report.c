@@ -402,16 +402,6 @@ static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what
             step, what);
 }
 
-bool mcrt_replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b) {
-  const McrtModel *m = ctx->model;
-  mcrt_clear_error(ctx);
-  memset(b, 0, ctx->state_bytes + MCRT_SLACK);
-  ctx->replaying = true;
-  bool ok = init ? m->apply_init(ctx, rule, b) : m->apply_rule(ctx, rule, a, b);
-  ctx->replaying = false;
-  return ok && !mcrt_failed(ctx);
-}
-
 // Whether the search found the state (under symmetry: its class).
 static bool in_set(const McrtCtx *ctx, const uint8_t *s) {
   if (ctx->sym) {
@@ -940,8 +930,8 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f}", mcrt_live_bytes(ctx),
           mcrt_liveness_time(ctx));
   print_symmetry_json(f, ctx);
-  if (ctx->net)
-    mcrt_net_report_json(f, ctx);
+  if (c->more_json)
+    c->more_json(f, ctx);
   fprintf(f, ", \"time_s\": %.6f, \"memory_bytes\": %zu", ctx->time_s, (size_t)ctx->peak_bytes);
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);
