@@ -9,6 +9,11 @@
 # report (--report): the deadlock's firing sequence, the dead transitions,
 # the stable places, the tags; and the warnings of parallel arcs and of a
 # second net.
+# oracle/NAME.m: Rumur twins of three nets (the same reachability graph, one
+# rule per net transition); oracle/NAME.rumur.txt their recorded output
+# (Rumur v2022.08.20: `rumur ARGS NAME.m -o v.c && cc -O2 v.c -o v -lpthread
+# && ./v`, ARGS from the twin's `-- RUMUR-ARGS:` line). Rumur's states and
+# rules fired must be the checker's states and edges.
 # bad/NAME.pnml: each must be refused with a message naming file:line:col
 # and the exit status below (2: not well-formed XML; 1: a net mcgen refuses),
 # never a crash. The last line is `N passed, N failed`.
@@ -76,6 +81,33 @@ if grep -q "parallel.pnml:15: warning: parallel arcs between 'p' and 't'" "$work
    grep -q "only the first ('parallel') is checked" "$work/parallel.warn"; then ok; else
   bad "parallel: warnings missing: $(cat "$work/parallel.warn")"
 fi
+
+# Rumur's counts (oracle/): NAME.rumur.txt against the net it twins.
+mcc_dir=""
+d=$root
+while [ "$d" != / ]; do
+  d=$(dirname "$d")
+  [ -f "$d/shared/suites/mcc/mcc_pt_expected.csv" ] && { mcc_dir=$d/shared/suites/mcc; break; }
+done
+for rec in "$here"/oracle/*.rumur.txt; do
+  name=$(basename "$rec" .rumur.txt)
+  net=$here/nets/$name.pnml
+  if [ "$name" = philosophers5 ]; then
+    if [ -z "$mcc_dir" ]; then
+      echo "NOTE: no MCC suite (../shared/suites/mcc): Philosophers-PT-000005 NOT compared with Rumur"
+      continue
+    fi
+    net=$mcc_dir/models/Philosophers-PT-000005/model.pnml
+  fi
+  want=$(grep -oE '[0-9]+ states, [0-9]+ rules fired' "$rec" | awk '{print $1, $3}')
+  if ! "$mcgen" -o "$work/o_$name" "$net" 2>/dev/null ||
+     ! "$work/o_$name" --quiet --progress 0 --report "$work/o_$name.json" >/dev/null; then
+    bad "oracle $name: mcgen or its checker failed"
+    continue
+  fi
+  got=$(jq -r '"\(.net.states.value) \(.net.edges.value)"' "$work/o_$name.json")
+  if [ "$got" = "$want" ]; then ok; else bad "oracle $name: states/edges $got, Rumur $want"; fi
+done
 
 # Refusals: NAME EXIT LINE MESSAGE (a fixed string of the message).
 while read -r name rc line msg; do
