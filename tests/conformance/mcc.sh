@@ -5,6 +5,7 @@
 # Usage: tests/conformance/mcc.sh [BUILD_DIR] [options]
 #   BUILD_DIR        where mcgen was built (default: build, from the repo root)
 #   --limit N        instances whose oracle says at most N states (default 10^7)
+#   --min N          and at least N states (default 0)
 #   --only REGEX     only instances whose name matches (grep -E)
 #   --compile-all    first check that every instance compiles (mcgen and the C
 #                    compiler) or is refused for a reason, tallied by reason
@@ -36,10 +37,11 @@ if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
 fi
 case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
 
-limit=10000000 only= compile_all=0 cflags=-O1 timeout_s=900
+limit=10000000 min=0 only= compile_all=0 cflags=-O1 timeout_s=900
 while [ $# -gt 0 ]; do
   case $1 in
     --limit) limit=${2:-}; shift 2 ;;
+    --min) min=${2:-}; shift 2 ;;
     --only) only=${2:-}; shift 2 ;;
     --compile-all) compile_all=1; shift ;;
     --cflags) cflags=${2:-}; shift 2 ;;
@@ -110,7 +112,7 @@ fi
 while IFS=, read -r inst _ _ states trans mtp mtm dl os ql sm live _ _ _ _ _ _ file; do
   [ "$inst" = instance ] && continue
   file=${file%$'\r'} # the CSV has CRLF line ends
-  [ "$states" -le "$limit" ] 2>/dev/null || continue
+  [ "$states" -le "$limit" ] 2>/dev/null && [ "$states" -ge "$min" ] || continue
   [ -n "$only" ] && ! grep -qE "$only" <<<"$inst" && continue
   exe=$work/$inst
   if ! "$mcgen" --cflags "$cflags" -o "$exe" "$mcc/$file" >"$work/mcgen.out" 2>&1; then
