@@ -598,7 +598,9 @@ static int64_t bits_for(int64_t cap) {
   return w;
 }
 
-static Program *lower_net(const Net *net, const int64_t *bound) {
+// bound: per place a proven bound or -1 (NULL: none known); unbounded: why
+// the net is unbounded (for the checker's answer), or NULL.
+static Program *lower_net(const Net *net, const int64_t *bound, const char *unbounded) {
   prog = xcalloc(1, sizeof *prog);
   prog->file = src;
   name_table = NULL;
@@ -728,8 +730,9 @@ static Program *lower_net(const Net *net, const int64_t *bound) {
     buf_printf(&c, "%s%s", p ? ", " : "", proven[p] ? "true" : "false");
   buf_puts(&c, net->nplaces ? "};\n" : "false};\n");
   buf_printf(&c, "static const McrtNet mc_net = {%u, %u, %u, %u, mc_net_capacity, mc_net_proven, "
-                 "mc_net_arc_start, mc_net_arcs, %s};\n",
-             net->nplaces, net->ntrans, net->narcs, ninhib, format("\"%s\"", c_escape(net->id)));
+                 "mc_net_arc_start, mc_net_arcs, %s, %s};\n",
+             net->nplaces, net->ntrans, net->narcs, ninhib, format("\"%s\"", c_escape(net->id)),
+             unbounded ? format("\"%s\"", c_escape(unbounded)) : "NULL");
   prog->net_c = c.data;
   return prog;
 }
@@ -744,5 +747,5 @@ Program *parse_pnml(const SrcFile *file) {
     p->file = file;
     return p;
   }
-  return lower_net(net, NULL);
+  return lower_net(net, NULL, NULL);
 }

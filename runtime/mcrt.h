@@ -409,6 +409,8 @@ typedef struct McrtNet {
   const uint64_t *arc_start; // ntrans + 1 entries
   const McrtNetArc *arcs;
   const char *id;            // the net's id in the file
+  const char *unbounded;     // the net is unbounded: the place and a firing
+                             // sequence that pumps it (text); NULL: not known
 } McrtNet;
 
 typedef struct McrtModel {

@@ -115,6 +115,7 @@ typedef struct Answers {
   bool complete; // every marking seen
   const char *why_partial;
   int deadlock, one_safe, quasi_live, stable, live; // 1 TRUE, 0 FALSE, -1 unknown
+  int bounded;
   const char *live_refused;
 } Answers;
 
@@ -131,6 +132,12 @@ static Answers answers(McrtCtx *ctx) {
   a.one_safe = r->max_place[r->max_place_at] > 1 ? 0 : a.complete ? 1 : -1;
   a.quasi_live = r->nenabled == n->ntrans ? 1 : a.complete ? 0 : -1;
   a.stable = r->nchanged == n->nplaces ? 0 : a.complete ? 1 : -1;
+  // Bounded: a pumping sequence says no; a whole state space (finite) or
+  // a proven bound for every place says yes.
+  bool all_proven = true;
+  for (uint32_t p = 0; p < n->nplaces; p++)
+    all_proven &= n->proven[p];
+  a.bounded = n->unbounded ? 0 : a.complete || all_proven ? 1 : -1;
   // Liveness: a deadlock or a dead transition settles it; otherwise the
   // terminal components of the whole graph do.
   if (n->ntrans > 0 && (r->deadlocks || a.quasi_live == 0)) {
@@ -222,6 +229,10 @@ void mcrt_net_print(FILE *f, McrtCtx *ctx) {
   fprintf(f, "  deadlock                %s (%s", yn(a.deadlock), tag_names[yn_tag(a.deadlock, NULL)]);
   if (r->deadlocks)
     fprintf(f, "; %" PRIu64 " deadlock marking%s", r->deadlocks, r->deadlocks == 1 ? "" : "s");
+  fputs(")\n", f);
+  fprintf(f, "  bounded                 %s (%s", yn(a.bounded), tag_names[yn_tag(a.bounded, NULL)]);
+  if (n->unbounded)
+    fprintf(f, "; %s", n->unbounded);
   fputs(")\n", f);
   fprintf(f, "  one-safe                %s (%s)\n", yn(a.one_safe), tag_names[yn_tag(a.one_safe, NULL)]);
   fprintf(f, "  quasi-live              %s (%s", yn(a.quasi_live),
@@ -334,6 +345,18 @@ void mcrt_net_report_json(FILE *f, McrtCtx *ctx) {
   } else {
     fputs("null", f);
   }
+  json_yn(f, "bounded", a.bounded, NULL);
+  if (n->unbounded) {
+    fputs(", \"unbounded_witness\": ", f);
+    mcrt_print_json_string(f, n->unbounded);
+  }
+  fputs(", \"place_bounds\": [", f);
+  for (uint32_t p = 0; p < n->nplaces; p++) {
+    // A proven bound, else the most tokens seen when every marking was.
+    int64_t b = n->proven[p] ? n->capacity[p] : a.complete ? r->max_place[p] : -1;
+    fprintf(f, "%s%" PRId64, p ? ", " : "", b);
+  }
+  fputc(']', f);
   json_yn(f, "one_safe", a.one_safe, NULL);
   json_yn(f, "quasi_live", a.quasi_live, NULL);
   fputs(", \"dead_transitions\": [", f);
