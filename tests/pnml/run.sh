@@ -64,6 +64,10 @@ jq_is overflow .net.complete 'false'
 jq_is overflow .net.states '{"value":256,"tag":"partial"}'
 jq_is overflow .net.deadlock '{"value":null,"tag":"partial"}'
 jq_is overflow .net.one_safe '{"value":false,"tag":"exact"}'
+jq_is overflow .net.bounded '{"value":null,"tag":"partial"}'
+jq_is overflow .net.place_bounds '[-1]'
+jq_is cycle .net.bounded '{"value":true,"tag":"exact"}'
+jq_is inhibitor_bound .net.place_bounds '[2]'
 # A net that outgrows its counters ends incomplete (exit 3), the others ok.
 for n in overflow:3 cycle:0 inhibitor_bound:0; do
   rc=$(cat "$work/${n%:*}.rc" 2>/dev/null)
