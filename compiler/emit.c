@@ -2419,6 +2419,7 @@ static void emit_symmetry_reduction(Program *prog, Parts *p) {
 // The m4 definitions. Names, paths and spec text reach them only through
 // c_escape (printable ASCII), so no definition holds an m4 quote; the
 // template inserts every one that may hold a word with m4_defn.
+static const char *net_c; // a PNML net's McrtNet table (pnml.c), or NULL
 static void write_definitions(Parts *p, FILE *out) {
   Layout *layout = lay;
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
@@ -2464,6 +2465,8 @@ static void write_definitions(Parts *p, FILE *out) {
   DEF("MCGEN_PROPERTY_BITS", "%s", p->bits_fn.data);
   DEF("MCGEN_NFAIRNESS", "%d", p->nfair);
   DEF("MCGEN_FAIRNESS", "%s", p->fair_tables.data);
+  DEF("MCGEN_NET", "%s", net_c ? net_c : "");
+  DEF("MCGEN_NET_PTR", "%s", net_c ? "&mc_net" : "NULL");
 #undef DEF
 }
 
@@ -2471,6 +2474,7 @@ static void write_definitions(Parts *p, FILE *out) {
 bool emit(Program *prog, Layout *layout, FILE *out) {
   lay = layout;
   src = prog->file;
+  net_c = prog->net_c;
   Parts p = {.model = model_name(prog)};
   emit_state_accessors(&p);
   emit_functions(prog, &p);

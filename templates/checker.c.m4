@@ -65,6 +65,7 @@ static const McrtPropInstance mc_instances[] = {
 m4_defn(⟦MCGEN_INSTANCE_TABLE⟧)};
 m4_defn(⟦MCGEN_PROPERTY_BITS⟧)
 m4_defn(⟦MCGEN_FAIRNESS⟧)
+m4_defn(⟦MCGEN_NET⟧)
 
 static const McrtModel mc_model = {
     .abi_version = MCRT_ABI_VERSION,
@@ -107,6 +108,7 @@ static const McrtModel mc_model = {
     .sym = MCGEN_SYM_TABLE,
     .sym_apply = MCGEN_SYM_APPLY,
     .sym_keys = MCGEN_SYM_KEYS,
+    .net = MCGEN_NET_PTR,
 };
 
 int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }

@@ -16,7 +16,9 @@ build_mcgen_asan() {
     local tmp=$exe.tmp.$$
     if ! ${CC:-cc} -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra \
         -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
-        -o "$tmp" "$root"/compiler/*.c >&2; then
+        $(pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2) \
+        -o "$tmp" "$root"/compiler/*.c \
+        $(pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2) >&2; then
       echo "cannot build $exe" >&2
       rm -f "$tmp"
       return 1
