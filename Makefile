@@ -15,9 +15,19 @@ B       := build
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
-                 compiler/dve_lower.c compiler/symmetry.c compiler/paths.c
+                 compiler/dve_lower.c compiler/symmetry.c compiler/paths.c compiler/extern.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
+
+# libclang (Debian libclang-dev) reads the C of `extern` declarations
+# (compiler/extern.c); without it mcgen builds and refuses `extern`.
+LLVM_CONFIG ?= llvm-config
+CLANG_INC  := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
+CLANG_LIB  := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
+ifneq ($(wildcard $(CLANG_INC)/clang-c/Index.h),)
+CLANG_CFLAGS := -DMCGEN_HAVE_LIBCLANG -isystem $(CLANG_INC)
+CLANG_LIBS   := -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang
+endif
 
 COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(B)/%.o)
 RUNTIME_OBJS  := $(RUNTIME_SRCS:%.c=$(B)/%.o)
@@ -32,7 +42,11 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 all: $(B)/mcgen $(B)/libmcrt.a
 
 $(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -o $@ $^ $(CLANG_LIBS)
+
+$(B)/compiler/extern.o: compiler/extern.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -55,14 +69,14 @@ asan-runtime: $(B)/asan/libmcrt.a
 # tests/unit/runtime/*.c the runtime; all under the sanitizers.
 $(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_SRCS) compiler/mcgen.h compiler/dve.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ASAN) -Icompiler -o $@ $< $(COMPILER_SRCS) -lcriterion
+	$(CC) $(CFLAGS) $(ASAN) $(CLANG_CFLAGS) -Icompiler -o $@ $< $(COMPILER_SRCS) -lcriterion $(CLANG_LIBS)
 
 $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ASAN) -Iruntime -o $@ $< $(RUNTIME_SRCS) -lcriterion -lm
 
 # Debian packages the build and the tests need; installed when missing.
-DEB_BUILD := gcc make m4 libxxhash-dev
+DEB_BUILD := gcc make m4 libxxhash-dev libclang-dev
 DEB_CLANG := clang
 DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base
 deps:

@@ -2500,7 +2500,8 @@ static void check_bodies(Program *p) {
         b->obj = obj;
         push_local(obj);
       }
-      check_block(d->body);
+      if (d->body) // an `extern fn` has none (extern.c)
+        check_block(d->body);
       continue;
     }
     check_decl(d);
