@@ -181,15 +181,29 @@ static void c_note(CXCursor c, const char *fmt, ...) {
 //
 
 // Reports the errors libclang found in a unit; false if there were any.
+// An error in a header that several units include is reported once.
+static Vec c_errors_shown; // char* "file:line:col: message"
+
 static bool report_c_errors(Unit *u) {
-  bool ok = true;
+  bool ok = true, reported = false;
   unsigned n = clang_getNumDiagnostics(u->tu);
   for (unsigned i = 0; i < n; i++) {
     CXDiagnostic d = clang_getDiagnostic(u->tu, i);
     if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-      if (ok)
-        error_at(u->tok, "the C file '%s' does not compile", u->tok->str);
       ok = false;
+      char *key = str(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
+                                                    CXDiagnostic_DisplayColumn));
+      bool seen = false;
+      for (int j = 0; j < c_errors_shown.len && !seen; j++)
+        seen = !strcmp(c_errors_shown.data[j], key);
+      if (seen) {
+        clang_disposeDiagnostic(d);
+        continue;
+      }
+      vec_push(&c_errors_shown, key);
+      if (!reported)
+        error_at(u->tok, "the C file '%s' does not compile", u->tok->str);
+      reported = true;
       Token *t = c_token(clang_getDiagnosticLocation(d), 1);
       char *msg = str(clang_getDiagnosticSpelling(d));
       if (t)
@@ -478,7 +492,8 @@ static int64_t index_card(Type *ty) {
   }
 }
 
-// Records compared with their C struct already (each is reported once).
+// Records and enums compared with their C type already (each is reported
+// once).
 static Vec records_done;
 
 static void mismatch(Want *w, CXType c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -488,7 +503,10 @@ static void mismatch(Want *w, CXType c, const char *fmt, ...) {
   char *msg = vformat(fmt, ap);
   va_end(ap);
   error_at(w->at, "%s: %s", w->what, msg);
-  c_note(w->where, "the C %s is '%s'", w->what, c_type_name(c));
+  if (!strcmp(w->what, "the result"))
+    c_note(w->where, "the C function returns '%s'", c_type_name(c));
+  else
+    c_note(w->where, "the C %s is '%s'", w->what, c_type_name(c));
 }
 
 typedef struct EnumCheck {
@@ -630,6 +648,10 @@ static bool compat(Type *mc, CXType c0, Want *w, bool top_param) {
       mismatch(w, c0, "%s needs a C enum with the same enumerators", type_name(mc));
       return false;
     }
+    for (int i = 0; i < records_done.len; i++)
+      if (records_done.data[i] == mc)
+        return true; // (its errors, if any, are reported)
+    vec_push(&records_done, mc);
     EnumCheck e = {mc, w, 0, true};
     CXCursor decl = clang_getTypeDeclaration(c);
     clang_visitChildren(decl, enum_visit, &e);
@@ -871,6 +893,10 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
   case CXCursor_DeclRefExpr: {
     CXCursor var = clang_getCursorReferenced(c);
     if (clang_getCursorKind(var) != CXCursor_VarDecl || !is_static_storage(var))
+      break;
+    // A static local is reported where it is declared.
+    if (clang_getCursorKind(clang_getCursorSemanticParent(var)) == CXCursor_FunctionDecl &&
+        clang_Cursor_getStorageClass(var) == CX_SC_Static)
       break;
     CXType t = clang_getCursorType(var);
     char *name = str(clang_getCursorSpelling(var));
