@@ -37,7 +37,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile clean conformance conformance-tests docs-tests debug-tests \
-        install uninstall install-tests
+        install uninstall install-tests extern-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -98,6 +98,7 @@ demo: deps
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
 	$(MAKE) unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests conformance-tests
+	$(MAKE) extern-tests
 	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
@@ -112,6 +113,10 @@ cli-tests: all asan-runtime
 
 diag-tests: all
 	tests/diag/run.sh $(B)
+
+# `extern` C against the same logic in .mc: same counts, verdicts, traces.
+extern-tests: all
+	tests/extern/run.sh $(B)
 
 malformed-tests: all
 	tests/malformed/run.sh $(B)

@@ -618,6 +618,14 @@ static bool compat(Type *mc, CXType c0, Want *w, bool top_param) {
     }
     return compat(mc, to, w, false);
   }
+  if (top_param && (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray) &&
+      !clang_isConstQualifiedType(c) &&
+      !clang_isConstQualifiedType(clang_getArrayElementType(c))) {
+    // (a C array parameter is a pointer to its first element)
+    mismatch(w, c0, "a mutable pointer would let C write into the state: make the elements "
+                    "const");
+    return false;
+  }
   switch (mc->kind) {
   case TY_BOOL:
     if (c.kind != CXType_Bool) {
@@ -832,8 +840,11 @@ static void check_call(Walker *wk, CXCursor call) {
 // Whether a C type is const all the way (an array of const elements is).
 static bool deep_const(CXType t) {
   t = clang_getCanonicalType(t);
-  while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+  while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) {
+    if (clang_isConstQualifiedType(t))
+      return true;
     t = clang_getArrayElementType(t);
+  }
   return clang_isConstQualifiedType(t);
 }
 
@@ -1084,7 +1095,8 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
       bool by_pointer = ct.kind == CXType_Pointer;
       CXType held = by_pointer ? clang_getPointeeType(ct) : ct;
       if (ty->kind == TY_ARRAY)
-        buf_printf(&body, "  %s c%d[%lld];\n", c_unqualified(held), i,
+        buf_printf(&body, "  %s c%d[%lld];\n",
+                   c_unqualified(by_pointer ? held : clang_getArrayElementType(ct)), i,
                    (long long)resolve(ty->index)->card);
       else
         buf_printf(&body, "  %s c%d;\n", c_unqualified(held), i);
