@@ -160,10 +160,12 @@ conformance-tests: all
 	tests/conformance/ltl.sh $(B) --limit 10000
 
 # mcgen against Rumur (bench/run.sh), then against SPIN on BEEM (bench/beem.sh),
-# then mcgen's own compile times (bench/compile.sh).
+# C through `extern` against the same logic in .mc (bench/extern.sh), then
+# mcgen's own compile times (bench/compile.sh).
 bench: all
 	bench/run.sh
 	bench/beem.sh
+	bench/extern.sh
 	bench/compile.sh $(if $(BEFORE),--before $(BEFORE))
 
 # Compile times of the largest BEEM models and specs; BEFORE=/other/mcgen
