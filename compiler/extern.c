@@ -1061,10 +1061,10 @@ static void unpack(Buf *b, int depth, Type *mc, const char *dst, const char *bas
     return;
   case TY_ARRAY: {
     int64_t n = index_card(mc->index), ew = width_of(mc->base);
-    buf_printf(b, "  for (int64_t k%d = 0; k%d < %lld; k%d++) {\n", depth, depth, (long long)n,
+    buf_printf(b, "  for (int64_t mc_k%d = 0; mc_k%d < %lld; mc_k%d++) {\n", depth, depth, (long long)n,
                depth);
-    unpack(b, depth + 1, mc->base, format("%s[k%d]", dst, depth), base,
-           format("%s + (uint64_t)k%d * %lld", off, depth, (long long)ew));
+    unpack(b, depth + 1, mc->base, format("%s[mc_k%d]", dst, depth), base,
+           format("%s + (uint64_t)mc_k%d * %lld", off, depth, (long long)ew));
     buf_puts(b, "  }\n");
     return;
   }
@@ -1091,28 +1091,28 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
     Type *ty = resolve(b->type);
     CXType ct = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i)));
     if (ty->kind == TY_RECORD || ty->kind == TY_ARRAY) {
-      buf_printf(&sig, ", const uint8_t *a%d", i);
+      buf_printf(&sig, ", const uint8_t *mc_a%d", i);
       bool by_pointer = ct.kind == CXType_Pointer;
       CXType held = by_pointer ? clang_getPointeeType(ct) : ct;
       if (ty->kind == TY_ARRAY)
-        buf_printf(&body, "  %s c%d[%lld];\n",
+        buf_printf(&body, "  %s mc_c%d[%lld];\n",
                    c_unqualified(by_pointer ? held : clang_getArrayElementType(ct)), i,
                    (long long)resolve(ty->index)->card);
       else
-        buf_printf(&body, "  %s c%d;\n", c_unqualified(held), i);
-      unpack(&body, 0, ty, format("c%d", i), format("a%d", i), "0");
+        buf_printf(&body, "  %s mc_c%d;\n", c_unqualified(held), i);
+      unpack(&body, 0, ty, format("mc_c%d", i), format("mc_a%d", i), "0");
       buf_printf(&call, "%s%s%s", i ? ", " : "", by_pointer && ty->kind == TY_RECORD ? "&" : "",
-                 format("c%d", i));
+                 format("mc_c%d", i));
     } else {
-      buf_printf(&sig, ", int64_t a%d", i);
-      buf_printf(&call, "%s(%s)a%d", i ? ", " : "", c_type_name(ct), i);
+      buf_printf(&sig, ", int64_t mc_a%d", i);
+      buf_printf(&call, "%s(%s)mc_a%d", i ? ", " : "", c_type_name(ct), i);
     }
   }
   buf_puts(&sig, ")");
   buf_puts(&call, ")");
   CXType rt = clang_getCanonicalType(clang_getResultType(clang_getCursorType(c)));
   Type *mt = resolve(fn->type);
-  buf_printf(&body, "  %s r = %s;\n", c_type_name(rt), call.data);
+  buf_printf(&body, "  %s mc_r = %s;\n", c_type_name(rt), call.data);
   // The result's checks, only those that can fail (the C type may be wider).
   Buf cond = {0};
   __int128 clo = 0, chi = 1;
@@ -1125,7 +1125,7 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
     c_int_range(clang_getCanonicalType(clang_getEnumDeclIntegerType(decl)), &clo, &chi);
     hi = mt->members.len - 1;
   }
-  const char *rv = mt->kind == TY_ENUM ? "(int64_t)r" : "r";
+  const char *rv = mt->kind == TY_ENUM ? "(int64_t)mc_r" : "mc_r";
   if (clo < lo)
     buf_printf(&cond, "%s < INT64_C(%lld)", rv, (long long)lo);
   if (chi > hi)
@@ -1138,10 +1138,10 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
                "outside %s\", %s);\n",
                fn->name->line, fn->name->col, name, is_unsigned ? "llu" : "lld",
                c_escape(type_name(mt)),
-               is_unsigned ? "(unsigned long long)r" : "(long long)r");
+               is_unsigned ? "(unsigned long long)mc_r" : "(long long)mc_r");
     buf_puts(&body, "    return 0;\n  }\n");
   }
-  buf_puts(&body, "  return (int64_t)r;\n");
+  buf_puts(&body, "  return (int64_t)mc_r;\n");
   buf_printf(protos, "%s;\n", sig.data);
   buf_printf(out, "/* extern fn %s at %s:%d: the C function, its result checked */\n%s {\n",
              name, c_comment_escape(fn->tok->file->name), fn->tok->line, sig.data);
