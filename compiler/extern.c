@@ -42,7 +42,7 @@ static const char *spec_relative(Program *prog, const char *path) {
   const char *slash = strrchr(prog->file->name, '/');
   if (path[0] == '/' || !slash)
     return path;
-  return format("%.*s/%s", (int)(slash - prog->file->name + 1), prog->file->name, path);
+  return format("%.*s/%s", (int)(slash - prog->file->name), prog->file->name, path);
 }
 
 Vec extern_sources(Program *prog) {
