@@ -298,6 +298,24 @@ static bool find_c(const char *name, enum CXCursorKind kind, int first, int last
 
 static int nheaders;
 
+// A note at the top of the first header: what it lacks.
+static void header_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void header_note(const char *fmt, ...) {
+  if (!nheaders)
+    return;
+  Unit *u = units.data[0];
+  CXFile file = clang_getFile(u->tu, u->path);
+  if (!file)
+    return;
+  Token *t = c_token(clang_getLocationForOffset(u->tu, file, 0), 1);
+  if (!t)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  note_at(t, "%s", vformat(fmt, ap));
+  va_end(ap);
+}
+
 static void hint_closest(const char *name, Vec *names) {
   const char *best = closest_name(name, (const char *const *)names->data, names->len);
   if (best)
@@ -379,6 +397,7 @@ static void load_const(Decl *d) {
   int64_t val = 0;
   if (!find_c(token_text(d->name), CXCursor_EnumConstantDecl, 0, units.len, &c, &names)) {
     error_at(d->name, "no C constant, enumerator or macro named '%s'", token_text(d->name));
+    header_note("neither this header nor the sources define '%s'", token_text(d->name));
     hint_closest(token_text(d->name), &names);
   } else {
     c_const_value(d, c, &val);
@@ -943,6 +962,7 @@ static void check_fn(Decl *d) {
       c_note(def, "'%s' is defined here", name);
     } else {
       error_at(d->name, "no C function '%s' in the header", name);
+      header_note("the header declares no function '%s'", name);
       hint_closest(name, &names);
     }
     return;
@@ -1012,6 +1032,7 @@ static void check_type(Token *name) {
   Vec names;
   if (!find_c(name->str, CXCursor_StructDecl, 0, nheaders, &c, &names)) {
     error_at(name, "no C struct '%s' in the header", name->str);
+    header_note("the header declares no struct '%s'", name->str);
     hint_closest(name->str, &names);
     return;
   }
