@@ -591,6 +591,27 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData data) {
   return CXVisit_Continue;
 }
 
+// The type of field i of a C struct type.
+typedef struct FieldAt {
+  int i, n;
+  CXType type;
+} FieldAt;
+
+static enum CXVisitorResult field_at_visit(CXCursor c, CXClientData data) {
+  FieldAt *f = data;
+  if (f->n++ == f->i) {
+    f->type = clang_getCursorType(c);
+    return CXVisit_Break;
+  }
+  return CXVisit_Continue;
+}
+
+static CXType field_type(CXType c, int i) {
+  FieldAt f = {i, 0, {CXType_Invalid, {0}}};
+  clang_Type_visitFields(c, field_at_visit, &f);
+  return f.type;
+}
+
 // The length N of a parameter declared `T name[N]` (0 if not written so).
 static long long param_array_length(CXCursor c) {
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
@@ -991,9 +1012,9 @@ static void check_fn(Decl *d) {
   }
   Want w = {d->type->tok ? d->type->tok : d->name, c, "the result"};
   Type *rt = resolve(d->type);
-  if (rt->kind == TY_RECORD || rt->kind == TY_ARRAY) {
-    error_at(w.at, "extern fn '%s': a C function's result must be a scalar (bool, range, enum)",
-             name);
+  if (rt->kind == TY_ARRAY) {
+    error_at(w.at, "extern fn '%s': a C function cannot return an array: wrap it in a struct "
+                   "(a record of the spec)", name);
     ok = false;
   } else {
     ok &= compat(d->type, clang_getResultType(ft), &w, false);
@@ -1099,13 +1120,92 @@ static void unpack(Buf *b, int depth, Type *mc, const char *dst, const char *bas
   }
 }
 
+// Checks a value `v` of C type c (canonical) that becomes a value of spec
+// scalar type mt: only the bounds the C type can exceed. `what` names the
+// place (" in field seq"); `fail` leaves the wrapper.
+static void check_result(Buf *b, Decl *fn, Type *mt, CXType c, const char *v, const char *what,
+                         const char *fail) {
+  __int128 clo = 0, chi = 1;
+  int64_t lo = 0, hi = 1;
+  if (mt->kind == TY_RANGE) {
+    c_int_range(c, &clo, &chi);
+    lo = mt->lo, hi = mt->hi;
+  } else if (mt->kind == TY_ENUM) {
+    CXCursor decl = clang_getTypeDeclaration(c);
+    c_int_range(clang_getCanonicalType(clang_getEnumDeclIntegerType(decl)), &clo, &chi);
+    hi = mt->members.len - 1;
+  }
+  const char *rv = mt->kind == TY_ENUM ? format("(int64_t)%s", v) : v;
+  Buf cond = {0};
+  if (clo < lo)
+    buf_printf(&cond, "%s < INT64_C(%lld)", rv, (long long)lo);
+  if (chi > hi)
+    buf_printf(&cond, "%s%s > INT64_C(%lld)", cond.data ? " || " : "", rv, (long long)hi);
+  if (!cond.data)
+    return;
+  bool is_unsigned = clo == 0;
+  buf_printf(b, "  if (%s) {\n", cond.data);
+  buf_printf(b,
+             "    mcrt_runtime_error(ctx, mc_file, %d, %d, \"extern fn %s returned %%%s%s, "
+             "outside %s\", %s%s);\n",
+             fn->name->line, fn->name->col, token_text(fn->name), is_unsigned ? "llu" : "lld",
+             c_escape(what), c_escape(type_name(mt)),
+             is_unsigned ? "(unsigned long long)" : "(long long)", v);
+  buf_printf(b, "    %s\n  }\n", fail);
+}
+
+// Writes the C value `v` (C type c, canonical) of spec type mc at bit offset
+// `off` of ret, each scalar checked against its spec type; records field by
+// field, arrays element by element.
+static void pack(Buf *b, int depth, Decl *fn, Type *mc, CXType c, const char *v, const char *off,
+                 const char *fail) {
+  mc = resolve(mc);
+  c = clang_getCanonicalType(c);
+  int64_t w = width_of(mc);
+  switch (mc->kind) {
+  case TY_RECORD: {
+    for (int i = 0; i < mc->nfields; i++) {
+      Field *f = mc->fields[i];
+      const char *fname = token_text(f->name);
+      CXType fc = field_type(c, i); // (extern_check matched the fields in order)
+      pack(b, depth, fn, f->type, fc, format("%s.%s", v, fname),
+           format("%s + %lld", off, (long long)f->offset), fail);
+    }
+    return;
+  }
+  case TY_ARRAY: {
+    int64_t n = index_card(mc->index), ew = width_of(mc->base);
+    buf_printf(b, "  for (int64_t mc_k%d = 0; mc_k%d < %lld; mc_k%d++) {\n", depth, depth,
+               (long long)n, depth);
+    pack(b, depth + 1, fn, mc->base, clang_getArrayElementType(c),
+         format("%s[mc_k%d]", v, depth), format("%s + (uint64_t)mc_k%d * %lld", off, depth,
+                                                (long long)ew), fail);
+    buf_puts(b, "  }\n");
+    return;
+  }
+  default: {
+    char *what = format(" in %s", v + 5); // after "mc_r."
+    check_result(b, fn, mc, c, v, what, fail);
+    const char *set = w <= 56 ? "mcrt_set" : "mcrt_set_wide";
+    if (mc->kind == TY_RANGE)
+      buf_printf(b, "  %s(ret, %s, %lld, (uint64_t)((int64_t)%s - INT64_C(%lld)));\n", set, off,
+                 (long long)w, v, (long long)mc->lo);
+    else
+      buf_printf(b, "  %s(ret, %s, %lld, (uint64_t)%s);\n", set, off, (long long)w, v);
+    return;
+  }
+  }
+}
+
 void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
   const char *name = token_text(fn->name);
   CXCursor c;
   if (!find_c(name, CXCursor_FunctionDecl, 0, nheaders, &c, NULL))
     unreachable(); // extern_check found it
   Buf sig = {0}, body = {0}, call = {0};
-  buf_printf(&sig, "static int64_t f_%s(McrtCtx *ctx, const uint8_t *s", name);
+  bool composite = resolve(fn->type)->kind == TY_RECORD;
+  buf_printf(&sig, "static %s f_%s(McrtCtx *ctx, const uint8_t *s%s", composite ? "void" : "int64_t",
+             name, composite ? ", uint8_t *ret" : "");
   buf_printf(&call, "%s(", name);
   for (int i = 0; i < fn->params.len; i++) {
     Binder *b = fn->params.data[i];
@@ -1133,36 +1233,13 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
   buf_puts(&call, ")");
   CXType rt = clang_getCanonicalType(clang_getResultType(clang_getCursorType(c)));
   Type *mt = resolve(fn->type);
-  buf_printf(&body, "  %s mc_r = %s;\n", c_type_name(rt), call.data);
-  // The result's checks, only those that can fail (the C type may be wider).
-  Buf cond = {0};
-  __int128 clo = 0, chi = 1;
-  int64_t lo = 0, hi = 1;
-  if (mt->kind == TY_RANGE) {
-    c_int_range(rt, &clo, &chi);
-    lo = mt->lo, hi = mt->hi;
-  } else if (mt->kind == TY_ENUM) {
-    CXCursor decl = clang_getTypeDeclaration(rt);
-    c_int_range(clang_getCanonicalType(clang_getEnumDeclIntegerType(decl)), &clo, &chi);
-    hi = mt->members.len - 1;
+  buf_printf(&body, "  %s mc_r = %s;\n", c_unqualified(rt), call.data);
+  if (mt->kind == TY_RECORD) {
+    pack(&body, 0, fn, mt, rt, "mc_r", "0", "return;");
+  } else {
+    check_result(&body, fn, mt, rt, "mc_r", "", "return 0;");
+    buf_puts(&body, "  return (int64_t)mc_r;\n");
   }
-  const char *rv = mt->kind == TY_ENUM ? "(int64_t)mc_r" : "mc_r";
-  if (clo < lo)
-    buf_printf(&cond, "%s < INT64_C(%lld)", rv, (long long)lo);
-  if (chi > hi)
-    buf_printf(&cond, "%s%s > INT64_C(%lld)", cond.data ? " || " : "", rv, (long long)hi);
-  if (cond.data) {
-    bool is_unsigned = clo == 0;
-    buf_printf(&body, "  if (%s) {\n", cond.data);
-    buf_printf(&body,
-               "    mcrt_runtime_error(ctx, mc_file, %d, %d, \"extern fn %s returned %%%s, "
-               "outside %s\", %s);\n",
-               fn->name->line, fn->name->col, name, is_unsigned ? "llu" : "lld",
-               c_escape(type_name(mt)),
-               is_unsigned ? "(unsigned long long)mc_r" : "(long long)mc_r");
-    buf_puts(&body, "    return 0;\n  }\n");
-  }
-  buf_puts(&body, "  return (int64_t)mc_r;\n");
   buf_printf(protos, "%s;\n", sig.data);
   buf_printf(out, "/* extern fn %s at %s:%d: the C function, its result checked */\n%s {\n",
              name, c_comment_escape(fn->tok->file->name), fn->tok->line, sig.data);
