@@ -2439,6 +2439,9 @@ static void check_defines(Program *p, Define *defs, int ndefs) {
       const char *best = closest_name(defs[i].name, (const char *const *)names.data, names.len);
       if (best)
         hint("did you mean '%s'?", best);
+    } else if (obj->decl && obj->decl->is_extern) { // its value is the C's (extern.c)
+      error_plain("-D %s=%s: '%s' is a C constant ('extern const'): change it in the C, which "
+                  "uses it too", defs[i].name, defs[i].value, defs[i].name);
     }
   }
 }
