@@ -1745,6 +1745,11 @@ static void emit_fn_after_callees(Buf *protos, Buf *out, Decl *fn, bool *done) {
   if (done[fn->index])
     return;
   done[fn->index] = true;
+  if (fn->is_extern) { // a C function's wrapper (extern.c); may fail (result check)
+    emit_extern_fn(protos, out, fn);
+    fn_can_fail[fn->index] = true;
+    return;
+  }
   Vec callees = {0};
   find_calls(fn->body, &callees);
   for (int i = 0; i < callees.len; i++)
@@ -1992,6 +1997,7 @@ static void emit_functions(Program *prog, Parts *p) {
   fn_can_fail = xcalloc(nfns + 1, sizeof *fn_can_fail);
   bool *done = xcalloc(nfns + 1, sizeof *done);
   Buf fn_protos = {0}, fns = {0};
+  buf_puts(&fn_protos, extern_includes(prog));
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
     if (d->kind == DK_FN)

@@ -122,6 +122,11 @@ for spec in "$root"/specs/*.mc; do
     head -c "$n" "$spec" >"$in/trunc_${base}_$n.mc"
   done
 done
+# The C files some specs name with `extern` (specs/serial/...), beside the
+# cuts, which name them relative to themselves.
+for d in "$root"/specs/*/; do
+  [ -d "$d" ] && cp -r "$d" "$in/"
+done
 
 # DVE: the same truncations of its own seed and of the DVE tests.
 dseed=$root/tests/malformed/seed.dve
