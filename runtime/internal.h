@@ -337,6 +337,13 @@ typedef struct McrtViolation {
 #ifndef MCRT_BATCH
 #define MCRT_BATCH 16
 #endif
+// What is known of a successor's fingerprint before it is taken.
+typedef enum {
+  MCRT_LOOKUP_INSERT, // nothing: insert it now
+  MCRT_LOOKUP_KNOWN,  // looked up: the set had it before this level
+  MCRT_LOOKUP_NEW,    // inserted by the engine, and new
+  MCRT_LOOKUP_OLD,    // inserted by the engine, and seen before
+} McrtLookup;
 typedef struct McrtPending {
   McrtFp fp;
   uint64_t rule;
@@ -344,7 +351,16 @@ typedef struct McrtPending {
   uint32_t parent;  // id of the state it is a successor of
   uint32_t action;
   bool at_bound;    // the parent is at --max-depth: look up only
+  uint8_t lookup;   // McrtLookup
 } McrtPending;
+
+// A new state's invariants and reachables, evaluated by a worker thread:
+// inv the first invariant that fails (-1: none), bit i of reach whether
+// reachable i holds (for those not reached when the level's window began).
+typedef struct McrtPrecheck {
+  int inv;
+  uint64_t reach;
+} McrtPrecheck;
 
 struct McrtCtx {
   const McrtModel *model;
@@ -399,6 +415,11 @@ struct McrtCtx {
   double next_progress;
   FILE *progress_out;
 
+  // A worker of another engine (threads.c): mcrt_emit_successor hands it
+  // the successors (NULL in the serial search).
+  bool (*emit)(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule);
+  void *worker;
+
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
   struct McrtNetRun *net; // a place/transition net's records (net.c; NULL for a spec)
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
@@ -431,9 +452,24 @@ void mcrt_ctx_free(McrtCtx *ctx);
 // *out is malloc'd.
 size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
 
-// search.c: the serial engine.
+// search.c: the serial engine, and the steps other engines take in the same
+// order to give the same results.
 // Runs the search to the end, the first violation, or a bound.
 void mcrt_search(McrtCtx *ctx);
+// The start (clock, initial states) and end (the depth bound, reachables,
+// time) of a search.
+void mcrt_search_begin(McrtCtx *ctx);
+void mcrt_search_end(McrtCtx *ctx);
+// One successor p of the state being expanded (state: its bytes, needed
+// when it is new): a transition, the set, the log. True: stop.
+bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *state,
+                         const McrtPrecheck *pre);
+// Generated code failed (error e) on state id; the violation. True.
+bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_allowed);
+// State id, expanded, had no successor: terminal, or a deadlock. True: stop.
+bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// Prints a progress line (--progress).
+void mcrt_progress(McrtCtx *ctx, double now);
 
 // ---------------------------------------------------------------------------
 // edges.c: the edge table recorded during the search; liveness.c: the check
