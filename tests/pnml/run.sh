@@ -64,10 +64,12 @@ jq_is overflow .net.complete 'false'
 jq_is overflow .net.states '{"value":256,"tag":"partial"}'
 jq_is overflow .net.deadlock '{"value":null,"tag":"partial"}'
 jq_is overflow .net.one_safe '{"value":false,"tag":"exact"}'
-jq_is overflow .net.bounded '{"value":null,"tag":"partial"}'
+jq_is overflow .net.bounded '{"value":false,"tag":"exact"}'
+jq_is overflow .net.unbounded_witness '"place p grows without bound: fire gen repeatedly"'
 jq_is overflow .net.place_bounds '[-1]'
 jq_is cycle .net.bounded '{"value":true,"tag":"exact"}'
 jq_is inhibitor_bound .net.place_bounds '[2]'
+jq_is cycle .net.place_bounds '[1,1]'
 # A net that outgrows its counters ends incomplete (exit 3), the others ok.
 for n in overflow:3 cycle:0 inhibitor_bound:0; do
   rc=$(cat "$work/${n%:*}.rc" 2>/dev/null)
@@ -80,6 +82,10 @@ if grep -A12 '^deadlock:' "$work/inhibitor_countdown.txt" | grep -q '2\. dec' &&
 else
   bad "inhibitor_countdown: no firing sequence with the changed places"
   cat "$work/inhibitor_countdown.txt"
+fi
+if grep -q "overflow.pnml:[0-9]*: warning: the net is unbounded: place p grows without bound" \
+     "$work/overflow.warn"; then ok; else
+  bad "overflow: no warning that the net is unbounded: $(cat "$work/overflow.warn")"
 fi
 if grep -q "parallel.pnml:15: warning: parallel arcs between 'p' and 't'" "$work/parallel.warn" &&
    grep -q "only the first ('parallel') is checked" "$work/parallel.warn"; then ok; else
