@@ -771,3 +771,13 @@ Program *parse_pnml(const SrcFile *file) {
   }
   return lower_net(net, bound, unbounded);
 }
+
+int pnml_net_info(const SrcFile *file, FILE *out) {
+  Net *net = read_pnml(file);
+  if (!net)
+    return 2;
+  if (error_count())
+    return 1;
+  petri_print_info(net, out);
+  return 0;
+}

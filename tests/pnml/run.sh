@@ -92,6 +92,15 @@ if grep -q "parallel.pnml:15: warning: parallel arcs between 'p' and 't'" "$work
   bad "parallel: warnings missing: $(cat "$work/parallel.warn")"
 fi
 
+# mcgen --net-info: the ring's one P-semiflow (place names: p1 is "first").
+if "$mcgen" --net-info "$here/nets/cycle.pnml" >"$work/info" 2>&1 &&
+   grep -q 'first + p2 = 1' "$work/info" && grep -q 'first <= 1' "$work/info"; then ok; else
+  bad "--net-info cycle.pnml: $(head -5 "$work/info")"
+fi
+"$mcgen" --net-info "$here/bad/repeated_id.pnml" >/dev/null 2>&1
+rc=$?
+if [ "$rc" = 1 ]; then ok; else bad "--net-info of a refused net: exit $rc, expected 1"; fi
+
 # Rumur's counts (oracle/): NAME.rumur.txt against the net it twins.
 mcc_dir=""
 d=$root
