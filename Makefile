@@ -15,7 +15,7 @@ B       := build
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
-                 compiler/dve_lower.c compiler/symmetry.c compiler/paths.c
+                 compiler/dve_lower.c compiler/symmetry.c compiler/paths.c compiler/scenario.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
 

@@ -370,6 +370,7 @@ struct McrtCtx {
   // Counters.
   uint64_t states, transitions, depth; // depth: of the deepest state (initial: 0)
   uint64_t deadlocks;                  // expanded states without successors (not terminal)
+  uint64_t accepting;                  // states where model->is_accepting holds
   uint64_t *fired;                     // per action
   // Successors of states at --max-depth, looked up but not expanded: they
   // count as transitions only if the bound turns out to have hidden nothing.

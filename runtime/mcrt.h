@@ -460,6 +460,11 @@ typedef struct McrtModel {
   // Adds to key[k][i] a hash of what the state says about element i of
   // scalarset k, such that permuting the state permutes the keys alike.
   void (*sym_keys)(const uint8_t *state, uint64_t *const *key);
+  // Scenarios (runtime/export.c): whether a state is accepting (the
+  // scenario's automaton accepts and every `accepting` predicate holds);
+  // NULL when the spec has neither. The scenario explored, or NULL.
+  bool (*is_accepting)(McrtCtx *ctx, const uint8_t *state);
+  const char *scenario;
 } McrtModel;
 
 // ---------------------------------------------------------------------------

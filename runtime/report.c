@@ -791,6 +791,11 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
           ctx->depth, bfs_levels(ctx));
   fprintf(f, "deadlocks:     %" PRIu64 " (states without successors%s)\n", ctx->deadlocks,
           m->has_terminal ? " where no terminal predicate holds" : "");
+  if (m->is_accepting)
+    fprintf(f, "accepting:     %" PRIu64 " (states where %s%s%s accepts and every accepting "
+               "predicate holds)\n",
+            ctx->accepting, m->scenario ? "scenario '" : "the spec", m->scenario ? m->scenario : "",
+            m->scenario ? "'" : "");
   fprintf(f, "time:          %.3f s, %.0f states/s\n", ctx->time_s, per_s);
   fputs("memory:        ", f);
   mcrt_fprint_bytes(f, (double)ctx->peak_bytes);
@@ -887,6 +892,13 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fputs(", \"depth_convention\": \"initial states at depth 0\"", f);
   fprintf(f, ", \"bfs_levels\": %" PRIu64 ", \"deadlocks\": %" PRIu64, bfs_levels(ctx),
           ctx->deadlocks);
+  if (m->is_accepting) {
+    fprintf(f, ", \"accepting\": %" PRIu64 ", \"scenario\": ", ctx->accepting);
+    if (m->scenario)
+      mcrt_print_json_string(f, m->scenario);
+    else
+      fputs("null", f);
+  }
   fputs(",\n \"bound_hit\": ", f);
   if (bound)
     mcrt_print_json_string(f, bound);

@@ -107,6 +107,8 @@ static const McrtModel mc_model = {
     .sym = MCGEN_SYM_TABLE,
     .sym_apply = MCGEN_SYM_APPLY,
     .sym_keys = MCGEN_SYM_KEYS,
+    .is_accepting = MCGEN_IS_ACCEPTING,
+    .scenario = m4_defn(⟦MCGEN_SCENARIO⟧),
 };
 
 int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }
