@@ -27,7 +27,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile clean conformance conformance-tests docs-tests debug-tests \
-        install uninstall install-tests
+        install uninstall install-tests scenario-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -83,7 +83,8 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests conformance-tests
+	$(MAKE) unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests conformance-tests \
+	        scenario-tests
 	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
@@ -98,6 +99,11 @@ cli-tests: all asan-runtime
 
 diag-tests: all
 	tests/diag/run.sh $(B)
+
+# Scenarios: the operators' languages against a brute-force evaluator, then
+# model + scenario products, exports and simulation (tests/scenario/).
+scenario-tests: all
+	tests/scenario/run.sh $(B)
 
 malformed-tests: all
 	tests/malformed/run.sh $(B)

@@ -891,9 +891,12 @@ static Dfa *compile_scenario(Decl *s, bool used) {
   Dfa *d = compile_beh(s->beh, &busy);
   if (d && used && is_empty(d)) {
     Behaviour *at = first_empty ? first_empty : s->beh;
-    error_at(at->tok, "scenario '%s' accepts no sequence of actions", token_text(s->name));
-    if (at != s->beh)
-      note_at(s->name, "this operator's language is empty, and so is the scenario's");
+    const char *name = token_text(s->name);
+    if (at == s->beh)
+      error_at(at->tok, "scenario '%s' accepts no sequence of actions", name);
+    else
+      error_at(at->tok, "this behaviour accepts no sequence of actions, so scenario '%s' "
+                        "accepts none", name);
     return NULL;
   }
   return d;
