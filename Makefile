@@ -104,6 +104,7 @@ diag-tests: all
 # model + scenario products, exports and simulation (tests/scenario/).
 scenario-tests: all
 	tests/scenario/run.sh $(B)
+	tests/scenario/products.sh $(B)
 
 malformed-tests: all
 	tests/malformed/run.sh $(B)

@@ -2536,6 +2536,11 @@ static void write_definitions(Parts *p, FILE *out) {
   DEF("MCGEN_FAIRNESS", "%s", p->fair_tables.data);
   DEF("MCGEN_IS_ACCEPTING", "%s", p->has_accepting ? "mc_is_accepting" : "NULL");
   DEF("MCGEN_SCENARIO", "%s", scenario_active() ? c_str(scenario_name()) : "NULL");
+  DEF("MCGEN_SYMMETRY_REFUSED", "%s",
+      scenario_symmetric() || !emit_symmetry(lay, &(Buf){0})
+          ? "NULL"
+          : c_str(format("scenario '%s' names scalarset values, which symmetry reduction would "
+                         "confuse", scenario_name())));
 #undef DEF
 }
 

@@ -40,6 +40,7 @@ typedef struct Atom {
   Behaviour *beh;
   int action;     // index in actions
   int64_t *fixed; // per parameter
+  bool fixes_scalarset; // names a value of a scalarset
 } Atom;
 
 typedef struct Action {
@@ -63,7 +64,7 @@ static uint64_t *class_mask;
 static int *rule_class;   // per rule
 static uint64_t nrules;
 static int max_states;
-static bool fixes_scalarset;
+static bool fixes_scalarset; // set by arg_encoding
 
 static int find_action(const char *name) {
   for (int i = 0; i < nactions; i++)
@@ -221,7 +222,9 @@ static void resolve_atom(Behaviour *b, int a) {
       given[p] = true;
       if (arg->value) {
         Binder *param = params->data[p];
+        fixes_scalarset = false;
         atom->fixed[p] = arg_encoding(arg->value, param_type(param), param);
+        atom->fixes_scalarset |= fixes_scalarset;
       }
     }
   }
@@ -1042,7 +1045,24 @@ bool scenario_compile(Program *p, const ScenarioOptions *opt) {
 
 bool scenario_active(void) { return chosen != NULL; }
 
-bool scenario_symmetric(void) { return !chosen || !fixes_scalarset; }
+// Whether a behaviour names a scalarset value, itself or through the
+// scenarios it refers to.
+static bool names_scalarset_value(Behaviour *b) {
+  if (!b)
+    return false;
+  if (b->kind == BH_NAME) {
+    for (int i = 0; i < atoms.len; i++) {
+      Atom *atom = atoms.data[i];
+      if (atom->beh == b)
+        return atom->fixes_scalarset;
+    }
+    Decl *s = find_scenario(token_text(b->tok));
+    return s && names_scalarset_value(s->beh);
+  }
+  return names_scalarset_value(b->lhs) || names_scalarset_value(b->rhs);
+}
+
+bool scenario_symmetric(void) { return !chosen || !names_scalarset_value(chosen->beh); }
 
 const char *scenario_name(void) { return chosen ? token_text(chosen->name) : NULL; }
 

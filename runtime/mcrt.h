@@ -465,6 +465,9 @@ typedef struct McrtModel {
   // NULL when the spec has neither. The scenario explored, or NULL.
   bool (*is_accepting)(McrtCtx *ctx, const uint8_t *state);
   const char *scenario;
+  // Why the model has no symmetry reduction although scalarsets occur in
+  // the state (a scenario that names their values), or NULL.
+  const char *symmetry_refused;
 } McrtModel;
 
 // ---------------------------------------------------------------------------

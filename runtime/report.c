@@ -761,7 +761,9 @@ static const char *liveness_status_text(const McrtCtx *ctx) {
 static void print_symmetry(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   const McrtSym *sy = ctx->sym;
-  if (sy) {
+  if (m->symmetry_refused) {
+    fprintf(f, "symmetry:      off: %s\n", m->symmetry_refused);
+  } else if (sy) {
     fprintf(f, "symmetry:      on: one state per class of scalarset permutations (");
     for (uint32_t k = 0; k < m->nsym; k++)
       fprintf(f, "%s%s %u", k ? ", " : "", m->sym[k].name, m->sym[k].size);

@@ -109,6 +109,7 @@ static const McrtModel mc_model = {
     .sym_keys = MCGEN_SYM_KEYS,
     .is_accepting = MCGEN_IS_ACCEPTING,
     .scenario = m4_defn(⟦MCGEN_SCENARIO⟧),
+    .symmetry_refused = m4_defn(⟦MCGEN_SYMMETRY_REFUSED⟧),
 };
 
 int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }
