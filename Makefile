@@ -65,7 +65,7 @@ $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev
 DEB_CLANG := clang
-DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base
+DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base graphviz
 deps:
 	@./tools/install-deps $(DEB_BUILD)
 
@@ -111,6 +111,7 @@ diag-tests: all
 scenario-tests: all
 	tests/scenario/run.sh $(B)
 	tests/scenario/products.sh $(B)
+	tests/scenario/exports.sh $(B)
 
 malformed-tests: all
 	tests/malformed/run.sh $(B)

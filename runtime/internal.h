@@ -223,6 +223,9 @@ typedef struct McrtOptions {
   bool trace_json;
   const char *report_file;
   const char *dot_file, *graph_file;
+  const char *tests_file;      // --tests FILE.json
+  bool tests_cover_accepting;  // --tests-cover accepting (default: transitions)
+  uint64_t dot_max_states;     // --dot-max-states (default 200)
   double progress_s; // 0: off
   bool quiet;
 } McrtOptions;
@@ -534,11 +537,20 @@ void mcrt_print_json_string(FILE *f, const char *s);
 const McrtRuleGroup *mcrt_rule_group(const McrtModel *m, bool init, uint64_t rule);
 // Prints "name(p=v, ...)" for a rule.
 void mcrt_print_rule(FILE *f, const McrtModel *m, bool init, uint64_t rule);
+// The same as JSON: `"action": ..., "rule": ..., "params": {...}` (no braces)
+// and the state as an object of its variables.
+void mcrt_print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule);
+void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state);
 // Prints the state: all leaves, or (prev != NULL) only those that differ.
 void mcrt_print_state(FILE *f, const McrtModel *m, const uint8_t *state, const uint8_t *prev,
                       const char *indent);
 // Prints the trace of the violation (text or JSON by options); replays it.
 void mcrt_print_trace(FILE *f, McrtCtx *ctx);
+// export.c: --graph, --dot and --tests, written after the search from a
+// graph explored on its own (the same whatever the search found). False
+// after a message on err (a file that cannot be written, a graph over the
+// --dot cap, a run-time error of the spec).
+bool mcrt_export(McrtCtx *ctx, FILE *err);
 // The verdict line, the summary; the exit code of the run.
 int mcrt_exit_code(const McrtCtx *ctx);
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx);

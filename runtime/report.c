@@ -378,6 +378,14 @@ static void print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rul
   fputc('}', f);
 }
 
+void mcrt_print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule) {
+  print_rule_json(f, m, init, rule);
+}
+
+void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state) {
+  print_state_json(f, m, state);
+}
+
 // ---------------------------------------------------------------------------
 // Traces: walk the log back, replay forward.
 
