@@ -112,6 +112,7 @@ scenario-tests: all
 	tests/scenario/run.sh $(B)
 	tests/scenario/products.sh $(B)
 	tests/scenario/exports.sh $(B)
+	tests/scenario/simulate.sh $(B)
 
 malformed-tests: all
 	tests/malformed/run.sh $(B)

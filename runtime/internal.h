@@ -226,6 +226,8 @@ typedef struct McrtOptions {
   const char *tests_file;      // --tests FILE.json
   bool tests_cover_accepting;  // --tests-cover accepting (default: transitions)
   uint64_t dot_max_states;     // --dot-max-states (default 200)
+  uint64_t sim_runs;           // --simulate RUNS (0: search, not simulate)
+  uint64_t sim_depth, sim_seed; // --depth (default 100), --seed (default 1)
   double progress_s; // 0: off
   bool quiet;
 } McrtOptions;
@@ -551,6 +553,9 @@ void mcrt_print_trace(FILE *f, McrtCtx *ctx);
 // after a message on err (a file that cannot be written, a graph over the
 // --dot cap, a run-time error of the spec).
 bool mcrt_export(McrtCtx *ctx, FILE *err);
+// simulate.c: --simulate: random runs instead of the search; prints the
+// trace of a violation and its own summary; returns the exit code.
+int mcrt_simulate(const McrtModel *model, const McrtOptions *opt, FILE *out, FILE *err);
 // The verdict line, the summary; the exit code of the run.
 int mcrt_exit_code(const McrtCtx *ctx);
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx);

@@ -354,6 +354,8 @@ static int run(const McrtModel *model, McrtOptions *opt, FILE *report, FILE *out
   mcrt_test_pause("start");
   if (opt->symmetry == MCRT_SYM_VERIFY)
     return verify_symmetry(model, opt, report, out, err);
+  if (opt->sim_runs) // --simulate: random runs instead (simulate.c)
+    return mcrt_simulate(model, opt, out, err);
   McrtCtx *ctx = run_search(model, opt, err);
   if (!ctx)
     return setup_failed(opt, report);
