@@ -245,7 +245,8 @@ static void raise_stack_limit(void) {
 }
 
 // The spec, read and parsed; NULL if it cannot be read (reported). The
-// file's extension chooses the language: .dve is DiVinE's DVE.
+// file's extension chooses the language: .dve is DiVinE's DVE, .pnml a
+// Petri net.
 static Program *read_and_parse(const char *spec) {
   SrcFile *file = read_file(spec);
   if (!file) {
@@ -254,6 +255,8 @@ static Program *read_and_parse(const char *spec) {
   }
   size_t nlen = strlen(spec);
   bool is_dve = nlen > 4 && !strcmp(spec + nlen - 4, ".dve");
+  if (nlen > 5 && !strcmp(spec + nlen - 5, ".pnml"))
+    return parse_pnml(file);
   return is_dve ? parse_dve(file) : parse(tokenize(file));
 }
 

@@ -375,6 +375,7 @@ struct Program {
   Token *model_name; // from `model NAME;`, or NULL
   Vec decls;         // Decl*, in source order
   Vec enums;         // check.c: every enum type written anywhere, in order met
+  const char *net_c; // a PNML net: the checker's McrtNet table (C, emit.c writes it as is)
   Vec extern_files;  // ExternFile*
   Vec extern_types;  // Token* names of `extern type NAME;`
 };
@@ -397,6 +398,14 @@ void walk(Node *node, Visitor *visit, void *ctx);
 // and name error of the file, like parse() and check().
 //
 Program *parse_dve(const SrcFile *file);
+
+//
+// pnml.c: the PNML front end. Reads a place/transition net (.pnml) and
+// lowers it to a Program (one counter per place, one action per transition)
+// with its McrtNet table in net_c. NULL after a file that is not
+// well-formed XML (reported); otherwise reports every refusal of the net.
+//
+Program *parse_pnml(const SrcFile *file);
 
 //
 // check.c: name resolution, types, constants, the scalarset rules, definite

@@ -22,7 +22,9 @@ build_mcgen_asan() {
     fi
     if ! ${CC:-cc} -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra \
         -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
-        -o "$tmp" "$root"/compiler/*.c "${clang_flags[@]}" >&2; then
+        $(pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2) \
+        -o "$tmp" "$root"/compiler/*.c "${clang_flags[@]}" \
+        $(pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2) >&2; then
       echo "cannot build $exe" >&2
       rm -f "$tmp"
       return 1
