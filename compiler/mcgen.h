@@ -206,8 +206,9 @@ typedef enum {
   ND_RETURN,    // lhs
   ND_EXPR_STMT, // lhs: a method call used as a statement
   ND_BLOCK,     // stmts
-  ND_RESET,     // every state variable back to its type's default (in actions;
-                // the DVE front end's error state)
+  ND_RESET,     // the DVE front end's error state (in actions): every state
+                // variable back to its type's default, then lhs (a statement),
+                // then the action ends
 } NodeKind;
 
 typedef enum {
