@@ -158,8 +158,12 @@ static Answers answers(McrtCtx *ctx) {
     a.live = -1;
   } else if (r->live < 0) {
     const McrtLiveGraph *g = ctx->live && ctx->live->done ? &ctx->live->g : NULL;
+    // Tarjan's arrays: five 4-byte and one 8-byte entry per state.
+    size_t need = g ? (size_t)(g->nstates + 1) * 28 + (size_t)(n->ntrans + 1) * 8 : 0;
     if (!g)
       a.live_refused = "the reachability graph was not recorded (--liveness off)";
+    else if (mcrt_accounted_bytes(ctx) + need > ctx->opt->memory)
+      a.live_refused = "the --memory limit leaves no room for the strongly connected components";
     else if (!decide_live(r, g, n->ntrans))
       a.live_refused = "out of memory for the strongly connected components";
     a.live = r->live;
