@@ -597,6 +597,11 @@ void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 void mcrt_net_print(FILE *f, McrtCtx *ctx);
 void mcrt_net_print_mcc(FILE *f, McrtCtx *ctx);
 void mcrt_net_report_json(FILE *f, McrtCtx *ctx);
+// Liveness (L4) over a reachability graph whose edge rules are transitions
+// 0..ntrans-1: 1 when every transition labels an edge of every terminal
+// strongly connected component, 0 when not (*not_live: a transition missing
+// from one), -1 out of memory.
+int mcrt_net_live(const McrtLiveGraph *g, uint32_t ntrans, uint32_t *not_live);
 
 // ---------------------------------------------------------------------------
 // replay.c, report.c: values, traces, summary and the JSON report.

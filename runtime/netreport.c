@@ -28,27 +28,27 @@ static uint64_t edge_rule(const McrtLiveGraph *g, uint64_t e) {
   return v;
 }
 
-// Tarjan's algorithm, iterative; for each terminal component (no edge
-// leaves it), whether every transition labels one of its edges. Sets r->live
-// and r->not_live; false when out of memory.
-static bool decide_live(McrtNetRun *r, const McrtLiveGraph *g, uint32_t ntrans) {
+// Tarjan's algorithm, iterative (a chain of 10^7 markings must not recurse
+// on the C stack); for each terminal component (no edge leaves it), whether
+// every transition labels one of its edges.
+int mcrt_net_live(const McrtLiveGraph *g, uint32_t ntrans, uint32_t *not_live) {
   uint64_t n = g->nstates;
   uint32_t *idx = calloc(n + 1, sizeof *idx), *low = calloc(n + 1, sizeof *low);
   uint32_t *comp = calloc(n + 1, sizeof *comp), *stack = calloc(n + 1, sizeof *stack);
   uint32_t *fv = calloc(n + 1, sizeof *fv);
   uint64_t *fe = calloc(n + 1, sizeof *fe), *stamp = calloc(ntrans + 1, sizeof *stamp);
   bool ok = idx && low && comp && stack && fv && fe && stamp;
-  r->live = 1;
+  int live = 1;
   uint32_t next = 1, ncomp = 0;
   uint64_t sp = 0;
-  for (uint64_t root = 0; ok && root < n && r->live; root++) {
+  for (uint64_t root = 0; ok && root < n && live; root++) {
     if (idx[root])
       continue;
     uint64_t fp = 0;
     fv[fp] = (uint32_t)root, fe[fp] = g->start[root], fp++;
     idx[root] = low[root] = next++;
     stack[sp++] = (uint32_t)root;
-    while (fp > 0 && r->live) {
+    while (fp > 0 && live) {
       uint32_t v = fv[fp - 1];
       if (fe[fp - 1] < g->start[v + 1]) {
         uint32_t w = g->targets[fe[fp - 1]++];
@@ -89,10 +89,10 @@ static bool decide_live(McrtNetRun *r, const McrtLiveGraph *g, uint32_t ntrans) 
         }
       }
       if (terminal && seen < ntrans) {
-        r->live = 0;
+        live = 0;
         for (uint32_t t = 0; t < ntrans; t++)
           if (stamp[t] != ncomp) {
-            r->not_live = t;
+            *not_live = t;
             break;
           }
       }
@@ -100,9 +100,9 @@ static bool decide_live(McrtNetRun *r, const McrtLiveGraph *g, uint32_t ntrans) 
     }
   }
   if (!ok)
-    r->live = -1;
+    live = -1;
   free(idx), free(low), free(comp), free(stack), free(fv), free(fe), free(stamp);
-  return ok;
+  return live;
 }
 
 // ---------------------------------------------------------------------------
@@ -164,7 +164,7 @@ static Answers answers(McrtCtx *ctx) {
       a.live_refused = "the reachability graph was not recorded (--liveness off)";
     else if (mcrt_accounted_bytes(ctx) + need > ctx->opt->memory)
       a.live_refused = "the --memory limit leaves no room for the strongly connected components";
-    else if (!decide_live(r, g, n->ntrans))
+    else if ((r->live = mcrt_net_live(g, n->ntrans, &r->not_live)) < 0)
       a.live_refused = "out of memory for the strongly connected components";
     a.live = r->live;
   } else {
