@@ -38,7 +38,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile clean conformance conformance-tests docs-tests debug-tests \
-        layers-tests pnml-tests \
+        layers-tests pnml-tests petri-tests \
         install uninstall install-tests extern-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
@@ -104,7 +104,7 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) layers-tests unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests pnml-tests conformance-tests
+	$(MAKE) layers-tests unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests pnml-tests petri-tests conformance-tests
 	$(MAKE) extern-tests
 	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
 
@@ -136,6 +136,11 @@ malformed-tests: all
 # Petri nets: hand-counted nets, and the PNML mcgen must refuse.
 pnml-tests: all
 	tests/pnml/run.sh $(B)
+
+# mcgen --net-info: semiflows, bounds and workflow soundness of the nets in
+# tests/petri/nets, then the bounds of every MCC net against its answers.
+petri-tests: all
+	tests/petri/run.sh $(B)
 
 # Every example of docs/LANGUAGE.md compiles and checks as it says.
 docs-tests: all

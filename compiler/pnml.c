@@ -435,7 +435,7 @@ static void build_net(Reader *rd) {
   net->narcs = out;
 }
 
-static Net *read_pnml(const SrcFile *file) {
+Net *read_pnml(const SrcFile *file) {
   src = file;
   xml_failed = false;
   Net *net = xcalloc(1, sizeof *net);
