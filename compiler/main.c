@@ -2,8 +2,6 @@
 // runtime (paths.c), then runs the pipeline one stage per call: read,
 // tokenize, parse, check, layout, emit, m4, cc.
 #include "mcgen.h"
-#include "petri.h"
-#include "pnml.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,8 +19,8 @@ typedef struct Options {
   Vec defines;        // Define*
   bool emit_c_only;
   bool keep;
-  bool net_info;      // print a net's structural analyses, build nothing
   bool debug;         // -O0 -g, accessors kept for the debugger
+  bool net_info;      // a .pnml: print its structural analyses, build nothing
   const char *cc;
   const char *cflags;
 } Options;
@@ -44,8 +42,8 @@ static void usage(FILE *out) {
           "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
           "  --mpi            build for distributed runs under mpirun (not implemented yet)\n"
           "  --keep           keep the intermediate m4 definitions (NAME.m4)\n"
-          "  --net-info       for a net (.pnml): print its semiflows, place bounds and\n"
-          "                   workflow soundness; build nothing\n"
+          "  --net-info       SPEC is a Petri net (.pnml): print its semiflows, place\n"
+          "                   bounds and workflow soundness, build nothing\n"
           "  --version        print the version\n"
           "  --help           print this help\n"
           "  --               end of the options (for a SPEC whose name begins with -)\n"
@@ -382,42 +380,29 @@ static int spec_errors(Options *o) {
   return 1;
 }
 
-// mcgen --net-info NET.pnml: the structural analyses of the net (petri.c),
-// on stdout; exit 1 when the net is refused, 2 when it cannot be read.
-static int net_info(Options *o) {
-  const char *path = o->spec;
-  size_t len = strlen(path);
-  if (len < 5 || strcmp(path + len - 5, ".pnml")) {
-    fprintf(stderr, "mcgen: --net-info reads a Petri net (.pnml), not %s\n", path);
-    return 2;
-  }
-  SrcFile *file = read_file(path);
-  if (!file) {
-    fprintf(stderr, "mcgen: cannot read %s: %s\n", path, strerror(errno));
-    return 2;
-  }
-  Net *net = read_pnml(file);
-  if (!net)
-    return 2;
-  if (error_count())
-    return spec_errors(o);
-  petri_print_info(net, stdout);
-  return 0;
-}
-
 // The pipeline: parse, check, layout, emit (m4 definitions), m4 (C), cc
 // (the checker). A spec with errors stops after the pass that found them.
 int main(int argc, char **argv) {
   raise_stack_limit();
   Options o = parse_args(argc, argv);
-  if (o.net_info)
-    return net_info(&o);
   // The templates and the runtime, looked for first: a broken installation
   // is reported before any work is done.
   Paths paths;
   if (!find_paths(argv[0], !o.emit_c_only, &paths))
     return 2;
 
+  if (o.net_info) {
+    size_t n = strlen(o.spec);
+    if (n <= 5 || strcmp(o.spec + n - 5, ".pnml"))
+      usage_error("--net-info needs a Petri net (a .pnml file), got '%s'", o.spec);
+    SrcFile *file = read_file(o.spec);
+    if (!file) {
+      fprintf(stderr, "mcgen: cannot read %s: %s\n", o.spec, strerror(errno));
+      return 2;
+    }
+    int status = pnml_net_info(file, stdout);
+    return status == 1 ? spec_errors(&o) : status;
+  }
   Program *prog = read_and_parse(o.spec);
   if (!prog)
     return 2;

@@ -406,6 +406,10 @@ Program *parse_dve(const SrcFile *file);
 // well-formed XML (reported); otherwise reports every refusal of the net.
 //
 Program *parse_pnml(const SrcFile *file);
+// mcgen --net-info: reads the net and prints its structural analyses
+// (petri.c). 0 printed, 1 the net was refused, 2 not well-formed XML (both
+// reported).
+int pnml_net_info(const SrcFile *file, FILE *out);
 
 //
 // check.c: name resolution, types, constants, the scalarset rules, definite

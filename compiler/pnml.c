@@ -26,6 +26,7 @@
 // warning; parallel arcs are summed (inhibitor arcs: the smallest weight
 // counts), with a warning.
 #include "mcgen.h"
+#include "petri.h"
 #include "pnml.h"
 
 #include <libxml/xmlreader.h>
@@ -435,7 +436,7 @@ static void build_net(Reader *rd) {
   net->narcs = out;
 }
 
-Net *read_pnml(const SrcFile *file) {
+static Net *read_pnml(const SrcFile *file) {
   src = file;
   xml_failed = false;
   Net *net = xcalloc(1, sizeof *net);
@@ -747,5 +748,36 @@ Program *parse_pnml(const SrcFile *file) {
     p->file = file;
     return p;
   }
-  return lower_net(net, NULL, NULL);
+  // Counter widths from proven bounds (petri.c: semiflows, then
+  // coverability); an unbounded net is said so, with the witness, and
+  // checked up to its counters' capacity (its answers then partial).
+  int64_t *bound = xcalloc(net->nplaces + 1, sizeof *bound);
+  PetriUnbounded u;
+  const char *unbounded = NULL;
+  if (!petri_bounds(net, bound, &u)) {
+    Buf w = {0};
+    buf_printf(&w, "place %s grows without bound: fire", net->places[u.place].id);
+    for (uint32_t i = 0; i < u.prefix.len; i++)
+      buf_printf(&w, " %s", net->trans[u.prefix.trans[i]].id);
+    if (u.prefix.len)
+      buf_puts(&w, ", then repeat");
+    for (uint32_t i = 0; i < u.pump.len; i++)
+      buf_printf(&w, " %s", net->trans[u.pump.trans[i]].id);
+    if (!u.prefix.len)
+      buf_puts(&w, " repeatedly");
+    unbounded = w.data;
+    warning_line(net->places[u.place].line, "the net is unbounded: %s; the checker explores it "
+                 "as far as its counters go (partial answers)", c_escape(unbounded));
+  }
+  return lower_net(net, bound, unbounded);
+}
+
+int pnml_net_info(const SrcFile *file, FILE *out) {
+  Net *net = read_pnml(file);
+  if (!net)
+    return 2;
+  if (error_count())
+    return 1;
+  petri_print_info(net, out);
+  return 0;
 }

@@ -1,8 +1,7 @@
 // pnml.h: a place/transition net, as the PNML front end reads it and the
 // net analyses (semiflows, coverability, workflow structure) see it.
 // pnml.c reads a .pnml file into a Net and lowers it to the .mc tree
-// (mcgen.h); petri.c holds the structural analyses; main.c prints them for
-// --net-info. Nothing else includes it.
+// (mcgen.h); petri.c holds the structural analyses. Nothing else includes it.
 #ifndef PNML_H
 #define PNML_H
 
@@ -45,10 +44,5 @@ typedef struct {
   Arc *arcs;             // sorted by (trans, kind, place)
   uint32_t narcs;
 } Net;
-
-// pnml.c: the net of a .pnml file; NULL when it is not well-formed XML.
-// Every refusal is reported (error_count() counts them).
-struct SrcFile;
-Net *read_pnml(const struct SrcFile *file);
 
 #endif
