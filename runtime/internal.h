@@ -400,6 +400,13 @@ struct McrtCtx {
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
+
+  // Another search engine's sinks for what generated code emits (mpi.c);
+  // NULL: search.c's own. `engine` is that engine's state for this run.
+  bool (*emit_successor)(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule);
+  void (*emit_initial)(McrtCtx *ctx, const uint8_t *state, uint64_t rule);
+  void *engine;
+  size_t engine_bytes; // memory that engine holds, accounted with the rest
 };
 
 double mcrt_now(void);
@@ -534,6 +541,23 @@ const char *mcrt_violation_kind_name(McrtViolationKind k);
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
+
+// The search engine mcrt_run uses: search.c's serial search unless another
+// one (mpi.c) is installed before mcrt_run. Any hook but search may be NULL.
+typedef struct McrtEngine {
+  void (*search)(McrtCtx *ctx); // runs the search (default mcrt_search)
+  // After the options are read: -1 to go on, else an exit code (after a
+  // message on err): what this engine cannot do.
+  int (*check)(const McrtModel *model, const McrtOptions *opt, FILE *err);
+  void (*free_run)(McrtCtx *ctx);                // before the context is freed
+  void (*summary)(FILE *f, const McrtCtx *ctx);  // lines after the summary
+  void (*report)(FILE *f, const McrtCtx *ctx);   // fields added to the JSON report
+  bool silent; // this process writes no report file (another one reports)
+} McrtEngine;
+extern McrtEngine mcrt_engine;
+// The ranks a process manager (mpirun, srun) started this process among,
+// from its environment; 1 when none did.
+long mcrt_launcher_ranks(void);
 // The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, 0 if none. Set
 // by the handler mcrt_run installs for the whole run; every phase polls it.
 extern volatile sig_atomic_t mcrt_signal;

@@ -172,6 +172,8 @@ void mcrt_test_pause(const char *phase) {
 // ---------------------------------------------------------------------------
 // The runs.
 
+McrtEngine mcrt_engine = {.search = mcrt_search};
+
 // Sets up a context and runs the search; NULL on failure (after a message).
 static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE *err) {
   McrtCtx *ctx = malloc(sizeof *ctx);
@@ -183,7 +185,7 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
     return NULL;
   }
   ctx->progress_out = err;
-  mcrt_search(ctx);
+  mcrt_engine.search(ctx);
   // Liveness needs the whole graph: only after an exhaustive search
   // without a violation.
   if (ctx->live && !ctx->stop && !ctx->has_violation)
@@ -192,6 +194,8 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
 }
 
 static void free_run(McrtCtx *ctx) {
+  if (ctx && mcrt_engine.free_run)
+    mcrt_engine.free_run(ctx);
   if (ctx)
     mcrt_ctx_free(ctx);
   free(ctx);
@@ -402,6 +406,10 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   code = resolve_symmetry(model, &opt, err);
   if (code >= 0)
     return code;
+  if (mcrt_engine.check && (code = mcrt_engine.check(model, &opt, err)) >= 0)
+    return code;
+  if (mcrt_engine.silent)
+    opt.report_file = NULL;
   FILE *report;
   if (!open_report(&opt, &report, err))
     return MCRT_EXIT_USAGE;
@@ -412,6 +420,29 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   return code;
 }
 
+long mcrt_launcher_ranks(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+    const char *v = getenv(vars[i]);
+    char *end;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (v && *v && !*end && n > 0)
+      return n;
+  }
+  return 1;
+}
+
+// A checker built without --mpi started by mpirun on several ranks would
+// run the whole search once per rank: refused.
 int mcrt_main(const McrtModel *model, int argc, char **argv) {
+  long ranks = mcrt_launcher_ranks();
+  if (ranks > 1) {
+    fprintf(stderr,
+            "error: this checker was built without --mpi, but mpirun (or another MPI launcher) "
+            "started it as %ld ranks: each would repeat the whole search. Build it with "
+            "`mcgen --mpi SPEC` to share the search among the ranks, or run it without mpirun\n",
+            ranks);
+    return MCRT_EXIT_USAGE;
+  }
   return mcrt_run(model, argc, argv, stdout, stderr);
 }

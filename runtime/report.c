@@ -848,6 +848,8 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
     fputc('\n', f);
   }
   print_symmetry(f, ctx);
+  if (mcrt_engine.summary)
+    mcrt_engine.summary(f, ctx);
 }
 
 // ---------------------------------------------------------------------------
@@ -935,6 +937,8 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f}", mcrt_live_bytes(ctx),
           mcrt_liveness_time(ctx));
   print_symmetry_json(f, ctx);
+  if (mcrt_engine.report)
+    mcrt_engine.report(f, ctx);
   fprintf(f, ", \"time_s\": %.6f, \"memory_bytes\": %zu", ctx->time_s, (size_t)ctx->peak_bytes);
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);

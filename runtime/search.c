@@ -201,7 +201,7 @@ void mcrt_ctx_free(McrtCtx *ctx) {
 
 size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
   return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
-         mcrt_live_bytes(ctx);
+         mcrt_live_bytes(ctx) + ctx->engine_bytes;
 }
 
 size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out) {
@@ -374,6 +374,10 @@ static bool discover(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64
 void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
   if (ctx->replaying)
     mcrt_die("mcrt_emit_initial called during replay");
+  if (ctx->emit_initial) {
+    ctx->emit_initial(ctx, state, rule);
+    return;
+  }
   if (ctx->stop)
     return;
   if (mcrt_signal) {
@@ -438,6 +442,8 @@ static bool flush(McrtCtx *ctx) {
 bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
   if (ctx->replaying)
     mcrt_die("mcrt_emit_successor called during replay");
+  if (ctx->emit_successor)
+    return ctx->emit_successor(ctx, next, action, rule);
   if (ctx->stop)
     return true;
   ctx->cur_has_successor = true;
