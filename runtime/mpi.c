@@ -859,8 +859,8 @@ static bool run_level(Mpi *mp) {
     exchange(mp);
     receive(mp, mp->recv.data, mp->rcount, mp->rdispl, false);
     gather(mp, mp->memory_hit ? 0 : left);
-    if (mp->rounds == 1)
-      mcrt_test_pause("search"); // the first states have been expanded
+    if (mp->rounds == 2) // the initial states' round, then the first of level 0
+      mcrt_test_pause("search");
     progress(mp);
     if (bound_now(mp))
       return false;
