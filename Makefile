@@ -29,6 +29,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile bench-mpi mpi-tests clean conformance conformance-tests docs-tests debug-tests \
+        layers-tests \
         install uninstall install-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
@@ -101,7 +102,7 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests conformance-tests \
+	$(MAKE) layers-tests unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests conformance-tests \
 	  mpi-tests
 	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
 
@@ -110,6 +111,11 @@ test: test-deps
 unit-tests: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; \
 	  case $$t in */compiler/*) ASAN_OPTIONS=detect_leaks=0 $$t;; *) $$t;; esac; done
+
+# The runtime's files call each other only downwards through its layers
+# (docs/DESIGN.md), without cycles.
+layers-tests: all
+	tests/layers/run.sh $(B)
 
 cli-tests: all asan-runtime
 	tests/cli/run.sh $(B)

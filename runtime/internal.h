@@ -379,6 +379,7 @@ struct McrtCtx {
   uint32_t nreached;
   double start_time, time_s;
   uint64_t peak_bytes; // highest accounted bytes seen
+  size_t engine_bytes; // held by the engine besides the stores (accounted)
 
   McrtError err;
   bool has_violation;
@@ -406,30 +407,55 @@ struct McrtCtx {
   bool (*emit_successor)(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule);
   void (*emit_initial)(McrtCtx *ctx, const uint8_t *state, uint64_t rule);
   void *engine;
-  size_t engine_bytes; // memory that engine holds, accounted with the rest
 };
 
+// core.c: the clock, the error slot, stopping.
 double mcrt_now(void);
-// Sets up ctx for a run of model with opt; false on failure (message on err).
-bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt);
-void mcrt_ctx_free(McrtCtx *ctx);
-// Runs the search to the end, the first violation, or a bound.
-void mcrt_search(McrtCtx *ctx);
-size_t mcrt_accounted_bytes(const McrtCtx *ctx);
 // Prints a byte count as "12.3 MiB".
 void mcrt_fprint_bytes(FILE *f, double bytes);
-// The path of rules from an initial state to state id: out[0] is the init
-// rule, out[i>0] action rules. Returns the number of steps (depth + 1);
-// *out is malloc'd.
-size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
 void mcrt_clear_error(McrtCtx *ctx);
 // Stops the run at bound b, hit in the given phase (SIGINT/SIGTERM: b is
 // MCRT_BOUND_INTERRUPTED and the signal is mcrt_signal).
 void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase);
+// The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, 0 if none. Set
+// by the handler mcrt_run (main.c) installs for the whole run; every phase polls it.
+extern volatile sig_atomic_t mcrt_signal;
+// "SIGINT", "SIGTERM", "SIGHUP", "a signal".
+const char *mcrt_signal_name(int sig);
+// Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE.
+void mcrt_test_pause(const char *phase);
+// The search engine mcrt_run (main.c) uses: search.c's serial search unless
+// another one (mpi.c) is installed before mcrt_run. Any hook but search may
+// be NULL (search: mcrt_search). Defined in core.c, at the bottom, so that
+// every layer may call its hooks.
+typedef struct McrtEngine {
+  void (*search)(McrtCtx *ctx); // runs the search
+  // After the options are read: -1 to go on, else an exit code (after a
+  // message on err): what this engine cannot do.
+  int (*check)(const McrtModel *model, const McrtOptions *opt, FILE *err);
+  void (*free_run)(McrtCtx *ctx);                // before the context is freed
+  void (*summary)(FILE *f, const McrtCtx *ctx);  // lines after the summary
+  void (*report)(FILE *f, const McrtCtx *ctx);   // fields added to the JSON report
+  bool silent; // this process writes no report file (another one reports)
+} McrtEngine;
+extern McrtEngine mcrt_engine;
+
+// ctx.c: the context's stores.
+// Sets up ctx for a run of model with opt; false on failure (message on err).
+bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt);
+void mcrt_ctx_free(McrtCtx *ctx);
+// The path of rules from an initial state to state id: out[0] is the init
+// rule, out[i>0] action rules. Returns the number of steps (depth + 1);
+// *out is malloc'd.
+size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
+
+// search.c: the serial engine.
+// Runs the search to the end, the first violation, or a bound.
+void mcrt_search(McrtCtx *ctx);
 
 // ---------------------------------------------------------------------------
-// liveness.c: the edge table recorded during the search, and the check of
-// every property instance over it after an exhaustive search.
+// edges.c: the edge table recorded during the search; liveness.c: the check
+// of every property instance over it after an exhaustive search.
 
 // The graph a liveness check reads: CSR edges (start[v] .. start[v + 1] are
 // the edges of state v; start has nstates + 1 entries), each a target id and
@@ -472,6 +498,14 @@ void mcrt_lasso_free(McrtLasso *l);
 // Whether this run checks liveness (--liveness on, or the spec has a
 // property and not --liveness off).
 bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt);
+// The edge table and what the check leaves (edges.c, liveness.c).
+typedef struct McrtLive {
+  McrtLiveGraph g;
+  uint64_t targets_cap, rules_cap, start_cap, bits_cap; // capacities, in entries
+  size_t bytes;                            // accounted: what is allocated
+  bool done;                               // the check ran to its end
+  double time_s;
+} McrtLive;
 // Sets up recording (ctx->live); false when out of memory.
 bool mcrt_live_init(McrtCtx *ctx);
 void mcrt_live_free(McrtCtx *ctx);
@@ -482,6 +516,16 @@ bool mcrt_live_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 // Records the edge from..to labelled with an action rule. Edges come
 // grouped by `from`, in increasing order. False: the memory limit.
 bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule);
+// Closes the table after the search (every state gets its start). False:
+// the memory limit.
+bool mcrt_live_finish(McrtCtx *ctx);
+
+// What --memory counts: every store of the context, and what an engine
+// holds on the side (ctx->engine_bytes: the threads' or MPI's buffers).
+static inline size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
+  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
+         mcrt_live_bytes(ctx) + ctx->engine_bytes;
+}
 // After an exhaustive search without violation: checks every property
 // instance; the first one violated becomes ctx->viol (kind LIVENESS).
 void mcrt_liveness_check(McrtCtx *ctx);
@@ -492,11 +536,11 @@ double mcrt_liveness_time(const McrtCtx *ctx);
 // symmetry) into a genuine execution: rewrites each action rule, and the
 // failing step's, so that replaying them without canonicalisation is a run
 // of the spec through states of the same classes. False if impossible (a
-// bug: the trace is then wrong). Defined in symmetry.c.
+// bug: the trace is then wrong). Defined in replay.c.
 bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uint64_t *step_rule);
 
 // ---------------------------------------------------------------------------
-// report.c: values, traces, summary and the JSON report.
+// replay.c, report.c: values, traces, summary and the JSON report.
 
 // Runs one step of a replay: init rule into b, or action rule from a into b.
 // Returns false (and the failure in ctx->err) when the rule does not apply.
@@ -541,29 +585,8 @@ const char *mcrt_violation_kind_name(McrtViolationKind k);
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
-
-// The search engine mcrt_run uses: search.c's serial search unless another
-// one (mpi.c) is installed before mcrt_run. Any hook but search may be NULL.
-typedef struct McrtEngine {
-  void (*search)(McrtCtx *ctx); // runs the search (default mcrt_search)
-  // After the options are read: -1 to go on, else an exit code (after a
-  // message on err): what this engine cannot do.
-  int (*check)(const McrtModel *model, const McrtOptions *opt, FILE *err);
-  void (*free_run)(McrtCtx *ctx);                // before the context is freed
-  void (*summary)(FILE *f, const McrtCtx *ctx);  // lines after the summary
-  void (*report)(FILE *f, const McrtCtx *ctx);   // fields added to the JSON report
-  bool silent; // this process writes no report file (another one reports)
-} McrtEngine;
-extern McrtEngine mcrt_engine;
 // The ranks a process manager (mpirun, srun) started this process among,
 // from its environment; 1 when none did.
 long mcrt_launcher_ranks(void);
-// The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, 0 if none. Set
-// by the handler mcrt_run installs for the whole run; every phase polls it.
-extern volatile sig_atomic_t mcrt_signal;
-// "SIGINT", "SIGTERM", "SIGHUP", "a signal".
-const char *mcrt_signal_name(int sig);
-// Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE (main.c).
-void mcrt_test_pause(const char *phase);
 
 #endif

@@ -89,8 +89,6 @@ static int resolve_symmetry(const McrtModel *m, McrtOptions *opt, FILE *err) {
 // deliver() reports (exit 2, in the report too), not a death that leaves
 // the report file empty.
 
-volatile sig_atomic_t mcrt_signal;
-
 static struct timespec first_signal; // when mcrt_signal was set
 
 static void on_signal(int sig) {
@@ -107,13 +105,6 @@ static void on_signal(int sig) {
     return;
   signal(sig, SIG_DFL);
   raise(sig);
-}
-
-const char *mcrt_signal_name(int sig) {
-  return sig == SIGINT    ? "SIGINT"
-         : sig == SIGTERM ? "SIGTERM"
-         : sig == SIGHUP  ? "SIGHUP"
-                          : "a signal";
 }
 
 typedef struct Handlers {
@@ -149,30 +140,7 @@ static void restore_signals(const Handlers *h) {
   sigaction(SIGPIPE, &h->old_pipe, NULL);
 }
 
-// A test hook (tests/cli/signals.sh), inert unless MCRT_TEST_PAUSE is set:
-// with MCRT_TEST_PAUSE=PHASE the checker prints "mcrt-test-pause: PHASE" on
-// stderr when it reaches PHASE and waits there (at most 60 s) until a signal
-// comes, so that a test can interrupt every phase at a known moment. PHASE:
-//   start          the options are read, the report is open, nothing searched
-//   search         the first state has been expanded (search.c)
-//   liveness       the search is complete, the liveness check about to start
-//   verify-second  --symmetry verify: before the run without reduction
-//   report         every phase has ended, the result is about to be settled
-void mcrt_test_pause(const char *phase) {
-  const char *want = getenv("MCRT_TEST_PAUSE");
-  if (!want || strcmp(want, phase) != 0)
-    return;
-  fprintf(stderr, "mcrt-test-pause: %s\n", phase);
-  fflush(stderr);
-  struct timespec tick = {0, 10 * 1000 * 1000};
-  for (int i = 0; i < 6000 && !mcrt_signal; i++)
-    nanosleep(&tick, NULL);
-}
-
-// ---------------------------------------------------------------------------
 // The runs.
-
-McrtEngine mcrt_engine = {.search = mcrt_search};
 
 // Sets up a context and runs the search; NULL on failure (after a message).
 static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE *err) {
@@ -185,7 +153,10 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
     return NULL;
   }
   ctx->progress_out = err;
-  mcrt_engine.search(ctx);
+  if (mcrt_engine.search)
+    mcrt_engine.search(ctx);
+  else
+    mcrt_search(ctx);
   // Liveness needs the whole graph: only after an exhaustive search
   // without a violation.
   if (ctx->live && !ctx->stop && !ctx->has_violation)

@@ -1010,8 +1010,7 @@ static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
             world_size);
     code = MCRT_EXIT_USAGE;
   } else if (mcrt_liveness_wanted(m, opt)) {
-    mcrt_engine.search = mcrt_search; // one rank: the serial search checks them
-    mcrt_engine.summary = mcrt_engine.report = NULL;
+    mcrt_engine = (McrtEngine){0}; // one rank: the serial search checks them
   }
   bool report_bad = false;
   if (code < 0 && world_rank == 0 && opt->report_file) {

@@ -402,16 +402,6 @@ static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what
             step, what);
 }
 
-bool mcrt_replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b) {
-  const McrtModel *m = ctx->model;
-  mcrt_clear_error(ctx);
-  memset(b, 0, ctx->state_bytes + MCRT_SLACK);
-  ctx->replaying = true;
-  bool ok = init ? m->apply_init(ctx, rule, b) : m->apply_rule(ctx, rule, a, b);
-  ctx->replaying = false;
-  return ok && !mcrt_failed(ctx);
-}
-
 // Whether the search found the state (under symmetry: its class).
 static bool in_set(const McrtCtx *ctx, const uint8_t *s) {
   if (ctx->sym) {

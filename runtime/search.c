@@ -1,5 +1,5 @@
 // search.c: the deterministic single-threaded breadth-first search, and the
-// functions generated code calls back into (emit, errors).
+// emit functions generated code calls back into (errors: core.c).
 //
 // Flow. initial_states() emits each initial state; every new state is given
 // the next id (0, 1, 2, ... in discovery order), logged {parent, rule},
@@ -44,196 +44,13 @@
 // of an empty graph would be vacuous.
 #include "internal.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define MCRT_FP_INITIAL_CAPACITY (1u << 14)
 #define MCRT_PROGRESS_EVERY 1024 // pops between clock checks
 
-_Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...) {
-  va_list ap;
-  fflush(stdout);
-  fprintf(stderr, "%s:%d: internal error: ", file, line);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  abort();
-}
-
-double mcrt_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-// ---------------------------------------------------------------------------
-// The error slot (called by generated code).
-
-// A message cut to fit its buffer (n bytes written of `want`) ends on a
-// whole UTF-8 character: a sequence the cut split is dropped.
-static void cut_at_char(char *msg, size_t n, int want) {
-  if (want < 0 || (size_t)want < n || n < 2)
-    return;
-  size_t end = n - 1, lead = end;
-  while (lead > 0 && end - lead < 4 && ((unsigned char)msg[lead - 1] & 0xc0) == 0x80)
-    lead--;
-  if (lead == 0 || ((unsigned char)msg[lead - 1] & 0xc0) != 0xc0)
-    return; // ASCII before the continuation bytes, or no sequence at all
-  unsigned char c = (unsigned char)msg[lead - 1];
-  size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-  if (end - (lead - 1) < len)
-    msg[lead - 1] = 0;
-}
-
-void mcrt_runtime_error(McrtCtx *ctx, const char *file, int line, int col, const char *fmt, ...) {
-  if (ctx->err.set)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  int want = vsnprintf(ctx->err.message, sizeof ctx->err.message, fmt, ap);
-  va_end(ap);
-  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
-  ctx->err.set = true;
-  ctx->err.is_assert = false;
-  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
-}
-
-void mcrt_assert_failed(McrtCtx *ctx, const char *file, int line, int col, const char *message) {
-  if (ctx->err.set)
-    return;
-  int want = snprintf(ctx->err.message, sizeof ctx->err.message, "%s",
-                      message ? message : "assertion failed");
-  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
-  ctx->err.set = true;
-  ctx->err.is_assert = true;
-  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
-}
-
-bool mcrt_failed(const McrtCtx *ctx) { return ctx->err.set; }
-
-uint32_t mcrt_find_group(const McrtRuleGroup *groups, uint32_t ngroups, uint64_t rule) {
-  uint32_t lo = 0, hi = ngroups;
-  while (hi - lo > 1) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (groups[mid].first_rule <= rule)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  if (ngroups == 0 || rule < groups[lo].first_rule ||
-      rule - groups[lo].first_rule >= groups[lo].nbindings)
-    return UINT32_MAX;
-  return lo;
-}
-
-bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_t ngroups,
-                 McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out) {
-  uint32_t g = mcrt_find_group(groups, ngroups, rule);
-  return g != UINT32_MAX && replay[g](ctx, rule - groups[g].first_rule, in, out);
-}
-
-void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule) {
-  if (!ctx->err.set || ctx->err.has_rule)
-    return;
-  ctx->err.has_rule = true;
-  ctx->err.rule_init = init;
-  ctx->err.rule = rule;
-}
-
-void mcrt_clear_error(McrtCtx *ctx) { memset(&ctx->err, 0, sizeof ctx->err); }
-
-// ---------------------------------------------------------------------------
-// Context.
-
-bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt) {
-  memset(ctx, 0, sizeof *ctx);
-  ctx->model = model;
-  ctx->opt = opt;
-  ctx->state_bytes = model->state_bytes;
-  ctx->fp_bits = opt->fingerprint_bits;
-  ctx->cur = calloc(1, model->state_bytes + MCRT_SLACK);
-  ctx->pend_stride = model->state_bytes + MCRT_SLACK;
-  ctx->pend_states = calloc(MCRT_BATCH, ctx->pend_stride);
-  if (!ctx->pend_states)
-    return false;
-  ctx->fired = calloc(model->nactions + 1, sizeof *ctx->fired);
-  ctx->bound_fired = calloc(model->nactions + 1, sizeof *ctx->bound_fired);
-  ctx->reached = calloc(model->nreachables + 1, sizeof *ctx->reached);
-  if (!ctx->cur || !ctx->fired || !ctx->bound_fired || !ctx->reached)
-    return false;
-  uint64_t max_rule = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
-  mcrt_log_init(&ctx->log, max_rule ? max_rule - 1 : 0);
-  mcrt_queue_init(&ctx->queue, model->state_bytes);
-  if (!mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
-    return false;
-  if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
-    return false;
-  if (opt->symmetry == MCRT_SYM_ON && mcrt_sym_available(model)) {
-    ctx->sym = mcrt_sym_new(model, opt->sym_method);
-    ctx->canon = calloc(1, model->state_bytes + MCRT_SLACK);
-    if (!ctx->canon)
-      return false;
-  }
-  ctx->peak_bytes = mcrt_accounted_bytes(ctx);
-  return true;
-}
-
-void mcrt_ctx_free(McrtCtx *ctx) {
-  mcrt_live_free(ctx);
-  free(ctx->viol.path);
-  ctx->viol.path = NULL;
-  mcrt_fpset_free(&ctx->set);
-  mcrt_log_free(&ctx->log);
-  mcrt_queue_free(&ctx->queue);
-  free(ctx->cur);
-  free(ctx->pend_states);
-  free(ctx->fired);
-  free(ctx->bound_fired);
-  free(ctx->reached);
-  mcrt_sym_free(ctx->sym);
-  free(ctx->canon);
-  ctx->sym = NULL, ctx->canon = NULL;
-  ctx->cur = NULL, ctx->pend_states = NULL, ctx->fired = NULL, ctx->reached = NULL;
-  ctx->bound_fired = NULL;
-}
-
-size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
-  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
-         mcrt_live_bytes(ctx) + ctx->engine_bytes;
-}
-
-size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out) {
-  size_t n = 1;
-  for (uint64_t i = id; mcrt_log_get(&ctx->log, i).parent != MCRT_LOG_INITIAL;
-       i = mcrt_log_get(&ctx->log, i).parent)
-    n++;
-  uint64_t *path = malloc(n * sizeof *path);
-  if (!path)
-    mcrt_die("out of memory");
-  size_t k = n;
-  for (uint64_t i = id;; i = mcrt_log_get(&ctx->log, i).parent) {
-    McrtLogRecord r = mcrt_log_get(&ctx->log, i);
-    path[--k] = r.rule;
-    if (r.parent == MCRT_LOG_INITIAL)
-      break;
-  }
-  *out = path;
-  return n;
-}
-
 // ---------------------------------------------------------------------------
 // Stopping: bounds and violations.
-
-void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase) {
-  if (ctx->bound == MCRT_BOUND_NONE) {
-    ctx->bound = b;
-    ctx->bound_phase = phase;
-    ctx->bound_signal = b == MCRT_BOUND_INTERRUPTED ? mcrt_signal : 0;
-  }
-  ctx->stop = true;
-}
 
 static bool hit_bound(McrtCtx *ctx, McrtBound b) {
   mcrt_stop_at(ctx, b, MCRT_PHASE_SEARCH);
@@ -466,17 +283,6 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
 
 // ---------------------------------------------------------------------------
 // The search loop.
-
-void mcrt_fprint_bytes(FILE *f, double bytes) {
-  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4)
-    bytes /= 1024, u++;
-  if (u == 0)
-    fprintf(f, "%.0f B", bytes);
-  else
-    fprintf(f, "%.1f %s", bytes, units[u]);
-}
 
 static void progress(McrtCtx *ctx, double now) {
   FILE *f = ctx->progress_out ? ctx->progress_out : stderr;
