@@ -62,6 +62,8 @@
 #include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #define ROUND_BYTES ((size_t)4 << 20) // successors a rank buffers per round
 #define NO_RANK UINT32_MAX            // parent rank of an initial state
@@ -144,7 +146,7 @@ typedef struct Cand {
 enum { G_MORE, G_CAND, G_MEMORY, G_SIGNAL, G_STATES, G_TRANS, G_NEXT, G_BYTES, G_N };
 
 // Per-rank figures for rank 0's report.
-enum { S_STATES, S_PEAK, S_SENT, S_MSGS, S_COMM, S_N };
+enum { S_STATES, S_PEAK, S_SENT, S_MSGS, S_COMM, S_CPU, S_N };
 
 typedef struct Mpi {
   int rank, size;
@@ -166,15 +168,37 @@ typedef struct Mpi {
   bool has_cand, memory_hit, states_hit, steps_hit;
   // Statistics.
   uint64_t bytes_sent, msgs_sent, rounds, levels, max_round_bytes;
-  double comm_s;
+  double comm_s, cpu_start; // seconds in MPI calls; CPU time at the start
   double *stats; // rank 0: S_N figures per rank
 } Mpi;
 
 static MPI_Comm comm = MPI_COMM_WORLD;
 static int world_rank, world_size;
 
+// Waits for a nonblocking collective. A rank that waits gives its core
+// away between polls: a rank spinning in MPI (Open MPI polls) would take
+// the core the ranks still expanding need, when ranks share cores.
+static void finish(MPI_Request *req) {
+  int done = 0;
+  struct timespec pause = {0, 20 * 1000};
+  for (unsigned i = 0; !done; i++) {
+    MPI_Test(req, &done, MPI_STATUS_IGNORE);
+    if (!done && i >= 64)
+      nanosleep(&pause, NULL);
+  }
+}
+
 static inline uint32_t owner(const Mpi *mp, McrtFp fp) {
   return (uint32_t)(((fp.hi & 0xffffffffu) * (uint64_t)mp->size) >> 32);
+}
+
+// CPU seconds (user and system) this process has used.
+static double cpu_s(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0)
+    return 0;
+  return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
 static void update_bytes(Mpi *mp) {
@@ -319,7 +343,9 @@ static uint64_t share(Mpi *mp, uint64_t mine, uint64_t limit, uint64_t done, boo
   if (!all)
     mcrt_die("out of memory");
   double t0 = mcrt_now();
-  MPI_Allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, comm);
+  MPI_Request req;
+  MPI_Iallgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, comm, &req);
+  finish(&req);
   mp->comm_s += mcrt_now() - t0;
   uint64_t before = 0, total = 0;
   for (int r = 0; r < mp->size; r++) {
@@ -526,7 +552,9 @@ static void exchange(Mpi *mp) {
   if (total > mp->max_round_bytes)
     mp->max_round_bytes = total;
   double t0 = mcrt_now();
-  MPI_Alltoall(mp->scount, 1, MPI_INT, mp->rcount, 1, MPI_INT, comm);
+  MPI_Request req;
+  MPI_Ialltoall(mp->scount, 1, MPI_INT, mp->rcount, 1, MPI_INT, comm, &req);
+  finish(&req);
   size_t rtotal = 0;
   for (int s = 0; s < mp->size; s++) {
     if (rtotal > (size_t)INT_MAX - (size_t)mp->rcount[s])
@@ -536,8 +564,9 @@ static void exchange(Mpi *mp) {
   }
   mp->recv.len = 0;
   buf_grow(&mp->recv, rtotal + 1);
-  MPI_Alltoallv(mp->send.data, mp->scount, mp->sdispl, MPI_BYTE, mp->recv.data, mp->rcount,
-                mp->rdispl, MPI_BYTE, comm);
+  MPI_Ialltoallv(mp->send.data, mp->scount, mp->sdispl, MPI_BYTE, mp->recv.data, mp->rcount,
+                 mp->rdispl, MPI_BYTE, comm, &req);
+  finish(&req);
   mp->comm_s += mcrt_now() - t0;
 }
 
@@ -560,7 +589,9 @@ static void gather(Mpi *mp, uint64_t level_left) {
   if (!all)
     mcrt_die("out of memory");
   double t0 = mcrt_now();
-  MPI_Allgather(mine, G_N, MPI_UINT64_T, all, G_N, MPI_UINT64_T, comm);
+  MPI_Request req;
+  MPI_Iallgather(mine, G_N, MPI_UINT64_T, all, G_N, MPI_UINT64_T, comm, &req);
+  finish(&req);
   mp->comm_s += mcrt_now() - t0;
   memset(mp->gathered, 0, sizeof mp->gathered);
   for (int r = 0; r < mp->size; r++)
@@ -795,7 +826,7 @@ static void totals(Mpi *mp) {
   const McrtModel *m = ctx->model;
   update_bytes(mp);
   double mine[S_N] = {(double)ctx->states, (double)ctx->peak_bytes, (double)mp->bytes_sent,
-                      (double)mp->msgs_sent, mp->comm_s};
+                      (double)mp->msgs_sent, mp->comm_s, cpu_s() - mp->cpu_start};
   if (mp->rank == 0) {
     mp->stats = calloc((size_t)mp->size * S_N, sizeof *mp->stats);
     if (!mp->stats)
@@ -872,6 +903,7 @@ static void mpi_search(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   Mpi *mp = setup(ctx);
   ctx->start_time = mcrt_now();
+  mp->cpu_start = cpu_s();
   ctx->next_progress = ctx->opt->progress_s > 0 ? ctx->start_time + ctx->opt->progress_s : 0;
 
   // Initial states: every rank runs the init rules and keeps those it owns.
@@ -962,7 +994,8 @@ static void summary(FILE *f, const McrtCtx *ctx) {
     mcrt_fprint_bytes(f, s[S_PEAK]);
     fputs(" peak, sent ", f);
     mcrt_fprint_bytes(f, s[S_SENT]);
-    fprintf(f, " in %.0f messages, %.3f s communicating\n", s[S_MSGS], s[S_COMM]);
+    fprintf(f, " in %.0f messages, %.3f s in MPI calls, %.3f s CPU\n", s[S_MSGS], s[S_COMM],
+            s[S_CPU]);
   }
 }
 
@@ -983,8 +1016,8 @@ static void report(FILE *f, const McrtCtx *ctx) {
     const double *s = mp->stats + r * S_N;
     fprintf(f,
             "%s{\"states\": %.0f, \"peak_bytes\": %.0f, \"bytes_sent\": %.0f, "
-            "\"messages_sent\": %.0f, \"communication_s\": %.6f}",
-            r ? ", " : "", s[S_STATES], s[S_PEAK], s[S_SENT], s[S_MSGS], s[S_COMM]);
+            "\"messages_sent\": %.0f, \"communication_s\": %.6f, \"cpu_s\": %.6f}",
+            r ? ", " : "", s[S_STATES], s[S_PEAK], s[S_SENT], s[S_MSGS], s[S_COMM], s[S_CPU]);
   }
   fputs("]}", f);
 }
