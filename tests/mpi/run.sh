@@ -18,7 +18,9 @@
 #     trace and checks every state against its owner's set). For BEEM also
 #     the published states, edges and deadlocks (beem_expected.csv);
 #   - bounds: --max-states and --max-steps stop at exactly the bound;
-#     --max-depth gives the serial counts; --symmetry verify agrees;
+#     --max-depth gives the serial counts; --memory bounds each rank;
+#     --progress lines come from rank 0; --symmetry verify agrees;
+#   - a --mpi checker run without mpirun is one rank, with the serial counts;
 #   - liveness on several ranks is refused (exit 2, naming how to check it);
 #     on one rank it is checked, as by the serial checker;
 #   - SIGINT to every rank: a partial report, exit 3 from mpirun;
@@ -187,6 +189,26 @@ t_bounds() {
   compare lcr --max-depth 1000
 }
 if why=$(t_bounds); then pass "bounds (--max-states, --max-steps exact; --max-depth)"; else fail bounds "$why"; fi
+
+# --memory bounds each rank (peterson.mc needs about 5.7 MiB per rank on 2);
+# --progress lines come from rank 0 alone, with every rank's totals; a
+# --mpi checker started without mpirun is one rank, with the serial counts.
+t_memory_progress_alone() {
+  mpi 2 ./peterson_m --memory 4M --report mem.json >mem.out 2>&1
+  jq -e '.exit_code == 3 and .bound_hit == "memory" and ([.mpi.per_rank[].peak_bytes] | max) <= 4194304' \
+    mem.json >/dev/null ||
+    { echo "--memory 4M on 2 ranks: $(jq -c '{exit_code, bound_hit, per_rank: [.mpi.per_rank[].peak_bytes]}' mem.json 2>&1)"; return 1; }
+  mpi 2 ./peterson_m --progress 0.01 >prog.out 2>&1
+  grep -q '^progress: [0-9]* states .* on 2 ranks' prog.out ||
+    { echo "--progress on 2 ranks: no progress line: $(head -c 300 prog.out)"; return 1; }
+  [ "$(grep -c '^progress: ' prog.out)" -lt 1000 ] || { echo "too many progress lines"; return 1; }
+  ./peterson_s --report alone_s.json >alone_s.out 2>&1
+  ./peterson_m --report alone.json >alone.out 2>&1
+  jq -e --slurpfile s alone_s.json '.mpi.ranks == 1 and .states == $s[0].states and
+    .transitions == $s[0].transitions and .verdict == $s[0].verdict' alone.json >/dev/null ||
+    { echo "without mpirun: $(jq -c '{ranks: .mpi.ranks, states, transitions, verdict}' alone.json 2>&1)"; return 1; }
+}
+if why=$(t_memory_progress_alone); then pass "memory-progress-alone (--memory per rank, progress from rank 0, one rank without mpirun)"; else fail memory-progress-alone "$why"; fi
 
 t_verify() {
   compare lost_update --symmetry verify || return 1
