@@ -225,6 +225,7 @@ typedef struct McrtOptions {
   const char *dot_file, *graph_file;
   double progress_s; // 0: off
   bool quiet;
+  bool mcc; // --mcc: a net's answers as the Model Checking Contest's lines
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -280,6 +281,7 @@ typedef enum {
   MCRT_BOUND_MAX_DEPTH,
   MCRT_BOUND_MEMORY,
   MCRT_BOUND_INTERRUPTED,
+  MCRT_BOUND_NET_CAPACITY, // a net: a place's counter blocked a transition (the search goes on)
 } McrtBound;
 
 typedef enum {
@@ -335,6 +337,13 @@ typedef struct McrtViolation {
 #ifndef MCRT_BATCH
 #define MCRT_BATCH 16
 #endif
+// What is known of a successor's fingerprint before it is taken.
+typedef enum {
+  MCRT_LOOKUP_INSERT, // nothing: insert it now
+  MCRT_LOOKUP_KNOWN,  // looked up: the set had it before this level
+  MCRT_LOOKUP_NEW,    // inserted by the engine, and new
+  MCRT_LOOKUP_OLD,    // inserted by the engine, and seen before
+} McrtLookup;
 typedef struct McrtPending {
   McrtFp fp;
   uint64_t rule;
@@ -342,7 +351,16 @@ typedef struct McrtPending {
   uint32_t parent;  // id of the state it is a successor of
   uint32_t action;
   bool at_bound;    // the parent is at --max-depth: look up only
+  uint8_t lookup;   // McrtLookup
 } McrtPending;
+
+// A new state's invariants and reachables, evaluated by a worker thread:
+// inv the first invariant that fails (-1: none), bit i of reach whether
+// reachable i holds (for those not reached when the level's window began).
+typedef struct McrtPrecheck {
+  int inv;
+  uint64_t reach;
+} McrtPrecheck;
 
 struct McrtCtx {
   const McrtModel *model;
@@ -397,16 +415,18 @@ struct McrtCtx {
   double next_progress;
   FILE *progress_out;
 
+  // A worker of another engine (threads.c, a rank of mpi.c):
+  // mcrt_emit_successor hands it the successors, mcrt_emit_initial the
+  // initial states when emit_initial is set (NULL in the serial search).
+  bool (*emit)(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule);
+  void (*emit_initial)(McrtCtx *ctx, const uint8_t *state, uint64_t rule);
+  void *worker;
+
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
+  struct McrtNetRun *net; // a place/transition net's records (net.c; NULL for a spec)
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
-
-  // Another search engine's sinks for what generated code emits (mpi.c);
-  // NULL: search.c's own. `engine` is that engine's state for this run.
-  bool (*emit_successor)(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule);
-  void (*emit_initial)(McrtCtx *ctx, const uint8_t *state, uint64_t rule);
-  void *engine;
 };
 
 // core.c: the clock, the error slot, stopping.
@@ -449,9 +469,24 @@ void mcrt_ctx_free(McrtCtx *ctx);
 // *out is malloc'd.
 size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
 
-// search.c: the serial engine.
+// search.c: the serial engine, and the steps other engines take in the same
+// order to give the same results.
 // Runs the search to the end, the first violation, or a bound.
 void mcrt_search(McrtCtx *ctx);
+// The start (clock, initial states) and end (the depth bound, reachables,
+// time) of a search.
+void mcrt_search_begin(McrtCtx *ctx);
+void mcrt_search_end(McrtCtx *ctx);
+// One successor p of the state being expanded (state: its bytes, needed
+// when it is new): a transition, the set, the log. True: stop.
+bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *state,
+                         const McrtPrecheck *pre);
+// Generated code failed (error e) on state id; the violation. True.
+bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_allowed);
+// State id, expanded, had no successor: terminal, or a deadlock. True: stop.
+bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// Prints a progress line (--progress).
+void mcrt_progress(McrtCtx *ctx, double now);
 
 // ---------------------------------------------------------------------------
 // edges.c: the edge table recorded during the search; liveness.c: the check
@@ -540,6 +575,40 @@ double mcrt_liveness_time(const McrtCtx *ctx);
 bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uint64_t *step_rule);
 
 // ---------------------------------------------------------------------------
+// net.c: what a place/transition net's checker (McrtModel.net) records per
+// marking; netreport.c: its answers (token maxima, deadlock, 1-safety,
+// quasi-liveness, stable places, liveness L4), each exact, partial or refused.
+
+typedef struct McrtNetRun {
+  int64_t *m;          // the marking being looked at
+  int64_t *initial;    // the initial marking
+  int64_t *max_place;  // per place: the most tokens seen
+  int64_t *threshold;  // per place: above it a transition may overflow the counter
+  int64_t max_sum;     // the most tokens seen in one marking
+  uint32_t max_place_at;
+  bool *changed;       // per place: differs from the initial marking somewhere
+  uint32_t nchanged;
+  bool *enabled;       // per transition: enabled in some marking seen
+  uint32_t nenabled;
+  uint64_t deadlocks;  // markings where no transition is enabled
+  uint64_t deadlock;   // the first one's state id (MCRT_NO_STATE: none)
+  bool cut;            // a transition was blocked by a counter's capacity
+  uint32_t cut_place, cut_trans;
+  int live;            // L4: 1 yes, 0 no, -1 not decided
+  uint32_t not_live;   // then a transition missing from a terminal component
+  const char *live_refused;
+} McrtNetRun;
+bool mcrt_net_init(McrtCtx *ctx); // false: out of memory
+void mcrt_net_free(McrtCtx *ctx);
+// A new marking (state id, at discovery).
+void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// The answers for people (after the summary), as MCC's lines (--mcc), and
+// as the report's "net" member (a leading comma and the member).
+void mcrt_net_print(FILE *f, McrtCtx *ctx);
+void mcrt_net_print_mcc(FILE *f, McrtCtx *ctx);
+void mcrt_net_report_json(FILE *f, McrtCtx *ctx);
+
+// ---------------------------------------------------------------------------
 // replay.c, report.c: values, traces, summary and the JSON report.
 
 // Runs one step of a replay: init rule into b, or action rule from a into b.
@@ -574,6 +643,9 @@ typedef struct McrtConclusion {
   int signal;             // which signal (MCRT_BOUND_INTERRUPTED)
   const char *verify;     // --symmetry verify: "agree", "differ", "not-compared"; else NULL
   const char *io_error;   // why stdout could not be written (NULL: it was)
+  // More top-level members written by a layer above (a net's answers,
+  // netreport.c): ", \"name\": value..."; NULL: none.
+  void (*more_json)(FILE *f, McrtCtx *ctx);
 } McrtConclusion;
 // Writes the JSON report to f (opened at the start of the run, closed
 // here); false (message on err, naming path) if writing failed.

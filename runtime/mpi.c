@@ -54,7 +54,8 @@
 // next round's Allgather by every rank: a partial report, exit 3.
 //
 // Liveness needs the whole graph in one place: refused with more than one
-// rank (one rank runs the serial search). --threads N > 1 is refused with it.
+// rank (one rank runs the serial search), as are the answers of a Petri
+// net (.pnml). --threads N > 1 is refused with it.
 #ifdef MCRT_MPI
 #include "internal.h"
 
@@ -408,7 +409,7 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
 // What generated code emits.
 
 static bool emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
-  Mpi *mp = ctx->engine;
+  Mpi *mp = ctx->worker;
   if (ctx->stop)
     return true;
   ctx->cur_has_successor = true;
@@ -440,7 +441,7 @@ static bool emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, u
 }
 
 static void emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
-  Mpi *mp = ctx->engine;
+  Mpi *mp = ctx->worker;
   if (ctx->stop)
     return;
   if (ctx->sym) {
@@ -775,7 +776,7 @@ static void pick_violation(Mpi *mp) {
 // The search.
 
 static void mpi_free(McrtCtx *ctx) {
-  Mpi *mp = ctx->engine;
+  Mpi *mp = ctx->worker;
   if (!mp)
     return;
   for (size_t i = 0; i < mp->log.nchunks; i++)
@@ -791,8 +792,8 @@ static void mpi_free(McrtCtx *ctx) {
   free(mp->scount), free(mp->sdispl), free(mp->rcount), free(mp->rdispl);
   free(mp->tmp), free(mp->fresh), free(mp->fresh_src), free(mp->stats);
   free(mp);
-  ctx->engine = NULL;
-  ctx->emit_successor = NULL;
+  ctx->worker = NULL;
+  ctx->emit = NULL;
   ctx->emit_initial = NULL;
 }
 
@@ -813,8 +814,8 @@ static Mpi *setup(McrtCtx *ctx) {
       (ctx->opt->max_steps != MCRT_UNLIMITED && !mp->side))
     mcrt_die("out of memory");
   mp->rec_bytes = ctx->state_bytes + 8;
-  ctx->engine = mp;
-  ctx->emit_successor = emit_successor;
+  ctx->worker = mp;
+  ctx->emit = emit_successor;
   ctx->emit_initial = emit_initial;
   return mp;
 }
@@ -977,7 +978,7 @@ static void mpi_search(McrtCtx *ctx) {
 // The report.
 
 static void summary(FILE *f, const McrtCtx *ctx) {
-  const Mpi *mp = ctx->engine;
+  const Mpi *mp = ctx->worker;
   if (!mp || !mp->stats)
     return;
   double sent = 0, msgs = 0;
@@ -1000,7 +1001,7 @@ static void summary(FILE *f, const McrtCtx *ctx) {
 }
 
 static void report(FILE *f, const McrtCtx *ctx) {
-  const Mpi *mp = ctx->engine;
+  const Mpi *mp = ctx->worker;
   if (!mp || !mp->stats)
     return;
   double sent = 0, msgs = 0;
@@ -1042,7 +1043,12 @@ static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
                  "to check only safety on %d ranks\n",
             world_size);
     code = MCRT_EXIT_USAGE;
-  } else if (mcrt_liveness_wanted(m, opt)) {
+  } else if (m->net && world_size > 1) {
+    fprintf(err, "error: a place/transition net's answers (token bounds, enabled transitions) "
+                 "are gathered in one process: run this checker as one rank (without mpirun, "
+                 "or mpirun -np 1)\n");
+    code = MCRT_EXIT_USAGE;
+  } else if (mcrt_liveness_wanted(m, opt) || m->net) {
     mcrt_engine = (McrtEngine){0}; // one rank: the serial search checks them
   }
   bool report_bad = false;

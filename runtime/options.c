@@ -40,6 +40,8 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --threads N            worker threads (only 1 is implemented)\n"
           "  --dot FILE, --graph FILE.json  state graph exports (not implemented yet)\n"
           "  --quiet                print only the verdict and the trace\n"
+          "  --mcc                  a Petri net's answers as the Model Checking Contest's\n"
+          "                         STATE_SPACE and FORMULA lines, nothing else\n"
           "  --help, --version\n"
           "\n"
           "Exit codes: 0 every property holds (exhaustive search), 1 violation,\n"
@@ -105,7 +107,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       .memory = MCRT_UNLIMITED,
       .fingerprint_bits = 64,
       .symmetry = MCRT_SYM_DEFAULT,
-      .deadlock = true,
+      .deadlock = !m->net, // a net's deadlocks are an answer (net.c), not a violation
       .liveness = MCRT_LIVENESS_DEFAULT,
       .progress_s = 10,
   };
@@ -130,7 +132,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     name[len] = 0;
 
     // Flags.
-    static const char *const flags[] = {"--help", "--version", "--quiet", "--no-deadlock"};
+    static const char *const flags[] = {"--help", "--version", "--quiet", "--no-deadlock",
+                                        "--mcc"};
     bool is_flag = false;
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
       is_flag |= strcmp(name, flags[k]) == 0;
@@ -145,6 +148,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         version = true;
       else if (!strcmp(name, "--quiet"))
         opt->quiet = true;
+      else if (!strcmp(name, "--mcc"))
+        opt->mcc = true;
       else
         opt->deadlock = false;
       continue;

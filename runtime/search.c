@@ -98,7 +98,7 @@ static bool reserve(McrtCtx *ctx, size_t extra) {
 }
 
 static bool grow_set(McrtCtx *ctx) {
-  size_t other = mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue);
+  size_t other = mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) + ctx->engine_bytes;
   size_t need = mcrt_fpset_grow_bytes(&ctx->set);
   if (other + need > ctx->opt->memory || !mcrt_fpset_grow(&ctx->set)) {
     hit_bound(ctx, MCRT_BOUND_MEMORY);
@@ -113,8 +113,10 @@ static bool grow_set(McrtCtx *ctx) {
 // Discovery.
 
 // Records a state just inserted in the set. True when the search must stop.
+// pre: the invariants and reachables already evaluated by another thread
+// (NULL: evaluate them here).
 static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64_t rule,
-                       uint64_t depth) {
+                       uint64_t depth, const McrtPrecheck *pre) {
   const McrtModel *m = ctx->model;
   uint64_t limit = ctx->opt->max_states < MCRT_LOG_MAX_STATES ? ctx->opt->max_states
                                                                : MCRT_LOG_MAX_STATES;
@@ -134,7 +136,7 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
     ctx->depth = depth;
 
   if (m->ninvariants > 0) {
-    int k = m->check_invariants(ctx, state);
+    int k = pre ? pre->inv : m->check_invariants(ctx, state);
     if (mcrt_failed(ctx))
       return error_violation(ctx, id, false);
     if (k >= 0) {
@@ -150,13 +152,15 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
     for (uint32_t i = 0; i < m->nreachables; i++) {
       if (ctx->reached[i])
         continue;
-      bool holds = m->check_reachable(ctx, i, state);
+      bool holds = pre ? (pre->reach >> i) & 1 : m->check_reachable(ctx, i, state);
       if (mcrt_failed(ctx))
         return error_violation(ctx, id, false);
       if (holds)
         ctx->reached[i] = true, ctx->nreached++;
     }
   }
+  if (ctx->net) // a net: token maxima, enabled transitions, deadlock
+    mcrt_net_state(ctx, id, state);
   if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
     return mcrt_failed(ctx) ? error_violation(ctx, id, false) : hit_bound(ctx, MCRT_BOUND_MEMORY);
   if (!mcrt_queue_push(&ctx->queue, state))
@@ -185,7 +189,7 @@ static bool discover(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64
     return true;
   if (r == MCRT_FP_OLD)
     return false;
-  return record_new(ctx, state, parent, rule, 0);
+  return record_new(ctx, state, parent, rule, 0, NULL);
 }
 
 void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
@@ -217,50 +221,56 @@ void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
 // exactly those of an unbatched search; generated code and the loop may only
 // compute a few successors more than needed before they see the stop.
 static bool flush(McrtCtx *ctx) {
-  const McrtOptions *opt = ctx->opt;
   uint32_t n = ctx->npending;
   ctx->npending = 0;
-  for (uint32_t i = 0; i < n && !ctx->stop; i++) {
-    const McrtPending *p = &ctx->pend[i];
-    // A state at the depth bound is not expanded: its successors are only
-    // looked up, to tell whether the bound hid anything. When it did, they
-    // are not transitions (as Rumur's --bound counts); when it did not, the
-    // search was exhaustive after all and they are (see mcrt_search).
-    if (p->at_bound) {
-      uint32_t to;
-      if (!ctx->live) {
-        ctx->depth_truncated |= !mcrt_fpset_contains(&ctx->set, p->fp);
-      } else if (!mcrt_fpset_find_id(&ctx->set, p->fp, &to)) {
-        ctx->depth_truncated = true;
-      } else if (!mcrt_live_edge(ctx, p->parent, to, p->rule)) {
-        return hit_bound(ctx, MCRT_BOUND_MEMORY);
-      }
-      ctx->bound_transitions++;
-      ctx->bound_fired[p->action]++;
-      continue;
-    }
-    if (ctx->transitions >= opt->max_steps)
-      return hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
-    ctx->transitions++;
-    ctx->fired[p->action]++;
+  for (uint32_t i = 0; i < n && !ctx->stop; i++)
+    if (mcrt_take_successor(ctx, &ctx->pend[i], ctx->pend_states + i * ctx->pend_stride, NULL))
+      return true;
+  return ctx->stop;
+}
+
+bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *state,
+                         const McrtPrecheck *pre) {
+  const McrtOptions *opt = ctx->opt;
+  // A state at the depth bound is not expanded: its successors are only
+  // looked up, to tell whether the bound hid anything. When it did, they
+  // are not transitions (as Rumur's --bound counts); when it did not, the
+  // search was exhaustive after all and they are (see mcrt_search).
+  if (p->at_bound) {
     uint32_t to;
-    McrtFpResult r = insert(ctx, p->fp, &to);
-    if (r == MCRT_FP_FULL)
-      return true;
-    if (r == MCRT_FP_NEW &&
-        record_new(ctx, ctx->pend_states + i * ctx->pend_stride, p->parent, p->rule, p->depth))
-      return true;
-    if (ctx->live && !mcrt_live_edge(ctx, p->parent, to, p->rule))
+    if (!ctx->live) {
+      ctx->depth_truncated |= p->lookup != MCRT_LOOKUP_KNOWN && !mcrt_fpset_contains(&ctx->set, p->fp);
+    } else if (!mcrt_fpset_find_id(&ctx->set, p->fp, &to)) {
+      ctx->depth_truncated = true;
+    } else if (!mcrt_live_edge(ctx, p->parent, to, p->rule)) {
       return hit_bound(ctx, MCRT_BOUND_MEMORY);
+    }
+    ctx->bound_transitions++;
+    ctx->bound_fired[p->action]++;
+    return false;
   }
+  if (ctx->transitions >= opt->max_steps)
+    return hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
+  ctx->transitions++;
+  ctx->fired[p->action]++;
+  uint32_t to;
+  McrtFpResult r = p->lookup == MCRT_LOOKUP_INSERT ? insert(ctx, p->fp, &to)
+                   : p->lookup == MCRT_LOOKUP_NEW  ? MCRT_FP_NEW
+                                                   : MCRT_FP_OLD;
+  if (r == MCRT_FP_FULL)
+    return true;
+  if (r == MCRT_FP_NEW && record_new(ctx, state, p->parent, p->rule, p->depth, pre))
+    return true;
+  if (ctx->live && !mcrt_live_edge(ctx, p->parent, to, p->rule))
+    return hit_bound(ctx, MCRT_BOUND_MEMORY);
   return ctx->stop;
 }
 
 bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
   if (ctx->replaying)
     mcrt_die("mcrt_emit_successor called during replay");
-  if (ctx->emit_successor)
-    return ctx->emit_successor(ctx, next, action, rule);
+  if (ctx->emit) // another engine's worker
+    return ctx->emit(ctx, next, action, rule);
   if (ctx->stop)
     return true;
   ctx->cur_has_successor = true;
@@ -277,6 +287,7 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
   p->parent = (uint32_t)ctx->cur_id;
   p->action = action;
   p->at_bound = ctx->at_depth_bound;
+  p->lookup = MCRT_LOOKUP_INSERT;
   mcrt_fpset_prefetch(&ctx->set, p->fp);
   return ctx->npending == MCRT_BATCH ? flush(ctx) : false;
 }
@@ -284,7 +295,7 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
 // ---------------------------------------------------------------------------
 // The search loop.
 
-static void progress(McrtCtx *ctx, double now) {
+void mcrt_progress(McrtCtx *ctx, double now) {
   FILE *f = ctx->progress_out ? ctx->progress_out : stderr;
   double t = now - ctx->start_time;
   fprintf(f, "progress: %llu states (%.0f/s), %llu transitions, frontier %llu, depth %llu, memory ",
@@ -296,7 +307,7 @@ static void progress(McrtCtx *ctx, double now) {
   fflush(f);
 }
 
-void mcrt_search(McrtCtx *ctx) {
+void mcrt_search_begin(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   const McrtOptions *opt = ctx->opt;
   ctx->start_time = mcrt_now();
@@ -315,6 +326,35 @@ void mcrt_search(McrtCtx *ctx) {
              "no initial state: no init block gives a state (every `when` is false), so "
              "nothing was checked");
   }
+}
+
+bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_allowed) {
+  ctx->err = *e;
+  return error_violation(ctx, id, step_allowed);
+}
+
+bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
+  const McrtModel *m = ctx->model;
+  bool terminal = false;
+  if (m->has_terminal && m->is_terminal) {
+    terminal = m->is_terminal(ctx, state);
+    if (mcrt_failed(ctx))
+      return error_violation(ctx, id, false);
+  }
+  ctx->deadlocks += !terminal;
+  if (!terminal && ctx->opt->deadlock) {
+    McrtViolation *v = violation(ctx, MCRT_VIOL_DEADLOCK, id);
+    snprintf(v->message, sizeof v->message, "deadlock: no action is enabled%s",
+             m->has_terminal ? " and no terminal predicate holds" : "");
+    return true;
+  }
+  return false;
+}
+
+void mcrt_search(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  const McrtOptions *opt = ctx->opt;
+  mcrt_search_begin(ctx);
 
   // Expansion in id order.
   uint64_t level_end = ctx->states; // first id of the next level
@@ -342,7 +382,7 @@ void mcrt_search(McrtCtx *ctx) {
     if (ctx->next_progress > 0 && id % MCRT_PROGRESS_EVERY == 0) {
       double now = mcrt_now();
       if (now >= ctx->next_progress) {
-        progress(ctx, now);
+        mcrt_progress(ctx, now);
         ctx->next_progress = now + opt->progress_s;
       }
     }
@@ -353,8 +393,7 @@ void mcrt_search(McrtCtx *ctx) {
         mcrt_clear_error(ctx);
         if (flush(ctx))
           break;
-        ctx->err = saved;
-        error_violation(ctx, id, false);
+        mcrt_state_failed(ctx, id, &saved, false);
         break;
       }
       if (!within)
@@ -372,32 +411,19 @@ void mcrt_search(McrtCtx *ctx) {
       mcrt_clear_error(ctx);
       if (flush(ctx))
         break;
-      ctx->err = saved;
-      error_violation(ctx, id, true);
+      mcrt_state_failed(ctx, id, &saved, true);
       break;
     }
-    if (!ctx->cur_has_successor) {
-      if (flush(ctx))
-        break;
-      bool terminal = false;
-      if (m->has_terminal && m->is_terminal) {
-        terminal = m->is_terminal(ctx, ctx->cur);
-        if (mcrt_failed(ctx)) {
-          error_violation(ctx, id, false);
-          break;
-        }
-      }
-      ctx->deadlocks += !terminal;
-      if (!terminal && opt->deadlock) {
-        McrtViolation *v = violation(ctx, MCRT_VIOL_DEADLOCK, id);
-        snprintf(v->message, sizeof v->message,
-                 "deadlock: no action is enabled%s", m->has_terminal ? " and no terminal predicate holds" : "");
-        break;
-      }
-    }
+    if (!ctx->cur_has_successor && (flush(ctx) || mcrt_no_successor(ctx, id, ctx->cur)))
+      break;
   }
   if (!ctx->stop)
     flush(ctx);
+  mcrt_search_end(ctx);
+}
+
+void mcrt_search_end(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
   ctx->npending = 0;
   ctx->at_depth_bound = false;
   if (!ctx->stop && ctx->depth_truncated)

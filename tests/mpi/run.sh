@@ -238,6 +238,23 @@ t_liveness() {
 }
 if why=$(t_liveness); then pass "liveness (refused on 2 ranks, checked on one)"; else fail liveness "$why"; fi
 
+# A place/transition net's answers are gathered in one process: refused on
+# 2 ranks (exit 2), the serial checker's on one.
+t_net() {
+  local net=$root/tests/pnml/nets/cycle.pnml
+  [ -f "$net" ] || { echo "no $net"; return 1; }
+  build cycle "$net" || { echo "mcgen: $(head -c 300 cycle.mcgen)"; return 1; }
+  mpi 2 ./cycle_m --liveness off >net2.out 2>&1
+  local rc=$?
+  [ "$rc" -eq 2 ] && grep -q "place/transition net.*one rank" net2.out ||
+    { echo "2 ranks: exit $rc: $(head -c 300 net2.out)"; return 1; }
+  ./cycle_s --liveness off --report net_s.json >/dev/null 2>&1
+  mpi 1 ./cycle_m --liveness off --report net1.json >/dev/null 2>&1
+  jq -S "$summary" net_s.json >net_s.sum && jq -S "$summary" net1.json >net1.sum &&
+    cmp -s net_s.sum net1.sum || { echo "1 rank: $(diff net_s.sum net1.sum | tr '\n' ' ')"; return 1; }
+}
+if why=$(t_net); then pass "pnml (refused on 2 ranks, as serially on one)"; else fail pnml "$why"; fi
+
 # ---------------------------------------------------------------------------
 # Signals: cli/specs/big.mc (10^8 states) on 2 ranks, each waiting at its
 # first round (MCRT_TEST_PAUSE) until SIGINT reaches it, as a scheduler or
