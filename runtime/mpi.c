@@ -92,15 +92,29 @@ static uint8_t *buf_grow(Buf *b, size_t n) {
 }
 
 // The trace log of a rank: for local id i, its parent's rank and local id
-// and the rule (3 words), in chunks that never move.
+// and the rule, packed little-endian in as few bytes as the number of ranks
+// and the model's rules need (1 + 4 + 1 bytes for most), in chunks that
+// never move. The all-ones rank of its width marks an initial state.
 typedef struct Log {
-  uint32_t **chunks;
+  uint8_t **chunks;
   size_t nchunks, cap;
   uint64_t count;
+  unsigned rank_bytes, rule_bytes, rec_bytes;
 } Log;
 
+static void log_init(Log *l, int ranks, uint64_t max_rule) {
+  memset(l, 0, sizeof *l);
+  l->rank_bytes = ranks < 255 ? 1 : ranks < 65535 ? 2 : 4;
+  l->rule_bytes = 1;
+  while (l->rule_bytes < 4 && (max_rule >> (8 * l->rule_bytes)) != 0)
+    l->rule_bytes++;
+  l->rec_bytes = l->rank_bytes + 4 + l->rule_bytes;
+}
+
+static size_t log_chunk_bytes(const Log *l) { return (size_t)l->rec_bytes << LOG_SHIFT; }
+
 static size_t log_bytes(const Log *l) {
-  return l->nchunks * (((size_t)3 << LOG_SHIFT) * sizeof(uint32_t)) + l->cap * sizeof(uint32_t *);
+  return l->nchunks * log_chunk_bytes(l) + l->cap * sizeof(uint8_t *);
 }
 
 static bool log_append(Log *l, uint32_t prank, uint32_t pid, uint32_t rule) {
@@ -108,24 +122,33 @@ static bool log_append(Log *l, uint32_t prank, uint32_t pid, uint32_t rule) {
   if (c == l->nchunks) {
     if (l->nchunks == l->cap) {
       size_t cap = l->cap ? 2 * l->cap : 64;
-      uint32_t **n = realloc(l->chunks, cap * sizeof *n);
+      uint8_t **n = realloc(l->chunks, cap * sizeof *n);
       if (!n)
         return false;
       l->chunks = n, l->cap = cap;
     }
-    l->chunks[l->nchunks] = malloc(((size_t)3 << LOG_SHIFT) * sizeof(uint32_t));
+    l->chunks[l->nchunks] = malloc(log_chunk_bytes(l));
     if (!l->chunks[l->nchunks])
       return false;
     l->nchunks++;
   }
-  uint32_t *r = l->chunks[c] + 3 * i;
-  r[0] = prank, r[1] = pid, r[2] = rule;
+  uint8_t *r = l->chunks[c] + i * l->rec_bytes;
+  memcpy(r, &prank, l->rank_bytes); // NO_RANK: all ones, whatever the width
+  memcpy(r + l->rank_bytes, &pid, 4);
+  memcpy(r + l->rank_bytes + 4, &rule, l->rule_bytes);
   l->count++;
   return true;
 }
 
-static const uint32_t *log_get(const Log *l, uint64_t id) {
-  return l->chunks[id >> LOG_SHIFT] + 3 * (id & ((1u << LOG_SHIFT) - 1));
+// Record id: {parent rank (NO_RANK: initial), parent id, rule}.
+static void log_get(const Log *l, uint64_t id, uint32_t rec[3]) {
+  const uint8_t *r = l->chunks[id >> LOG_SHIFT] + (id & ((1u << LOG_SHIFT) - 1)) * l->rec_bytes;
+  rec[0] = rec[1] = rec[2] = 0;
+  memcpy(&rec[0], r, l->rank_bytes);
+  if (rec[0] == (uint32_t)(UINT64_C(0xffffffff) >> (32 - 8 * l->rank_bytes)))
+    rec[0] = NO_RANK;
+  memcpy(&rec[1], r + l->rank_bytes, 4);
+  memcpy(&rec[2], r + l->rank_bytes + 4, l->rule_bytes);
 }
 
 // A violation a rank found in the current level (the least one so far).
@@ -299,7 +322,7 @@ static void record(Mpi *mp, const uint8_t *state, uint32_t prank, uint32_t pid, 
     return;
   }
   size_t need = mcrt_queue_push_bytes(&ctx->queue) +
-                ((mp->log.count & ((1u << LOG_SHIFT) - 1)) == 0 ? (size_t)12 << LOG_SHIFT : 0);
+                ((mp->log.count & ((1u << LOG_SHIFT) - 1)) == 0 ? log_chunk_bytes(&mp->log) : 0);
   if (need && mcrt_accounted_bytes(ctx) + need > ctx->opt->memory) {
     mp->memory_hit = true;
     return;
@@ -707,7 +730,7 @@ static void pick_violation(Mpi *mp) {
   for (;;) {
     uint32_t rec[3] = {0, 0, 0};
     if (at_rank == (uint32_t)mp->rank)
-      memcpy(rec, log_get(&mp->log, at_id), sizeof rec);
+      log_get(&mp->log, at_id, rec);
     MPI_Bcast(rec, 3, MPI_UINT32_T, (int)at_rank, comm);
     if (n == cap)
       rules = realloc(rules, (cap *= 2) * sizeof *rules);
@@ -814,6 +837,9 @@ static Mpi *setup(McrtCtx *ctx) {
       (ctx->opt->max_steps != MCRT_UNLIMITED && !mp->side))
     mcrt_die("out of memory");
   mp->rec_bytes = ctx->state_bytes + 8;
+  const McrtModel *m = ctx->model;
+  uint64_t max_rule = m->nrules > m->ninit_rules ? m->nrules : m->ninit_rules;
+  log_init(&mp->log, mp->size, max_rule ? max_rule - 1 : 0);
   ctx->worker = mp;
   ctx->emit = emit_successor;
   ctx->emit_initial = emit_initial;
@@ -987,7 +1013,8 @@ static void summary(FILE *f, const McrtCtx *ctx) {
   fprintf(f, "mpi:           %d rank%s, %" PRIu64 " levels in %" PRIu64 " rounds; ", mp->size,
           mp->size == 1 ? "" : "s", mp->levels, mp->rounds);
   mcrt_fprint_bytes(f, sent);
-  fprintf(f, " sent in %.0f messages (%.1f bytes/state); memory above: the sum over the ranks\n",
+  fprintf(f, " sent in %.0f messages (%.1f bytes/state); memory: the sum over the ranks, its "
+             "parts rank 0's (the MPI trace log is in each rank's peak)\n",
           msgs, ctx->states ? sent / (double)ctx->states : 0.0);
   for (int r = 0; r < mp->size; r++) {
     const double *s = mp->stats + r * S_N;
