@@ -43,7 +43,11 @@
 // report a trace one step longer). The trace is rebuilt by following the
 // parents across ranks (one broadcast from the owner of each step's state),
 // replayed by every rank, and each replayed state is checked against its
-// owner's set before rank 0 prints it.
+// owner's set before rank 0 prints it. A state's parent is the first
+// discoverer its owner received: with the same number of ranks every run
+// gives the same trace (the partition and the order of every exchange are
+// fixed); another number of ranks may give another trace of the same
+// length to the same violation.
 //
 // Bounds. --max-states and --max-steps are exact: before new states are
 // logged (transitions are sent), the ranks gather how many each has, and

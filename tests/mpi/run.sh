@@ -210,6 +210,20 @@ t_memory_progress_alone() {
 }
 if why=$(t_memory_progress_alone); then pass "memory-progress-alone (--memory per rank, progress from rank 0, one rank without mpirun)"; else fail memory-progress-alone "$why"; fi
 
+# The same number of ranks gives the same trace at every run (the partition
+# and the order of every exchange are fixed); other numbers give one of the
+# same length (checked above).
+t_same_trace() {
+  local spec
+  for spec in philosophers sym_trace; do
+    mpi 3 "./${spec}_m" --trace-format json --quiet >"$spec.t1" 2>/dev/null
+    mpi 3 "./${spec}_m" --trace-format json --quiet >"$spec.t2" 2>/dev/null
+    grep -q '"trace"' "$spec.t1" || { echo "$spec: no trace: $(head -c 200 "$spec.t1")"; return 1; }
+    cmp -s "$spec.t1" "$spec.t2" || { echo "$spec: two runs on 3 ranks print different traces"; return 1; }
+  done
+}
+if why=$(t_same_trace); then pass "same-trace (two runs on 3 ranks)"; else fail same-trace "$why"; fi
+
 t_verify() {
   compare lost_update --symmetry verify || return 1
   jq -e '.symmetry_verify == "agree"' lost_update.2.json >/dev/null ||
