@@ -309,11 +309,12 @@ if t_signal >sigint.why; then pass "sigint (partial report, exit 3)"; else fail 
 # direct dependencies (a cluster node needs Open MPI's runtime, nothing else).
 
 t_ldd() {
-  local l
-  if ldd ./peterson_m | grep -F -e "$root" -e "$build_dir"; then
+  local l deps
+  deps=$(ldd ./peterson_m) || { echo "ldd failed"; return 1; }
+  if grep -F -e "$root" -e "$build_dir" <<<"$deps"; then
     echo "ldd lists the build tree"; return 1
   fi
-  ldd ./peterson_m | grep -q 'libmpi\.so' || { echo "ldd: no libmpi: $(ldd ./peterson_m | tr '\n' ' ')"; return 1; }
+  grep -q 'libmpi\.so' <<<"$deps" || { echo "ldd: no libmpi: $(tr '\n' ' ' <<<"$deps")"; return 1; }
   for l in $(objdump -p ./peterson_m | awk '$1 == "NEEDED" {print $2}'); do
     case $l in libc.so.* | libm.so.* | libmpi.so.*) ;; *) echo "needs $l"; return 1 ;; esac
   done
