@@ -400,7 +400,8 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
 }
 
 long mcrt_launcher_ranks(void) {
-  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
+  // Open MPI's mpirun; MPICH's and Intel MPI's (Hydra), Slurm's srun with PMI.
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *v = getenv(vars[i]);
     char *end;
