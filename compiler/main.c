@@ -20,16 +20,20 @@ typedef struct Options {
   bool emit_c_only;
   bool keep;
   bool debug;         // -O0 -g, accessors kept for the debugger
+  bool net_info;      // a .pnml: print its structural analyses, build nothing
   const char *cc;
   bool cc_given;      // --cc (under --mpi it names the MPI compiler wrapper)
   const char *cflags;
+  ScenarioOptions scenario;
+  int words;          // --scenario-words N: print the scenario's language, build nothing
   bool mpi;           // build against Open MPI (runtime/mpi.c)
 } Options;
 
 static void usage(FILE *out) {
   fprintf(out,
           "usage: mcgen [-o NAME] [-D CONST=VALUE]... [--emit-c] [--debug] [--cc CC]\n"
-          "             [--cflags FLAGS] [--mpi] [--keep] [--version] [--help] [--] SPEC\n"
+          "             [--cflags FLAGS] [--scenario NAME [--behaviour-only]] [--mpi] [--keep]\n"
+          "             [--version] [--help] [--] SPEC\n"
           "\n"
           "Compiles SPEC (.mc) into a standalone model checker: NAME.c and NAME\n"
           "(default MODEL_checker, MODEL from `model MODEL;` or the file name).\n"
@@ -41,9 +45,18 @@ static void usage(FILE *out) {
           "                   in the checker (gdb: print get_VAR(s, ...))\n"
           "  --cc CC          C compiler (default: $CC or cc; with --mpi: $MPICC or mpicc)\n"
           "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
+          "  --scenario NAME  check the model restricted to scenario NAME (the product of\n"
+          "                   the model and the scenario's automaton)\n"
+          "  --behaviour-only with --scenario: ignore the actions' guards and bodies and\n"
+          "                   explore the scenario's automaton alone\n"
+          "  --scenario-max-states N  the size cap of a scenario's automaton (default 4096)\n"
+          "  --scenario-words N  print the action sequences of up to N steps that scenario\n"
+          "                   NAME accepts, one a line, and build nothing\n"
           "  --mpi            build with Open MPI's mpicc for distributed runs:\n"
           "                   mpirun -np K ./NAME [options] (runs as one rank without mpirun)\n"
           "  --keep           keep the intermediate m4 definitions (NAME.m4)\n"
+          "  --net-info       SPEC is a Petri net (.pnml): print its semiflows, place\n"
+          "                   bounds and workflow soundness, build nothing\n"
           "  --version        print the version\n"
           "  --help           print this help\n"
           "  --               end of the options (for a SPEC whose name begins with -)\n"
@@ -103,6 +116,8 @@ static Options parse_args(int argc, char **argv) {
       o.emit_c_only = true;
     } else if (!strcmp(a, "--debug")) {
       o.debug = true;
+    } else if (!strcmp(a, "--net-info")) {
+      o.net_info = true;
     } else if (!strcmp(a, "--keep")) {
       o.keep = true;
     } else if (!strcmp(a, "--cc")) {
@@ -112,6 +127,21 @@ static Options parse_args(int argc, char **argv) {
     } else if (!strcmp(a, "--cflags")) {
       NEEDS_VALUE("--cflags");
       o.cflags = val;
+    } else if (!strcmp(a, "--scenario")) {
+      NEEDS_VALUE("--scenario");
+      o.scenario.name = val;
+    } else if (!strcmp(a, "--behaviour-only")) {
+      o.scenario.behaviour_only = true;
+    } else if (!strcmp(a, "--scenario-max-states") || !strcmp(a, "--scenario-words")) {
+      NEEDS_VALUE(a);
+      char *end;
+      long n = strtol(val, &end, 10);
+      if (*end || n < 1 || n > 1000000)
+        usage_error("%s expects a number from 1 to 1000000, got '%s'", a, val);
+      if (!strcmp(a, "--scenario-words"))
+        o.words = (int)n;
+      else
+        o.scenario.max_states = (int)n;
     } else if (!strcmp(a, "--mpi")) {
       o.mpi = true;
     } else if (a[0] == '-' && a[1]) {
@@ -125,6 +155,8 @@ static Options parse_args(int argc, char **argv) {
   }
   if (!o.spec)
     usage_error("no SPEC given");
+  if ((o.scenario.behaviour_only || o.words) && !o.scenario.name)
+    usage_error("%s needs --scenario NAME", o.words ? "--scenario-words" : "--behaviour-only");
   if (o.output) {
     size_t n = strlen(o.output);
     struct stat st;
@@ -414,6 +446,18 @@ int main(int argc, char **argv) {
   if (o.mpi && !o.emit_c_only && !mpi_runtime_ok(&o, &paths))
     return 2;
 
+  if (o.net_info) {
+    size_t n = strlen(o.spec);
+    if (n <= 5 || strcmp(o.spec + n - 5, ".pnml"))
+      usage_error("--net-info needs a Petri net (a .pnml file), got '%s'", o.spec);
+    SrcFile *file = read_file(o.spec);
+    if (!file) {
+      fprintf(stderr, "mcgen: cannot read %s: %s\n", o.spec, strerror(errno));
+      return 2;
+    }
+    int status = pnml_net_info(file, stdout);
+    return status == 1 ? spec_errors(&o) : status;
+  }
   Program *prog = read_and_parse(o.spec);
   if (!prog)
     return 2;
@@ -430,6 +474,10 @@ int main(int argc, char **argv) {
     return spec_errors(&o);
   if (!extern_check(prog))
     return extern_input_bad() ? (spec_errors(&o), 2) : spec_errors(&o);
+  if (!scenario_compile(prog, &o.scenario))
+    return spec_errors(&o);
+  if (o.words)
+    return scenario_print_words(stdout, o.words) ? 0 : 1;
   Layout lay;
   if (!layout(prog, &lay))
     return spec_errors(&o);

@@ -367,12 +367,15 @@ static int run(const McrtModel *model, McrtOptions *opt, FILE *report, FILE *out
   mcrt_test_pause("start");
   if (opt->symmetry == MCRT_SYM_VERIFY)
     return verify_symmetry(model, opt, report, out, err);
+  if (opt->sim_runs) // --simulate: random runs instead (simulate.c)
+    return mcrt_simulate(model, opt, out, err);
   McrtCtx *ctx = run_search(model, opt, err);
   if (!ctx)
     return setup_failed(opt, report);
+  bool exported = mcrt_export(ctx, err); // --graph, --dot, --tests (export.c)
   int code = conclude(ctx, report, out, err);
   free_run(ctx);
-  return code;
+  return exported ? code : MCRT_EXIT_USAGE;
 }
 
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err) {
@@ -387,8 +390,8 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
     return code;
   if (mcrt_engine.check && (code = mcrt_engine.check(model, &opt, err)) >= 0)
     return code;
-  if (mcrt_engine.silent)
-    opt.report_file = NULL;
+  if (mcrt_engine.silent) // another process writes the report and the exports
+    opt.report_file = opt.graph_file = opt.dot_file = opt.tests_file = NULL;
   FILE *report;
   if (!open_report(&opt, &report, err))
     return MCRT_EXIT_USAGE;

@@ -1074,6 +1074,10 @@ static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
                  "to check only safety on %d ranks\n",
             world_size);
     code = MCRT_EXIT_USAGE;
+  } else if (opt->sim_runs && world_size > 1) {
+    fprintf(err, "error: --simulate runs in one process: run this checker without mpirun (or "
+                 "mpirun -np 1)\n");
+    code = MCRT_EXIT_USAGE;
   } else if (m->net && world_size > 1) {
     fprintf(err, "error: a place/transition net's answers (token bounds, enabled transitions) "
                  "are gathered in one process: run this checker as one rank (without mpirun, "

@@ -21,8 +21,9 @@
 #     --max-depth gives the serial counts; --memory bounds each rank;
 #     --progress lines come from rank 0; --symmetry verify agrees;
 #   - a --mpi checker run without mpirun is one rank, with the serial counts;
-#   - liveness on several ranks is refused (exit 2, naming how to check it);
-#     on one rank it is checked, as by the serial checker;
+#   - liveness, nets and --simulate on several ranks are refused (exit 2,
+#     naming how to check them); on one rank liveness is checked, as by the
+#     serial checker; --graph is rank 0's, the serial one;
 #   - SIGINT to every rank: a partial report, exit 3 from mpirun;
 #   - the checker needs nothing from the build tree (ldd), and its direct
 #     dependencies are libc, libm and the MPI library only.
@@ -223,6 +224,19 @@ t_same_trace() {
   done
 }
 if why=$(t_same_trace); then pass "same-trace (two runs on 3 ranks)"; else fail same-trace "$why"; fi
+
+# --graph is written by rank 0 alone, the serial checker's graph; --simulate
+# runs in one process: refused on 2 ranks.
+t_exports() {
+  ./philosophers_s --graph g_s.json --quiet >/dev/null 2>&1
+  mpi 3 ./philosophers_m --graph g_3.json --quiet >/dev/null 2>&1
+  cmp -s g_s.json g_3.json || { echo "--graph on 3 ranks differs from the serial one"; return 1; }
+  mpi 2 ./philosophers_m --simulate 3 >sim.out 2>&1
+  local rc=$?
+  [ "$rc" -eq 2 ] && grep -q -- '--simulate runs in one process' sim.out ||
+    { echo "--simulate on 2 ranks: exit $rc: $(head -c 200 sim.out)"; return 1; }
+}
+if why=$(t_exports); then pass "exports (--graph from rank 0, --simulate refused)"; else fail exports "$why"; fi
 
 t_verify() {
   compare lost_update --symmetry verify || return 1
