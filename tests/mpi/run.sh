@@ -9,6 +9,7 @@
 # Usage: tests/mpi/run.sh [BUILD_DIR]   (default: build, from the repo root)
 #
 # Checks:
+#   - tests/mpi/unit_mpi.c, the engine's pieces (Criterion, built with mpicc);
 #   - every spec of specs/, the symmetry and error specs of tests/e2e/specs
 #     and two of tests/cli/specs, and BEEM instances of the conformance run
 #     (../shared/suites/beem, when present): on 1, 2, 3 and 4 ranks the same
@@ -66,6 +67,17 @@ trap cleanup EXIT
 cd "$work" || exit 2
 
 mpi() { timeout 120 mpirun --oversubscribe -np "$@"; }
+
+# The engine's pieces on their own (tests/mpi/unit_mpi.c: the packed log at
+# every width, ownership, the order of violations): mpicc and Criterion.
+if ! mpicc -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -DMCRT_MPI -I"$root/runtime" \
+  -o unit_mpi "$root/tests/mpi/unit_mpi.c" "$build_dir/libmcrt.a" -lcriterion -lm >unit.out 2>&1; then
+  fail unit "cannot build tests/mpi/unit_mpi.c: $(head -c 300 unit.out | tr '\n' '|')"
+elif ./unit_mpi >unit.out 2>&1; then
+  pass "unit ($(grep -o 'Tested: [0-9]*' unit.out | head -1))"
+else
+  fail unit "$(grep -m3 FAIL unit.out | tr '\n' '|')"
+fi
 header() { sed -n "s|^// $1: *||p" "$2" | head -1; }
 
 # What must agree between two reports: the verdict, the violation and its
