@@ -12,8 +12,9 @@
 // expanded by every rank at once, in rounds. In a round, a rank expands
 // states of its frontier until ROUND_BYTES of successors wait, bucketed by
 // owner; each successor travels as its (canonical) state, its parent's local
-// id and its rule (the parent's rank is the sender). One MPI_Alltoall of the
-// byte counts and one MPI_Alltoallv of the records move a round; each rank
+// id and its rule (the parent's rank is the sender). One all-to-all of the
+// byte counts and one MPI_Alltoallv of the records move a round (nonblocking
+// forms, waited for by finish(): a waiting rank yields its core); each rank
 // then inserts what it received into its set, logs the new states (parent
 // rank, parent id, rule), checks their invariants and queues them for level
 // L + 1. An MPI_Allgather of a few counters per rank ends the round: whether
@@ -59,7 +60,8 @@
 //
 // Liveness needs the whole graph in one place: refused with more than one
 // rank (one rank runs the serial search), as are the answers of a Petri
-// net (.pnml). --threads N > 1 is refused with it.
+// net (.pnml) and --simulate. Rank 0 alone writes the report and the
+// exports (--graph, --dot, --tests). --threads N > 1 is refused with it.
 #ifdef MCRT_MPI
 #include "internal.h"
 
