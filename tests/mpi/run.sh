@@ -163,17 +163,17 @@ beem=$("$root/tools/beem-dir" 2>/dev/null)
 cases=()
 for f in "$root"/specs/*.mc "$root"/tests/e2e/specs/{sym_loops,sym_mix,sym_trace,runtime_error,no_initial_state,init_bindings}.mc \
   "$root"/tests/cli/specs/{bug,deadlock}.mc; do
-  cases+=("check_spec $f")
+  cases+=("check_spec|$f")
 done
 if [ -z "$beem" ]; then
   echo "SKIP beem: no ../shared/suites/beem beside the repository"
 else
-  for inst in adding.1 leader_election.1 brp.1 bakery.3; do cases+=("check_beem $inst"); done
+  for inst in adding.1 leader_election.1 brp.1 bakery.3; do cases+=("check_beem|$inst"); done
 fi
 # Three at a time: most of a case's time is mpirun starting up.
 i=0
 for c in "${cases[@]}"; do
-  $c >"case.$i.result" &
+  "${c%%|*}" "${c#*|}" >"case.$i.result" & # function|argument: a path may hold blanks
   i=$((i + 1))
   while [ "$(jobs -rp | wc -l)" -ge 3 ]; do wait -n; done
 done
