@@ -211,6 +211,7 @@ typedef enum {
 } McrtSymMethod;
 
 #define MCRT_UNLIMITED UINT64_MAX
+#define MCRT_MAX_THREADS 1024
 
 typedef struct McrtOptions {
   uint64_t threads;
@@ -467,6 +468,12 @@ bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_
 bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 // Prints a progress line (--progress).
 void mcrt_progress(McrtCtx *ctx, double now);
+// Grows the fingerprint set within --memory. False: the bound (hit).
+bool mcrt_grow_set(McrtCtx *ctx);
+
+// threads.c: the multi-threaded engine, n > 1 threads; the same results as
+// mcrt_search.
+void mcrt_threads_search(McrtCtx *ctx, uint32_t n);
 
 // ---------------------------------------------------------------------------
 // edges.c: the edge table recorded during the search; liveness.c: the check

@@ -640,6 +640,9 @@ t_checker_accepts() {
 --progress 0
 --quiet
 --max-states=1000000 --threads=1 --symmetry=off
+--threads 2
+--threads=4
+--threads 3 --max-states 142 --max-depth 10
 EOF
 }
 check checker-accepts-implemented-options t_checker_accepts
@@ -654,7 +657,6 @@ t_checker_not_implemented() {
     [ "$rc" -eq 2 ] || { why="$args: exit $rc, expected 2"; return 1; }
     grep -qi 'not implemented' "$err" || { why="$args: no 'not implemented' message: $(excerpt "$err")"; return 1; }
   done <<EOF
---threads 2
 --dot $PWD/g.dot
 --graph $PWD/g.json
 EOF
@@ -684,6 +686,9 @@ t_checker_bad_values() {
 --memory abc
 --threads 0
 --threads many
+--threads abc
+--threads 1025
+--threads -2
 --symmetry maybe
 --liveness maybe
 --trace-format xml
@@ -694,6 +699,18 @@ stray-argument
 EOF
 }
 check checker-bad-values-exit-2 t_checker_bad_values
+
+# A bad thread count says what is expected.
+t_checker_bad_threads() {
+  local v
+  for v in 0 abc; do
+    run "$bin/filter" --threads "$v"
+    want_rc 2 || return
+    want_in "$err" "bad value '$v' for --threads \\(expected a number of threads from 1 to 1024\\)" \
+      "--threads $v" || return
+  done
+}
+check checker-bad-thread-count t_checker_bad_threads
 
 t_exit_ok() {
   run "$bin/filter" --liveness off --symmetry off
