@@ -49,8 +49,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#define WINDOW 8192 // frontier states per window
+#define WINDOW 2048 // frontier states per window
 #define CHUNK 64    // states a thread takes at a time in the expand phase
+#define SOLO 256    // a smaller window is expanded by one thread, without barriers
 #define MCRT_PROGRESS_EVERY 1024
 
 typedef struct Succ {
@@ -100,6 +101,7 @@ struct Threads {
   Slot *slot;
   uint64_t nwin, base_id;
   bool at_bound;      // the window's states are at --max-depth
+  bool solo;          // this thread does the window's phases alone
   bool prefilter;     // look up and insert in the phases (not under liveness)
   bool precheck;      // evaluate invariants and reachables in the insert phase
   uint64_t reach_open; // reachables not yet reached when the window began
@@ -221,7 +223,7 @@ static void expand_phase(Worker *w) {
 // Insert.
 
 static uint32_t owner(const Threads *T, McrtFp fp) {
-  return (uint32_t)(((fp.hi >> 32) * T->n) >> 32);
+  return T->solo ? 0 : (uint32_t)(((fp.hi >> 32) * T->n) >> 32);
 }
 
 static void precheck(Worker *w, Succ *e, const uint8_t *st) {
@@ -295,10 +297,16 @@ static void *worker_main(void *arg) {
   }
 }
 
-// Runs one phase on every thread (this one is worker 0).
+// Runs one phase on every thread (this one is worker 0), or on this one
+// alone for a small window (a narrow level: the barriers would cost more
+// than the work).
 static void run(Threads *T, Phase p) {
   T->phase = p;
   atomic_store(&T->next, 0);
+  if (T->solo && p != PHASE_QUIT) {
+    run_phase(&T->w[0]);
+    return;
+  }
   barrier(T);
   if (p != PHASE_QUIT) {
     run_phase(&T->w[0]);
@@ -384,6 +392,7 @@ static void finish(Threads *T) {
   free(T->w);
   free(T->win);
   free(T->slot);
+  T->ctx->engine_bytes = 0;
 }
 
 // ---------------------------------------------------------------------------
@@ -434,14 +443,16 @@ static void commit(Threads *T) {
 // The search.
 
 // Grows the set before the insert phase when the window's candidates could
-// take it past its load factor. False: the memory bound.
+// fill 95% of its home slots (most candidates are duplicates: the usual
+// growth at the load factor happens in the commit, as in the serial search,
+// so that the table has the serial search's size). False: the memory bound.
 static bool make_room(Threads *T) {
   McrtCtx *ctx = T->ctx;
   uint64_t cand = 0;
   for (uint32_t i = 0; i < T->n; i++)
     for (uint64_t k = 0; k < T->w[i].nsucc; k++)
       cand += T->w[i].succ[k].p.lookup == MCRT_LOOKUP_INSERT && !T->w[i].succ[k].p.at_bound;
-  while (mcrt_fpset_count(&ctx->set) + cand >= ctx->set.max_count)
+  while (mcrt_fpset_count(&ctx->set) + cand >= ctx->set.capacity - ctx->set.capacity / 20)
     if (!mcrt_grow_set(ctx))
       return false;
   return true;
@@ -467,6 +478,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     T.base_id = popped;
     popped += T.nwin;
     T.at_bound = ctx->cur_depth >= opt->max_depth;
+    T.solo = T.nwin < SOLO;
     T.reach_open = 0;
     for (uint32_t i = 0; i < m->nreachables && i < 64; i++)
       T.reach_open |= (uint64_t)!ctx->reached[i] << i;

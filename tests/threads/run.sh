@@ -20,8 +20,9 @@
 # exhaustive and sorted (SYMMETRY-CHECK-MCGEN-ARGS sizes it). Compared, per
 # case and thread count against --threads 1:
 #   - the exit code;
-#   - stdout, without the lines time:, memory:, bytes/state: and the
-#     symmetry line's "permutations tried per state" (work, not answers):
+#   - stdout, without the lines time:, memory:, bytes/state:, the
+#     symmetry line's "permutations tried per state" (work, not answers)
+#     and the liveness check's time:
 #     the verdict, counts, depth, deadlocks, actions fired, reachables, and
 #     the counterexample trace step by step (so it replays, with the serial
 #     length, as the trace printer replays every trace it prints);
@@ -60,7 +61,7 @@ directive() { # FILE NAME: the value of `// NAME: value` (or `-- NAME:` in DVE c
 
 summary() { # FILE: stdout without what depends on time and memory
   grep -vE '^(time|memory|bytes/state):' "$1" |
-    sed -E 's/, [0-9.]+ permutations tried per state//'
+    sed -E 's/, [0-9.]+ permutations tried per state//; s/^(liveness: .*) \([0-9.]+ s\)$/\1/'
 }
 
 report() { # FILE: the report without what depends on time and memory
