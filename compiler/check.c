@@ -2439,6 +2439,9 @@ static void check_defines(Program *p, Define *defs, int ndefs) {
       const char *best = closest_name(defs[i].name, (const char *const *)names.data, names.len);
       if (best)
         hint("did you mean '%s'?", best);
+    } else if (obj->decl && obj->decl->is_extern) { // its value is the C's (extern.c)
+      error_plain("-D %s=%s: '%s' is a C constant ('extern const'): change it in the C, which "
+                  "uses it too", defs[i].name, defs[i].value, defs[i].name);
     }
   }
 }
@@ -2500,7 +2503,8 @@ static void check_bodies(Program *p) {
         b->obj = obj;
         push_local(obj);
       }
-      check_block(d->body);
+      if (d->body) // an `extern fn` has none (extern.c)
+        check_block(d->body);
       continue;
     }
     check_decl(d);

@@ -1676,6 +1676,43 @@ static bool emit_body(Buf *out, const char *comment, const char *cname, Vec *par
   return g.can_fail;
 }
 
+// An action without parameters as one function: its guard on the state
+// `s`, then its body on the successor `n`. Returns true when the action is
+// enabled and `n` holds its successor, or when it reported an error
+// (mcrt_failed tells); false when the guard does not hold. One function per
+// action, called directly by mc_successors: the C compiler has half as many
+// functions to compile as with a guard and a body of their own. Returns
+// whether it can fail. *test: the guard as one short C expression of `s`
+// that cannot fail, or NULL; mc_successors tests it before the call, so
+// that a disabled action costs no call.
+static bool emit_action_fn(Buf *out, const char *comment, const char *cname, Node *guard,
+                           Node *block, const char **test) {
+  Buf body = {0};
+  begin_fn(&body, "return true;", "s");
+  line("(void)ctx, (void)s, (void)n;");
+  *test = NULL;
+  if (guard) {
+    g.spec_line = guard->tok->line;
+    size_t before = body.len;
+    char *v = gen_plain(guard);
+    if (body.len == before && !g.can_fail && strlen(v) <= 160)
+      *test = v;
+    line("if (%s)", unary_c("!", v));
+    line("  return false;");
+    g.spec_line = 0;
+  }
+  g.state = "n";
+  line("memcpy(n, s, MC_STATE_BYTES);");
+  gen_block(block);
+  line("return true;");
+  buf_printf(out, "/* %s: guard, then body */\n"
+                  "static bool %s(McrtCtx *ctx, const uint8_t *s, uint8_t *n) {\n",
+             comment, cname);
+  buf_puts(out, body.data);
+  buf_puts(out, "}\n\n");
+  return g.can_fail;
+}
+
 static const char *decl_comment(Decl *d) {
   int line_no = d->tok->line;
   const char *kind = token_text(d->tok);
@@ -1745,6 +1782,11 @@ static void emit_fn_after_callees(Buf *protos, Buf *out, Decl *fn, bool *done) {
   if (done[fn->index])
     return;
   done[fn->index] = true;
+  if (fn->is_extern) { // a C function's wrapper (extern.c); may fail (result check)
+    emit_extern_fn(protos, out, fn);
+    fn_can_fail[fn->index] = true;
+    return;
+  }
   Vec callees = {0};
   find_calls(fn->body, &callees);
   for (int i = 0; i < callees.len; i++)
@@ -1764,6 +1806,7 @@ typedef struct Group {
   uint64_t first, nbindings;
   int64_t *cards; // per parameter
   bool guard_fails, body_fails;
+  const char *test; // the guard that mc_successors tests inline, or NULL
 } Group;
 
 static int64_t param_card(Binder *b) {
@@ -1992,6 +2035,7 @@ static void emit_functions(Program *prog, Parts *p) {
   fn_can_fail = xcalloc(nfns + 1, sizeof *fn_can_fail);
   bool *done = xcalloc(nfns + 1, sizeof *done);
   Buf fn_protos = {0}, fns = {0};
+  buf_puts(&fn_protos, extern_includes(prog));
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
     if (d->kind == DK_FN)
@@ -2086,7 +2130,8 @@ static bool number_rules(Program *prog, Parts *p) {
   return true;
 }
 
-// The guard and body of every init block and action.
+// The guard and body of every init block and action with parameters; one
+// function for an action without.
 static void emit_actions(Parts *p) {
   Vec actions = p->actions, inits = p->inits;
   Buf rules = {0};
@@ -2095,6 +2140,11 @@ static void emit_actions(Parts *p) {
     for (int i = 0; i < list->len; i++) {
       Group *gr = list->data[i];
       Decl *d = gr->decl;
+      if (pass && !d->params.len) {
+        gr->body_fails = emit_action_fn(&rules, decl_comment(d), gr->body, d->expr, d->body,
+                                        &gr->test);
+        continue;
+      }
       if (d->expr)
         gr->guard_fails = emit_predicate(&rules, format("guard of %s", decl_comment(d)),
                                          format("g%s", gr->body), &d->params, d->expr);
@@ -2182,12 +2232,13 @@ static bool emit_liveness(Program *prog, Parts *p) {
   return true;
 }
 
-// Per group: x_ expands every binding (a loop per parameter), and r_
-// replays one binding of an init block or of an action with parameters; an
-// action without parameters has no r_: mc_apply_rule runs its guard and
-// body from the table mc_action_fns. A spec with thousands of actions gives
-// thousands of small C functions, not one enormous one, and no more of them
-// than it needs (the compile time grows with the number of functions).
+// Per init block and action with parameters: x_ expands every binding (a
+// loop per parameter), and r_ replays one binding. An action without
+// parameters has neither: mc_successors calls its a_ function directly, and
+// mc_apply_rule through the table mc_action_fns. A spec with thousands of
+// actions gives thousands of small C functions, not one enormous one, and no
+// more of them than it needs (the compile time grows with the number of
+// functions).
 static void emit_search(Parts *p) {
   Vec actions = p->actions, inits = p->inits;
   Buf search = {0};
@@ -2197,6 +2248,8 @@ static void emit_search(Parts *p) {
     for (int i = 0; i < list->len; i++) {
       Group *gr = list->data[i];
       Decl *d = gr->decl;
+      if (!init && !d->params.len)
+        continue; // its a_ function, called by mc_successors and mc_apply_rule
       begin_fn(&search, "", "s");
       buf_printf(&search, "/* every binding of %s */\n", decl_comment(d));
       buf_printf(&search, "static bool x_%s(McrtCtx *ctx, const uint8_t *s, uint8_t *n) {\n",
@@ -2231,8 +2284,6 @@ static void emit_search(Parts *p) {
       line("}");
       close_blocks(open);
       buf_puts(&search, "  return false;\n}\n\n");
-      if (!init && !d->params.len)
-        continue; // replayed from mc_action_fns by mc_apply_rule
 
       // Replay of binding b: decode the parameters (first most significant).
       begin_fn(&search, "return false;", "s");
@@ -2282,34 +2333,55 @@ static void emit_search(Parts *p) {
                ((Group *)inits.data[i])->body);
   buf_puts(&search, "}\n\n");
 
+  bool any_fails = false;
+  for (int i = 0; i < actions.len; i++) {
+    Group *gr = actions.data[i];
+    any_fails |= !gr->decl->params.len && gr->body_fails;
+  }
+  if (any_fails)
+    buf_puts(&search,
+             "/* The successor n of an action without parameters, or the error it\n"
+             " * reported: true when the search must stop. */\n"
+             "static bool mc_emit_checked(McrtCtx *ctx, const uint8_t *n, uint32_t action, "
+             "uint64_t rule) {\n"
+             "  if (mcrt_failed(ctx)) {\n"
+             "    mcrt_failed_in_rule(ctx, false, rule);\n"
+             "    return true;\n"
+             "  }\n"
+             "  return mcrt_emit_successor(ctx, n, action, rule);\n"
+             "}\n\n");
   buf_puts(&search, "static void mc_successors(McrtCtx *ctx, const uint8_t *s) {\n"
                     "  uint8_t n[MC_STATE_BYTES + MCRT_SLACK];\n");
-  for (int i = 0; i < actions.len; i++)
-    buf_printf(&search, "  if (x_%s(ctx, s, n))\n    return;\n",
-               ((Group *)actions.data[i])->body);
+  for (int i = 0; i < actions.len; i++) {
+    Group *gr = actions.data[i];
+    if (gr->decl->params.len)
+      buf_printf(&search, "  if (x_%s(ctx, s, n))\n    return;\n", gr->body);
+    else
+      buf_printf(&search, "  if (%s%s(ctx, s, n) && %s(ctx, n, %d, %lluu))\n    return;\n",
+                 gr->test ? format("%s &&\n      ", operand(gr->test, PREC_AND)) : "", gr->body,
+                 gr->body_fails ? "mc_emit_checked" : "mcrt_emit_successor", i,
+                 (unsigned long long)gr->first);
+  }
   buf_puts(&search, "  (void)ctx, (void)s, (void)n;\n}\n\n");
   if (!actions.len) {
     p->search = search;
     return;
   }
   // For replay, one entry per action group, in rule order: an action
-  // without parameters (most of a DVE model's) is its guard and body; one
+  // without parameters (most of a DVE model's) is its a_ function; one
   // with parameters has an r_ function of its own.
   buf_puts(&search,
            "typedef struct {\n"
-           "  bool (*guard)(McrtCtx *ctx, const uint8_t *s); /* NULL: always enabled */\n"
-           "  void (*body)(McrtCtx *ctx, uint8_t *n);\n"
+           "  bool (*action)(McrtCtx *ctx, const uint8_t *s, uint8_t *n); /* no parameters */\n"
            "  McrtReplay *replay; /* with parameters */\n"
            "} McAction;\n\n"
            "static const McAction mc_action_fns[] = {\n");
   for (int i = 0; i < actions.len; i++) {
     Group *gr = actions.data[i];
-    Decl *d = gr->decl;
-    if (d->params.len)
-      buf_printf(&search, "  {NULL, NULL, r_%s},\n", gr->body);
+    if (gr->decl->params.len)
+      buf_printf(&search, "  {NULL, r_%s},\n", gr->body);
     else
-      buf_printf(&search, "  {%s%s, %s, NULL},\n", d->expr ? "g" : "",
-                 d->expr ? gr->body : "NULL", gr->body);
+      buf_printf(&search, "  {%s, NULL},\n", gr->body);
   }
   buf_puts(&search, "};\n\n");
   p->search = search;
@@ -2347,11 +2419,7 @@ static void emit_replay(Parts *p) {
                         "  const McAction *a = &mc_action_fns[i];\n"
                         "  if (a->replay)\n"
                         "    return a->replay(ctx, rule - mc_actions[i].first_rule, s, n);\n"
-                        "  if (a->guard && !a->guard(ctx, s))\n"
-                        "    return false;\n"
-                        "  memcpy(n, s, MC_STATE_BYTES);\n"
-                        "  a->body(ctx, n);\n"
-                        "  return !mcrt_failed(ctx);\n}\n",
+                        "  return a->action(ctx, s, n) && !mcrt_failed(ctx);\n}\n",
                actions.len);
   else
     buf_puts(&search, "static bool mc_apply_rule(McrtCtx *ctx, uint64_t rule, const uint8_t *s, "
@@ -2419,6 +2487,7 @@ static void emit_symmetry_reduction(Program *prog, Parts *p) {
 // The m4 definitions. Names, paths and spec text reach them only through
 // c_escape (printable ASCII), so no definition holds an m4 quote; the
 // template inserts every one that may hold a word with m4_defn.
+static const char *net_c; // a PNML net's McrtNet table (pnml.c), or NULL
 static void write_definitions(Parts *p, FILE *out) {
   Layout *layout = lay;
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
@@ -2464,6 +2533,8 @@ static void write_definitions(Parts *p, FILE *out) {
   DEF("MCGEN_PROPERTY_BITS", "%s", p->bits_fn.data);
   DEF("MCGEN_NFAIRNESS", "%d", p->nfair);
   DEF("MCGEN_FAIRNESS", "%s", p->fair_tables.data);
+  DEF("MCGEN_NET", "%s", net_c ? net_c : "");
+  DEF("MCGEN_NET_PTR", "%s", net_c ? "&mc_net" : "NULL");
 #undef DEF
 }
 
@@ -2471,6 +2542,7 @@ static void write_definitions(Parts *p, FILE *out) {
 bool emit(Program *prog, Layout *layout, FILE *out) {
   lay = layout;
   src = prog->file;
+  net_c = prog->net_c;
   Parts p = {.model = model_name(prog)};
   emit_state_accessors(&p);
   emit_functions(prog, &p);

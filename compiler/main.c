@@ -245,7 +245,8 @@ static void raise_stack_limit(void) {
 }
 
 // The spec, read and parsed; NULL if it cannot be read (reported). The
-// file's extension chooses the language: .dve is DiVinE's DVE.
+// file's extension chooses the language: .dve is DiVinE's DVE, .pnml a
+// Petri net.
 static Program *read_and_parse(const char *spec) {
   SrcFile *file = read_file(spec);
   if (!file) {
@@ -254,6 +255,8 @@ static Program *read_and_parse(const char *spec) {
   }
   size_t nlen = strlen(spec);
   bool is_dve = nlen > 4 && !strcmp(spec + nlen - 4, ".dve");
+  if (nlen > 5 && !strcmp(spec + nlen - 5, ".pnml"))
+    return parse_pnml(file);
   return is_dve ? parse_dve(file) : parse(tokenize(file));
 }
 
@@ -319,7 +322,7 @@ static bool run_m4(Options *o, Paths *paths, const char *defs_path, const char *
 }
 
 // cc: the C file + the runtime -> one standalone checker NAME.
-static bool run_cc(Options *o, Paths *paths, const char *c_path, const char *name) {
+static bool run_cc(Options *o, Paths *paths, Program *prog, const char *c_path, const char *name) {
   Vec cc = {0};
   vec_push(&cc, (void *)o->cc);
   // -fno-var-tracking: at -O2, tracking where each local lives for the
@@ -343,6 +346,9 @@ static bool run_cc(Options *o, Paths *paths, const char *c_path, const char *nam
   for (char *t = strtok(extra, " \t\n"); t; t = strtok(NULL, " \t\n"))
     vec_push(&cc, t);
   vec_push(&cc, (void *)c_path);
+  Vec sources = extern_sources(prog); // the C of `extern` (extern.c)
+  for (int i = 0; i < sources.len; i++)
+    vec_push(&cc, sources.data[i]);
   vec_push(&cc, format("%s/libmcrt.a", paths->runtime));
   vec_push(&cc, "-lm");
   vec_push(&cc, "-pthread"); // --threads (runtime/threads.c)
@@ -388,8 +394,15 @@ int main(int argc, char **argv) {
   // errors that are consequences of the first ones.
   if (error_count())
     return spec_errors(&o);
+  // The C of `extern` declarations (extern.c): its constants before
+  // check(), its functions and types compared after. Errors in the C input
+  // itself (a missing file, C that does not compile) exit 2.
+  if (!extern_load(prog))
+    return extern_input_bad() ? (spec_errors(&o), 2) : spec_errors(&o);
   if (!check_with_defines(prog, &o))
     return spec_errors(&o);
+  if (!extern_check(prog))
+    return extern_input_bad() ? (spec_errors(&o), 2) : spec_errors(&o);
   Layout lay;
   if (!layout(prog, &lay))
     return spec_errors(&o);
@@ -408,7 +421,7 @@ int main(int argc, char **argv) {
     return 2;
   if (o.emit_c_only)
     return 0;
-  if (!run_cc(&o, &paths, c_path, name))
+  if (!run_cc(&o, &paths, prog, c_path, name))
     return 2;
   return 0;
 }

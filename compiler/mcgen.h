@@ -74,6 +74,8 @@ void error_at(const Token *tok, const char *fmt, ...) __attribute__((format(prin
 void error_at_loc(const SrcFile *file, const char *loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void note_at(const Token *tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// A warning: shown like an error, not counted as one.
+void warning_at(const Token *tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // An error with no position in the spec (a bad -D): `mcgen: error: msg`.
 void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -356,13 +358,26 @@ struct Decl {
   Obj *obj;        // check.c
   int index;       // check.c: position among declarations of its kind
   const char *label; // how traces and reports name it, if not its name (DVE)
+  bool is_extern;  // DK_FN, DK_CONST: `extern fn` (no body), `extern const`
+                   // (expr set by extern_load)
+  bool trusted;    // DK_FN: `extern fn ... trusted;`
 };
+
+// extern "h" sources "a.c", "b.c";   (extern.c reads the files)
+typedef struct ExternFile {
+  Token *tok;      // `extern`
+  Token *header;   // TK_STR, relative to the spec
+  Vec sources;     // Token* TK_STR, relative to the spec
+} ExternFile;
 
 struct Program {
   const SrcFile *file;
   Token *model_name; // from `model NAME;`, or NULL
   Vec decls;         // Decl*, in source order
   Vec enums;         // check.c: every enum type written anywhere, in order met
+  const char *net_c; // a PNML net: the checker's McrtNet table (C, emit.c writes it as is)
+  Vec extern_files;  // ExternFile*
+  Vec extern_types;  // Token* names of `extern type NAME;`
 };
 
 // Parses a whole file; reports every syntax error it can (recovering at
@@ -383,6 +398,14 @@ void walk(Node *node, Visitor *visit, void *ctx);
 // and name error of the file, like parse() and check().
 //
 Program *parse_dve(const SrcFile *file);
+
+//
+// pnml.c: the PNML front end. Reads a place/transition net (.pnml) and
+// lowers it to a Program (one counter per place, one action per transition)
+// with its McrtNet table in net_c. NULL after a file that is not
+// well-formed XML (reported); otherwise reports every refusal of the net.
+//
+Program *parse_pnml(const SrcFile *file);
 
 //
 // check.c: name resolution, types, constants, the scalarset rules, definite
@@ -423,6 +446,26 @@ int64_t element_space(Type *ty);
 //
 bool emit(Program *prog, Layout *lay, FILE *out);
 const char *model_name(Program *prog); // `model NAME;` or the file's base name
+
+//
+// extern.c: C functions, types and constants used by a spec (`extern`),
+// read with libclang. extern_load (after parse) reads the header and the
+// sources and sets each `extern const`; extern_check (after check) compares
+// every `extern fn` and `extern type` with its C declaration and checks that
+// the functions are deterministic. Both report spec errors with the C
+// location in a note; errors in the C input itself (a missing file, C that
+// does not compile) also make extern_input_bad() true (mcgen exits 2).
+//
+bool extern_load(Program *prog);
+bool extern_check(Program *prog);
+bool extern_input_bad(void);
+// The C file's `#include` lines for the headers (absolute paths).
+const char *extern_includes(Program *prog);
+// The C sources to compile with the checker (paths usable from the cwd).
+Vec extern_sources(Program *prog);
+// Writes the wrapper f_NAME of an `extern fn`: the same signature as a
+// spec fn's, converting the arguments to C and checking the result.
+void emit_extern_fn(Buf *protos, Buf *out, Decl *fn);
 
 //
 // symmetry.c: the permutation tables of the scalarsets in the state and the

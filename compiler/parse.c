@@ -68,6 +68,8 @@ static bool is_decl_start(const Token *t, bool in_block) {
       "model", "const", "type", "fn", "init", "action", "invariant", "reachable",
       "terminal", "constraint", "property", "fair",
   };
+  if (!in_block && is_word(t, "extern"))
+    return true;
   if (t->kind != TK_KEYWORD)
     return false;
   for (size_t i = 0; i < sizeof(kws) / sizeof(*kws); i++)
@@ -1095,6 +1097,72 @@ static void fair(void) {
   expect_after(";", "the fairness assumption");
 }
 
+// extern = "extern" STRING ("sources" STRING ("," STRING)*)? ";"
+//        | "extern" "fn" IDENT "(" params? ")" ":" type "trusted"? ";"
+//        | "extern" "type" IDENT ";"
+//        | "extern" "const" IDENT ";"
+// (`extern`, `sources` and `trusted` are contextual words; extern.c reads
+// the C.)
+static void extern_decl(void) {
+  Token *kw = tok;
+  next();
+  if (tok->kind == TK_STR) {
+    ExternFile *f = xcalloc(1, sizeof *f);
+    f->tok = kw;
+    f->header = tok;
+    next();
+    if (is_word(tok, "sources")) {
+      next();
+      do {
+        if (tok->kind != TK_STR) {
+          syntax_error(tok, "expected a C file name in quotes after 'sources'");
+          return;
+        }
+        vec_push(&f->sources, tok);
+        next();
+      } while (consume(","));
+    }
+    vec_push(&prog->extern_files, f);
+    expect_after(";", "the extern files");
+    return;
+  }
+  if (is_kw(tok, "fn")) {
+    Decl *d = new_decl(DK_FN, kw);
+    d->is_extern = true;
+    next();
+    d->name = ident("the C function's name");
+    if (equal(tok, "("))
+      params(&d->params);
+    else
+      syntax_error(tok, "expected '(' after the function's name");
+    expect(":", "and the result type after the parameters (it is written "
+                "'extern fn NAME(PARAMS): TYPE;')");
+    d->type = type();
+    if (is_word(tok, "trusted")) {
+      d->trusted = true;
+      next();
+    }
+    expect_after(";", "the extern fn");
+    return;
+  }
+  if (is_kw(tok, "type")) {
+    next();
+    vec_push(&prog->extern_types, ident("the C type's name"));
+    expect_after(";", "the extern type");
+    return;
+  }
+  if (is_kw(tok, "const")) {
+    Decl *d = new_decl(DK_CONST, kw);
+    d->is_extern = true;
+    next();
+    d->name = ident("the C constant's name");
+    expect_after(";", "the extern const");
+    return;
+  }
+  syntax_error(tok, "expected a header in quotes, 'fn', 'type' or 'const' after 'extern'");
+  hint("it is written 'extern \"file.h\" sources \"file.c\";' or 'extern fn NAME(PARAMS): TYPE;'");
+}
+
 static const char *predicate_word(DeclKind kind) {
   switch (kind) {
   case DK_INVARIANT: return "invariant";
@@ -1115,8 +1183,14 @@ static const char *predicate_word(DeclKind kind) {
 //      | ("invariant"|"reachable"|"terminal"|"constraint") IDENT ":" expr ";"
 //      | "property" IDENT ":" temporal ";"
 //      | fair
+//      | extern
 static void decl(void) {
   Token *kw = tok;
+
+  if (is_word(tok, "extern")) {
+    extern_decl();
+    return;
+  }
 
   if (is_kw(tok, "model")) {
     Decl *d = new_decl(DK_MODEL, kw);

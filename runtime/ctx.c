@@ -33,6 +33,8 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
     return false;
   if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
     return false;
+  if (model->net && !mcrt_net_init(ctx))
+    return false;
   if (opt->symmetry == MCRT_SYM_ON && mcrt_sym_available(model)) {
     ctx->sym = mcrt_sym_new(model, opt->sym_method);
     ctx->canon = calloc(1, model->state_bytes + MCRT_SLACK);
@@ -45,6 +47,7 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
 
 void mcrt_ctx_free(McrtCtx *ctx) {
   mcrt_live_free(ctx);
+  mcrt_net_free(ctx);
   free(ctx->viol.path);
   ctx->viol.path = NULL;
   mcrt_fpset_free(&ctx->set);

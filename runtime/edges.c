@@ -12,7 +12,8 @@
 bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt) {
   if (opt->liveness == MCRT_LIVENESS_OFF)
     return false;
-  return opt->liveness == MCRT_LIVENESS_ON || m->ninstances > 0;
+  // A net's liveness answer (netreport.c) reads the recorded graph.
+  return opt->liveness == MCRT_LIVENESS_ON || m->ninstances > 0 || m->net;
 }
 
 static unsigned bytes_for(uint64_t max) {

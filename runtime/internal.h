@@ -226,6 +226,7 @@ typedef struct McrtOptions {
   const char *dot_file, *graph_file;
   double progress_s; // 0: off
   bool quiet;
+  bool mcc; // --mcc: a net's answers as the Model Checking Contest's lines
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -281,6 +282,7 @@ typedef enum {
   MCRT_BOUND_MAX_DEPTH,
   MCRT_BOUND_MEMORY,
   MCRT_BOUND_INTERRUPTED,
+  MCRT_BOUND_NET_CAPACITY, // a net: a place's counter blocked a transition (the search goes on)
 } McrtBound;
 
 typedef enum {
@@ -420,6 +422,7 @@ struct McrtCtx {
   void *worker;
 
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
+  struct McrtNetRun *net; // a place/transition net's records (net.c; NULL for a spec)
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
@@ -562,6 +565,40 @@ double mcrt_liveness_time(const McrtCtx *ctx);
 bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uint64_t *step_rule);
 
 // ---------------------------------------------------------------------------
+// net.c: what a place/transition net's checker (McrtModel.net) records per
+// marking; netreport.c: its answers (token maxima, deadlock, 1-safety,
+// quasi-liveness, stable places, liveness L4), each exact, partial or refused.
+
+typedef struct McrtNetRun {
+  int64_t *m;          // the marking being looked at
+  int64_t *initial;    // the initial marking
+  int64_t *max_place;  // per place: the most tokens seen
+  int64_t *threshold;  // per place: above it a transition may overflow the counter
+  int64_t max_sum;     // the most tokens seen in one marking
+  uint32_t max_place_at;
+  bool *changed;       // per place: differs from the initial marking somewhere
+  uint32_t nchanged;
+  bool *enabled;       // per transition: enabled in some marking seen
+  uint32_t nenabled;
+  uint64_t deadlocks;  // markings where no transition is enabled
+  uint64_t deadlock;   // the first one's state id (MCRT_NO_STATE: none)
+  bool cut;            // a transition was blocked by a counter's capacity
+  uint32_t cut_place, cut_trans;
+  int live;            // L4: 1 yes, 0 no, -1 not decided
+  uint32_t not_live;   // then a transition missing from a terminal component
+  const char *live_refused;
+} McrtNetRun;
+bool mcrt_net_init(McrtCtx *ctx); // false: out of memory
+void mcrt_net_free(McrtCtx *ctx);
+// A new marking (state id, at discovery).
+void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// The answers for people (after the summary), as MCC's lines (--mcc), and
+// as the report's "net" member (a leading comma and the member).
+void mcrt_net_print(FILE *f, McrtCtx *ctx);
+void mcrt_net_print_mcc(FILE *f, McrtCtx *ctx);
+void mcrt_net_report_json(FILE *f, McrtCtx *ctx);
+
+// ---------------------------------------------------------------------------
 // replay.c, report.c: values, traces, summary and the JSON report.
 
 // Runs one step of a replay: init rule into b, or action rule from a into b.
@@ -596,6 +633,9 @@ typedef struct McrtConclusion {
   int signal;             // which signal (MCRT_BOUND_INTERRUPTED)
   const char *verify;     // --symmetry verify: "agree", "differ", "not-compared"; else NULL
   const char *io_error;   // why stdout could not be written (NULL: it was)
+  // More top-level members written by a layer above (a net's answers,
+  // netreport.c): ", \"name\": value..."; NULL: none.
+  void (*more_json)(FILE *f, McrtCtx *ctx);
 } McrtConclusion;
 // Writes the JSON report to f (opened at the start of the run, closed
 // here); false (message on err, naming path) if writing failed.

@@ -226,10 +226,18 @@ static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FIL
 static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
   mcrt_test_pause("report");
   settle(ctx);
-  mcrt_print_trace(out, ctx);
-  mcrt_print_summary(out, ctx);
+  if (ctx->net && ctx->opt->mcc) {
+    mcrt_net_print_mcc(out, ctx);
+  } else {
+    mcrt_print_trace(out, ctx);
+    mcrt_print_summary(out, ctx);
+    if (ctx->net)
+      mcrt_net_print(out, ctx);
+  }
   McrtConclusion c = {.exit_code = mcrt_exit_code(ctx), .bound = ctx->bound,
                       .phase = ctx->bound_phase, .signal = ctx->bound_signal};
+  if (ctx->net)
+    c.more_json = mcrt_net_report_json;
   return deliver(&c, ctx, report, out, err);
 }
 

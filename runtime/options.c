@@ -41,6 +41,8 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --threads N            worker threads (default: the cores online; 1: the serial search)\n"
           "  --dot FILE, --graph FILE.json  state graph exports (not implemented yet)\n"
           "  --quiet                print only the verdict and the trace\n"
+          "  --mcc                  a Petri net's answers as the Model Checking Contest's\n"
+          "                         STATE_SPACE and FORMULA lines, nothing else\n"
           "  --help, --version\n"
           "\n"
           "Exit codes: 0 every property holds (exhaustive search), 1 violation,\n"
@@ -106,7 +108,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       .memory = MCRT_UNLIMITED,
       .fingerprint_bits = 64,
       .symmetry = MCRT_SYM_DEFAULT,
-      .deadlock = true,
+      .deadlock = !m->net, // a net's deadlocks are an answer (net.c), not a violation
       .liveness = MCRT_LIVENESS_DEFAULT,
       .progress_s = 10,
   };
@@ -131,7 +133,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     name[len] = 0;
 
     // Flags.
-    static const char *const flags[] = {"--help", "--version", "--quiet", "--no-deadlock"};
+    static const char *const flags[] = {"--help", "--version", "--quiet", "--no-deadlock",
+                                        "--mcc"};
     bool is_flag = false;
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
       is_flag |= strcmp(name, flags[k]) == 0;
@@ -146,6 +149,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         version = true;
       else if (!strcmp(name, "--quiet"))
         opt->quiet = true;
+      else if (!strcmp(name, "--mcc"))
+        opt->mcc = true;
       else
         opt->deadlock = false;
       continue;

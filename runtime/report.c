@@ -589,6 +589,7 @@ const char *mcrt_bound_name(McrtBound b) {
   case MCRT_BOUND_MAX_DEPTH: return "max-depth";
   case MCRT_BOUND_MEMORY: return "memory";
   case MCRT_BOUND_INTERRUPTED: return "interrupted";
+  case MCRT_BOUND_NET_CAPACITY: return "net-capacity";
   }
   return NULL;
 }
@@ -653,6 +654,10 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
     fprintf(f, "%sinterrupted by %s",
             ctx->bound_phase == MCRT_PHASE_SEARCH ? "the search was " : "",
             mcrt_signal_name(ctx->bound_signal));
+    break;
+  case MCRT_BOUND_NET_CAPACITY:
+    fputs("a place's counter could not hold the tokens a transition would put there "
+          "(no proven bound): markings past it are not explored", f);
     break;
   case MCRT_BOUND_NONE:
     break;
@@ -925,6 +930,8 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f}", mcrt_live_bytes(ctx),
           mcrt_liveness_time(ctx));
   print_symmetry_json(f, ctx);
+  if (c->more_json)
+    c->more_json(f, ctx);
   fprintf(f, ", \"time_s\": %.6f, \"memory_bytes\": %zu", ctx->time_s, (size_t)ctx->peak_bytes);
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);

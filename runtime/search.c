@@ -159,6 +159,8 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
         ctx->reached[i] = true, ctx->nreached++;
     }
   }
+  if (ctx->net) // a net: token maxima, enabled transitions, deadlock
+    mcrt_net_state(ctx, id, state);
   if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
     return mcrt_failed(ctx) ? error_violation(ctx, id, false) : hit_bound(ctx, MCRT_BOUND_MEMORY);
   if (!mcrt_queue_push(&ctx->queue, state))

@@ -8,7 +8,7 @@ m4_dnl here: the search is in the runtime (runtime/mcrt.h).
  *
  * Do not edit: change the spec and run mcgen again. Layout of this file:
  * type descriptors, state layout and accessors, the default state, the
- * spec's functions, one guard and one body per action and init block,
+ * spec's functions, the guard and body of each action and init block,
  * predicates, then the search glue (successors, replay) and the model table
  * that the runtime reads. `#line` directives point back at the spec.
  */
@@ -43,7 +43,7 @@ m4_defn(⟦MCGEN_DEFAULT_STATE⟧)
 /* ---- Functions of the spec ---- */
 m4_defn(⟦MCGEN_FN_PROTOTYPES⟧)
 m4_defn(⟦MCGEN_FNS⟧)
-/* ---- Init blocks and actions: a guard and a body each ---- */
+/* ---- Init blocks and actions: guard and body, one function if no parameters ---- */
 m4_defn(⟦MCGEN_RULES⟧)
 /* ---- Invariants, reachable, terminal and constraint predicates ---- */
 m4_defn(⟦MCGEN_PREDICATES⟧)
@@ -65,6 +65,7 @@ static const McrtPropInstance mc_instances[] = {
 m4_defn(⟦MCGEN_INSTANCE_TABLE⟧)};
 m4_defn(⟦MCGEN_PROPERTY_BITS⟧)
 m4_defn(⟦MCGEN_FAIRNESS⟧)
+m4_defn(⟦MCGEN_NET⟧)
 
 static const McrtModel mc_model = {
     .abi_version = MCRT_ABI_VERSION,
@@ -107,6 +108,7 @@ static const McrtModel mc_model = {
     .sym = MCGEN_SYM_TABLE,
     .sym_apply = MCGEN_SYM_APPLY,
     .sym_keys = MCGEN_SYM_KEYS,
+    .net = MCGEN_NET_PTR,
 };
 
 int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }

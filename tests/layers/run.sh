@@ -3,11 +3,11 @@
 # downwards, through the layers of docs/DESIGN.md ("Runtime layers"):
 #
 #   1 core      core.c options.c
-#   2 stores    fpset.c log.c queue.c edges.c symmetry.c
+#   2 stores    fpset.c log.c queue.c edges.c symmetry.c net.c
 #   3 context   ctx.c
 #   4 engines   search.c threads.c
 #   5 analyses  liveness.c
-#   6 output    replay.c report.c
+#   6 output    replay.c report.c netreport.c
 #   7 main      main.c
 #
 # The calls are read from the objects of BUILD/runtime (nm: each file's
@@ -24,11 +24,11 @@ ko() { echo "FAIL $1"; fail=$((fail + 1)); }
 layer() {
   case $1 in
   core | options) echo 1 ;;
-  fpset | log | queue | edges | symmetry) echo 2 ;;
+  fpset | log | queue | edges | symmetry | net) echo 2 ;;
   ctx) echo 3 ;;
   search | threads) echo 4 ;;
   liveness) echo 5 ;;
-  replay | report) echo 6 ;;
+  replay | report | netreport) echo 6 ;;
   main) echo 7 ;;
   *) echo 0 ;;
   esac
