@@ -18,9 +18,10 @@
 //   insert  (all threads) The set's growth, if the window's candidates may
 //           need it, happens first, at the barrier (nobody else touches the
 //           set then). Each fingerprint has one owning thread (by its bits);
-//           every thread walks all the window's successors in key order
-//           (parent id, then emit order: the serial search's order) and
-//           inserts those it owns. So the first successor in key order of a
+//           the expand phase lists the candidates by owner, and each thread
+//           inserts those it owns in key order (parent id, then emit order:
+//           the serial search's order), merging the lists the threads
+//           made. So the first successor in key order of a
 //           state new to the set is the one that gets NEW, exactly as in the
 //           serial search, and no two threads ever race for the same
 //           fingerprint. A NEW state's invariants and reachables are
@@ -88,6 +89,10 @@ typedef struct Worker {
   uint32_t nerrs, errs_cap;
   uint64_t slot; // the state being expanded
   bool oom;      // an allocation failed
+  // The candidates (successors to insert) by owning thread: own[t] lists
+  // their indices in succ, in key order; pos: the insert phase's merge.
+  uint32_t **own;
+  size_t *own_len, *own_cap, *pos;
 } Worker;
 
 typedef enum { PHASE_EXPAND, PHASE_INSERT, PHASE_QUIT } Phase;
@@ -132,6 +137,11 @@ static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
   return true;
 }
 
+// The thread that inserts fp in the insert phase.
+static uint32_t owner(const Threads *T, McrtFp fp) {
+  return T->solo ? 0 : (uint32_t)(((fp.hi >> 32) * T->n) >> 32);
+}
+
 // ---------------------------------------------------------------------------
 // Expand.
 
@@ -163,10 +173,19 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
   e->p.lookup = MCRT_LOOKUP_INSERT;
   e->pre_ok = false;
   e->state = w->arena_len;
-  if (T->prefilter && mcrt_fpset_contains(&T->ctx->set, e->p.fp))
+  if (T->prefilter && mcrt_fpset_contains(&T->ctx->set, e->p.fp)) {
     e->p.lookup = MCRT_LOOKUP_KNOWN;
-  else if (!e->p.at_bound)
+  } else if (!e->p.at_bound) {
     w->arena_len += T->stride; // keep the bytes: the state may be new
+    uint32_t o = owner(T, e->p.fp);
+    if (T->prefilter && !grow_array((void **)&w->own[o], &w->own_cap[o], w->own_len[o] + 1,
+                                    sizeof **w->own)) {
+      w->oom = true;
+      return true;
+    }
+    if (T->prefilter)
+      w->own[o][w->own_len[o]++] = (uint32_t)(w->nsucc - 1);
+  }
   return false;
 }
 
@@ -222,10 +241,6 @@ static void expand_phase(Worker *w) {
 // ---------------------------------------------------------------------------
 // Insert.
 
-static uint32_t owner(const Threads *T, McrtFp fp) {
-  return T->solo ? 0 : (uint32_t)(((fp.hi >> 32) * T->n) >> 32);
-}
-
 static void precheck(Worker *w, Succ *e, const uint8_t *st) {
   Threads *T = w->T;
   McrtCtx *wc = &w->ctx;
@@ -242,22 +257,31 @@ static void precheck(Worker *w, Succ *e, const uint8_t *st) {
 static void insert_phase(Worker *w) {
   Threads *T = w->T;
   McrtFpSet *set = &T->ctx->set;
-  for (uint64_t i = 0; i < T->nwin; i++) {
-    const Slot *sl = &T->slot[i];
-    Worker *src = &T->w[sl->worker];
-    for (uint64_t k = sl->first; k < sl->first + sl->nsucc; k++) {
-      Succ *e = &src->succ[k];
-      // Owner first: another thread may be writing the lookup of an entry
-      // it owns.
-      if (owner(T, e->p.fp) != w->index || e->p.lookup != MCRT_LOOKUP_INSERT || e->p.at_bound)
+  uint32_t t = w->index;
+  for (uint32_t i = 0; i < T->n; i++)
+    w->pos[i] = 0;
+  // Merge the lists own[t] of every thread by parent id (a parent's
+  // successors are all in one list, in emit order): the key order.
+  for (;;) {
+    Worker *src = NULL;
+    Succ *e = NULL;
+    for (uint32_t i = 0; i < T->n; i++) {
+      Worker *c = &T->w[i];
+      if (w->pos[i] == c->own_len[t])
         continue;
-      McrtFpResult r = mcrt_fpset_insert(set, e->p.fp);
-      if (r == MCRT_FP_FULL)
-        continue; // the commit grows the set and inserts it
-      e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
-      if (r == MCRT_FP_NEW && T->precheck)
-        precheck(w, e, src->arena + e->state);
+      Succ *ce = &c->succ[c->own[t][w->pos[i]]];
+      if (!e || ce->p.parent < e->p.parent)
+        src = c, e = ce;
     }
+    if (!e)
+      return;
+    w->pos[src->index]++;
+    McrtFpResult r = mcrt_fpset_insert(set, e->p.fp);
+    if (r == MCRT_FP_FULL)
+      continue; // the commit grows the set and inserts it
+    e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
+    if (r == MCRT_FP_NEW && T->precheck)
+      precheck(w, e, src->arena + e->state);
   }
 }
 
@@ -320,6 +344,9 @@ static size_t buffer_bytes(const Threads *T) {
   for (uint32_t i = 0; i < T->parties; i++)
     b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].arena_cap +
          T->w[i].errs_cap * sizeof(McrtError);
+  for (uint32_t i = 0; i < T->n; i++)
+    for (uint32_t j = 0; j < T->n; j++)
+      b += T->w[i].own_cap[j] * sizeof(uint32_t);
   return b;
 }
 
@@ -350,6 +377,12 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
     wc->emit = worker_emit;
     wc->worker = w;
     wc->cur_id = MCRT_NO_STATE;
+    w->own = calloc(n, sizeof *w->own);
+    w->own_len = calloc(n, sizeof *w->own_len);
+    w->own_cap = calloc(n, sizeof *w->own_cap);
+    w->pos = calloc(n, sizeof *w->pos);
+    if (!w->own || !w->own_len || !w->own_cap || !w->pos)
+      return false;
     if (ctx->sym)
       wc->sym = mcrt_sym_new(m, ctx->opt->sym_method);
   }
@@ -383,6 +416,9 @@ static void finish(Threads *T) {
         T->ctx->sym->calls += sy->calls;
         T->ctx->sym->candidates += sy->candidates;
       }
+      for (uint32_t j = 0; T->w[i].own && j < T->n; j++)
+        free(T->w[i].own[j]);
+      free(T->w[i].own), free(T->w[i].own_len), free(T->w[i].own_cap), free(T->w[i].pos);
       free(T->w[i].succ);
       free(T->w[i].arena);
       free(T->w[i].errs);
@@ -450,8 +486,8 @@ static bool make_room(Threads *T) {
   McrtCtx *ctx = T->ctx;
   uint64_t cand = 0;
   for (uint32_t i = 0; i < T->n; i++)
-    for (uint64_t k = 0; k < T->w[i].nsucc; k++)
-      cand += T->w[i].succ[k].p.lookup == MCRT_LOOKUP_INSERT && !T->w[i].succ[k].p.at_bound;
+    for (uint32_t j = 0; j < T->n; j++)
+      cand += T->w[i].own_len[j];
   while (mcrt_fpset_count(&ctx->set) + cand >= ctx->set.capacity - ctx->set.capacity / 20)
     if (!mcrt_grow_set(ctx))
       return false;
@@ -482,8 +518,11 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     T.reach_open = 0;
     for (uint32_t i = 0; i < m->nreachables && i < 64; i++)
       T.reach_open |= (uint64_t)!ctx->reached[i] << i;
-    for (uint32_t i = 0; i < T.n; i++)
-      T.w[i].nsucc = 0, T.w[i].arena_len = 0, T.w[i].nerrs = 0;
+    for (uint32_t i = 0; i < T.n; i++) {
+      Worker *w = &T.w[i];
+      w->nsucc = 0, w->arena_len = 0, w->nerrs = 0;
+      memset(w->own_len, 0, T.n * sizeof *w->own_len);
+    }
     run(&T, PHASE_EXPAND);
     for (uint32_t i = 0; i < T.n; i++)
       ok &= !T.w[i].oom;
