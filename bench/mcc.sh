@@ -50,7 +50,7 @@ for n in "${names[@]}"; do
     status=1
     continue
   fi
-  /usr/bin/time -f '%U %S %M' -o "$out/$n.time" "$out/$n" --liveness off --progress 0 \
+  /usr/bin/time -f '%U %S %M' -o "$out/$n.time" "$out/$n" --liveness off --progress 0 --threads 1 \
     --quiet --report "$out/$n.json" >"$out/$n.log" 2>&1
   states=$(jq .states "$out/$n.json")
   if [ "$states" != "$expected" ]; then

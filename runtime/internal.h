@@ -399,6 +399,8 @@ struct McrtCtx {
   double start_time, time_s;
   uint64_t peak_bytes; // highest accounted bytes seen
   size_t engine_bytes; // held by the engine besides the stores (accounted)
+  uint32_t threads;    // that explored (1: the serial search)
+  double phase_s[3];   // threads: wall time in the expand, insert, commit phases
 
   McrtError err;
   bool has_violation;

@@ -500,6 +500,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
   mcrt_search_begin(ctx);
   Threads T;
   bool ok = start(&T, ctx, n);
+  ctx->threads = T.n;
   uint64_t level_end = ctx->states, popped = 0;
   while (ok && !ctx->stop) {
     if (popped == level_end) {
@@ -523,7 +524,10 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
       w->nsucc = 0, w->arena_len = 0, w->nerrs = 0;
       memset(w->own_len, 0, T.n * sizeof *w->own_len);
     }
+    double t0 = mcrt_now();
     run(&T, PHASE_EXPAND);
+    double t1 = mcrt_now();
+    ctx->phase_s[0] += t1 - t0;
     for (uint32_t i = 0; i < T.n; i++)
       ok &= !T.w[i].oom;
     ctx->engine_bytes = buffer_bytes(&T);
@@ -536,7 +540,10 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
         break;
       run(&T, PHASE_INSERT);
     }
+    double t2 = mcrt_now();
+    ctx->phase_s[1] += t2 - t1;
     commit(&T);
+    ctx->phase_s[2] += mcrt_now() - t2;
   }
   if (!ok && !ctx->stop)
     mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_SEARCH);

@@ -26,8 +26,8 @@
 #     the verdict, counts, depth, deadlocks, actions fired, reachables, and
 #     the counterexample trace step by step (so it replays, with the serial
 #     length, as the trace printer replays every trace it prints);
-#   - the JSON report without time_s, memory_bytes, peak_rss_bytes,
-#     bytes_per_state, liveness.time_s.
+#   - the JSON report without time_s, threads, thread_phases_s,
+#     memory_bytes, peak_rss_bytes, bytes_per_state, liveness.time_s.
 # One PASS or FAIL line per case and thread count; a tally; exit 1 on a FAIL.
 set -uo pipefail
 
@@ -65,7 +65,7 @@ summary() { # FILE: stdout without what depends on time and memory
 }
 
 report() { # FILE: the report without what depends on time and memory
-  jq -S 'del(.time_s, .memory_bytes, .peak_rss_bytes, .bytes_per_state)
+  jq -S 'del(.time_s, .threads, .thread_phases_s, .memory_bytes, .peak_rss_bytes, .bytes_per_state)
          | if (.liveness | type) == "object" then .liveness |= del(.time_s) else . end' "$1"
 }
 
