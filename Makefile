@@ -16,7 +16,8 @@ B       := build
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
                  compiler/dve_lower.c compiler/symmetry.c compiler/paths.c compiler/petri.c \
-                 compiler/pnml.c compiler/extern.c
+                 compiler/pnml.c compiler/extern.c \
+                 compiler/scenario.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
 
@@ -39,7 +40,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile clean conformance conformance-tests docs-tests debug-tests \
         layers-tests pnml-tests \
-        install uninstall install-tests extern-tests
+        install uninstall install-tests extern-tests scenario-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -85,7 +86,7 @@ $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config libclang-dev
 DEB_CLANG := clang
-DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base
+DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base graphviz
 deps:
 	@./tools/install-deps $(DEB_BUILD)
 
@@ -104,7 +105,8 @@ demo: deps
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) layers-tests unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests pnml-tests conformance-tests
+	$(MAKE) layers-tests unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests pnml-tests conformance-tests \
+	        scenario-tests
 	$(MAKE) extern-tests
 	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
 
@@ -126,6 +128,13 @@ cli-tests: all asan-runtime
 diag-tests: all
 	tests/diag/run.sh $(B)
 
+# Scenarios: the operators' languages against a brute-force evaluator, then
+# model + scenario products, exports and simulation (tests/scenario/).
+scenario-tests: all
+	tests/scenario/run.sh $(B)
+	tests/scenario/products.sh $(B)
+	tests/scenario/exports.sh $(B)
+	tests/scenario/simulate.sh $(B)
 # `extern` C against the same logic in .mc: same counts, verdicts, traces.
 extern-tests: all
 	tests/extern/run.sh $(B)
