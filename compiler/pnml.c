@@ -32,8 +32,9 @@
 #include <libxml/xmlreader.h>
 
 // The counter of a place without a proven bound holds at least this many
-// tokens (8 bits), and at least the net's whole initial marking.
-#define PNML_DEFAULT_CAPACITY 255
+// tokens (16 bits: MCC nets whose bounds petri.c cannot prove reach a few
+// hundred), and at least the net's whole initial marking.
+#define PNML_DEFAULT_CAPACITY 65535
 #define PNML_MAX_NUMBER INT32_MAX
 
 static const SrcFile *src;
