@@ -39,7 +39,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile clean conformance conformance-tests docs-tests debug-tests \
-        layers-tests pnml-tests \
+        layers-tests pnml-tests petri-tests \
         install uninstall install-tests extern-tests scenario-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
@@ -103,11 +103,24 @@ demo: deps
 	@echo '== mcgen specs/lost_update.mc: a lost update, found under symmetry reduction (exit 1 expected)'
 	cd $(B) && ./mcgen ../specs/lost_update.mc && { ./lost_update_checker; test $$? -eq 1; }
 
+# The suites `make test` runs, one a line (after the unit tests are built).
+TEST_SUITES := layers-tests
+TEST_SUITES += unit-tests
+TEST_SUITES += cli-tests
+TEST_SUITES += diag-tests
+TEST_SUITES += malformed-tests
+TEST_SUITES += docs-tests
+TEST_SUITES += e2e-tests
+TEST_SUITES += debug-tests
+TEST_SUITES += pnml-tests
+TEST_SUITES += petri-tests
+TEST_SUITES += conformance-tests
+TEST_SUITES += scenario-tests
+TEST_SUITES += extern-tests
+
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) layers-tests unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests pnml-tests conformance-tests \
-	        scenario-tests
-	$(MAKE) extern-tests
+	$(MAKE) $(TEST_SUITES)
 	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
@@ -145,6 +158,11 @@ malformed-tests: all
 # Petri nets: hand-counted nets, and the PNML mcgen must refuse.
 pnml-tests: all
 	tests/pnml/run.sh $(B)
+
+# mcgen --net-info: semiflows, bounds and workflow soundness of the nets in
+# tests/petri/nets, then the bounds of every MCC net against its answers.
+petri-tests: all
+	tests/petri/run.sh $(B)
 
 # Every example of docs/LANGUAGE.md compiles and checks as it says.
 docs-tests: all

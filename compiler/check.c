@@ -1427,6 +1427,8 @@ static void check_stmt(Node *node) {
   case ND_RESET:
     if (ctx != CTX_ACTION)
       error_at(node->tok, "only an action can reset the state");
+    if (node->lhs)
+      check_stmt(node->lhs);
     return;
   case ND_ASSIGN:
     check_expr(node->lhs);

@@ -23,6 +23,7 @@ typedef struct Gen {
   Buf *out;           // statements of the function being written
   int indent;
   const char *fail;   // statement that leaves the function after an error
+  const char *leave;  // statement that ends an action, its successor complete
   const char *state;  // C name of the state the code reads and writes
   bool can_fail;      // the function may report an error
   int spec_line;      // the spec line the lines written now come from (0: glue)
@@ -1459,6 +1460,9 @@ static void gen_stmt_lines(Node *node) {
     return;
   case ND_RESET:
     line("memcpy(%s, mc_default_state, MC_STATE_BYTES);", g.state);
+    if (node->lhs)
+      gen_stmt(node->lhs);
+    line("%s", g.leave);
     return;
   case ND_IF: {
     char *c = gen_plain(node->cond);
@@ -1667,6 +1671,7 @@ static bool emit_predicate(Buf *out, const char *comment, const char *cname, Vec
 static bool emit_body(Buf *out, const char *comment, const char *cname, Vec *params, Node *block) {
   Buf body = {0};
   begin_fn(&body, "return;", "n");
+  g.leave = "return;";
   mark_used(params);
   gen_block(block);
   buf_printf(out, "/* %s */\nstatic void %s(McrtCtx *ctx, uint8_t *n%s) {\n",
@@ -1689,6 +1694,7 @@ static bool emit_action_fn(Buf *out, const char *comment, const char *cname, Nod
                            Node *block, const char **test) {
   Buf body = {0};
   begin_fn(&body, "return true;", "s");
+  g.leave = "return true;";
   line("(void)ctx, (void)s, (void)n;");
   *test = NULL;
   if (guard) {

@@ -20,6 +20,7 @@ typedef struct Options {
   bool emit_c_only;
   bool keep;
   bool debug;         // -O0 -g, accessors kept for the debugger
+  bool net_info;      // a .pnml: print its structural analyses, build nothing
   const char *cc;
   const char *cflags;
   ScenarioOptions scenario;
@@ -51,6 +52,8 @@ static void usage(FILE *out) {
           "                   NAME accepts, one a line, and build nothing\n"
           "  --mpi            build for distributed runs under mpirun (not implemented yet)\n"
           "  --keep           keep the intermediate m4 definitions (NAME.m4)\n"
+          "  --net-info       SPEC is a Petri net (.pnml): print its semiflows, place\n"
+          "                   bounds and workflow soundness, build nothing\n"
           "  --version        print the version\n"
           "  --help           print this help\n"
           "  --               end of the options (for a SPEC whose name begins with -)\n"
@@ -110,6 +113,8 @@ static Options parse_args(int argc, char **argv) {
       o.emit_c_only = true;
     } else if (!strcmp(a, "--debug")) {
       o.debug = true;
+    } else if (!strcmp(a, "--net-info")) {
+      o.net_info = true;
     } else if (!strcmp(a, "--keep")) {
       o.keep = true;
     } else if (!strcmp(a, "--cc")) {
@@ -413,6 +418,18 @@ int main(int argc, char **argv) {
   if (!find_paths(argv[0], !o.emit_c_only, &paths))
     return 2;
 
+  if (o.net_info) {
+    size_t n = strlen(o.spec);
+    if (n <= 5 || strcmp(o.spec + n - 5, ".pnml"))
+      usage_error("--net-info needs a Petri net (a .pnml file), got '%s'", o.spec);
+    SrcFile *file = read_file(o.spec);
+    if (!file) {
+      fprintf(stderr, "mcgen: cannot read %s: %s\n", o.spec, strerror(errno));
+      return 2;
+    }
+    int status = pnml_net_info(file, stdout);
+    return status == 1 ? spec_errors(&o) : status;
+  }
   Program *prog = read_and_parse(o.spec);
   if (!prog)
     return 2;

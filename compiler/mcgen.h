@@ -206,8 +206,9 @@ typedef enum {
   ND_RETURN,    // lhs
   ND_EXPR_STMT, // lhs: a method call used as a statement
   ND_BLOCK,     // stmts
-  ND_RESET,     // every state variable back to its type's default (in actions;
-                // the DVE front end's error state)
+  ND_RESET,     // the DVE front end's error state (in actions): every state
+                // variable back to its type's default, then lhs (a statement),
+                // then the action ends
 } NodeKind;
 
 typedef enum {
@@ -446,6 +447,10 @@ Program *parse_dve(const SrcFile *file);
 // well-formed XML (reported); otherwise reports every refusal of the net.
 //
 Program *parse_pnml(const SrcFile *file);
+// mcgen --net-info: reads the net and prints its structural analyses
+// (petri.c). 0 printed, 1 the net was refused, 2 not well-formed XML (both
+// reported).
+int pnml_net_info(const SrcFile *file, FILE *out);
 
 //
 // check.c: name resolution, types, constants, the scalarset rules, definite

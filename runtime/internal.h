@@ -577,8 +577,9 @@ typedef struct McrtNetRun {
   uint32_t max_place_at;
   bool *changed;       // per place: differs from the initial marking somewhere
   uint32_t nchanged;
-  bool *enabled;       // per transition: enabled in some marking seen
-  uint32_t nenabled;
+  bool *enabled;       // per transition: seen enabled near a counter's capacity
+                       // (elsewhere ctx->fired says which transitions were)
+  uint32_t hint;       // the transition last found enabled
   uint64_t deadlocks;  // markings where no transition is enabled
   uint64_t deadlock;   // the first one's state id (MCRT_NO_STATE: none)
   bool cut;            // a transition was blocked by a counter's capacity

@@ -188,7 +188,7 @@ t_mcgen_help() {
   run "$mcgen" --help
   want_rc 0 || return
   local o
-  for o in -o -D --emit-c --cc --cflags --mpi --keep --version --help; do
+  for o in -o -D --emit-c --cc --cflags --mpi --keep --net-info --version --help; do
     grep -q -- "$o\b" "$out" || { why="--help does not list $o"; return 1; }
   done
 }
