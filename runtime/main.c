@@ -153,8 +153,10 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
     return NULL;
   }
   ctx->progress_out = err;
-  if (mcrt_engine.search)
+  if (mcrt_engine.search) // another engine (mpi.c)
     mcrt_engine.search(ctx);
+  else if (opt->threads > 1)
+    mcrt_threads_search(ctx, (uint32_t)opt->threads);
   else
     mcrt_search(ctx);
   // Liveness needs the whole graph: only after an exhaustive search

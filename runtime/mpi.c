@@ -61,7 +61,8 @@
 // Liveness needs the whole graph in one place: refused with more than one
 // rank (one rank runs the serial search), as are the answers of a Petri
 // net (.pnml) and --simulate. Rank 0 alone writes the report and the
-// exports (--graph, --dot, --tests). --threads N > 1 is refused with it.
+// exports (--graph, --dot, --tests). A rank is one thread: --threads N > 1
+// given with MPI is refused (start one rank per core instead).
 #ifdef MCRT_MPI
 #include "internal.h"
 
@@ -204,6 +205,7 @@ typedef struct Mpi {
 
 static MPI_Comm comm = MPI_COMM_WORLD;
 static int world_rank, world_size;
+static bool threads_given; // --threads on the command line (its default is the cores online)
 
 // Waits for a nonblocking collective. A rank that waits gives its core
 // away between polls: a rank spinning in MPI (Open MPI polls) would take
@@ -1075,7 +1077,7 @@ static void report(FILE *f, const McrtCtx *ctx) {
 // stopped here while the others searched would leave them waiting).
 static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
   int code = -1;
-  if (opt->threads > 1) {
+  if (threads_given && opt->threads > 1) {
     fprintf(err, "error: --threads %" PRIu64 " cannot be combined with MPI yet: start one rank "
                  "per core instead (mpirun -np K)\n",
             opt->threads);
@@ -1097,7 +1099,7 @@ static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
                  "or mpirun -np 1)\n");
     code = MCRT_EXIT_USAGE;
   } else if (mcrt_liveness_wanted(m, opt) || m->net) {
-    mcrt_engine = (McrtEngine){0}; // one rank: the serial search checks them
+    mcrt_engine = (McrtEngine){0}; // one rank: search.c (or threads.c) checks them
   }
   bool report_bad = false;
   if (code < 0 && world_rank == 0 && opt->report_file) {
@@ -1111,8 +1113,19 @@ static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
   return report_bad ? -1 : all; // rank 0: main.c opens it, says why, exits 2
 }
 
+// Under MPI a rank is one thread unless --threads says otherwise (and that
+// is refused for now): the default, the cores online, is for a run without
+// MPI. Whether the option was given is read here, before the options are.
+static bool gives_threads(int argc, char **argv) {
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+    if (!strcmp(argv[i], "--threads") || !strncmp(argv[i], "--threads=", 10))
+      return true;
+  return false;
+}
+
 int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  threads_given = gives_threads(argc, argv);
   MPI_Comm_rank(comm, &world_rank);
   MPI_Comm_size(comm, &world_size);
   FILE *out = stdout, *err = stderr;

@@ -250,6 +250,20 @@ t_exports() {
 }
 if why=$(t_exports); then pass "exports (--graph from rank 0, --simulate refused)"; else fail exports "$why"; fi
 
+# A rank is one thread by default (the checker's default, the cores online,
+# is for runs without MPI: every run above used it); --threads N > 1 given
+# with MPI is refused, exit 2.
+t_threads() {
+  mpi 2 ./peterson_m --threads 2 >thr.out 2>&1
+  local rc=$?
+  [ "$rc" -eq 2 ] && grep -q -- '--threads 2 cannot be combined with MPI' thr.out ||
+    { echo "--threads 2 on 2 ranks: exit $rc: $(head -c 200 thr.out)"; return 1; }
+  mpi 2 ./peterson_m --threads 1 --report thr.json >/dev/null 2>&1
+  jq -e '.verdict == "ok" and .threads == 1 and .mpi.ranks == 2' thr.json >/dev/null ||
+    { echo "--threads 1: $(jq -c '{verdict, threads}' thr.json 2>&1)"; return 1; }
+}
+if why=$(t_threads); then pass "threads (one per rank; --threads 2 refused)"; else fail threads "$why"; fi
+
 t_verify() {
   compare lost_update --symmetry verify || return 1
   jq -e '.symmetry_verify == "agree"' lost_update.2.json >/dev/null ||
