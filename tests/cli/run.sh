@@ -286,12 +286,33 @@ t_mcgen_keep() {
 }
 check mcgen-keep t_mcgen_keep
 
-t_mcgen_mpi() {
+# --mpi links the MPI runtime (libmcrt_mpi.a, built where Open MPI is
+# installed); a runtime directory without it is refused before any work,
+# naming what to install. (--mpi itself: tests/mpi/run.sh.)
+t_mcgen_mpi_missing() {
   fresh
-  run "$mcgen" --mpi "$specs/counter.mc"
-  want_rc 2 && want_in "$err" 'not implemented' stderr && want_no_file counter_checker
+  mkdir rt && cp "$build_dir/libmcrt.a" rt/ || return
+  MCGEN_RUNTIME=$PWD/rt run "$mcgen" --mpi "$specs/counter.mc"
+  want_rc 2 && want_in "$err" 'libmcrt_mpi\.a.*openmpi-bin libopenmpi-dev' stderr &&
+    want_no_file counter_checker
 }
-check mcgen-mpi-not-implemented t_mcgen_mpi
+check mcgen-mpi-runtime-missing t_mcgen_mpi_missing
+
+# A checker built without --mpi that mpirun (Open MPI: OMPI_COMM_WORLD_SIZE;
+# MPICH, Slurm: PMI_SIZE) starts as several ranks would repeat the whole
+# search on each: refused, exit 2. As one rank it runs as usual.
+t_checker_mpirun_refused() {
+  fresh
+  run "$mcgen" "$specs/counter.mc"
+  want_rc 0 || return
+  OMPI_COMM_WORLD_SIZE=3 run ./counter_checker
+  want_rc 2 && want_in "$err" 'built without --mpi.*3 ranks.*mcgen --mpi' stderr || return
+  PMI_SIZE=2 run ./counter_checker
+  want_rc 2 && want_in "$err" 'built without --mpi.*2 ranks' stderr || return
+  OMPI_COMM_WORLD_SIZE=1 run ./counter_checker
+  want_rc 0 && want_in "$out" '^states: +20 distinct'
+}
+check checker-mpirun-refused t_checker_mpirun_refused
 
 t_mcgen_bad_cc() {
   fresh
@@ -640,22 +661,16 @@ t_checker_accepts() {
 --progress 0
 --quiet
 --max-states=1000000 --threads=1 --symmetry=off
+--threads 2
+--threads=4
+--threads 3 --max-states 142 --max-depth 10
 EOF
 }
 check checker-accepts-implemented-options t_checker_accepts
 
-# Not implemented yet: refused with a message, never silently ignored.
+# Refused combinations say why, never silently ignored.
 t_checker_not_implemented() {
   fresh
-  local args
-  while IFS= read -r args; do
-    # shellcheck disable=SC2086
-    run "$bin/filter" --liveness off --symmetry off $args
-    [ "$rc" -eq 2 ] || { why="$args: exit $rc, expected 2"; return 1; }
-    grep -qi 'not implemented' "$err" || { why="$args: no 'not implemented' message: $(excerpt "$err")"; return 1; }
-  done <<EOF
---threads 2
-EOF
   # Liveness needs the unreduced graph: --symmetry on with it is refused,
   # and the message names the way out.
   run "$bin/filter" --symmetry on
@@ -681,6 +696,9 @@ t_checker_bad_values() {
 --memory abc
 --threads 0
 --threads many
+--threads abc
+--threads 1025
+--threads -2
 --symmetry maybe
 --liveness maybe
 --trace-format xml
@@ -691,6 +709,18 @@ stray-argument
 EOF
 }
 check checker-bad-values-exit-2 t_checker_bad_values
+
+# A bad thread count says what is expected.
+t_checker_bad_threads() {
+  local v
+  for v in 0 abc; do
+    run "$bin/filter" --threads "$v"
+    want_rc 2 || return
+    want_in "$err" "bad value '$v' for --threads \\(expected a number of threads from 1 to 1024\\)" \
+      "--threads $v" || return
+  done
+}
+check checker-bad-thread-count t_checker_bad_threads
 
 t_exit_ok() {
   run "$bin/filter" --liveness off --symmetry off
@@ -1134,14 +1164,15 @@ check checker-report-valid-utf8 t_report_utf8
 # --memory hit in the liveness check after a complete search: the limit is
 # one byte under the peak of a full run, which the liveness check's own
 # arrays set (mcrt_liveness_check reserves them last). The result says the
-# state search was exhaustive and the liveness check stopped.
+# state search was exhaustive and the liveness check stopped. One thread:
+# on a model this small the threads' buffers would set the peak.
 t_memory_in_liveness() {
   fresh
-  run "$bin/filter" --report full.json
+  run "$bin/filter" --threads 1 --report full.json
   want_rc 0 || return
   local peak
   peak=$(jq -r .memory_bytes full.json)
-  run "$bin/filter" --memory $((peak - 1)) --report r.json
+  run "$bin/filter" --threads 1 --memory $((peak - 1)) --report r.json
   want_rc 3 && want_in "$out" '^result: incomplete: .*during the liveness check; the state search was exhaustive' stdout &&
     want_json r.json '.states == 142 and .bound_hit == "memory" and .stopped_in == "liveness"
       and .liveness.status == "stopped"' "stopped in the liveness check" || return
