@@ -9,9 +9,10 @@
 #                  BEEM's beem_expected.csv) with at most N states (default
 #                  20000; 0: none), run with --no-deadlock as there
 #   --threads L    the thread counts compared with 1 (default "2 4")
-#   CASE           .mc or .dve files (default: specs/*.mc, tests/e2e/specs/*.mc,
-#                  tests/dve/*.dve, tests/liveness/*/*.mc: every spec, the
-#                  liveness oracles, the symmetry oracles' specs)
+#   CASE           .mc, .dve or .pnml files (default: specs/*.mc,
+#                  tests/e2e/specs/*.mc, tests/dve/*.dve, tests/liveness/*/*.mc,
+#                  tests/pnml/nets/*.pnml: every spec, the liveness oracles,
+#                  the symmetry oracles' specs, the nets)
 # Environment: MCGEN_CFLAGS (default -O1) C flags for the checkers;
 # MCGEN_TIMEOUT seconds per checker run (default 300).
 #
@@ -109,7 +110,8 @@ check() {
 }
 
 if [ ${#cases[@]} -eq 0 ]; then
-  cases=(specs/*.mc tests/e2e/specs/*.mc tests/dve/*.dve tests/liveness/*/*.mc)
+  cases=(specs/*.mc tests/e2e/specs/*.mc tests/dve/*.dve tests/liveness/*/*.mc
+    tests/pnml/nets/*.pnml)
   default=1
 fi
 for f in "${cases[@]}"; do
