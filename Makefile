@@ -17,7 +17,8 @@ B       := build
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
                  compiler/dve_lower.c compiler/symmetry.c compiler/paths.c compiler/petri.c \
-                 compiler/pnml.c compiler/extern.c
+                 compiler/pnml.c compiler/extern.c \
+                 compiler/scenario.c
 COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
 
@@ -40,8 +41,8 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile clean conformance conformance-tests docs-tests debug-tests \
-        layers-tests pnml-tests threads-tests \
-        install uninstall install-tests extern-tests
+        layers-tests pnml-tests petri-tests threads-tests \
+        install uninstall install-tests extern-tests scenario-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -95,7 +96,7 @@ $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config libclang-dev
 DEB_CLANG := clang
-DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base
+DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base graphviz
 deps:
 	@./tools/install-deps $(DEB_BUILD)
 
@@ -112,10 +113,25 @@ demo: deps
 	@echo '== mcgen specs/lost_update.mc: a lost update, found under symmetry reduction (exit 1 expected)'
 	cd $(B) && ./mcgen ../specs/lost_update.mc && { ./lost_update_checker; test $$? -eq 1; }
 
+# The suites `make test` runs, one a line (after the unit tests are built).
+TEST_SUITES := layers-tests
+TEST_SUITES += unit-tests
+TEST_SUITES += cli-tests
+TEST_SUITES += diag-tests
+TEST_SUITES += malformed-tests
+TEST_SUITES += docs-tests
+TEST_SUITES += e2e-tests
+TEST_SUITES += debug-tests
+TEST_SUITES += pnml-tests
+TEST_SUITES += petri-tests
+TEST_SUITES += conformance-tests
+TEST_SUITES += scenario-tests
+TEST_SUITES += extern-tests
+TEST_SUITES += threads-tests
+
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) layers-tests unit-tests cli-tests diag-tests malformed-tests docs-tests e2e-tests debug-tests pnml-tests conformance-tests threads-tests
-	$(MAKE) extern-tests
+	$(MAKE) $(TEST_SUITES)
 	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
@@ -143,6 +159,13 @@ cli-tests: all asan-runtime
 diag-tests: all
 	tests/diag/run.sh $(B)
 
+# Scenarios: the operators' languages against a brute-force evaluator, then
+# model + scenario products, exports and simulation (tests/scenario/).
+scenario-tests: all
+	tests/scenario/run.sh $(B)
+	tests/scenario/products.sh $(B)
+	tests/scenario/exports.sh $(B)
+	tests/scenario/simulate.sh $(B)
 # `extern` C against the same logic in .mc: same counts, verdicts, traces.
 extern-tests: all
 	tests/extern/run.sh $(B)
@@ -153,6 +176,11 @@ malformed-tests: all
 # Petri nets: hand-counted nets, and the PNML mcgen must refuse.
 pnml-tests: all
 	tests/pnml/run.sh $(B)
+
+# mcgen --net-info: semiflows, bounds and workflow soundness of the nets in
+# tests/petri/nets, then the bounds of every MCC net against its answers.
+petri-tests: all
+	tests/petri/run.sh $(B)
 
 # Every example of docs/LANGUAGE.md compiles and checks as it says.
 docs-tests: all

@@ -12,7 +12,8 @@
 # states per CPU second, bytes per state (the checker's accounted memory /
 # states, as its report gives it) and peak RSS / states.
 #
-# Usage: bench/mcc.sh [NAME...]   (default: the six below)
+# Usage: bench/mcc.sh [--render] [NAME...]   (default: the six below)
+#   --render: only tabulate the outputs of an earlier run
 #   MCGEN=/other/build/mcgen bench/mcc.sh; MCC_DIR overrides the suite
 #   (default ../shared/suites/mcc beside the repo root or a parent).
 # Outputs go to bench/out/mcc/ (mcc.md, logs, binaries).
@@ -35,6 +36,8 @@ fi
 out=$root/bench/out/mcc
 mkdir -p "$out"
 
+render=0
+if [ "${1:-}" = --render ]; then render=1; shift; fi
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(Kanban-PT-00005 FMS-PT-00005 TCPcondis-PT-05 ShieldRVs-PT-003A
                                  CloudOpsManagement-PT-00005by00002 MAPK-PT-00008)
@@ -45,13 +48,13 @@ status=0
 } >"$out/mcc.md"
 for n in "${names[@]}"; do
   expected=$(awk -F, -v n="$n" '$1 == n { print $4 }' "$mcc/mcc_pt_expected.csv")
-  if ! "$mcgen" -o "$out/$n" "$mcc/models/$n/model.pnml" >"$out/$n.mcgen.log" 2>&1; then
+  if [ "$render" = 0 ] && ! "$mcgen" -o "$out/$n" "$mcc/models/$n/model.pnml" >"$out/$n.mcgen.log" 2>&1; then
     echo "ERROR: mcgen failed on $n (see $out/$n.mcgen.log)"
     status=1
     continue
   fi
-  /usr/bin/time -f '%U %S %M' -o "$out/$n.time" "$out/$n" --liveness off --progress 0 --threads 1 \
-    --quiet --report "$out/$n.json" >"$out/$n.log" 2>&1
+  [ "$render" = 1 ] || /usr/bin/time -f '%U %S %M' -o "$out/$n.time" "$out/$n" --liveness off \
+    --progress 0 --threads 1 --quiet --report "$out/$n.json" >"$out/$n.log" 2>&1
   states=$(jq .states "$out/$n.json")
   if [ "$states" != "$expected" ]; then
     echo "ERROR: $n: $states states, the published count is $expected"
@@ -60,8 +63,9 @@ for n in "${names[@]}"; do
   read -r u s rss <"$out/$n.time"
   bps=$(jq .bytes_per_state "$out/$n.json")
   awk -v n="$n" -v st="$states" -v u="$u" -v s="$s" -v rss="$rss" -v bps="$bps" 'BEGIN {
-    cpu = u + s; printf "| %s | %d | %.2f | %.0f | %.1f | %.1f |\n", n, st, cpu,
-      cpu > 0 ? st / cpu : 0, bps, rss * 1024 / st }' >>"$out/mcc.md"
+    cpu = u + s; rate = 0; if (cpu > 0) rate = st / cpu
+    printf "| %s | %d | %.2f | %.0f | %.1f | %.1f |\n", n, st, cpu, rate, bps, rss * 1024 / st
+  }' >>"$out/mcc.md"
 done
 cat "$out/mcc.md"
 exit $status

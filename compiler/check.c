@@ -1427,6 +1427,8 @@ static void check_stmt(Node *node) {
   case ND_RESET:
     if (ctx != CTX_ACTION)
       error_at(node->tok, "only an action can reset the state");
+    if (node->lhs)
+      check_stmt(node->lhs);
     return;
   case ND_ASSIGN:
     check_expr(node->lhs);
@@ -1822,10 +1824,13 @@ static void check_decl(Decl *decl) {
   case DK_REACHABLE:
   case DK_TERMINAL:
   case DK_CONSTRAINT:
+  case DK_ACCEPTING:
     ctx = CTX_READ;
     check_value(decl->expr);
     want_bool(decl->expr, format("%s '%s'", token_text(decl->tok), token_text(decl->name)));
     return;
+  case DK_SCENARIO:
+    return; // scenario.c, after check()
   case DK_PROPERTY:
     ctx = CTX_READ;
     check_binders(&decl->params, false);
@@ -2389,6 +2394,7 @@ static void declare_globals(Program *p) {
     case DK_REACHABLE:
     case DK_TERMINAL:
     case DK_CONSTRAINT:
+    case DK_ACCEPTING:
     case DK_PROPERTY: kind = OBJ_PREDICATE; break;
     default: continue;
     }

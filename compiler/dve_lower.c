@@ -700,7 +700,8 @@ static Node *element(DExpr *e) {
 // range).
 static LExpr lower_read(DExpr *e) {
   DVar *v = e->var;
-  ValKind kind = v->is_const && v->size < 0 ? V_ANY : v->is_int ? V_INT16 : V_BYTE;
+  // (A constant's value was wrapped into its type's range too.)
+  ValKind kind = v->is_int ? V_INT16 : V_BYTE;
   if (!e->idx)
     return (LExpr){ident(e->name, v->cname), kind, NULL};
   LExpr ix = lower(e->idx);
@@ -992,31 +993,15 @@ static Node *committed_expr(Token *at) {
 }
 
 // The body of one action under construction. DiVinE replaces the whole
-// successor by its error state as soon as one evaluation fails; the body
-// keeps a flag `err` (declared when first needed), skips what follows a
-// failure and ends by setting the error state if the flag is up.
+// successor by its error state as soon as one evaluation fails: the body
+// checks each evaluation that can fail where it happens, and on failure
+// sets the error state and ends (error_exit).
 typedef struct Body {
   Node *block;
   Token *at;
-  const char *err; // the flag's name, or NULL
 } Body;
 
-static const char *err_name, *val_name;
-
-static void ensure_err(Body *b) {
-  if (b->err)
-    return;
-  b->err = err_name;
-  Node *d = new_node(ND_VARDECL, b->at);
-  d->name = synth(b->at, err_name);
-  d->decl_type = new_type(TY_BOOL, b->at);
-  d->rhs = bool_node(b->at, false);
-  // The declaration goes first.
-  vec_push(&b->block->args, NULL);
-  memmove(b->block->args.data + 1, b->block->args.data,
-          (size_t)(b->block->args.len - 1) * sizeof(void *));
-  b->block->args.data[0] = d;
-}
+static const char *val_name;
 
 static Node *block_of(Node *stmt, Token *at) {
   Node *blk = new_node(ND_BLOCK, at);
@@ -1033,20 +1018,22 @@ static Node *if_node(Node *cond, Node *then, Node *els, Token *at) {
   return n;
 }
 
-// Adds a statement that runs only while no evaluation has failed.
-static void add_stmt(Body *b, Node *stmt) {
-  if (b->err)
-    stmt = if_node(unary(OP_NOT, ident(b->at, b->err), b->at), block_of(stmt, b->at), NULL,
-                   b->at);
-  vec_push(&b->block->args, stmt);
+static void add_stmt(Body *b, Node *stmt) { vec_push(&b->block->args, stmt); }
+
+// DiVinE's error state, and the end of the action: every variable 0, every
+// channel empty, every process in its first state (all of which is the
+// default state), except the first process, which is in a state of its own.
+static Node *error_exit(Token *at) {
+  Node *reset = new_node(ND_RESET, at);
+  DProc *first = sys->procs.data[0];
+  reset->lhs = assign(ident(at, first->cname), ident(at, error_member), at);
+  return block_of(reset, at);
 }
 
 // Records that evaluating `bad` (in the current state) is an error.
 static void add_check(Body *b, Node *bad) {
-  if (!bad)
-    return;
-  ensure_err(b);
-  add_stmt(b, assign(ident(b->at, b->err), bad, b->at));
+  if (bad)
+    add_stmt(b, if_node(bad, error_exit(b->at), NULL, b->at));
 }
 
 // The lvalue `x` / `a[i]` and the condition under which its index is bad.
@@ -1071,8 +1058,7 @@ static void add_assign(Body *b, DExpr *l, LExpr val, Token *at) {
     add_stmt(b, assign(lhs, as_int(val), at));
     return;
   }
-  ensure_err(b);
-  // if (!err) { let v = VAL; if (!BAD && lo <= v && v <= hi) lhs = v; else err = true; }
+  // { let v = VAL; if (!BAD && lo <= v && v <= hi) lhs = v; else <error state>; }
   // The emitter sees from the condition that v is in range where it is
   // stored, and checks it no second time.
   Node *blk = new_node(ND_BLOCK, at);
@@ -1086,25 +1072,9 @@ static void add_assign(Body *b, DExpr *l, LExpr val, Token *at) {
                          binary(OP_LE, ident(at, val_name), num(at, is_int ? 32767 : 255), at), at);
     ok = ok ? binary(OP_AND, ok, range, at) : range;
   }
-  vec_push(&blk->args, if_node(ok, block_of(assign(lhs, ident(at, val_name), at), at),
-                               block_of(assign(ident(at, b->err), bool_node(at, true), at), at),
-                               at));
+  vec_push(&blk->args,
+           if_node(ok, block_of(assign(lhs, ident(at, val_name), at), at), error_exit(at), at));
   add_stmt(b, blk);
-}
-
-// Ends a body: if an evaluation failed, the successor is DiVinE's error
-// state: every variable 0, every channel empty, every process in its first
-// state (all of which is the default state), except the first process,
-// which is in a state of its own.
-static void finish_body(Body *b) {
-  if (!b->err)
-    return;
-  Token *at = b->at;
-  Node *blk = new_node(ND_BLOCK, at);
-  vec_push(&blk->args, new_node(ND_RESET, at));
-  DProc *first = sys->procs.data[0];
-  vec_push(&blk->args, assign(ident(at, first->cname), ident(at, error_member), at));
-  vec_push(&b->block->args, if_node(ident(at, b->err), blk, NULL, at));
 }
 
 // Guard conjuncts of one side of a transition (its source state and
@@ -1257,7 +1227,6 @@ static void lower_single(DTrans *t, DTrans *pt) {
     buffered_io(t, &b);
   if (pt)
     side_effects(pt, &b);
-  finish_body(&b);
 }
 
 // Whether the rendezvous of r and s can ever fire: not when only one side
@@ -1289,7 +1258,6 @@ static void lower_pair(DTrans *r, DTrans *s, DTrans *pt) {
   side_effects(s, &b);
   if (pt)
     side_effects(pt, &b);
-  finish_body(&b);
 }
 
 // Calls fn for every step of the system (the property process excluded):
@@ -1367,8 +1335,7 @@ static void lower_property(void) {
     d->expr = and_all(&conds, pt->tok);
     add_check(&b, gbad);
     side_effects(pt, &b);
-    finish_body(&b);
-  }
+    }
   Node *accepting = NULL, *can_move = NULL;
   for (int s = 0; s < pp->states.len; s++)
     if (pp->accept[s])
@@ -1429,7 +1396,6 @@ static void lower_system(void) {
   for (int i = 0; i < sys->procs.len; i++)
     lower_process_decl(sys->procs.data[i], i == 0);
   lower_channels();
-  err_name = fresh_name("dve_err");
   val_name = fresh_name("dve_val");
 
   Decl *init = new_decl(DK_INIT, sys->system_tok, "init", NULL);

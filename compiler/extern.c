@@ -108,8 +108,7 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
 // C files and locations
 //
 
-// A parsed C file (the header or a source) and every declaration of it
-// outside the system headers.
+// A C file (a header or a source) parsed by libclang.
 typedef struct Unit {
   const char *path;
   Token *tok;            // where the spec names it
@@ -245,10 +244,13 @@ static Unit *parse_unit(const char *path, Token *tok) {
   return u;
 }
 
-// The top-level declarations of every unit, outside the system headers.
+// A search of the top-level declarations of the units, outside the system
+// headers, for one name of one kind: CXCursor_FunctionDecl; CXCursor_
+// StructDecl (a struct tag or a typedef); CXCursor_EnumConstantDecl (any
+// constant: an enumerator, a macro or a variable).
 typedef struct Found {
   const char *name;
-  enum CXCursorKind kind; // only kinds listed in `wanted`
+  enum CXCursorKind kind;
   CXCursor best;          // a definition when there is one
   bool found;
   Vec names;              // every name of that kind met (for hints)
@@ -278,8 +280,9 @@ static enum CXChildVisitResult find_visit(CXCursor c, CXCursor parent, CXClientD
   return CXChildVisit_Continue;
 }
 
-// The C declaration of `name` of kind `kind` in the units from `first`
-// (0: the headers and the sources; the headers come first).
+// The C declaration of `name` of kind `kind` (see Found) in units
+// first..last-1 (the headers come first: 0..nheaders-1); for a function,
+// its definition if one of them has it.
 static bool find_c(const char *name, enum CXCursorKind kind, int first, int last, CXCursor *out,
                    Vec *names) {
   Found f = {.name = name, .kind = kind};

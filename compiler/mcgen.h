@@ -23,6 +23,7 @@ typedef struct Node Node;
 typedef struct Obj Obj;
 typedef struct Decl Decl;
 typedef struct Program Program;
+typedef struct Behaviour Behaviour;
 
 //
 // util.c: memory (never freed: the compiler is short-lived), strings,
@@ -205,8 +206,9 @@ typedef enum {
   ND_RETURN,    // lhs
   ND_EXPR_STMT, // lhs: a method call used as a statement
   ND_BLOCK,     // stmts
-  ND_RESET,     // every state variable back to its type's default (in actions;
-                // the DVE front end's error state)
+  ND_RESET,     // the DVE front end's error state (in actions): every state
+                // variable back to its type's default, then lhs (a statement),
+                // then the action ends
 } NodeKind;
 
 typedef enum {
@@ -331,6 +333,8 @@ typedef enum {
   DK_TERMINAL,
   DK_CONSTRAINT,
   DK_PROPERTY,
+  DK_ACCEPTING, // accepting NAME: EXPR;  (scenario.c)
+  DK_SCENARIO,  // scenario NAME = BEHAVIOUR;  (scenario.c)
   DK_FAIR,
 } DeclKind;
 
@@ -358,6 +362,7 @@ struct Decl {
   Obj *obj;        // check.c
   int index;       // check.c: position among declarations of its kind
   const char *label; // how traces and reports name it, if not its name (DVE)
+  Behaviour *beh;    // DK_SCENARIO
   bool is_extern;  // DK_FN, DK_CONST: `extern fn` (no body), `extern const`
                    // (expr set by extern_load)
   bool trusted;    // DK_FN: `extern fn ... trusted;`
@@ -378,6 +383,42 @@ struct Program {
   const char *net_c; // a PNML net: the checker's McrtNet table (C, emit.c writes it as is)
   Vec extern_files;  // ExternFile*
   Vec extern_types;  // Token* names of `extern type NAME;`
+};
+
+// A scenario's behaviour as written (Cord's operators; scenario.c gives
+// their meaning).
+typedef enum {
+  BH_NAME,       // an action (with args, or none written) or another scenario: name, args
+  BH_ANY,        // _ : any one invocation
+  BH_ANY_SEQ,    // ... : any sequence of invocations
+  BH_SEQ,        // lhs ; rhs
+  BH_LOOSE_SEQ,  // lhs -> rhs  (lhs ; ... ; rhs)
+  BH_CHOICE,     // lhs | rhs
+  BH_AND,        // lhs & rhs
+  BH_SYNC,       // lhs || rhs
+  BH_INTERLEAVE, // lhs ||| rhs
+  BH_SYNC_INTER, // lhs |?| rhs
+  BH_STAR,       // lhs *
+  BH_PLUS,       // lhs +
+  BH_OPT,        // lhs ?
+  BH_REPEAT,     // lhs {min} or lhs {min,max}: min_expr, max_expr
+  BH_NOT,        // ! lhs
+} BehKind;
+
+// One argument of an invocation: `_`, `VALUE` or `PARAM = VALUE`.
+typedef struct BehArg {
+  Token *tok;   // where it starts
+  Token *param; // the parameter named, or NULL (positional)
+  Node *value;  // NULL for `_`
+} BehArg;
+
+struct Behaviour {
+  BehKind kind;
+  Token *tok;              // the operator, or the name
+  Behaviour *lhs, *rhs;
+  bool has_args;           // BH_NAME: written with parentheses
+  Vec args;                // BH_NAME: BehArg*
+  Node *min_expr, *max_expr; // BH_REPEAT (max_expr NULL: exactly min)
 };
 
 // Parses a whole file; reports every syntax error it can (recovering at
@@ -406,6 +447,10 @@ Program *parse_dve(const SrcFile *file);
 // well-formed XML (reported); otherwise reports every refusal of the net.
 //
 Program *parse_pnml(const SrcFile *file);
+// mcgen --net-info: reads the net and prints its structural analyses
+// (petri.c). 0 printed, 1 the net was refused, 2 not well-formed XML (both
+// reported).
+int pnml_net_info(const SrcFile *file, FILE *out);
 
 //
 // check.c: name resolution, types, constants, the scalarset rules, definite
@@ -475,6 +520,35 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn);
 // Appends their C text to out; returns the number of scalarsets in the
 // state (0: no symmetry, nothing written but maybe a comment).
 int emit_symmetry(Layout *lay, Buf *out);
+
+//
+// scenario.c: scenarios compiled to automata over the actions' bindings, and
+// the product with the model (a hidden state variable that the compiler adds,
+// a guard and an update per action). Requires check().
+//
+typedef struct ScenarioOptions {
+  const char *name;     // --scenario NAME, or NULL: the model alone
+  bool behaviour_only;  // --behaviour-only: the actions' guards and bodies ignored
+  int max_states;       // the size cap of an automaton
+} ScenarioOptions;
+
+// Compiles every scenario (reporting its errors) and, when one is chosen,
+// adds the automaton's state variable to the program. Returns false after
+// errors.
+bool scenario_compile(Program *prog, const ScenarioOptions *opt);
+// The words of up to `len` steps that the chosen scenario accepts, one a
+// line (each step the name of its action; `<empty>` for the empty word),
+// for the operator tests, which compare them with a brute-force evaluator.
+bool scenario_print_words(FILE *out, int len);
+// What emit.c needs of the chosen scenario: whether there is one, its
+// name, the state variable added for it, whether symmetry stays sound, and
+// the C text of its tables and of mc_scenario_step(q, rule) (the variable's
+// next value, or -1: no move) and mc_scenario_accept[q].
+bool scenario_active(void);
+const char *scenario_name(void);
+Obj *scenario_state_var(void);
+bool scenario_symmetric(void);
+void scenario_emit_tables(Buf *out);
 
 //
 // paths.c: the templates and the runtime, found relative to the running

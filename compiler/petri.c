@@ -30,6 +30,11 @@
 
 #define OMEGA INT64_MAX // a Karp-Miller place that grows without bound
 
+// Each analysis stops (refused) past this many elementary steps (entries
+// read, rows compared, arcs looked at): a few seconds, so that mcgen stays
+// quick on nets with 10^5 arcs.
+#define PETRI_MAX_WORK 1000000000ull
+
 // The arcs of one transition: what it needs, what it produces, what
 // inhibits it and its net effect (nonzero entries only), each by place.
 typedef struct {
@@ -260,7 +265,13 @@ static SemiflowSet refuse_farkas(FRow *rows, uint32_t n, const char *why) {
 // the unit vector of its index). Takes ownership of rows.
 static SemiflowSet farkas(FRow *rows, uint32_t n, uint32_t ncols) {
   uint64_t *pos = xcalloc(ncols, sizeof *pos), *neg = xcalloc(ncols, sizeof *neg);
+  uint64_t work = 0; // entries read and rows compared, against PETRI_MAX_WORK
   for (;;) {
+    work += ncols;
+    for (uint32_t i = 0; i < n; i++)
+      work += rows[i].na + 1;
+    if (work > PETRI_MAX_WORK)
+      return refuse_farkas(rows, n, "refused: the Farkas algorithm needs too many steps");
     memset(pos, 0, ncols * sizeof *pos);
     memset(neg, 0, ncols * sizeof *neg);
     for (uint32_t i = 0; i < n; i++)
@@ -309,6 +320,7 @@ static SemiflowSet farkas(FRow *rows, uint32_t n, uint32_t ncols) {
           break;
         }
         frow_normalise(&r);
+        work += r.na + r.ny;
         cand[nnew++] = r;
       }
     }
@@ -329,6 +341,7 @@ static SemiflowSet farkas(FRow *rows, uint32_t n, uint32_t ncols) {
       bool minimal = true;
       for (uint32_t k = 0; k < m && minimal; k++)
         minimal = !support_within(&next[k], &cand[i]);
+      work += m;
       if (minimal)
         next[m++] = cand[i];
       else
@@ -336,6 +349,8 @@ static SemiflowSet farkas(FRow *rows, uint32_t n, uint32_t ncols) {
     }
     rows = next;
     n = m;
+    if (work > PETRI_MAX_WORK)
+      return refuse_farkas(rows, n, "refused: the Farkas algorithm needs too many steps");
   }
   SemiflowSet s = {.flows = xcalloc(n, sizeof(Semiflow)), .nflows = n};
   for (uint32_t i = 0; i < n; i++) {
@@ -604,7 +619,13 @@ static bool karp_miller(const Net *net, const TransArcs *ta, PetriBounds *b) {
   else
     markings_add(&s, m, 0, 0);
   omega = xcalloc(s.max, sizeof *omega);
+  uint64_t work = 0; // arcs looked at, against PETRI_MAX_WORK
   for (uint32_t i = 0; i < s.n && !why; i++) {
+    work += net->narcs + net->ntrans;
+    if (work > PETRI_MAX_WORK) {
+      why = format("refused: the coverability tree needs too many steps (%u nodes so far)", s.n);
+      break;
+    }
     for (uint32_t t = 0; t < net->ntrans && !why; t++) {
       if (!enabled(&ta[t], marking(&s, i)))
         continue;
@@ -808,7 +829,15 @@ Workflow petri_workflow(const Net *net) {
   markings_add(&s, m, 0, 0);
   uint32_t *src = NULL, *dst = NULL, nedges = 0, edge_cap = 0;
   bool *fired = xcalloc(net->ntrans, sizeof *fired);
+  uint64_t work = 0; // arcs looked at, against PETRI_MAX_WORK
   for (uint32_t i = 0; i < s.n && !w.verdict; i++) {
+    work += net->narcs + net->ntrans;
+    if (work > PETRI_MAX_WORK) {
+      w.verdict = WF_REFUSED;
+      w.reason = format("refused: too large (more than %u reachable markings explored "
+                        "in the time allowed)", s.n);
+      break;
+    }
     for (uint32_t t = 0; t < net->ntrans && !w.verdict; t++) {
       if (!enabled(&ta[t], marking(&s, i)))
         continue;

@@ -26,13 +26,15 @@
 // warning; parallel arcs are summed (inhibitor arcs: the smallest weight
 // counts), with a warning.
 #include "mcgen.h"
+#include "petri.h"
 #include "pnml.h"
 
 #include <libxml/xmlreader.h>
 
 // The counter of a place without a proven bound holds at least this many
-// tokens (8 bits), and at least the net's whole initial marking.
-#define PNML_DEFAULT_CAPACITY 255
+// tokens (16 bits: MCC nets whose bounds petri.c cannot prove reach a few
+// hundred), and at least the net's whole initial marking.
+#define PNML_DEFAULT_CAPACITY 65535
 #define PNML_MAX_NUMBER INT32_MAX
 
 static const SrcFile *src;
@@ -747,5 +749,36 @@ Program *parse_pnml(const SrcFile *file) {
     p->file = file;
     return p;
   }
-  return lower_net(net, NULL, NULL);
+  // Counter widths from proven bounds (petri.c: semiflows, then
+  // coverability); an unbounded net is said so, with the witness, and
+  // checked up to its counters' capacity (its answers then partial).
+  int64_t *bound = xcalloc(net->nplaces + 1, sizeof *bound);
+  PetriUnbounded u;
+  const char *unbounded = NULL;
+  if (!petri_bounds(net, bound, &u)) {
+    Buf w = {0};
+    buf_printf(&w, "place %s grows without bound: fire", net->places[u.place].id);
+    for (uint32_t i = 0; i < u.prefix.len; i++)
+      buf_printf(&w, " %s", net->trans[u.prefix.trans[i]].id);
+    if (u.prefix.len)
+      buf_puts(&w, ", then repeat");
+    for (uint32_t i = 0; i < u.pump.len; i++)
+      buf_printf(&w, " %s", net->trans[u.pump.trans[i]].id);
+    if (!u.prefix.len)
+      buf_puts(&w, " repeatedly");
+    unbounded = w.data;
+    warning_line(net->places[u.place].line, "the net is unbounded: %s; the checker explores it "
+                 "as far as its counters go (partial answers)", c_escape(unbounded));
+  }
+  return lower_net(net, bound, unbounded);
+}
+
+int pnml_net_info(const SrcFile *file, FILE *out) {
+  Net *net = read_pnml(file);
+  if (!net)
+    return 2;
+  if (error_count())
+    return 1;
+  petri_print_info(net, out);
+  return 0;
 }

@@ -224,6 +224,11 @@ typedef struct McrtOptions {
   bool trace_json;
   const char *report_file;
   const char *dot_file, *graph_file;
+  const char *tests_file;      // --tests FILE.json
+  bool tests_cover_accepting;  // --tests-cover accepting (default: transitions)
+  uint64_t dot_max_states;     // --dot-max-states (default 200)
+  uint64_t sim_runs;           // --simulate RUNS (0: search, not simulate)
+  uint64_t sim_depth, sim_seed; // --depth (default 100), --seed (default 1)
   double progress_s; // 0: off
   bool quiet;
   bool mcc; // --mcc: a net's answers as the Model Checking Contest's lines
@@ -389,6 +394,7 @@ struct McrtCtx {
   // Counters.
   uint64_t states, transitions, depth; // depth: of the deepest state (initial: 0)
   uint64_t deadlocks;                  // expanded states without successors (not terminal)
+  uint64_t accepting;                  // states where model->is_accepting holds
   uint64_t *fired;                     // per action
   // Successors of states at --max-depth, looked up but not expanded: they
   // count as transitions only if the bound turns out to have hidden nothing.
@@ -580,8 +586,9 @@ typedef struct McrtNetRun {
   uint32_t max_place_at;
   bool *changed;       // per place: differs from the initial marking somewhere
   uint32_t nchanged;
-  bool *enabled;       // per transition: enabled in some marking seen
-  uint32_t nenabled;
+  bool *enabled;       // per transition: seen enabled near a counter's capacity
+                       // (elsewhere ctx->fired says which transitions were)
+  uint32_t hint;       // the transition last found enabled
   uint64_t deadlocks;  // markings where no transition is enabled
   uint64_t deadlock;   // the first one's state id (MCRT_NO_STATE: none)
   bool cut;            // a transition was blocked by a counter's capacity
@@ -615,11 +622,23 @@ void mcrt_print_json_string(FILE *f, const char *s);
 const McrtRuleGroup *mcrt_rule_group(const McrtModel *m, bool init, uint64_t rule);
 // Prints "name(p=v, ...)" for a rule.
 void mcrt_print_rule(FILE *f, const McrtModel *m, bool init, uint64_t rule);
+// The same as JSON: `"action": ..., "rule": ..., "params": {...}` (no braces)
+// and the state as an object of its variables.
+void mcrt_print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule);
+void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state);
 // Prints the state: all leaves, or (prev != NULL) only those that differ.
 void mcrt_print_state(FILE *f, const McrtModel *m, const uint8_t *state, const uint8_t *prev,
                       const char *indent);
 // Prints the trace of the violation (text or JSON by options); replays it.
 void mcrt_print_trace(FILE *f, McrtCtx *ctx);
+// export.c: --graph, --dot and --tests, written after the search from a
+// graph explored on its own (the same whatever the search found). False
+// after a message on err (a file that cannot be written, a graph over the
+// --dot cap, a run-time error of the spec).
+bool mcrt_export(McrtCtx *ctx, FILE *err);
+// simulate.c: --simulate: random runs instead of the search; prints the
+// trace of a violation and its own summary; returns the exit code.
+int mcrt_simulate(const McrtModel *model, const McrtOptions *opt, FILE *out, FILE *err);
 // The verdict line, the summary; the exit code of the run.
 int mcrt_exit_code(const McrtCtx *ctx);
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx);

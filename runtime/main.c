@@ -365,12 +365,15 @@ static int run(const McrtModel *model, McrtOptions *opt, FILE *report, FILE *out
   mcrt_test_pause("start");
   if (opt->symmetry == MCRT_SYM_VERIFY)
     return verify_symmetry(model, opt, report, out, err);
+  if (opt->sim_runs) // --simulate: random runs instead (simulate.c)
+    return mcrt_simulate(model, opt, out, err);
   McrtCtx *ctx = run_search(model, opt, err);
   if (!ctx)
     return setup_failed(opt, report);
+  bool exported = mcrt_export(ctx, err); // --graph, --dot, --tests (export.c)
   int code = conclude(ctx, report, out, err);
   free_run(ctx);
-  return code;
+  return exported ? code : MCRT_EXIT_USAGE;
 }
 
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err) {

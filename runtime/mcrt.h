@@ -484,6 +484,14 @@ typedef struct McrtModel {
   // Adds to key[k][i] a hash of what the state says about element i of
   // scalarset k, such that permuting the state permutes the keys alike.
   void (*sym_keys)(const uint8_t *state, uint64_t *const *key);
+  // Scenarios (runtime/export.c): whether a state is accepting (the
+  // scenario's automaton accepts and every `accepting` predicate holds);
+  // NULL when the spec has neither. The scenario explored, or NULL.
+  bool (*is_accepting)(McrtCtx *ctx, const uint8_t *state);
+  const char *scenario;
+  // Why the model has no symmetry reduction although scalarsets occur in
+  // the state (a scenario that names their values), or NULL.
+  const char *symmetry_refused;
   // A place/transition net: its arcs and capacities (NULL for a spec).
   const McrtNet *net;
 } McrtModel;

@@ -3,11 +3,13 @@
 // store, like the edge table); netreport.c turns it into the answers.
 //
 // Every new marking comes through mcrt_net_state (search.c, at discovery):
-// token maxima, places that ever change, transitions enabled there, whether
-// it is a deadlock (no transition enabled), and whether a transition the net
-// enables there would overflow a place's counter whose capacity is not a
-// proven bound (compiler/pnml.c): the actions do not fire it, so the run is
-// incomplete from there (bound net-capacity), though it goes on.
+// token maxima, places that ever change, whether it is a deadlock (no
+// transition enabled), and whether a transition the net enables there would
+// overflow a place's counter whose capacity is not a proven bound
+// (compiler/pnml.c): the actions do not fire it, so the run is incomplete
+// from there (bound net-capacity), though it goes on. Which transitions were
+// ever enabled is the search's count of firings (ctx->fired), completed
+// here only where counters block.
 #include "internal.h"
 
 #include <stdlib.h>
@@ -119,26 +121,34 @@ void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
       if (!r->changed[p] && m[p] != r->initial[p])
         r->changed[p] = true, r->nchanged++;
   }
-  // Enabled transitions: all of them while some are not known to be
-  // quasi-live or a counter is near its capacity; else up to the first one
-  // (the marking is then no deadlock).
+  // A deadlock: no transition enabled. Quasi-liveness needs no more here:
+  // a transition the search fired (ctx->fired) was enabled. Only near a
+  // counter's capacity, where the actions may not fire what the net
+  // enables, is every transition looked at (and marked enabled here).
   bool any = false;
-  for (uint32_t t = 0; t < n->ntrans; t++) {
-    if (any && !over && r->enabled[t])
-      continue;
-    if (!enabled_in(n, t, m))
-      continue;
-    any = true;
-    if (!r->enabled[t])
-      r->enabled[t] = true, r->nenabled++;
-    uint32_t p;
-    if (over && !r->cut && overflows(n, t, m, &p)) {
-      // The run is incomplete from here, but goes on: what it still finds
-      // (deadlocks, enabled transitions) is real.
-      r->cut = true, r->cut_place = p, r->cut_trans = t;
-      if (ctx->bound == MCRT_BOUND_NONE)
-        ctx->bound = MCRT_BOUND_NET_CAPACITY, ctx->bound_phase = MCRT_PHASE_SEARCH;
+  if (over) {
+    for (uint32_t t = 0; t < n->ntrans; t++) {
+      if (!enabled_in(n, t, m))
+        continue;
+      any = true;
+      r->enabled[t] = true;
+      uint32_t p;
+      if (!r->cut && overflows(n, t, m, &p)) {
+        // The run is incomplete from here, but goes on: what it still finds
+        // (deadlocks, enabled transitions) is real.
+        r->cut = true, r->cut_place = p, r->cut_trans = t;
+        if (ctx->bound == MCRT_BOUND_NONE)
+          ctx->bound = MCRT_BOUND_NET_CAPACITY, ctx->bound_phase = MCRT_PHASE_SEARCH;
+      }
     }
+  } else if (n->ntrans > 0) {
+    // The transition found enabled last time first: neighbouring markings
+    // tend to enable the same ones.
+    uint32_t t = r->hint;
+    for (uint32_t k = 0; k < n->ntrans && !any; k++, t = t + 1 == n->ntrans ? 0 : t + 1)
+      any = enabled_in(n, t, m);
+    if (any)
+      r->hint = t == 0 ? n->ntrans - 1 : t - 1;
   }
   if (!any) {
     if (r->deadlocks++ == 0)

@@ -116,8 +116,15 @@ typedef struct Answers {
   const char *why_partial;
   int deadlock, one_safe, quasi_live, stable, live; // 1 TRUE, 0 FALSE, -1 unknown
   int bounded;
+  uint32_t nenabled; // transitions seen enabled
   const char *live_refused;
 } Answers;
+
+// Whether transition t was enabled in some marking seen: it fired, or
+// net.c saw it enabled where a counter blocked what the net allows.
+static bool seen_enabled(const McrtCtx *ctx, uint32_t t) {
+  return ctx->fired[t] > 0 || ctx->net->enabled[t];
+}
 
 static Answers answers(McrtCtx *ctx) {
   const McrtNet *n = ctx->model->net;
@@ -130,7 +137,10 @@ static Answers answers(McrtCtx *ctx) {
                                        : NULL;
   a.deadlock = r->deadlocks ? 1 : a.complete ? 0 : -1;
   a.one_safe = r->max_place[r->max_place_at] > 1 ? 0 : a.complete ? 1 : -1;
-  a.quasi_live = r->nenabled == n->ntrans ? 1 : a.complete ? 0 : -1;
+  a.nenabled = 0;
+  for (uint32_t t = 0; t < n->ntrans; t++)
+    a.nenabled += seen_enabled(ctx, t);
+  a.quasi_live = a.nenabled == n->ntrans ? 1 : a.complete ? 0 : -1;
   a.stable = r->nchanged == n->nplaces ? 0 : a.complete ? 1 : -1;
   // Bounded: a pumping sequence says no; a whole state space (finite) or
   // a proven bound for every place says yes.
@@ -237,14 +247,14 @@ void mcrt_net_print(FILE *f, McrtCtx *ctx) {
   fprintf(f, "  one-safe                %s (%s)\n", yn(a.one_safe), tag_names[yn_tag(a.one_safe, NULL)]);
   fprintf(f, "  quasi-live              %s (%s", yn(a.quasi_live),
           tag_names[yn_tag(a.quasi_live, NULL)]);
-  if (r->nenabled < n->ntrans) {
+  if (a.nenabled < n->ntrans) {
     fprintf(f, "; %s transitions: ", a.complete ? "dead" : "not seen enabled");
     uint32_t shown = 0;
     for (uint32_t t = 0; t < n->ntrans && shown < 20; t++)
-      if (!r->enabled[t])
+      if (!seen_enabled(ctx, t))
         fprintf(f, "%s%s", shown++ ? ", " : "", m->actions[t].name);
-    if (n->ntrans - r->nenabled > shown)
-      fprintf(f, ", ... (%u in all)", n->ntrans - r->nenabled);
+    if (n->ntrans - a.nenabled > shown)
+      fprintf(f, ", ... (%u in all)", n->ntrans - a.nenabled);
   }
   fputs(")\n", f);
   fprintf(f, "  stable place            %s (%s", yn(a.stable), tag_names[yn_tag(a.stable, NULL)]);
@@ -361,7 +371,7 @@ void mcrt_net_report_json(FILE *f, McrtCtx *ctx) {
   json_yn(f, "quasi_live", a.quasi_live, NULL);
   fputs(", \"dead_transitions\": [", f);
   for (uint32_t t = 0, k = 0; t < n->ntrans; t++)
-    if (!r->enabled[t]) {
+    if (!seen_enabled(ctx, t)) {
       fputs(k++ ? ", " : "", f);
       mcrt_print_json_string(f, m->actions[t].name);
     }

@@ -378,6 +378,14 @@ static void print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rul
   fputc('}', f);
 }
 
+void mcrt_print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule) {
+  print_rule_json(f, m, init, rule);
+}
+
+void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state) {
+  print_state_json(f, m, state);
+}
+
 // ---------------------------------------------------------------------------
 // Traces: walk the log back, replay forward.
 
@@ -756,7 +764,9 @@ static const char *liveness_status_text(const McrtCtx *ctx) {
 static void print_symmetry(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   const McrtSym *sy = ctx->sym;
-  if (sy) {
+  if (m->symmetry_refused) {
+    fprintf(f, "symmetry:      off: %s\n", m->symmetry_refused);
+  } else if (sy) {
     fprintf(f, "symmetry:      on: one state per class of scalarset permutations (");
     for (uint32_t k = 0; k < m->nsym; k++)
       fprintf(f, "%s%s %u", k ? ", " : "", m->sym[k].name, m->sym[k].size);
@@ -786,6 +796,11 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
           ctx->depth, bfs_levels(ctx));
   fprintf(f, "deadlocks:     %" PRIu64 " (states without successors%s)\n", ctx->deadlocks,
           m->has_terminal ? " where no terminal predicate holds" : "");
+  if (m->is_accepting)
+    fprintf(f, "accepting:     %" PRIu64 " (states where %s%s%s accepts and every accepting "
+               "predicate holds)\n",
+            ctx->accepting, m->scenario ? "scenario '" : "the spec", m->scenario ? m->scenario : "",
+            m->scenario ? "'" : "");
   fprintf(f, "time:          %.3f s, %.0f states/s", ctx->time_s, per_s);
   if (ctx->threads > 1)
     fprintf(f, ", %u threads (expand %.3f s, insert %.3f s, commit %.3f s)", ctx->threads,
@@ -886,6 +901,13 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fputs(", \"depth_convention\": \"initial states at depth 0\"", f);
   fprintf(f, ", \"bfs_levels\": %" PRIu64 ", \"deadlocks\": %" PRIu64, bfs_levels(ctx),
           ctx->deadlocks);
+  if (m->is_accepting) {
+    fprintf(f, ", \"accepting\": %" PRIu64 ", \"scenario\": ", ctx->accepting);
+    if (m->scenario)
+      mcrt_print_json_string(f, m->scenario);
+    else
+      fputs("null", f);
+  }
   fputs(",\n \"bound_hit\": ", f);
   if (bound)
     mcrt_print_json_string(f, bound);

@@ -159,6 +159,12 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
         ctx->reached[i] = true, ctx->nreached++;
     }
   }
+  if (m->is_accepting) { // a scenario or accepting predicates: count the accepting states
+    bool accepting = m->is_accepting(ctx, state);
+    if (mcrt_failed(ctx))
+      return error_violation(ctx, id, false);
+    ctx->accepting += accepting;
+  }
   if (ctx->net) // a net: token maxima, enabled transitions, deadlock
     mcrt_net_state(ctx, id, state);
   if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
@@ -443,6 +449,14 @@ void mcrt_search_end(McrtCtx *ctx) {
         break;
       }
     }
+  }
+  // Likewise a scenario (or accepting predicates) that no run completes.
+  if (!ctx->stop && m->is_accepting && !ctx->accepting) {
+    McrtViolation *v = violation(ctx, MCRT_VIOL_REACHABLE, MCRT_NO_STATE);
+    v->name = m->scenario ? m->scenario : "accepting";
+    snprintf(v->message, sizeof v->message, "no accepting state is reachable%s%s%s",
+             m->scenario ? " (scenario '" : "", m->scenario ? m->scenario : "",
+             m->scenario ? "')" : "");
   }
   ctx->time_s = mcrt_now() - ctx->start_time;
   size_t now_bytes = mcrt_accounted_bytes(ctx);

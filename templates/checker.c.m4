@@ -108,6 +108,9 @@ static const McrtModel mc_model = {
     .sym = MCGEN_SYM_TABLE,
     .sym_apply = MCGEN_SYM_APPLY,
     .sym_keys = MCGEN_SYM_KEYS,
+    .is_accepting = MCGEN_IS_ACCEPTING,
+    .scenario = m4_defn(⟦MCGEN_SCENARIO⟧),
+    .symmetry_refused = m4_defn(⟦MCGEN_SYMMETRY_REFUSED⟧),
     .net = MCGEN_NET_PTR,
 };
 

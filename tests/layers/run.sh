@@ -7,7 +7,7 @@
 #   3 context   ctx.c
 #   4 engines   search.c threads.c
 #   5 analyses  liveness.c
-#   6 output    replay.c report.c netreport.c
+#   6 output    replay.c report.c netreport.c export.c simulate.c
 #   7 main      main.c
 #
 # The calls are read from the objects of BUILD/runtime (nm: each file's
@@ -28,7 +28,7 @@ layer() {
   ctx) echo 3 ;;
   search | threads) echo 4 ;;
   liveness) echo 5 ;;
-  replay | report | netreport) echo 6 ;;
+  replay | report | netreport | export | simulate) echo 6 ;;
   main) echo 7 ;;
   *) echo 0 ;;
   esac

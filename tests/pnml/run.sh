@@ -61,13 +61,15 @@ jq_is inhibitor_countdown .net.deadlock_sequence '["dec","dec","t"]'
 jq_is not_live .net.live '{"value":false,"tag":"exact"}'
 jq_is cycle .net.live '{"value":true,"tag":"exact"}'
 jq_is overflow .net.complete 'false'
-jq_is overflow .net.states '{"value":256,"tag":"partial"}'
+jq_is overflow .net.states '{"value":65536,"tag":"partial"}'
 jq_is overflow .net.deadlock '{"value":null,"tag":"partial"}'
 jq_is overflow .net.one_safe '{"value":false,"tag":"exact"}'
-jq_is overflow .net.bounded '{"value":null,"tag":"partial"}'
+jq_is overflow .net.bounded '{"value":false,"tag":"exact"}'
+jq_is overflow .net.unbounded_witness '"place p grows without bound: fire gen repeatedly"'
 jq_is overflow .net.place_bounds '[-1]'
 jq_is cycle .net.bounded '{"value":true,"tag":"exact"}'
 jq_is inhibitor_bound .net.place_bounds '[2]'
+jq_is cycle .net.place_bounds '[1,1]'
 # A net that outgrows its counters ends incomplete (exit 3), the others ok.
 for n in overflow:3 cycle:0 inhibitor_bound:0; do
   rc=$(cat "$work/${n%:*}.rc" 2>/dev/null)
@@ -81,10 +83,32 @@ else
   bad "inhibitor_countdown: no firing sequence with the changed places"
   cat "$work/inhibitor_countdown.txt"
 fi
+if grep -q "overflow.pnml:[0-9]*: warning: the net is unbounded: place p grows without bound" \
+     "$work/overflow.warn"; then ok; else
+  bad "overflow: no warning that the net is unbounded: $(cat "$work/overflow.warn")"
+fi
 if grep -q "parallel.pnml:15: warning: parallel arcs between 'p' and 't'" "$work/parallel.warn" &&
    grep -q "only the first ('parallel') is checked" "$work/parallel.warn"; then ok; else
   bad "parallel: warnings missing: $(cat "$work/parallel.warn")"
 fi
+
+# A bound makes every answer no witness settles partial: --max-states 2 on
+# the countdown net sees (2,1,0) and (1,1,0) only (exit 3, incomplete), and
+# expands only the first: t is never seen to fire, quasi-liveness unknown.
+"$work/inhibitor_countdown" --max-states 2 --progress 0 --report "$work/cd2.json" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 3 ] && ok || bad "inhibitor_countdown --max-states 2: exit $rc, expected 3"
+jq_is cd2 '[.net.complete, .net.states.tag, .net.deadlock.value, .net.quasi_live.value, .net.one_safe.value, .net.live.tag]' \
+  '[false,"partial",null,null,false,"partial"]'
+
+# mcgen --net-info: the ring's one P-semiflow (place names: p1 is "first").
+if "$mcgen" --net-info "$here/nets/cycle.pnml" >"$work/info" 2>&1 &&
+   grep -q 'first + p2 = 1' "$work/info" && grep -q 'first <= 1' "$work/info"; then ok; else
+  bad "--net-info cycle.pnml: $(head -5 "$work/info")"
+fi
+"$mcgen" --net-info "$here/bad/repeated_id.pnml" >/dev/null 2>&1
+rc=$?
+if [ "$rc" = 1 ]; then ok; else bad "--net-info of a refused net: exit $rc, expected 1"; fi
 
 # Rumur's counts (oracle/): NAME.rumur.txt against the net it twins.
 mcc_dir=""

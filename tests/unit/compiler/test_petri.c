@@ -89,7 +89,8 @@ static Net *net_parse(const char *text) {
     }
     n->ntrans++;
   }
-  qsort(n->arcs, n->narcs, sizeof *n->arcs, by_arc);
+  if (n->narcs)
+    qsort(n->arcs, n->narcs, sizeof *n->arcs, by_arc);
   return n;
 }
 
@@ -811,4 +812,35 @@ Test(semiflows, random_nets_against_brute_force) {
       }
     }
   }
+}
+
+// Degenerate nets: an isolated place is a P-semiflow by itself (bound: its
+// tokens), a transition without arcs a T-semiflow by itself; a net with no
+// places or no transitions at all has nothing to say but must say it.
+Test(degenerate, isolated_nodes_and_empty_nets) {
+  Net *n = net_parse("a*2 | idle: ->");
+  SemiflowSet p = petri_p_semiflows(n), t = petri_t_semiflows(n);
+  check_semiflows(n, p, true);
+  check_semiflows(n, t, false);
+  cr_assert_eq(p.nflows, 1);
+  cr_assert_eq(t.nflows, 1);
+  int64_t bound[1];
+  PetriUnbounded u;
+  cr_assert(petri_bounds(n, bound, &u));
+  cr_assert_eq(bound[0], 2);
+  cr_assert_eq(petri_workflow(n).verdict, WF_NOT_WORKFLOW);
+  Net *empty = xcalloc(1, sizeof *empty);
+  empty->name = "empty";
+  cr_assert_eq(petri_p_semiflows(empty).nflows, 0);
+  cr_assert_eq(petri_t_semiflows(empty).nflows, 0);
+  cr_assert(petri_bounds(empty, bound, &u));
+  cr_assert_eq(petri_workflow(empty).verdict, WF_NOT_WORKFLOW);
+  FILE *out = fopen("/dev/null", "w");
+  petri_print_info(empty, out);
+  petri_print_info(n, out);
+  fclose(out);
+  Net *no_trans = net_parse("a*1 b");
+  PetriBounds b = petri_bounds_explained(no_trans);
+  cr_assert_eq(b.bound[0], 1);
+  cr_assert_eq(b.bound[1], 0);
 }
