@@ -117,6 +117,7 @@ struct Threads {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   uint32_t parties, arrived;
+  uint32_t nalloc; // workers set up (n, or more when a thread could not start)
   uint64_t generation;
 };
 
@@ -369,6 +370,7 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->slot = calloc(WINDOW, sizeof *T->slot);
   if (!T->w || !T->win || !T->slot)
     return false;
+  T->nalloc = n;
   for (uint32_t i = 0; i < n; i++) {
     Worker *w = &T->w[i];
     w->T = T;
@@ -414,13 +416,13 @@ static void finish(Threads *T) {
     pthread_cond_destroy(&T->cv);
   }
   if (T->w) {
-    for (uint32_t i = 0; i < T->n; i++) {
+    for (uint32_t i = 0; i < T->nalloc; i++) {
       McrtSym *sy = T->w[i].ctx.sym;
       if (sy && T->ctx->sym) { // the summary's figures are the run's
         T->ctx->sym->calls += sy->calls;
         T->ctx->sym->candidates += sy->candidates;
       }
-      for (uint32_t j = 0; T->w[i].own && j < T->n; j++)
+      for (uint32_t j = 0; T->w[i].own && j < T->nalloc; j++)
         free(T->w[i].own[j]);
       free(T->w[i].own), free(T->w[i].own_len), free(T->w[i].own_cap), free(T->w[i].pos);
       free(T->w[i].succ);
