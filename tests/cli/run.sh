@@ -1086,7 +1086,7 @@ build_asymmetric() {
   sed -i '/^static bool ga_pick(/,/^}/ s/^\(  return .*\);$/\1 \&\& p_p == 0;/' "$bin/$name.c"
   [ "$(grep -c ' && p_p == 0;$' "$bin/$name.c")" = 1 ] ||
     { fail "build-$name" "the guard of pick in $name.c was not patched (its shape changed?)"; return 1; }
-  "${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/runtime" "$bin/$name.c" "$build_dir/libmcrt.a" -lm \
+  "${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/runtime" "$bin/$name.c" "$build_dir/libmcrt.a" -lm -pthread \
     -o "$bin/$name" >>"$log" 2>&1 ||
     { fail "build-$name" "cc $name.c failed: $(excerpt "$log")"; return 1; }
 }

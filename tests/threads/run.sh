@@ -9,9 +9,10 @@
 #                  BEEM's beem_expected.csv) with at most N states (default
 #                  20000; 0: none), run with --no-deadlock as there
 #   --threads L    the thread counts compared with 1 (default "2 4")
-#   CASE           .mc or .dve files (default: specs/*.mc, tests/e2e/specs/*.mc,
-#                  tests/dve/*.dve, tests/liveness/*/*.mc: every spec, the
-#                  liveness oracles, the symmetry oracles' specs)
+#   CASE           .mc, .dve or .pnml files (default: specs/*.mc,
+#                  tests/e2e/specs/*.mc, tests/dve/*.dve, tests/liveness/*/*.mc,
+#                  tests/pnml/nets/*.pnml: every spec, the liveness oracles,
+#                  the symmetry oracles' specs, the nets)
 # Environment: MCGEN_CFLAGS (default -O1) C flags for the checkers;
 # MCGEN_TIMEOUT seconds per checker run (default 300).
 #
@@ -26,6 +27,9 @@
 #     the verdict, counts, depth, deadlocks, actions fired, reachables, and
 #     the counterexample trace step by step (so it replays, with the serial
 #     length, as the trace printer replays every trace it prints);
+#   specs/*.mc also run with --max-states 1000, --max-steps 2500 and
+#   --max-depth 6 (the bounds are exact: the same states as the serial
+#   search's).
 #   - the JSON report without time_s, threads, thread_phases_s,
 #     memory_bytes, peak_rss_bytes, bytes_per_state, liveness.time_s.
 # One PASS or FAIL line per case and thread count; a tally; exit 1 on a FAIL.
@@ -69,39 +73,45 @@ report() { # FILE: the report without what depends on time and memory
          | if (.liveness | type) == "object" then .liveness |= del(.time_s) else . end' "$1"
 }
 
-# check NAME FILE "MCGEN ARGS" "RUN ARGS"
+# check NAME FILE "MCGEN ARGS" "RUN ARGS" [VARIANT...]: the run, and one more
+# per VARIANT (more checker options, e.g. a bound) with the same checker.
 check() {
   local name=$1 file=$2 margs=$3 rargs=$4 bin=$tmp/$1
+  shift 4
   # shellcheck disable=SC2086
   if ! "$MCGEN" $margs --cflags "$CFLAGS" -o "$bin" "$file" >"$tmp/mcgen.out" 2>&1; then
     ko "$name: mcgen failed: $(head -3 "$tmp/mcgen.out" | tr '\n' ' ')"
     return
   fi
-  local t code1 code
-  # shellcheck disable=SC2086
-  timeout "$TIMEOUT" "$bin" $rargs --progress 0 --threads 1 --report "$tmp/r1.json" \
-    >"$tmp/o1" 2>"$tmp/e1"
-  code1=$?
-  for t in $THREADS; do
+  local t code1 code variant label
+  for variant in "" "$@"; do
+    label=$name${variant:+ $variant}
     # shellcheck disable=SC2086
-    timeout "$TIMEOUT" "$bin" $rargs --progress 0 --threads "$t" --report "$tmp/r$t.json" \
-      >"$tmp/o$t" 2>"$tmp/e$t"
-    code=$?
-    if [ "$code" != "$code1" ]; then
-      ko "$name --threads $t: exit $code, $code1 with --threads 1 ($(head -2 "$tmp/e$t" | tr '\n' ' '))"
-    elif ! diff <(summary "$tmp/o1") <(summary "$tmp/o$t") >"$tmp/diff"; then
-      ko "$name --threads $t: the output differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
-    elif ! diff <(report "$tmp/r1.json") <(report "$tmp/r$t.json") >"$tmp/diff"; then
-      ko "$name --threads $t: the report differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
-    else
-      ok "$name --threads $t (exit $code, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$tmp/o1"))"
-    fi
+    timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads 1 --report "$tmp/r1.json" \
+      >"$tmp/o1" 2>"$tmp/e1"
+    code1=$?
+    for t in $THREADS; do
+      # shellcheck disable=SC2086
+      timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads "$t" --report "$tmp/r$t.json" \
+        >"$tmp/o$t" 2>"$tmp/e$t"
+      code=$?
+      if [ "$code" != "$code1" ]; then
+        ko "$label --threads $t: exit $code, $code1 with --threads 1 ($(head -2 "$tmp/e$t" | tr '\n' ' '))"
+      elif ! diff <(summary "$tmp/o1") <(summary "$tmp/o$t") >"$tmp/diff"; then
+        ko "$label --threads $t: the output differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+      elif ! diff <(report "$tmp/r1.json") <(report "$tmp/r$t.json") >"$tmp/diff"; then
+        ko "$label --threads $t: the report differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+      else
+        ok "$label --threads $t (exit $code, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$tmp/o1"))"
+      fi
+    done
   done
   rm -f "$bin" "$bin.c"
 }
 
 if [ ${#cases[@]} -eq 0 ]; then
-  cases=(specs/*.mc tests/e2e/specs/*.mc tests/dve/*.dve tests/liveness/*/*.mc)
+  cases=(specs/*.mc tests/e2e/specs/*.mc tests/dve/*.dve tests/liveness/*/*.mc
+    tests/pnml/nets/*.pnml)
   default=1
 fi
 for f in "${cases[@]}"; do
@@ -109,7 +119,13 @@ for f in "${cases[@]}"; do
   name=${base%.*}
   margs=$(directive "$f" MCGEN-ARGS)
   rargs=$(directive "$f" RUN-ARGS)
-  check "$name" "$f" "$margs" "$rargs"
+  # The bounds stop at the serial search's state, step or depth: specs/
+  # also under three of them.
+  case $f in
+  specs/*) check "$name" "$f" "$margs" "$rargs" "--max-states 1000" "--max-steps 2500" \
+    "--max-depth 6" ;;
+  *) check "$name" "$f" "$margs" "$rargs" ;;
+  esac
   if grep -q 'RUMUR-SYMMETRY-ARGS' "tests/oracle/$(directive "$f" ORACLE)" 2>/dev/null; then
     sargs=$(directive "$f" SYMMETRY-CHECK-MCGEN-ARGS)
     for method in exhaustive sorted; do

@@ -1,5 +1,6 @@
 // Unit tests of the checker's command line (runtime/options.c).
 #include <criterion/criterion.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -77,14 +78,20 @@ Test(options, usage_errors) {
   }
 }
 
-Test(options, not_implemented) {
+// --threads: 1 to 1024; the default is the cores online.
+Test(options, threads) {
   McrtOptions o;
-  char out[4096];
-  const char *later[] = {"--threads 4", "--dot g.dot", "--graph g.json"};
-  for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, "--threads 4"), -1, "%s", out);
+  cr_assert_eq(o.threads, 4);
+  cr_assert_eq(parse(&o, out, sizeof out, ""), -1, "%s", out);
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  cr_assert_eq(o.threads, (uint64_t)(cores > 0 ? cores : 1));
+  const char *bad[] = {"--threads 0", "--threads abc", "--threads 1025"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     memset(out, 0, sizeof out);
-    cr_assert_eq(parse(&o, out, sizeof out, later[i]), MCRT_EXIT_USAGE, "%s", later[i]);
-    cr_assert(strstr(out, "is not implemented yet"), "%s: %s", later[i], out);
+    cr_assert_eq(parse(&o, out, sizeof out, bad[i]), MCRT_EXIT_USAGE, "%s", bad[i]);
+    cr_assert(strstr(out, "a number of threads from 1 to 1024"), "%s: %s", bad[i], out);
   }
 }
 
