@@ -1712,7 +1712,7 @@ static bool emit_action_fn(Buf *out, const char *comment, const char *cname, Nod
   gen_block(block);
   line("return true;");
   buf_printf(out, "/* %s: guard, then body */\n"
-                  "static bool %s(McrtCtx *ctx, const uint8_t *s, uint8_t *n) {\n",
+                  "MC_ACTION bool %s(McrtCtx *ctx, const uint8_t *s, uint8_t *n) {\n",
              comment, cname);
   buf_puts(out, body.data);
   buf_puts(out, "}\n\n");
