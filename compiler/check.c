@@ -1824,10 +1824,13 @@ static void check_decl(Decl *decl) {
   case DK_REACHABLE:
   case DK_TERMINAL:
   case DK_CONSTRAINT:
+  case DK_ACCEPTING:
     ctx = CTX_READ;
     check_value(decl->expr);
     want_bool(decl->expr, format("%s '%s'", token_text(decl->tok), token_text(decl->name)));
     return;
+  case DK_SCENARIO:
+    return; // scenario.c, after check()
   case DK_PROPERTY:
     ctx = CTX_READ;
     check_binders(&decl->params, false);
@@ -2391,6 +2394,7 @@ static void declare_globals(Program *p) {
     case DK_REACHABLE:
     case DK_TERMINAL:
     case DK_CONSTRAINT:
+    case DK_ACCEPTING:
     case DK_PROPERTY: kind = OBJ_PREDICATE; break;
     default: continue;
     }
@@ -2441,6 +2445,9 @@ static void check_defines(Program *p, Define *defs, int ndefs) {
       const char *best = closest_name(defs[i].name, (const char *const *)names.data, names.len);
       if (best)
         hint("did you mean '%s'?", best);
+    } else if (obj->decl && obj->decl->is_extern) { // its value is the C's (extern.c)
+      error_plain("-D %s=%s: '%s' is a C constant ('extern const'): change it in the C, which "
+                  "uses it too", defs[i].name, defs[i].value, defs[i].name);
     }
   }
 }
@@ -2502,7 +2509,8 @@ static void check_bodies(Program *p) {
         b->obj = obj;
         push_local(obj);
       }
-      check_block(d->body);
+      if (d->body) // an `extern fn` has none (extern.c)
+        check_block(d->body);
       continue;
     }
     check_decl(d);

@@ -190,6 +190,14 @@ void note_at(const Token *tok, const char *fmt, ...) {
   va_end(ap);
 }
 
+void warning_at(const Token *tok, const char *fmt, ...) {
+  suppressed = false;
+  va_list ap;
+  va_start(ap, fmt);
+  report("warning", tok->file, tok->loc, tok->line, tok->col, tok->len, fmt, ap);
+  va_end(ap);
+}
+
 void hint(const char *fmt, ...) {
   if (suppressed)
     return;

@@ -1788,6 +1788,11 @@ static void emit_fn_after_callees(Buf *protos, Buf *out, Decl *fn, bool *done) {
   if (done[fn->index])
     return;
   done[fn->index] = true;
+  if (fn->is_extern) { // a C function's wrapper (extern.c); may fail (result check)
+    emit_extern_fn(protos, out, fn);
+    fn_can_fail[fn->index] = true;
+    return;
+  }
   Vec callees = {0};
   find_calls(fn->body, &callees);
   for (int i = 0; i < callees.len; i++)
@@ -1998,6 +2003,7 @@ typedef struct Parts {
   int ninst, nfair;
   Buf search, groups, sym;
   int nscalarsets, nsym;
+  bool has_accepting; // a scenario or an accepting predicate: mc_is_accepting
 } Parts;
 
 // The model's name: `model NAME;`, or the spec file's base name without its
@@ -2036,6 +2042,7 @@ static void emit_functions(Program *prog, Parts *p) {
   fn_can_fail = xcalloc(nfns + 1, sizeof *fn_can_fail);
   bool *done = xcalloc(nfns + 1, sizeof *done);
   Buf fn_protos = {0}, fns = {0};
+  buf_puts(&fn_protos, extern_includes(prog));
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
     if (d->kind == DK_FN)
@@ -2130,25 +2137,83 @@ static bool number_rules(Program *prog, Parts *p) {
   return true;
 }
 
+// Within a scenario: the guard of an action binding also asks that the
+// automaton has a move on the binding's rule, and the body moves it (read
+// before the action's own body runs, written after).
+static void emit_scenario_wrappers(Buf *out, Group *gr) {
+  Decl *d = gr->decl;
+  Obj *var = scenario_state_var();
+  int64_t off = var_offset(var), w = W(var->type);
+  Buf rule = {0};
+  buf_printf(&rule, "%lluu", (unsigned long long)gr->first);
+  uint64_t stride = gr->nbindings;
+  for (int i = 0; i < d->params.len; i++) {
+    Binder *b = d->params.data[i];
+    stride /= (uint64_t)gr->cards[i];
+    Type *ty = param_type(b);
+    char *pos = is_composite(ty)
+                    ? format("%s(%s, 0, %lld)", get_fn(W(ty)), local_c(b->obj), (long long)W(ty))
+                    : encode(ty, local_c(b->obj));
+    buf_printf(&rule, " + %lluu * (uint64_t)%s", (unsigned long long)stride, pos);
+  }
+  if (!d->params.len) { // one function, guard then body (emit_action_fn)
+    buf_printf(out, "/* %s within scenario %s */\n"
+                    "static bool %s(McrtCtx *ctx, const uint8_t *s, uint8_t *n) {\n"
+                    "  int q = mc_scenario_step(mcrt_get(s, %lld, %lld), %s);\n"
+                    "  if (q < 0 || !%s_model(ctx, s, n))\n"
+                    "    return false;\n"
+                    "  mcrt_set(n, %lld, %lld, (uint64_t)q);\n"
+                    "  return true;\n}\n\n",
+               decl_comment(d), c_comment_escape(scenario_name()), gr->body, (long long)off,
+               (long long)w, rule.data, gr->body, (long long)off, (long long)w);
+    return;
+  }
+  const char *params = params_c(&d->params), *args = args_c(&d->params);
+  buf_printf(out, "/* guard of %s within scenario %s */\n"
+                  "static bool g%s(McrtCtx *ctx, const uint8_t *s%s) {\n"
+                  "  if (mc_scenario_step(mcrt_get(s, %lld, %lld), %s) < 0)\n"
+                  "    return false;\n"
+                  "  return g%s_model(ctx, s%s);\n}\n\n",
+             decl_comment(d), c_comment_escape(scenario_name()), gr->body, params, (long long)off,
+             (long long)w, rule.data, gr->body, args);
+  buf_printf(out, "/* %s within scenario %s */\n"
+                  "static void %s(McrtCtx *ctx, uint8_t *n%s) {\n"
+                  "  int q = mc_scenario_step(mcrt_get(n, %lld, %lld), %s);\n"
+                  "  %s_model(ctx, n%s);\n"
+                  "  mcrt_set(n, %lld, %lld, (uint64_t)q);\n}\n\n",
+             decl_comment(d), c_comment_escape(scenario_name()), gr->body, params, (long long)off,
+             (long long)w, rule.data, gr->body, args, (long long)off, (long long)w);
+}
+
 // The guard and body of every init block and action with parameters; one
 // function for an action without.
 static void emit_actions(Parts *p) {
   Vec actions = p->actions, inits = p->inits;
   Buf rules = {0};
+  if (scenario_active())
+    scenario_emit_tables(&rules);
   for (int pass = 0; pass < 2; pass++) {
     Vec *list = pass ? &actions : &inits;
     for (int i = 0; i < list->len; i++) {
       Group *gr = list->data[i];
       Decl *d = gr->decl;
+      // Within a scenario, the action's own functions get a suffix and the
+      // wrappers (emit_scenario_wrappers) take their names.
+      const char *own = pass && scenario_active() ? "_model" : "";
       if (pass && !d->params.len) {
-        gr->body_fails = emit_action_fn(&rules, decl_comment(d), gr->body, d->expr, d->body,
-                                        &gr->test);
+        gr->body_fails = emit_action_fn(&rules, decl_comment(d), format("%s%s", gr->body, own),
+                                        d->expr, d->body, &gr->test);
+        if (*own)
+          emit_scenario_wrappers(&rules, gr);
         continue;
       }
       if (d->expr)
         gr->guard_fails = emit_predicate(&rules, format("guard of %s", decl_comment(d)),
-                                         format("g%s", gr->body), &d->params, d->expr);
-      gr->body_fails = emit_body(&rules, decl_comment(d), gr->body, &d->params, d->body);
+                                         format("g%s%s", gr->body, own), &d->params, d->expr);
+      gr->body_fails = emit_body(&rules, decl_comment(d), format("%s%s", gr->body, own),
+                                 &d->params, d->body);
+      if (*own)
+        emit_scenario_wrappers(&rules, gr);
     }
   }
   p->rules = rules;
@@ -2157,7 +2222,7 @@ static void emit_actions(Parts *p) {
 // Invariants, reachability goals, terminal and constraint predicates.
 static void emit_predicates(Program *prog, Parts *p) {
   Buf preds = {0}, inv_table = {0}, reach_table = {0}, prop_table = {0};
-  Buf check_inv = {0}, check_reach = {0}, terminal = {0}, constraint = {0};
+  Buf check_inv = {0}, check_reach = {0}, terminal = {0}, constraint = {0}, accepting = {0};
   int ninv = 0, nreach = 0, nprop = 0, nterm = 0, ncons = 0;
   buf_puts(&check_inv, "static int mc_check_invariants(McrtCtx *ctx, const uint8_t *s) {\n");
   buf_puts(&check_reach,
@@ -2194,9 +2259,32 @@ static void emit_predicates(Program *prog, Parts *p) {
       buf_puts(&prop_table, entry);
       nprop++;
       break;
+    case DK_ACCEPTING:
+      emit_predicate(&preds, decl_comment(d), format("acc_%s", name), NULL, d->expr);
+      buf_printf(&accepting, "  if (!acc_%s(ctx, s))\n    return false;\n", name);
+      p->has_accepting = true;
+      break;
     default:
       break;
     }
+  }
+  // A state is accepting when the scenario's automaton accepts there and
+  // every accepting predicate holds; an accepting state may end a run (it
+  // counts as terminal, not as a deadlock).
+  if (scenario_active()) {
+    Obj *var = scenario_state_var();
+    buf_printf(&accepting, "  if (!mc_scenario_accept[mcrt_get(s, %lld, %lld)])\n"
+                           "    return false;\n",
+               (long long)var_offset(var), (long long)W(var->type));
+    p->has_accepting = true;
+  }
+  if (p->has_accepting) {
+    buf_printf(&preds, "/* accepting states */\n"
+                       "static bool mc_is_accepting(McrtCtx *ctx, const uint8_t *s) {\n%s"
+                       "  (void)ctx, (void)s;\n  return true;\n}\n\n",
+               accepting.data ? accepting.data : "");
+    buf_puts(&terminal, "  if (mc_is_accepting(ctx, s))\n    return true;\n");
+    nterm++;
   }
   buf_puts(&check_inv, "  (void)ctx, (void)s;\n  return -1;\n}\n");
   buf_puts(&check_reach, "  }\n  (void)ctx, (void)s;\n  return false;\n}\n");
@@ -2478,7 +2566,9 @@ static void emit_symmetry_reduction(Program *prog, Parts *p) {
   }
 
   Buf sym = {0};
-  int nsym = emit_symmetry(lay, &sym);
+  // A scenario that fixes a scalarset argument tells the elements apart:
+  // the checker then runs without symmetry reduction (and says why).
+  int nsym = scenario_symmetric() ? emit_symmetry(lay, &sym) : 0;
   p->nscalarsets = nscalarsets;
   p->sym = sym;
   p->nsym = nsym;
@@ -2487,6 +2577,7 @@ static void emit_symmetry_reduction(Program *prog, Parts *p) {
 // The m4 definitions. Names, paths and spec text reach them only through
 // c_escape (printable ASCII), so no definition holds an m4 quote; the
 // template inserts every one that may hold a word with m4_defn.
+static const char *net_c; // a PNML net's McrtNet table (pnml.c), or NULL
 static void write_definitions(Parts *p, FILE *out) {
   Layout *layout = lay;
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
@@ -2532,6 +2623,15 @@ static void write_definitions(Parts *p, FILE *out) {
   DEF("MCGEN_PROPERTY_BITS", "%s", p->bits_fn.data);
   DEF("MCGEN_NFAIRNESS", "%d", p->nfair);
   DEF("MCGEN_FAIRNESS", "%s", p->fair_tables.data);
+  DEF("MCGEN_IS_ACCEPTING", "%s", p->has_accepting ? "mc_is_accepting" : "NULL");
+  DEF("MCGEN_SCENARIO", "%s", scenario_active() ? c_str(scenario_name()) : "NULL");
+  DEF("MCGEN_SYMMETRY_REFUSED", "%s",
+      scenario_symmetric() || !emit_symmetry(lay, &(Buf){0})
+          ? "NULL"
+          : c_str(format("scenario '%s' names scalarset values, which symmetry reduction would "
+                         "confuse", scenario_name())));
+  DEF("MCGEN_NET", "%s", net_c ? net_c : "");
+  DEF("MCGEN_NET_PTR", "%s", net_c ? "&mc_net" : "NULL");
 #undef DEF
 }
 
@@ -2539,6 +2639,7 @@ static void write_definitions(Parts *p, FILE *out) {
 bool emit(Program *prog, Layout *layout, FILE *out) {
   lay = layout;
   src = prog->file;
+  net_c = prog->net_c;
   Parts p = {.model = model_name(prog)};
   emit_state_accessors(&p);
   emit_functions(prog, &p);

@@ -335,6 +335,9 @@ Token *tokenize(const SrcFile *file) {
   };
   Token head = {0};
   Token *cur = &head;
+  // Inside a scenario declaration (from `scenario NAME` to the next
+  // declaration), a lone '&' is the intersection of behaviours.
+  bool in_scenario = false;
 
   while (lx.p < lx.end) {
     const char *p = lx.p;
@@ -364,9 +367,15 @@ Token *tokenize(const SrcFile *file) {
       while (q < lx.end && is_ident_char(*q))
         q++;
       int len = (int)(q - p);
+      Token *before = cur;
       cur = cur->next = new_token(&lx, is_keyword(p, len) ? TK_KEYWORD : TK_IDENT, p, q);
       cur->str = intern(p, len);
       lx.p = q;
+      bool decl_start = before == &head || equal(before, ";") || equal(before, "}");
+      if (cur->kind == TK_KEYWORD && !equal(cur, "true") && !equal(cur, "false"))
+        in_scenario = false;
+      else if (decl_start && (equal(cur, "scenario") || equal(cur, "accepting")))
+        in_scenario = equal(cur, "scenario");
       continue;
     }
     if (is_digit(c)) {
@@ -385,6 +394,11 @@ Token *tokenize(const SrcFile *file) {
       continue;
     }
 
+    if (c == '&' && in_scenario) {
+      cur = cur->next = new_token(&lx, TK_PUNCT, p, p + 1);
+      lx.p++;
+      continue;
+    }
     int n = utf8_len(p, lx.end);
     bad_char(&lx, p, n);
     // A lone '&' is reported, then read as the '&&' it almost certainly

@@ -20,14 +20,18 @@ typedef struct Options {
   bool emit_c_only;
   bool keep;
   bool debug;         // -O0 -g, accessors kept for the debugger
+  bool net_info;      // a .pnml: print its structural analyses, build nothing
   const char *cc;
   const char *cflags;
+  ScenarioOptions scenario;
+  int words;          // --scenario-words N: print the scenario's language, build nothing
 } Options;
 
 static void usage(FILE *out) {
   fprintf(out,
           "usage: mcgen [-o NAME] [-D CONST=VALUE]... [--emit-c] [--debug] [--cc CC]\n"
-          "             [--cflags FLAGS] [--mpi] [--keep] [--version] [--help] [--] SPEC\n"
+          "             [--cflags FLAGS] [--scenario NAME [--behaviour-only]] [--mpi] [--keep]\n"
+          "             [--version] [--help] [--] SPEC\n"
           "\n"
           "Compiles SPEC (.mc) into a standalone model checker: NAME.c and NAME\n"
           "(default MODEL_checker, MODEL from `model MODEL;` or the file name).\n"
@@ -39,8 +43,17 @@ static void usage(FILE *out) {
           "                   in the checker (gdb: print get_VAR(s, ...))\n"
           "  --cc CC          C compiler (default: $CC or cc)\n"
           "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
+          "  --scenario NAME  check the model restricted to scenario NAME (the product of\n"
+          "                   the model and the scenario's automaton)\n"
+          "  --behaviour-only with --scenario: ignore the actions' guards and bodies and\n"
+          "                   explore the scenario's automaton alone\n"
+          "  --scenario-max-states N  the size cap of a scenario's automaton (default 4096)\n"
+          "  --scenario-words N  print the action sequences of up to N steps that scenario\n"
+          "                   NAME accepts, one a line, and build nothing\n"
           "  --mpi            build for distributed runs under mpirun (not implemented yet)\n"
           "  --keep           keep the intermediate m4 definitions (NAME.m4)\n"
+          "  --net-info       SPEC is a Petri net (.pnml): print its semiflows, place\n"
+          "                   bounds and workflow soundness, build nothing\n"
           "  --version        print the version\n"
           "  --help           print this help\n"
           "  --               end of the options (for a SPEC whose name begins with -)\n"
@@ -100,6 +113,8 @@ static Options parse_args(int argc, char **argv) {
       o.emit_c_only = true;
     } else if (!strcmp(a, "--debug")) {
       o.debug = true;
+    } else if (!strcmp(a, "--net-info")) {
+      o.net_info = true;
     } else if (!strcmp(a, "--keep")) {
       o.keep = true;
     } else if (!strcmp(a, "--cc")) {
@@ -108,6 +123,21 @@ static Options parse_args(int argc, char **argv) {
     } else if (!strcmp(a, "--cflags")) {
       NEEDS_VALUE("--cflags");
       o.cflags = val;
+    } else if (!strcmp(a, "--scenario")) {
+      NEEDS_VALUE("--scenario");
+      o.scenario.name = val;
+    } else if (!strcmp(a, "--behaviour-only")) {
+      o.scenario.behaviour_only = true;
+    } else if (!strcmp(a, "--scenario-max-states") || !strcmp(a, "--scenario-words")) {
+      NEEDS_VALUE(a);
+      char *end;
+      long n = strtol(val, &end, 10);
+      if (*end || n < 1 || n > 1000000)
+        usage_error("%s expects a number from 1 to 1000000, got '%s'", a, val);
+      if (!strcmp(a, "--scenario-words"))
+        o.words = (int)n;
+      else
+        o.scenario.max_states = (int)n;
     } else if (!strcmp(a, "--mpi")) {
       fprintf(stderr, "mcgen: --mpi is not implemented yet (distributed checking is planned)\n");
       exit(2);
@@ -122,6 +152,8 @@ static Options parse_args(int argc, char **argv) {
   }
   if (!o.spec)
     usage_error("no SPEC given");
+  if ((o.scenario.behaviour_only || o.words) && !o.scenario.name)
+    usage_error("%s needs --scenario NAME", o.words ? "--scenario-words" : "--behaviour-only");
   if (o.output) {
     size_t n = strlen(o.output);
     struct stat st;
@@ -245,7 +277,8 @@ static void raise_stack_limit(void) {
 }
 
 // The spec, read and parsed; NULL if it cannot be read (reported). The
-// file's extension chooses the language: .dve is DiVinE's DVE.
+// file's extension chooses the language: .dve is DiVinE's DVE, .pnml a
+// Petri net.
 static Program *read_and_parse(const char *spec) {
   SrcFile *file = read_file(spec);
   if (!file) {
@@ -254,6 +287,8 @@ static Program *read_and_parse(const char *spec) {
   }
   size_t nlen = strlen(spec);
   bool is_dve = nlen > 4 && !strcmp(spec + nlen - 4, ".dve");
+  if (nlen > 5 && !strcmp(spec + nlen - 5, ".pnml"))
+    return parse_pnml(file);
   return is_dve ? parse_dve(file) : parse(tokenize(file));
 }
 
@@ -319,7 +354,7 @@ static bool run_m4(Options *o, Paths *paths, const char *defs_path, const char *
 }
 
 // cc: the C file + the runtime -> one standalone checker NAME.
-static bool run_cc(Options *o, Paths *paths, const char *c_path, const char *name) {
+static bool run_cc(Options *o, Paths *paths, Program *prog, const char *c_path, const char *name) {
   Vec cc = {0};
   vec_push(&cc, (void *)o->cc);
   // -fno-var-tracking: at -O2, tracking where each local lives for the
@@ -343,6 +378,9 @@ static bool run_cc(Options *o, Paths *paths, const char *c_path, const char *nam
   for (char *t = strtok(extra, " \t\n"); t; t = strtok(NULL, " \t\n"))
     vec_push(&cc, t);
   vec_push(&cc, (void *)c_path);
+  Vec sources = extern_sources(prog); // the C of `extern` (extern.c)
+  for (int i = 0; i < sources.len; i++)
+    vec_push(&cc, sources.data[i]);
   vec_push(&cc, format("%s/libmcrt.a", paths->runtime));
   vec_push(&cc, "-lm");
   vec_push(&cc, "-o");
@@ -380,6 +418,18 @@ int main(int argc, char **argv) {
   if (!find_paths(argv[0], !o.emit_c_only, &paths))
     return 2;
 
+  if (o.net_info) {
+    size_t n = strlen(o.spec);
+    if (n <= 5 || strcmp(o.spec + n - 5, ".pnml"))
+      usage_error("--net-info needs a Petri net (a .pnml file), got '%s'", o.spec);
+    SrcFile *file = read_file(o.spec);
+    if (!file) {
+      fprintf(stderr, "mcgen: cannot read %s: %s\n", o.spec, strerror(errno));
+      return 2;
+    }
+    int status = pnml_net_info(file, stdout);
+    return status == 1 ? spec_errors(&o) : status;
+  }
   Program *prog = read_and_parse(o.spec);
   if (!prog)
     return 2;
@@ -387,8 +437,19 @@ int main(int argc, char **argv) {
   // errors that are consequences of the first ones.
   if (error_count())
     return spec_errors(&o);
+  // The C of `extern` declarations (extern.c): its constants before
+  // check(), its functions and types compared after. Errors in the C input
+  // itself (a missing file, C that does not compile) exit 2.
+  if (!extern_load(prog))
+    return extern_input_bad() ? (spec_errors(&o), 2) : spec_errors(&o);
   if (!check_with_defines(prog, &o))
     return spec_errors(&o);
+  if (!extern_check(prog))
+    return extern_input_bad() ? (spec_errors(&o), 2) : spec_errors(&o);
+  if (!scenario_compile(prog, &o.scenario))
+    return spec_errors(&o);
+  if (o.words)
+    return scenario_print_words(stdout, o.words) ? 0 : 1;
   Layout lay;
   if (!layout(prog, &lay))
     return spec_errors(&o);
@@ -407,7 +468,7 @@ int main(int argc, char **argv) {
     return 2;
   if (o.emit_c_only)
     return 0;
-  if (!run_cc(&o, &paths, c_path, name))
+  if (!run_cc(&o, &paths, prog, c_path, name))
     return 2;
   return 0;
 }

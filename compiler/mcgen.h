@@ -23,6 +23,7 @@ typedef struct Node Node;
 typedef struct Obj Obj;
 typedef struct Decl Decl;
 typedef struct Program Program;
+typedef struct Behaviour Behaviour;
 
 //
 // util.c: memory (never freed: the compiler is short-lived), strings,
@@ -74,6 +75,8 @@ void error_at(const Token *tok, const char *fmt, ...) __attribute__((format(prin
 void error_at_loc(const SrcFile *file, const char *loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void note_at(const Token *tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// A warning: shown like an error, not counted as one.
+void warning_at(const Token *tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // An error with no position in the spec (a bad -D): `mcgen: error: msg`.
 void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -330,6 +333,8 @@ typedef enum {
   DK_TERMINAL,
   DK_CONSTRAINT,
   DK_PROPERTY,
+  DK_ACCEPTING, // accepting NAME: EXPR;  (scenario.c)
+  DK_SCENARIO,  // scenario NAME = BEHAVIOUR;  (scenario.c)
   DK_FAIR,
 } DeclKind;
 
@@ -357,13 +362,63 @@ struct Decl {
   Obj *obj;        // check.c
   int index;       // check.c: position among declarations of its kind
   const char *label; // how traces and reports name it, if not its name (DVE)
+  Behaviour *beh;    // DK_SCENARIO
+  bool is_extern;  // DK_FN, DK_CONST: `extern fn` (no body), `extern const`
+                   // (expr set by extern_load)
+  bool trusted;    // DK_FN: `extern fn ... trusted;`
 };
+
+// extern "h" sources "a.c", "b.c";   (extern.c reads the files)
+typedef struct ExternFile {
+  Token *tok;      // `extern`
+  Token *header;   // TK_STR, relative to the spec
+  Vec sources;     // Token* TK_STR, relative to the spec
+} ExternFile;
 
 struct Program {
   const SrcFile *file;
   Token *model_name; // from `model NAME;`, or NULL
   Vec decls;         // Decl*, in source order
   Vec enums;         // check.c: every enum type written anywhere, in order met
+  const char *net_c; // a PNML net: the checker's McrtNet table (C, emit.c writes it as is)
+  Vec extern_files;  // ExternFile*
+  Vec extern_types;  // Token* names of `extern type NAME;`
+};
+
+// A scenario's behaviour as written (Cord's operators; scenario.c gives
+// their meaning).
+typedef enum {
+  BH_NAME,       // an action (with args, or none written) or another scenario: name, args
+  BH_ANY,        // _ : any one invocation
+  BH_ANY_SEQ,    // ... : any sequence of invocations
+  BH_SEQ,        // lhs ; rhs
+  BH_LOOSE_SEQ,  // lhs -> rhs  (lhs ; ... ; rhs)
+  BH_CHOICE,     // lhs | rhs
+  BH_AND,        // lhs & rhs
+  BH_SYNC,       // lhs || rhs
+  BH_INTERLEAVE, // lhs ||| rhs
+  BH_SYNC_INTER, // lhs |?| rhs
+  BH_STAR,       // lhs *
+  BH_PLUS,       // lhs +
+  BH_OPT,        // lhs ?
+  BH_REPEAT,     // lhs {min} or lhs {min,max}: min_expr, max_expr
+  BH_NOT,        // ! lhs
+} BehKind;
+
+// One argument of an invocation: `_`, `VALUE` or `PARAM = VALUE`.
+typedef struct BehArg {
+  Token *tok;   // where it starts
+  Token *param; // the parameter named, or NULL (positional)
+  Node *value;  // NULL for `_`
+} BehArg;
+
+struct Behaviour {
+  BehKind kind;
+  Token *tok;              // the operator, or the name
+  Behaviour *lhs, *rhs;
+  bool has_args;           // BH_NAME: written with parentheses
+  Vec args;                // BH_NAME: BehArg*
+  Node *min_expr, *max_expr; // BH_REPEAT (max_expr NULL: exactly min)
 };
 
 // Parses a whole file; reports every syntax error it can (recovering at
@@ -384,6 +439,18 @@ void walk(Node *node, Visitor *visit, void *ctx);
 // and name error of the file, like parse() and check().
 //
 Program *parse_dve(const SrcFile *file);
+
+//
+// pnml.c: the PNML front end. Reads a place/transition net (.pnml) and
+// lowers it to a Program (one counter per place, one action per transition)
+// with its McrtNet table in net_c. NULL after a file that is not
+// well-formed XML (reported); otherwise reports every refusal of the net.
+//
+Program *parse_pnml(const SrcFile *file);
+// mcgen --net-info: reads the net and prints its structural analyses
+// (petri.c). 0 printed, 1 the net was refused, 2 not well-formed XML (both
+// reported).
+int pnml_net_info(const SrcFile *file, FILE *out);
 
 //
 // check.c: name resolution, types, constants, the scalarset rules, definite
@@ -426,6 +493,26 @@ bool emit(Program *prog, Layout *lay, FILE *out);
 const char *model_name(Program *prog); // `model NAME;` or the file's base name
 
 //
+// extern.c: C functions, types and constants used by a spec (`extern`),
+// read with libclang. extern_load (after parse) reads the header and the
+// sources and sets each `extern const`; extern_check (after check) compares
+// every `extern fn` and `extern type` with its C declaration and checks that
+// the functions are deterministic. Both report spec errors with the C
+// location in a note; errors in the C input itself (a missing file, C that
+// does not compile) also make extern_input_bad() true (mcgen exits 2).
+//
+bool extern_load(Program *prog);
+bool extern_check(Program *prog);
+bool extern_input_bad(void);
+// The C file's `#include` lines for the headers (absolute paths).
+const char *extern_includes(Program *prog);
+// The C sources to compile with the checker (paths usable from the cwd).
+Vec extern_sources(Program *prog);
+// Writes the wrapper f_NAME of an `extern fn`: the same signature as a
+// spec fn's, converting the arguments to C and checking the result.
+void emit_extern_fn(Buf *protos, Buf *out, Decl *fn);
+
+//
 // symmetry.c: the permutation tables of the scalarsets in the state and the
 // functions that apply a permutation to a state and compute the invariant
 // keys the runtime's canonicaliser sorts by (mc_sym_apply, mc_sym_keys).
@@ -433,6 +520,35 @@ const char *model_name(Program *prog); // `model NAME;` or the file's base name
 // Appends their C text to out; returns the number of scalarsets in the
 // state (0: no symmetry, nothing written but maybe a comment).
 int emit_symmetry(Layout *lay, Buf *out);
+
+//
+// scenario.c: scenarios compiled to automata over the actions' bindings, and
+// the product with the model (a hidden state variable that the compiler adds,
+// a guard and an update per action). Requires check().
+//
+typedef struct ScenarioOptions {
+  const char *name;     // --scenario NAME, or NULL: the model alone
+  bool behaviour_only;  // --behaviour-only: the actions' guards and bodies ignored
+  int max_states;       // the size cap of an automaton
+} ScenarioOptions;
+
+// Compiles every scenario (reporting its errors) and, when one is chosen,
+// adds the automaton's state variable to the program. Returns false after
+// errors.
+bool scenario_compile(Program *prog, const ScenarioOptions *opt);
+// The words of up to `len` steps that the chosen scenario accepts, one a
+// line (each step the name of its action; `<empty>` for the empty word),
+// for the operator tests, which compare them with a brute-force evaluator.
+bool scenario_print_words(FILE *out, int len);
+// What emit.c needs of the chosen scenario: whether there is one, its
+// name, the state variable added for it, whether symmetry stays sound, and
+// the C text of its tables and of mc_scenario_step(q, rule) (the variable's
+// next value, or -1: no move) and mc_scenario_accept[q].
+bool scenario_active(void);
+const char *scenario_name(void);
+Obj *scenario_state_var(void);
+bool scenario_symmetric(void);
+void scenario_emit_tables(Buf *out);
 
 //
 // paths.c: the templates and the runtime, found relative to the running

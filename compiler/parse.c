@@ -68,6 +68,10 @@ static bool is_decl_start(const Token *t, bool in_block) {
       "model", "const", "type", "fn", "init", "action", "invariant", "reachable",
       "terminal", "constraint", "property", "fair",
   };
+  if (!in_block && is_word(t, "extern"))
+    return true;
+  if (t->kind == TK_IDENT)
+    return (equal(t, "scenario") || equal(t, "accepting")) && t->next->kind == TK_IDENT;
   if (t->kind != TK_KEYWORD)
     return false;
   for (size_t i = 0; i < sizeof(kws) / sizeof(*kws); i++)
@@ -1095,6 +1099,275 @@ static void fair(void) {
   expect_after(";", "the fairness assumption");
 }
 
+//
+// Scenarios: behaviours in Cord's syntax (scenario.c gives the meaning).
+// Loosest first: the parallel operators, `|`, `&`, the sequences `;` and
+// `->` (right-associative), then the postfix repetitions and prefix `!`.
+// `|||`, `|?|` and `...` are written as adjacent tokens of the expression
+// lexer (`||` `|`, `|` `?` `|`, `..` `.`).
+//
+
+static Behaviour *behaviour(void);
+
+static Behaviour *new_beh(BehKind kind, Token *t) {
+  Behaviour *b = alloc(sizeof(Behaviour));
+  b->kind = kind;
+  b->tok = t;
+  return b;
+}
+
+static Behaviour *new_beh2(BehKind kind, Token *t, Behaviour *lhs, Behaviour *rhs) {
+  Behaviour *b = new_beh(kind, t);
+  b->lhs = lhs;
+  b->rhs = rhs;
+  return b;
+}
+
+// Whether token a is immediately followed by token b spelled `s`.
+static bool glued(const Token *a, const char *s) {
+  const Token *b = a->next;
+  return equal(b, s) && b->loc == a->loc + a->len;
+}
+
+// The parallel operator at t (1: `||`, 2: `|||`, 3: `|?|`), or 0.
+static int parallel_op_at(const Token *t) {
+  if (equal(t, "||"))
+    return glued(t, "|") ? 2 : 1;
+  if (equal(t, "|") && glued(t, "?") && glued(t->next, "|"))
+    return 3;
+  return 0;
+}
+
+static bool is_any_seq(const Token *t) { return equal(t, "..") && glued(t, "."); }
+
+// Does t start a behaviour? An identifier followed by another one does
+// not: it is the next declaration (`scenario B = ...`, `accepting x: ...`).
+static bool starts_behaviour(const Token *t) {
+  if (t->kind == TK_IDENT)
+    return t->next->kind != TK_IDENT;
+  return equal(t, "(") || equal(t, "!") || is_any_seq(t);
+}
+
+// beh_arg = "_" | (IDENT "=")? expr
+static BehArg *beh_arg(void) {
+  BehArg *a = alloc(sizeof(BehArg));
+  a->tok = tok;
+  if (tok->kind == TK_IDENT && equal(tok->next, "=")) {
+    a->param = tok;
+    next();
+    next();
+  }
+  if (equal(tok, "_")) {
+    next();
+    return a;
+  }
+  a->value = expr();
+  return a;
+}
+
+// beh_atom = "_" | "..." | "(" behaviour ")"
+//          | IDENT ("(" (beh_arg ("," beh_arg)*)? ")")?
+static Behaviour *beh_atom(void) {
+  Token *start = tok;
+  if (equal(tok, "_")) {
+    next();
+    return new_beh(BH_ANY, start);
+  }
+  if (is_any_seq(tok)) {
+    next();
+    next();
+    return new_beh(BH_ANY_SEQ, start);
+  }
+  if (equal(tok, "(")) {
+    next();
+    Behaviour *b = behaviour();
+    expect_closer(")", start);
+    return b;
+  }
+  if (tok->kind == TK_IDENT) {
+    Behaviour *b = new_beh(BH_NAME, tok);
+    next();
+    if (equal(tok, "(")) {
+      Token *open = tok;
+      next();
+      b->has_args = true;
+      if (!equal(tok, ")")) {
+        do
+          vec_push(&b->args, beh_arg());
+        while (!panic && consume(","));
+      }
+      expect_closer(")", open);
+    }
+    return b;
+  }
+  syntax_error(tok, "expected a behaviour (an action, a scenario, '_', '...' or '(')");
+  return new_beh(BH_ANY, start);
+}
+
+// beh_repeat = "!" beh_repeat
+//            | beh_atom ("*" | "+" | "?" | "{" add ("," add)? "}")*
+static Behaviour *beh_repeat(void) {
+  Behaviour *b;
+  if (!enter()) {
+    leave();
+    return new_beh(BH_ANY, tok);
+  }
+  if (equal(tok, "!")) {
+    Token *op = tok;
+    next();
+    b = new_beh2(BH_NOT, op, beh_repeat(), NULL);
+    leave();
+    return b;
+  }
+  b = beh_atom();
+  for (;;) {
+    Token *op = tok;
+    if (consume("*"))
+      b = new_beh2(BH_STAR, op, b, NULL);
+    else if (consume("+"))
+      b = new_beh2(BH_PLUS, op, b, NULL);
+    else if (consume("?"))
+      b = new_beh2(BH_OPT, op, b, NULL);
+    else if (equal(tok, "{")) {
+      next();
+      b = new_beh2(BH_REPEAT, op, b, NULL);
+      b->min_expr = add();
+      if (consume(","))
+        b->max_expr = add();
+      expect_closer("}", op);
+    } else
+      break;
+  }
+  leave();
+  return b;
+}
+
+// beh_seq = beh_repeat ((";" | "->") beh_seq)?
+// A `;` not followed by a behaviour ends the declaration.
+static Behaviour *beh_seq(void) {
+  Behaviour *b = beh_repeat();
+  Token *op = tok;
+  if (equal(tok, "->") || (equal(tok, ";") && starts_behaviour(tok->next))) {
+    next();
+    if (!enter()) {
+      leave();
+      return b;
+    }
+    b = new_beh2(equal(op, "->") ? BH_LOOSE_SEQ : BH_SEQ, op, b, beh_seq());
+    leave();
+  }
+  return b;
+}
+
+// beh_and = beh_seq ("&" beh_seq)*
+static Behaviour *beh_and(void) {
+  Behaviour *b = beh_seq();
+  while (equal(tok, "&") && !panic) {
+    Token *op = tok;
+    next();
+    b = new_beh2(BH_AND, op, b, beh_seq());
+  }
+  return b;
+}
+
+// beh_choice = beh_and ("|" beh_and)*
+static Behaviour *beh_choice(void) {
+  Behaviour *b = beh_and();
+  while (equal(tok, "|") && !parallel_op_at(tok) && !panic) {
+    Token *op = tok;
+    next();
+    b = new_beh2(BH_CHOICE, op, b, beh_and());
+  }
+  return b;
+}
+
+// behaviour = beh_choice (("||" | "|||" | "|?|") beh_choice)*
+static Behaviour *behaviour(void) {
+  Behaviour *b = beh_choice();
+  for (int k; (k = parallel_op_at(tok)) && !panic;) {
+    Token *op = tok;
+    next();
+    if (k > 1)
+      next();
+    if (k > 2)
+      next();
+    BehKind kind = k == 1 ? BH_SYNC : k == 2 ? BH_INTERLEAVE : BH_SYNC_INTER;
+    b = new_beh2(kind, op, b, beh_choice());
+  }
+  return b;
+}
+
+// Is t the contextual word `w` starting a declaration (`scenario NAME`)?
+static bool is_decl_word(const Token *t, const char *w) {
+  return is_word(t, w) && t->next->kind == TK_IDENT;
+}
+
+// extern = "extern" STRING ("sources" STRING ("," STRING)*)? ";"
+//        | "extern" "fn" IDENT "(" params? ")" ":" type "trusted"? ";"
+//        | "extern" "type" IDENT ";"
+//        | "extern" "const" IDENT ";"
+// (`extern`, `sources` and `trusted` are contextual words; extern.c reads
+// the C.)
+static void extern_decl(void) {
+  Token *kw = tok;
+  next();
+  if (tok->kind == TK_STR) {
+    ExternFile *f = xcalloc(1, sizeof *f);
+    f->tok = kw;
+    f->header = tok;
+    next();
+    if (is_word(tok, "sources")) {
+      next();
+      do {
+        if (tok->kind != TK_STR) {
+          syntax_error(tok, "expected a C file name in quotes after 'sources'");
+          return;
+        }
+        vec_push(&f->sources, tok);
+        next();
+      } while (consume(","));
+    }
+    vec_push(&prog->extern_files, f);
+    expect_after(";", "the extern files");
+    return;
+  }
+  if (is_kw(tok, "fn")) {
+    Decl *d = new_decl(DK_FN, kw);
+    d->is_extern = true;
+    next();
+    d->name = ident("the C function's name");
+    if (equal(tok, "("))
+      params(&d->params);
+    else
+      syntax_error(tok, "expected '(' after the function's name");
+    expect(":", "and the result type after the parameters (it is written "
+                "'extern fn NAME(PARAMS): TYPE;')");
+    d->type = type();
+    if (is_word(tok, "trusted")) {
+      d->trusted = true;
+      next();
+    }
+    expect_after(";", "the extern fn");
+    return;
+  }
+  if (is_kw(tok, "type")) {
+    next();
+    vec_push(&prog->extern_types, ident("the C type's name"));
+    expect_after(";", "the extern type");
+    return;
+  }
+  if (is_kw(tok, "const")) {
+    Decl *d = new_decl(DK_CONST, kw);
+    d->is_extern = true;
+    next();
+    d->name = ident("the C constant's name");
+    expect_after(";", "the extern const");
+    return;
+  }
+  syntax_error(tok, "expected a header in quotes, 'fn', 'type' or 'const' after 'extern'");
+  hint("it is written 'extern \"file.h\" sources \"file.c\";' or 'extern fn NAME(PARAMS): TYPE;'");
+}
+
 static const char *predicate_word(DeclKind kind) {
   switch (kind) {
   case DK_INVARIANT: return "invariant";
@@ -1114,9 +1387,17 @@ static const char *predicate_word(DeclKind kind) {
 //      | "action" IDENT ("(" params? ")")? ("when" expr)? block
 //      | ("invariant"|"reachable"|"terminal"|"constraint") IDENT ":" expr ";"
 //      | "property" IDENT ":" temporal ";"
+//      | "accepting" IDENT ":" expr ";"
+//      | "scenario" IDENT "=" behaviour ";"
 //      | fair
+//      | extern
 static void decl(void) {
   Token *kw = tok;
+
+  if (is_word(tok, "extern")) {
+    extern_decl();
+    return;
+  }
 
   if (is_kw(tok, "model")) {
     Decl *d = new_decl(DK_MODEL, kw);
@@ -1234,8 +1515,32 @@ static void decl(void) {
     return;
   }
 
+  if (is_decl_word(tok, "accepting")) {
+    Decl *d = new_decl(DK_ACCEPTING, kw);
+    next();
+    d->name = ident("a name for the accepting predicate");
+    if (!consume(":") && !panic) {
+      syntax_error(tok, "expected ':' after the accepting predicate's name");
+      hint("it is written 'accepting NAME: EXPR;'");
+    }
+    d->expr = expr();
+    expect_after(";", "the accepting predicate");
+    return;
+  }
+
+  if (is_decl_word(tok, "scenario")) {
+    Decl *d = new_decl(DK_SCENARIO, kw);
+    next();
+    d->name = ident("the scenario's name");
+    expect("=", "after the scenario's name (it is written 'scenario NAME = BEHAVIOUR;')");
+    d->beh = behaviour();
+    expect_after(";", "the scenario");
+    return;
+  }
+
   syntax_error(tok, "expected a declaration (const, type, var, fn, init, action, "
-                    "invariant, reachable, terminal, constraint, property, fair)");
+                    "invariant, reachable, terminal, constraint, property, accepting, scenario, "
+                    "fair)");
 }
 
 // program = decl* EOF

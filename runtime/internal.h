@@ -223,8 +223,14 @@ typedef struct McrtOptions {
   bool trace_json;
   const char *report_file;
   const char *dot_file, *graph_file;
+  const char *tests_file;      // --tests FILE.json
+  bool tests_cover_accepting;  // --tests-cover accepting (default: transitions)
+  uint64_t dot_max_states;     // --dot-max-states (default 200)
+  uint64_t sim_runs;           // --simulate RUNS (0: search, not simulate)
+  uint64_t sim_depth, sim_seed; // --depth (default 100), --seed (default 1)
   double progress_s; // 0: off
   bool quiet;
+  bool mcc; // --mcc: a net's answers as the Model Checking Contest's lines
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -280,6 +286,7 @@ typedef enum {
   MCRT_BOUND_MAX_DEPTH,
   MCRT_BOUND_MEMORY,
   MCRT_BOUND_INTERRUPTED,
+  MCRT_BOUND_NET_CAPACITY, // a net: a place's counter blocked a transition (the search goes on)
 } McrtBound;
 
 typedef enum {
@@ -335,6 +342,13 @@ typedef struct McrtViolation {
 #ifndef MCRT_BATCH
 #define MCRT_BATCH 16
 #endif
+// What is known of a successor's fingerprint before it is taken.
+typedef enum {
+  MCRT_LOOKUP_INSERT, // nothing: insert it now
+  MCRT_LOOKUP_KNOWN,  // looked up: the set had it before this level
+  MCRT_LOOKUP_NEW,    // inserted by the engine, and new
+  MCRT_LOOKUP_OLD,    // inserted by the engine, and seen before
+} McrtLookup;
 typedef struct McrtPending {
   McrtFp fp;
   uint64_t rule;
@@ -342,7 +356,16 @@ typedef struct McrtPending {
   uint32_t parent;  // id of the state it is a successor of
   uint32_t action;
   bool at_bound;    // the parent is at --max-depth: look up only
+  uint8_t lookup;   // McrtLookup
 } McrtPending;
+
+// A new state's invariants and reachables, evaluated by a worker thread:
+// inv the first invariant that fails (-1: none), bit i of reach whether
+// reachable i holds (for those not reached when the level's window began).
+typedef struct McrtPrecheck {
+  int inv;
+  uint64_t reach;
+} McrtPrecheck;
 
 struct McrtCtx {
   const McrtModel *model;
@@ -370,6 +393,7 @@ struct McrtCtx {
   // Counters.
   uint64_t states, transitions, depth; // depth: of the deepest state (initial: 0)
   uint64_t deadlocks;                  // expanded states without successors (not terminal)
+  uint64_t accepting;                  // states where model->is_accepting holds
   uint64_t *fired;                     // per action
   // Successors of states at --max-depth, looked up but not expanded: they
   // count as transitions only if the bound turns out to have hidden nothing.
@@ -379,6 +403,7 @@ struct McrtCtx {
   uint32_t nreached;
   double start_time, time_s;
   uint64_t peak_bytes; // highest accounted bytes seen
+  size_t engine_bytes; // held by the engine besides the stores (accounted)
 
   McrtError err;
   bool has_violation;
@@ -396,33 +421,65 @@ struct McrtCtx {
   double next_progress;
   FILE *progress_out;
 
+  // A worker of another engine (threads.c): mcrt_emit_successor hands it
+  // the successors (NULL in the serial search).
+  bool (*emit)(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule);
+  void *worker;
+
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
+  struct McrtNetRun *net; // a place/transition net's records (net.c; NULL for a spec)
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
 };
 
+// core.c: the clock, the error slot, stopping.
 double mcrt_now(void);
-// Sets up ctx for a run of model with opt; false on failure (message on err).
-bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt);
-void mcrt_ctx_free(McrtCtx *ctx);
-// Runs the search to the end, the first violation, or a bound.
-void mcrt_search(McrtCtx *ctx);
-size_t mcrt_accounted_bytes(const McrtCtx *ctx);
 // Prints a byte count as "12.3 MiB".
 void mcrt_fprint_bytes(FILE *f, double bytes);
-// The path of rules from an initial state to state id: out[0] is the init
-// rule, out[i>0] action rules. Returns the number of steps (depth + 1);
-// *out is malloc'd.
-size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
 void mcrt_clear_error(McrtCtx *ctx);
 // Stops the run at bound b, hit in the given phase (SIGINT/SIGTERM: b is
 // MCRT_BOUND_INTERRUPTED and the signal is mcrt_signal).
 void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase);
+// The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, 0 if none. Set
+// by the handler mcrt_run (main.c) installs for the whole run; every phase polls it.
+extern volatile sig_atomic_t mcrt_signal;
+// "SIGINT", "SIGTERM", "SIGHUP", "a signal".
+const char *mcrt_signal_name(int sig);
+// Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE.
+void mcrt_test_pause(const char *phase);
+
+// ctx.c: the context's stores.
+// Sets up ctx for a run of model with opt; false on failure (message on err).
+bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt);
+void mcrt_ctx_free(McrtCtx *ctx);
+// The path of rules from an initial state to state id: out[0] is the init
+// rule, out[i>0] action rules. Returns the number of steps (depth + 1);
+// *out is malloc'd.
+size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
+
+// search.c: the serial engine, and the steps other engines take in the same
+// order to give the same results.
+// Runs the search to the end, the first violation, or a bound.
+void mcrt_search(McrtCtx *ctx);
+// The start (clock, initial states) and end (the depth bound, reachables,
+// time) of a search.
+void mcrt_search_begin(McrtCtx *ctx);
+void mcrt_search_end(McrtCtx *ctx);
+// One successor p of the state being expanded (state: its bytes, needed
+// when it is new): a transition, the set, the log. True: stop.
+bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *state,
+                         const McrtPrecheck *pre);
+// Generated code failed (error e) on state id; the violation. True.
+bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_allowed);
+// State id, expanded, had no successor: terminal, or a deadlock. True: stop.
+bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// Prints a progress line (--progress).
+void mcrt_progress(McrtCtx *ctx, double now);
 
 // ---------------------------------------------------------------------------
-// liveness.c: the edge table recorded during the search, and the check of
-// every property instance over it after an exhaustive search.
+// edges.c: the edge table recorded during the search; liveness.c: the check
+// of every property instance over it after an exhaustive search.
 
 // The graph a liveness check reads: CSR edges (start[v] .. start[v + 1] are
 // the edges of state v; start has nstates + 1 entries), each a target id and
@@ -465,6 +522,14 @@ void mcrt_lasso_free(McrtLasso *l);
 // Whether this run checks liveness (--liveness on, or the spec has a
 // property and not --liveness off).
 bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt);
+// The edge table and what the check leaves (edges.c, liveness.c).
+typedef struct McrtLive {
+  McrtLiveGraph g;
+  uint64_t targets_cap, rules_cap, start_cap, bits_cap; // capacities, in entries
+  size_t bytes;                            // accounted: what is allocated
+  bool done;                               // the check ran to its end
+  double time_s;
+} McrtLive;
 // Sets up recording (ctx->live); false when out of memory.
 bool mcrt_live_init(McrtCtx *ctx);
 void mcrt_live_free(McrtCtx *ctx);
@@ -475,6 +540,16 @@ bool mcrt_live_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 // Records the edge from..to labelled with an action rule. Edges come
 // grouped by `from`, in increasing order. False: the memory limit.
 bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule);
+// Closes the table after the search (every state gets its start). False:
+// the memory limit.
+bool mcrt_live_finish(McrtCtx *ctx);
+
+// What --memory counts: every store of the context, and what an engine
+// holds on the side (ctx->engine_bytes: the threads' buffers).
+static inline size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
+  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
+         mcrt_live_bytes(ctx) + ctx->engine_bytes;
+}
 // After an exhaustive search without violation: checks every property
 // instance; the first one violated becomes ctx->viol (kind LIVENESS).
 void mcrt_liveness_check(McrtCtx *ctx);
@@ -485,11 +560,46 @@ double mcrt_liveness_time(const McrtCtx *ctx);
 // symmetry) into a genuine execution: rewrites each action rule, and the
 // failing step's, so that replaying them without canonicalisation is a run
 // of the spec through states of the same classes. False if impossible (a
-// bug: the trace is then wrong). Defined in symmetry.c.
+// bug: the trace is then wrong). Defined in replay.c.
 bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uint64_t *step_rule);
 
 // ---------------------------------------------------------------------------
-// report.c: values, traces, summary and the JSON report.
+// net.c: what a place/transition net's checker (McrtModel.net) records per
+// marking; netreport.c: its answers (token maxima, deadlock, 1-safety,
+// quasi-liveness, stable places, liveness L4), each exact, partial or refused.
+
+typedef struct McrtNetRun {
+  int64_t *m;          // the marking being looked at
+  int64_t *initial;    // the initial marking
+  int64_t *max_place;  // per place: the most tokens seen
+  int64_t *threshold;  // per place: above it a transition may overflow the counter
+  int64_t max_sum;     // the most tokens seen in one marking
+  uint32_t max_place_at;
+  bool *changed;       // per place: differs from the initial marking somewhere
+  uint32_t nchanged;
+  bool *enabled;       // per transition: seen enabled near a counter's capacity
+                       // (elsewhere ctx->fired says which transitions were)
+  uint32_t hint;       // the transition last found enabled
+  uint64_t deadlocks;  // markings where no transition is enabled
+  uint64_t deadlock;   // the first one's state id (MCRT_NO_STATE: none)
+  bool cut;            // a transition was blocked by a counter's capacity
+  uint32_t cut_place, cut_trans;
+  int live;            // L4: 1 yes, 0 no, -1 not decided
+  uint32_t not_live;   // then a transition missing from a terminal component
+  const char *live_refused;
+} McrtNetRun;
+bool mcrt_net_init(McrtCtx *ctx); // false: out of memory
+void mcrt_net_free(McrtCtx *ctx);
+// A new marking (state id, at discovery).
+void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// The answers for people (after the summary), as MCC's lines (--mcc), and
+// as the report's "net" member (a leading comma and the member).
+void mcrt_net_print(FILE *f, McrtCtx *ctx);
+void mcrt_net_print_mcc(FILE *f, McrtCtx *ctx);
+void mcrt_net_report_json(FILE *f, McrtCtx *ctx);
+
+// ---------------------------------------------------------------------------
+// replay.c, report.c: values, traces, summary and the JSON report.
 
 // Runs one step of a replay: init rule into b, or action rule from a into b.
 // Returns false (and the failure in ctx->err) when the rule does not apply.
@@ -503,11 +613,23 @@ void mcrt_print_json_string(FILE *f, const char *s);
 const McrtRuleGroup *mcrt_rule_group(const McrtModel *m, bool init, uint64_t rule);
 // Prints "name(p=v, ...)" for a rule.
 void mcrt_print_rule(FILE *f, const McrtModel *m, bool init, uint64_t rule);
+// The same as JSON: `"action": ..., "rule": ..., "params": {...}` (no braces)
+// and the state as an object of its variables.
+void mcrt_print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule);
+void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state);
 // Prints the state: all leaves, or (prev != NULL) only those that differ.
 void mcrt_print_state(FILE *f, const McrtModel *m, const uint8_t *state, const uint8_t *prev,
                       const char *indent);
 // Prints the trace of the violation (text or JSON by options); replays it.
 void mcrt_print_trace(FILE *f, McrtCtx *ctx);
+// export.c: --graph, --dot and --tests, written after the search from a
+// graph explored on its own (the same whatever the search found). False
+// after a message on err (a file that cannot be written, a graph over the
+// --dot cap, a run-time error of the spec).
+bool mcrt_export(McrtCtx *ctx, FILE *err);
+// simulate.c: --simulate: random runs instead of the search; prints the
+// trace of a violation and its own summary; returns the exit code.
+int mcrt_simulate(const McrtModel *model, const McrtOptions *opt, FILE *out, FILE *err);
 // The verdict line, the summary; the exit code of the run.
 int mcrt_exit_code(const McrtCtx *ctx);
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx);
@@ -523,6 +645,9 @@ typedef struct McrtConclusion {
   int signal;             // which signal (MCRT_BOUND_INTERRUPTED)
   const char *verify;     // --symmetry verify: "agree", "differ", "not-compared"; else NULL
   const char *io_error;   // why stdout could not be written (NULL: it was)
+  // More top-level members written by a layer above (a net's answers,
+  // netreport.c): ", \"name\": value..."; NULL: none.
+  void (*more_json)(FILE *f, McrtCtx *ctx);
 } McrtConclusion;
 // Writes the JSON report to f (opened at the start of the run, closed
 // here); false (message on err, naming path) if writing failed.
@@ -534,12 +659,5 @@ const char *mcrt_violation_kind_name(McrtViolationKind k);
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
-// The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, 0 if none. Set
-// by the handler mcrt_run installs for the whole run; every phase polls it.
-extern volatile sig_atomic_t mcrt_signal;
-// "SIGINT", "SIGTERM", "SIGHUP", "a signal".
-const char *mcrt_signal_name(int sig);
-// Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE (main.c).
-void mcrt_test_pause(const char *phase);
 
 #endif

@@ -89,8 +89,6 @@ static int resolve_symmetry(const McrtModel *m, McrtOptions *opt, FILE *err) {
 // deliver() reports (exit 2, in the report too), not a death that leaves
 // the report file empty.
 
-volatile sig_atomic_t mcrt_signal;
-
 static struct timespec first_signal; // when mcrt_signal was set
 
 static void on_signal(int sig) {
@@ -107,13 +105,6 @@ static void on_signal(int sig) {
     return;
   signal(sig, SIG_DFL);
   raise(sig);
-}
-
-const char *mcrt_signal_name(int sig) {
-  return sig == SIGINT    ? "SIGINT"
-         : sig == SIGTERM ? "SIGTERM"
-         : sig == SIGHUP  ? "SIGHUP"
-                          : "a signal";
 }
 
 typedef struct Handlers {
@@ -149,27 +140,6 @@ static void restore_signals(const Handlers *h) {
   sigaction(SIGPIPE, &h->old_pipe, NULL);
 }
 
-// A test hook (tests/cli/signals.sh), inert unless MCRT_TEST_PAUSE is set:
-// with MCRT_TEST_PAUSE=PHASE the checker prints "mcrt-test-pause: PHASE" on
-// stderr when it reaches PHASE and waits there (at most 60 s) until a signal
-// comes, so that a test can interrupt every phase at a known moment. PHASE:
-//   start          the options are read, the report is open, nothing searched
-//   search         the first state has been expanded (search.c)
-//   liveness       the search is complete, the liveness check about to start
-//   verify-second  --symmetry verify: before the run without reduction
-//   report         every phase has ended, the result is about to be settled
-void mcrt_test_pause(const char *phase) {
-  const char *want = getenv("MCRT_TEST_PAUSE");
-  if (!want || strcmp(want, phase) != 0)
-    return;
-  fprintf(stderr, "mcrt-test-pause: %s\n", phase);
-  fflush(stderr);
-  struct timespec tick = {0, 10 * 1000 * 1000};
-  for (int i = 0; i < 6000 && !mcrt_signal; i++)
-    nanosleep(&tick, NULL);
-}
-
-// ---------------------------------------------------------------------------
 // The runs.
 
 // Sets up a context and runs the search; NULL on failure (after a message).
@@ -253,10 +223,18 @@ static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FIL
 static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
   mcrt_test_pause("report");
   settle(ctx);
-  mcrt_print_trace(out, ctx);
-  mcrt_print_summary(out, ctx);
+  if (ctx->net && ctx->opt->mcc) {
+    mcrt_net_print_mcc(out, ctx);
+  } else {
+    mcrt_print_trace(out, ctx);
+    mcrt_print_summary(out, ctx);
+    if (ctx->net)
+      mcrt_net_print(out, ctx);
+  }
   McrtConclusion c = {.exit_code = mcrt_exit_code(ctx), .bound = ctx->bound,
                       .phase = ctx->bound_phase, .signal = ctx->bound_signal};
+  if (ctx->net)
+    c.more_json = mcrt_net_report_json;
   return deliver(&c, ctx, report, out, err);
 }
 
@@ -384,12 +362,15 @@ static int run(const McrtModel *model, McrtOptions *opt, FILE *report, FILE *out
   mcrt_test_pause("start");
   if (opt->symmetry == MCRT_SYM_VERIFY)
     return verify_symmetry(model, opt, report, out, err);
+  if (opt->sim_runs) // --simulate: random runs instead (simulate.c)
+    return mcrt_simulate(model, opt, out, err);
   McrtCtx *ctx = run_search(model, opt, err);
   if (!ctx)
     return setup_failed(opt, report);
+  bool exported = mcrt_export(ctx, err); // --graph, --dot, --tests (export.c)
   int code = conclude(ctx, report, out, err);
   free_run(ctx);
-  return code;
+  return exported ? code : MCRT_EXIT_USAGE;
 }
 
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err) {

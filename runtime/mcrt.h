@@ -389,6 +389,30 @@ static inline uint64_t mcrt_sym_mix(uint64_t a, uint64_t b) {
 // The runtime's per-thread search context; generated code passes it through.
 typedef struct McrtCtx McrtCtx;
 
+// A place/transition net (the checker of a .pnml file; NULL for a spec).
+// Place p is state variable p, a counter 0..capacity[p]; transition t is
+// action t, without parameters (rule t). The arcs of transition t are
+// arcs[arc_start[t] .. arc_start[t + 1]). The actions fire only what the
+// counters can hold: where a capacity is not a proven bound, runtime/net.c
+// watches for a transition the net enables but a counter blocks (the run's
+// net answers are then partial).
+typedef enum { MCRT_ARC_IN, MCRT_ARC_OUT, MCRT_ARC_INHIBITOR } McrtArcKind;
+typedef struct McrtNetArc {
+  uint32_t place;
+  McrtArcKind kind;
+  int64_t weight;
+} McrtNetArc;
+typedef struct McrtNet {
+  uint32_t nplaces, ntrans, narcs, ninhibitor;
+  const int64_t *capacity;   // per place
+  const bool *proven;        // per place: the capacity is a proven bound
+  const uint64_t *arc_start; // ntrans + 1 entries
+  const McrtNetArc *arcs;
+  const char *id;            // the net's id in the file
+  const char *unbounded;     // the net is unbounded: the place and a firing
+                             // sequence that pumps it (text); NULL: not known
+} McrtNet;
+
 typedef struct McrtModel {
   uint32_t abi_version; // MCRT_ABI_VERSION
   const char *name;
@@ -460,6 +484,16 @@ typedef struct McrtModel {
   // Adds to key[k][i] a hash of what the state says about element i of
   // scalarset k, such that permuting the state permutes the keys alike.
   void (*sym_keys)(const uint8_t *state, uint64_t *const *key);
+  // Scenarios (runtime/export.c): whether a state is accepting (the
+  // scenario's automaton accepts and every `accepting` predicate holds);
+  // NULL when the spec has neither. The scenario explored, or NULL.
+  bool (*is_accepting)(McrtCtx *ctx, const uint8_t *state);
+  const char *scenario;
+  // Why the model has no symmetry reduction although scalarsets occur in
+  // the state (a scenario that names their values), or NULL.
+  const char *symmetry_refused;
+  // A place/transition net: its arcs and capacities (NULL for a spec).
+  const McrtNet *net;
 } McrtModel;
 
 // ---------------------------------------------------------------------------

@@ -38,8 +38,16 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
           "  --threads N            worker threads (only 1 is implemented)\n"
-          "  --dot FILE, --graph FILE.json  state graph exports (not implemented yet)\n"
+          "  --graph FILE.json      write the explored transition system as JSON\n"
+          "  --dot FILE             write it for graphviz, the violation's path in red\n"
+          "  --dot-max-states N     refuse --dot past N states (default 200)\n"
+          "  --tests FILE.json      write test paths covering the graph's transitions\n"
+          "  --tests-cover transitions|accepting  what the test paths cover\n"
+          "  --simulate RUNS        random runs instead of the search (not a proof)\n"
+          "  --depth D, --seed S    steps per run (default 100), random seed (default 1)\n"
           "  --quiet                print only the verdict and the trace\n"
+          "  --mcc                  a Petri net's answers as the Model Checking Contest's\n"
+          "                         STATE_SPACE and FORMULA lines, nothing else\n"
           "  --help, --version\n"
           "\n"
           "Exit codes: 0 every property holds (exhaustive search), 1 violation,\n"
@@ -105,10 +113,14 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       .memory = MCRT_UNLIMITED,
       .fingerprint_bits = 64,
       .symmetry = MCRT_SYM_DEFAULT,
-      .deadlock = true,
+      .deadlock = !m->net, // a net's deadlocks are an answer (net.c), not a violation
       .liveness = MCRT_LIVENESS_DEFAULT,
       .progress_s = 10,
+      .dot_max_states = 200,
+      .sim_depth = 100,
+      .sim_seed = 1,
   };
+  bool sim_depth_given = false, sim_seed_given = false;
   bool help = false, version = false;
   const char *dot = NULL, *graph = NULL;
 
@@ -130,7 +142,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     name[len] = 0;
 
     // Flags.
-    static const char *const flags[] = {"--help", "--version", "--quiet", "--no-deadlock"};
+    static const char *const flags[] = {"--help", "--version", "--quiet", "--no-deadlock",
+                                        "--mcc"};
     bool is_flag = false;
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
       is_flag |= strcmp(name, flags[k]) == 0;
@@ -145,6 +158,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         version = true;
       else if (!strcmp(name, "--quiet"))
         opt->quiet = true;
+      else if (!strcmp(name, "--mcc"))
+        opt->mcc = true;
       else
         opt->deadlock = false;
       continue;
@@ -155,6 +170,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         "--threads",  "--max-states",   "--max-steps",    "--max-depth", "--memory",
         "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",     "--trace-format", "--report",
         "--dot",      "--graph",        "--progress",
+        "--tests",    "--tests-cover",  "--dot-max-states", "--simulate", "--depth", "--seed",
     };
     bool known = false;
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
@@ -234,6 +250,28 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       dot = val;
     } else if (!strcmp(name, "--graph")) {
       graph = val;
+    } else if (!strcmp(name, "--tests")) {
+      if (!*val)
+        return bad(err, name, val, "a file name");
+      opt->tests_file = val;
+    } else if (!strcmp(name, "--tests-cover")) {
+      if (strcmp(val, "transitions") && strcmp(val, "accepting"))
+        return bad(err, name, val, "transitions or accepting");
+      opt->tests_cover_accepting = !strcmp(val, "accepting");
+    } else if (!strcmp(name, "--dot-max-states")) {
+      if (!parse_u64(val, &opt->dot_max_states) || !opt->dot_max_states)
+        return bad(err, name, val, "a number of states (at least 1)");
+    } else if (!strcmp(name, "--simulate")) {
+      if (!parse_u64(val, &opt->sim_runs) || !opt->sim_runs)
+        return bad(err, name, val, "a number of runs (at least 1)");
+    } else if (!strcmp(name, "--depth")) {
+      if (!parse_u64(val, &opt->sim_depth))
+        return bad(err, name, val, "a number of steps");
+      sim_depth_given = true;
+    } else if (!strcmp(name, "--seed")) {
+      if (!parse_u64(val, &opt->sim_seed))
+        return bad(err, name, val, "a number");
+      sim_seed_given = true;
     } else if (!strcmp(name, "--progress")) {
       char *end;
       errno = 0;
@@ -258,10 +296,21 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
   // Recognised, but belonging to later issues.
   if (opt->threads > 1)
     return not_implemented(err, "--threads N with N > 1");
-  if (dot)
-    return not_implemented(err, "--dot");
-  if (graph)
-    return not_implemented(err, "--graph");
+  if ((sim_depth_given || sim_seed_given) && !opt->sim_runs) {
+    fprintf(err, "error: --depth and --seed go with --simulate RUNS\n");
+    return MCRT_EXIT_USAGE;
+  }
+  if (opt->sim_runs && (dot || graph || opt->tests_file || opt->report_file ||
+                        opt->symmetry == MCRT_SYM_VERIFY)) {
+    fprintf(err, "error: --simulate walks random runs: it has no graph to export, no report "
+                 "and no symmetry to verify\n");
+    return MCRT_EXIT_USAGE;
+  }
+  if ((dot || graph || opt->tests_file) && opt->symmetry == MCRT_SYM_VERIFY) {
+    fprintf(err, "error: --dot, --graph and --tests export one search: not with --symmetry "
+                 "verify\n");
+    return MCRT_EXIT_USAGE;
+  }
   opt->dot_file = dot;
   opt->graph_file = graph;
   return -1;

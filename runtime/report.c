@@ -378,6 +378,14 @@ static void print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rul
   fputc('}', f);
 }
 
+void mcrt_print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule) {
+  print_rule_json(f, m, init, rule);
+}
+
+void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state) {
+  print_state_json(f, m, state);
+}
+
 // ---------------------------------------------------------------------------
 // Traces: walk the log back, replay forward.
 
@@ -400,16 +408,6 @@ static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what
     fprintf(stderr, "internal error: trace replay: step %zu: %s (a bug in mcgen: the "
                     "generated code is not deterministic)\n",
             step, what);
-}
-
-bool mcrt_replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b) {
-  const McrtModel *m = ctx->model;
-  mcrt_clear_error(ctx);
-  memset(b, 0, ctx->state_bytes + MCRT_SLACK);
-  ctx->replaying = true;
-  bool ok = init ? m->apply_init(ctx, rule, b) : m->apply_rule(ctx, rule, a, b);
-  ctx->replaying = false;
-  return ok && !mcrt_failed(ctx);
 }
 
 // Whether the search found the state (under symmetry: its class).
@@ -599,6 +597,7 @@ const char *mcrt_bound_name(McrtBound b) {
   case MCRT_BOUND_MAX_DEPTH: return "max-depth";
   case MCRT_BOUND_MEMORY: return "memory";
   case MCRT_BOUND_INTERRUPTED: return "interrupted";
+  case MCRT_BOUND_NET_CAPACITY: return "net-capacity";
   }
   return NULL;
 }
@@ -663,6 +662,10 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
     fprintf(f, "%sinterrupted by %s",
             ctx->bound_phase == MCRT_PHASE_SEARCH ? "the search was " : "",
             mcrt_signal_name(ctx->bound_signal));
+    break;
+  case MCRT_BOUND_NET_CAPACITY:
+    fputs("a place's counter could not hold the tokens a transition would put there "
+          "(no proven bound): markings past it are not explored", f);
     break;
   case MCRT_BOUND_NONE:
     break;
@@ -761,7 +764,9 @@ static const char *liveness_status_text(const McrtCtx *ctx) {
 static void print_symmetry(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   const McrtSym *sy = ctx->sym;
-  if (sy) {
+  if (m->symmetry_refused) {
+    fprintf(f, "symmetry:      off: %s\n", m->symmetry_refused);
+  } else if (sy) {
     fprintf(f, "symmetry:      on: one state per class of scalarset permutations (");
     for (uint32_t k = 0; k < m->nsym; k++)
       fprintf(f, "%s%s %u", k ? ", " : "", m->sym[k].name, m->sym[k].size);
@@ -791,6 +796,11 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
           ctx->depth, bfs_levels(ctx));
   fprintf(f, "deadlocks:     %" PRIu64 " (states without successors%s)\n", ctx->deadlocks,
           m->has_terminal ? " where no terminal predicate holds" : "");
+  if (m->is_accepting)
+    fprintf(f, "accepting:     %" PRIu64 " (states where %s%s%s accepts and every accepting "
+               "predicate holds)\n",
+            ctx->accepting, m->scenario ? "scenario '" : "the spec", m->scenario ? m->scenario : "",
+            m->scenario ? "'" : "");
   fprintf(f, "time:          %.3f s, %.0f states/s\n", ctx->time_s, per_s);
   fputs("memory:        ", f);
   mcrt_fprint_bytes(f, (double)ctx->peak_bytes);
@@ -887,6 +897,13 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fputs(", \"depth_convention\": \"initial states at depth 0\"", f);
   fprintf(f, ", \"bfs_levels\": %" PRIu64 ", \"deadlocks\": %" PRIu64, bfs_levels(ctx),
           ctx->deadlocks);
+  if (m->is_accepting) {
+    fprintf(f, ", \"accepting\": %" PRIu64 ", \"scenario\": ", ctx->accepting);
+    if (m->scenario)
+      mcrt_print_json_string(f, m->scenario);
+    else
+      fputs("null", f);
+  }
   fputs(",\n \"bound_hit\": ", f);
   if (bound)
     mcrt_print_json_string(f, bound);
@@ -935,6 +952,8 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f}", mcrt_live_bytes(ctx),
           mcrt_liveness_time(ctx));
   print_symmetry_json(f, ctx);
+  if (c->more_json)
+    c->more_json(f, ctx);
   fprintf(f, ", \"time_s\": %.6f, \"memory_bytes\": %zu", ctx->time_s, (size_t)ctx->peak_bytes);
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);

@@ -1,5 +1,5 @@
 // search.c: the deterministic single-threaded breadth-first search, and the
-// functions generated code calls back into (emit, errors).
+// emit functions generated code calls back into (errors: core.c).
 //
 // Flow. initial_states() emits each initial state; every new state is given
 // the next id (0, 1, 2, ... in discovery order), logged {parent, rule},
@@ -44,196 +44,13 @@
 // of an empty graph would be vacuous.
 #include "internal.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define MCRT_FP_INITIAL_CAPACITY (1u << 14)
 #define MCRT_PROGRESS_EVERY 1024 // pops between clock checks
 
-_Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...) {
-  va_list ap;
-  fflush(stdout);
-  fprintf(stderr, "%s:%d: internal error: ", file, line);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  abort();
-}
-
-double mcrt_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-// ---------------------------------------------------------------------------
-// The error slot (called by generated code).
-
-// A message cut to fit its buffer (n bytes written of `want`) ends on a
-// whole UTF-8 character: a sequence the cut split is dropped.
-static void cut_at_char(char *msg, size_t n, int want) {
-  if (want < 0 || (size_t)want < n || n < 2)
-    return;
-  size_t end = n - 1, lead = end;
-  while (lead > 0 && end - lead < 4 && ((unsigned char)msg[lead - 1] & 0xc0) == 0x80)
-    lead--;
-  if (lead == 0 || ((unsigned char)msg[lead - 1] & 0xc0) != 0xc0)
-    return; // ASCII before the continuation bytes, or no sequence at all
-  unsigned char c = (unsigned char)msg[lead - 1];
-  size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-  if (end - (lead - 1) < len)
-    msg[lead - 1] = 0;
-}
-
-void mcrt_runtime_error(McrtCtx *ctx, const char *file, int line, int col, const char *fmt, ...) {
-  if (ctx->err.set)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  int want = vsnprintf(ctx->err.message, sizeof ctx->err.message, fmt, ap);
-  va_end(ap);
-  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
-  ctx->err.set = true;
-  ctx->err.is_assert = false;
-  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
-}
-
-void mcrt_assert_failed(McrtCtx *ctx, const char *file, int line, int col, const char *message) {
-  if (ctx->err.set)
-    return;
-  int want = snprintf(ctx->err.message, sizeof ctx->err.message, "%s",
-                      message ? message : "assertion failed");
-  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
-  ctx->err.set = true;
-  ctx->err.is_assert = true;
-  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
-}
-
-bool mcrt_failed(const McrtCtx *ctx) { return ctx->err.set; }
-
-uint32_t mcrt_find_group(const McrtRuleGroup *groups, uint32_t ngroups, uint64_t rule) {
-  uint32_t lo = 0, hi = ngroups;
-  while (hi - lo > 1) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (groups[mid].first_rule <= rule)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  if (ngroups == 0 || rule < groups[lo].first_rule ||
-      rule - groups[lo].first_rule >= groups[lo].nbindings)
-    return UINT32_MAX;
-  return lo;
-}
-
-bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_t ngroups,
-                 McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out) {
-  uint32_t g = mcrt_find_group(groups, ngroups, rule);
-  return g != UINT32_MAX && replay[g](ctx, rule - groups[g].first_rule, in, out);
-}
-
-void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule) {
-  if (!ctx->err.set || ctx->err.has_rule)
-    return;
-  ctx->err.has_rule = true;
-  ctx->err.rule_init = init;
-  ctx->err.rule = rule;
-}
-
-void mcrt_clear_error(McrtCtx *ctx) { memset(&ctx->err, 0, sizeof ctx->err); }
-
-// ---------------------------------------------------------------------------
-// Context.
-
-bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt) {
-  memset(ctx, 0, sizeof *ctx);
-  ctx->model = model;
-  ctx->opt = opt;
-  ctx->state_bytes = model->state_bytes;
-  ctx->fp_bits = opt->fingerprint_bits;
-  ctx->cur = calloc(1, model->state_bytes + MCRT_SLACK);
-  ctx->pend_stride = model->state_bytes + MCRT_SLACK;
-  ctx->pend_states = calloc(MCRT_BATCH, ctx->pend_stride);
-  if (!ctx->pend_states)
-    return false;
-  ctx->fired = calloc(model->nactions + 1, sizeof *ctx->fired);
-  ctx->bound_fired = calloc(model->nactions + 1, sizeof *ctx->bound_fired);
-  ctx->reached = calloc(model->nreachables + 1, sizeof *ctx->reached);
-  if (!ctx->cur || !ctx->fired || !ctx->bound_fired || !ctx->reached)
-    return false;
-  uint64_t max_rule = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
-  mcrt_log_init(&ctx->log, max_rule ? max_rule - 1 : 0);
-  mcrt_queue_init(&ctx->queue, model->state_bytes);
-  if (!mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
-    return false;
-  if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
-    return false;
-  if (opt->symmetry == MCRT_SYM_ON && mcrt_sym_available(model)) {
-    ctx->sym = mcrt_sym_new(model, opt->sym_method);
-    ctx->canon = calloc(1, model->state_bytes + MCRT_SLACK);
-    if (!ctx->canon)
-      return false;
-  }
-  ctx->peak_bytes = mcrt_accounted_bytes(ctx);
-  return true;
-}
-
-void mcrt_ctx_free(McrtCtx *ctx) {
-  mcrt_live_free(ctx);
-  free(ctx->viol.path);
-  ctx->viol.path = NULL;
-  mcrt_fpset_free(&ctx->set);
-  mcrt_log_free(&ctx->log);
-  mcrt_queue_free(&ctx->queue);
-  free(ctx->cur);
-  free(ctx->pend_states);
-  free(ctx->fired);
-  free(ctx->bound_fired);
-  free(ctx->reached);
-  mcrt_sym_free(ctx->sym);
-  free(ctx->canon);
-  ctx->sym = NULL, ctx->canon = NULL;
-  ctx->cur = NULL, ctx->pend_states = NULL, ctx->fired = NULL, ctx->reached = NULL;
-  ctx->bound_fired = NULL;
-}
-
-size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
-  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
-         mcrt_live_bytes(ctx);
-}
-
-size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out) {
-  size_t n = 1;
-  for (uint64_t i = id; mcrt_log_get(&ctx->log, i).parent != MCRT_LOG_INITIAL;
-       i = mcrt_log_get(&ctx->log, i).parent)
-    n++;
-  uint64_t *path = malloc(n * sizeof *path);
-  if (!path)
-    mcrt_die("out of memory");
-  size_t k = n;
-  for (uint64_t i = id;; i = mcrt_log_get(&ctx->log, i).parent) {
-    McrtLogRecord r = mcrt_log_get(&ctx->log, i);
-    path[--k] = r.rule;
-    if (r.parent == MCRT_LOG_INITIAL)
-      break;
-  }
-  *out = path;
-  return n;
-}
-
 // ---------------------------------------------------------------------------
 // Stopping: bounds and violations.
-
-void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase) {
-  if (ctx->bound == MCRT_BOUND_NONE) {
-    ctx->bound = b;
-    ctx->bound_phase = phase;
-    ctx->bound_signal = b == MCRT_BOUND_INTERRUPTED ? mcrt_signal : 0;
-  }
-  ctx->stop = true;
-}
 
 static bool hit_bound(McrtCtx *ctx, McrtBound b) {
   mcrt_stop_at(ctx, b, MCRT_PHASE_SEARCH);
@@ -281,7 +98,7 @@ static bool reserve(McrtCtx *ctx, size_t extra) {
 }
 
 static bool grow_set(McrtCtx *ctx) {
-  size_t other = mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue);
+  size_t other = mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) + ctx->engine_bytes;
   size_t need = mcrt_fpset_grow_bytes(&ctx->set);
   if (other + need > ctx->opt->memory || !mcrt_fpset_grow(&ctx->set)) {
     hit_bound(ctx, MCRT_BOUND_MEMORY);
@@ -296,8 +113,10 @@ static bool grow_set(McrtCtx *ctx) {
 // Discovery.
 
 // Records a state just inserted in the set. True when the search must stop.
+// pre: the invariants and reachables already evaluated by another thread
+// (NULL: evaluate them here).
 static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64_t rule,
-                       uint64_t depth) {
+                       uint64_t depth, const McrtPrecheck *pre) {
   const McrtModel *m = ctx->model;
   uint64_t limit = ctx->opt->max_states < MCRT_LOG_MAX_STATES ? ctx->opt->max_states
                                                                : MCRT_LOG_MAX_STATES;
@@ -317,7 +136,7 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
     ctx->depth = depth;
 
   if (m->ninvariants > 0) {
-    int k = m->check_invariants(ctx, state);
+    int k = pre ? pre->inv : m->check_invariants(ctx, state);
     if (mcrt_failed(ctx))
       return error_violation(ctx, id, false);
     if (k >= 0) {
@@ -333,13 +152,21 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
     for (uint32_t i = 0; i < m->nreachables; i++) {
       if (ctx->reached[i])
         continue;
-      bool holds = m->check_reachable(ctx, i, state);
+      bool holds = pre ? (pre->reach >> i) & 1 : m->check_reachable(ctx, i, state);
       if (mcrt_failed(ctx))
         return error_violation(ctx, id, false);
       if (holds)
         ctx->reached[i] = true, ctx->nreached++;
     }
   }
+  if (m->is_accepting) { // a scenario or accepting predicates: count the accepting states
+    bool accepting = m->is_accepting(ctx, state);
+    if (mcrt_failed(ctx))
+      return error_violation(ctx, id, false);
+    ctx->accepting += accepting;
+  }
+  if (ctx->net) // a net: token maxima, enabled transitions, deadlock
+    mcrt_net_state(ctx, id, state);
   if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
     return mcrt_failed(ctx) ? error_violation(ctx, id, false) : hit_bound(ctx, MCRT_BOUND_MEMORY);
   if (!mcrt_queue_push(&ctx->queue, state))
@@ -368,7 +195,7 @@ static bool discover(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64
     return true;
   if (r == MCRT_FP_OLD)
     return false;
-  return record_new(ctx, state, parent, rule, 0);
+  return record_new(ctx, state, parent, rule, 0, NULL);
 }
 
 void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
@@ -396,48 +223,56 @@ void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
 // exactly those of an unbatched search; generated code and the loop may only
 // compute a few successors more than needed before they see the stop.
 static bool flush(McrtCtx *ctx) {
-  const McrtOptions *opt = ctx->opt;
   uint32_t n = ctx->npending;
   ctx->npending = 0;
-  for (uint32_t i = 0; i < n && !ctx->stop; i++) {
-    const McrtPending *p = &ctx->pend[i];
-    // A state at the depth bound is not expanded: its successors are only
-    // looked up, to tell whether the bound hid anything. When it did, they
-    // are not transitions (as Rumur's --bound counts); when it did not, the
-    // search was exhaustive after all and they are (see mcrt_search).
-    if (p->at_bound) {
-      uint32_t to;
-      if (!ctx->live) {
-        ctx->depth_truncated |= !mcrt_fpset_contains(&ctx->set, p->fp);
-      } else if (!mcrt_fpset_find_id(&ctx->set, p->fp, &to)) {
-        ctx->depth_truncated = true;
-      } else if (!mcrt_live_edge(ctx, p->parent, to, p->rule)) {
-        return hit_bound(ctx, MCRT_BOUND_MEMORY);
-      }
-      ctx->bound_transitions++;
-      ctx->bound_fired[p->action]++;
-      continue;
-    }
-    if (ctx->transitions >= opt->max_steps)
-      return hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
-    ctx->transitions++;
-    ctx->fired[p->action]++;
+  for (uint32_t i = 0; i < n && !ctx->stop; i++)
+    if (mcrt_take_successor(ctx, &ctx->pend[i], ctx->pend_states + i * ctx->pend_stride, NULL))
+      return true;
+  return ctx->stop;
+}
+
+bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *state,
+                         const McrtPrecheck *pre) {
+  const McrtOptions *opt = ctx->opt;
+  // A state at the depth bound is not expanded: its successors are only
+  // looked up, to tell whether the bound hid anything. When it did, they
+  // are not transitions (as Rumur's --bound counts); when it did not, the
+  // search was exhaustive after all and they are (see mcrt_search).
+  if (p->at_bound) {
     uint32_t to;
-    McrtFpResult r = insert(ctx, p->fp, &to);
-    if (r == MCRT_FP_FULL)
-      return true;
-    if (r == MCRT_FP_NEW &&
-        record_new(ctx, ctx->pend_states + i * ctx->pend_stride, p->parent, p->rule, p->depth))
-      return true;
-    if (ctx->live && !mcrt_live_edge(ctx, p->parent, to, p->rule))
+    if (!ctx->live) {
+      ctx->depth_truncated |= p->lookup != MCRT_LOOKUP_KNOWN && !mcrt_fpset_contains(&ctx->set, p->fp);
+    } else if (!mcrt_fpset_find_id(&ctx->set, p->fp, &to)) {
+      ctx->depth_truncated = true;
+    } else if (!mcrt_live_edge(ctx, p->parent, to, p->rule)) {
       return hit_bound(ctx, MCRT_BOUND_MEMORY);
+    }
+    ctx->bound_transitions++;
+    ctx->bound_fired[p->action]++;
+    return false;
   }
+  if (ctx->transitions >= opt->max_steps)
+    return hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
+  ctx->transitions++;
+  ctx->fired[p->action]++;
+  uint32_t to;
+  McrtFpResult r = p->lookup == MCRT_LOOKUP_INSERT ? insert(ctx, p->fp, &to)
+                   : p->lookup == MCRT_LOOKUP_NEW  ? MCRT_FP_NEW
+                                                   : MCRT_FP_OLD;
+  if (r == MCRT_FP_FULL)
+    return true;
+  if (r == MCRT_FP_NEW && record_new(ctx, state, p->parent, p->rule, p->depth, pre))
+    return true;
+  if (ctx->live && !mcrt_live_edge(ctx, p->parent, to, p->rule))
+    return hit_bound(ctx, MCRT_BOUND_MEMORY);
   return ctx->stop;
 }
 
 bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
   if (ctx->replaying)
     mcrt_die("mcrt_emit_successor called during replay");
+  if (ctx->emit) // another engine's worker
+    return ctx->emit(ctx, next, action, rule);
   if (ctx->stop)
     return true;
   ctx->cur_has_successor = true;
@@ -454,6 +289,7 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
   p->parent = (uint32_t)ctx->cur_id;
   p->action = action;
   p->at_bound = ctx->at_depth_bound;
+  p->lookup = MCRT_LOOKUP_INSERT;
   mcrt_fpset_prefetch(&ctx->set, p->fp);
   return ctx->npending == MCRT_BATCH ? flush(ctx) : false;
 }
@@ -461,18 +297,7 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
 // ---------------------------------------------------------------------------
 // The search loop.
 
-void mcrt_fprint_bytes(FILE *f, double bytes) {
-  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4)
-    bytes /= 1024, u++;
-  if (u == 0)
-    fprintf(f, "%.0f B", bytes);
-  else
-    fprintf(f, "%.1f %s", bytes, units[u]);
-}
-
-static void progress(McrtCtx *ctx, double now) {
+void mcrt_progress(McrtCtx *ctx, double now) {
   FILE *f = ctx->progress_out ? ctx->progress_out : stderr;
   double t = now - ctx->start_time;
   fprintf(f, "progress: %llu states (%.0f/s), %llu transitions, frontier %llu, depth %llu, memory ",
@@ -484,7 +309,7 @@ static void progress(McrtCtx *ctx, double now) {
   fflush(f);
 }
 
-void mcrt_search(McrtCtx *ctx) {
+void mcrt_search_begin(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   const McrtOptions *opt = ctx->opt;
   ctx->start_time = mcrt_now();
@@ -503,6 +328,35 @@ void mcrt_search(McrtCtx *ctx) {
              "no initial state: no init block gives a state (every `when` is false), so "
              "nothing was checked");
   }
+}
+
+bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_allowed) {
+  ctx->err = *e;
+  return error_violation(ctx, id, step_allowed);
+}
+
+bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
+  const McrtModel *m = ctx->model;
+  bool terminal = false;
+  if (m->has_terminal && m->is_terminal) {
+    terminal = m->is_terminal(ctx, state);
+    if (mcrt_failed(ctx))
+      return error_violation(ctx, id, false);
+  }
+  ctx->deadlocks += !terminal;
+  if (!terminal && ctx->opt->deadlock) {
+    McrtViolation *v = violation(ctx, MCRT_VIOL_DEADLOCK, id);
+    snprintf(v->message, sizeof v->message, "deadlock: no action is enabled%s",
+             m->has_terminal ? " and no terminal predicate holds" : "");
+    return true;
+  }
+  return false;
+}
+
+void mcrt_search(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  const McrtOptions *opt = ctx->opt;
+  mcrt_search_begin(ctx);
 
   // Expansion in id order.
   uint64_t level_end = ctx->states; // first id of the next level
@@ -530,7 +384,7 @@ void mcrt_search(McrtCtx *ctx) {
     if (ctx->next_progress > 0 && id % MCRT_PROGRESS_EVERY == 0) {
       double now = mcrt_now();
       if (now >= ctx->next_progress) {
-        progress(ctx, now);
+        mcrt_progress(ctx, now);
         ctx->next_progress = now + opt->progress_s;
       }
     }
@@ -541,8 +395,7 @@ void mcrt_search(McrtCtx *ctx) {
         mcrt_clear_error(ctx);
         if (flush(ctx))
           break;
-        ctx->err = saved;
-        error_violation(ctx, id, false);
+        mcrt_state_failed(ctx, id, &saved, false);
         break;
       }
       if (!within)
@@ -560,32 +413,19 @@ void mcrt_search(McrtCtx *ctx) {
       mcrt_clear_error(ctx);
       if (flush(ctx))
         break;
-      ctx->err = saved;
-      error_violation(ctx, id, true);
+      mcrt_state_failed(ctx, id, &saved, true);
       break;
     }
-    if (!ctx->cur_has_successor) {
-      if (flush(ctx))
-        break;
-      bool terminal = false;
-      if (m->has_terminal && m->is_terminal) {
-        terminal = m->is_terminal(ctx, ctx->cur);
-        if (mcrt_failed(ctx)) {
-          error_violation(ctx, id, false);
-          break;
-        }
-      }
-      ctx->deadlocks += !terminal;
-      if (!terminal && opt->deadlock) {
-        McrtViolation *v = violation(ctx, MCRT_VIOL_DEADLOCK, id);
-        snprintf(v->message, sizeof v->message,
-                 "deadlock: no action is enabled%s", m->has_terminal ? " and no terminal predicate holds" : "");
-        break;
-      }
-    }
+    if (!ctx->cur_has_successor && (flush(ctx) || mcrt_no_successor(ctx, id, ctx->cur)))
+      break;
   }
   if (!ctx->stop)
     flush(ctx);
+  mcrt_search_end(ctx);
+}
+
+void mcrt_search_end(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
   ctx->npending = 0;
   ctx->at_depth_bound = false;
   if (!ctx->stop && ctx->depth_truncated)
@@ -609,6 +449,14 @@ void mcrt_search(McrtCtx *ctx) {
         break;
       }
     }
+  }
+  // Likewise a scenario (or accepting predicates) that no run completes.
+  if (!ctx->stop && m->is_accepting && !ctx->accepting) {
+    McrtViolation *v = violation(ctx, MCRT_VIOL_REACHABLE, MCRT_NO_STATE);
+    v->name = m->scenario ? m->scenario : "accepting";
+    snprintf(v->message, sizeof v->message, "no accepting state is reachable%s%s%s",
+             m->scenario ? " (scenario '" : "", m->scenario ? m->scenario : "",
+             m->scenario ? "')" : "");
   }
   ctx->time_s = mcrt_now() - ctx->start_time;
   size_t now_bytes = mcrt_accounted_bytes(ctx);

@@ -70,6 +70,7 @@ static const McrtPropInstance mc_instances[] = {
 m4_defn(⟦MCGEN_INSTANCE_TABLE⟧)};
 m4_defn(⟦MCGEN_PROPERTY_BITS⟧)
 m4_defn(⟦MCGEN_FAIRNESS⟧)
+m4_defn(⟦MCGEN_NET⟧)
 
 static const McrtModel mc_model = {
     .abi_version = MCRT_ABI_VERSION,
@@ -112,6 +113,10 @@ static const McrtModel mc_model = {
     .sym = MCGEN_SYM_TABLE,
     .sym_apply = MCGEN_SYM_APPLY,
     .sym_keys = MCGEN_SYM_KEYS,
+    .is_accepting = MCGEN_IS_ACCEPTING,
+    .scenario = m4_defn(⟦MCGEN_SCENARIO⟧),
+    .symmetry_refused = m4_defn(⟦MCGEN_SYMMETRY_REFUSED⟧),
+    .net = MCGEN_NET_PTR,
 };
 
 int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }

@@ -14,9 +14,17 @@ build_mcgen_asan() {
   done
   if [ "$stale" -eq 1 ]; then
     local tmp=$exe.tmp.$$
+    # libclang for `extern` (compiler/extern.c), as the Makefile finds it.
+    local clang_flags=() inc lib
+    inc=$(llvm-config --includedir 2>/dev/null) lib=$(llvm-config --libdir 2>/dev/null)
+    if [ -n "$inc" ] && [ -f "$inc/clang-c/Index.h" ]; then
+      clang_flags=(-DMCGEN_HAVE_LIBCLANG -isystem "$inc" -L"$lib" -Wl,-rpath,"$lib" -lclang)
+    fi
     if ! ${CC:-cc} -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra \
         -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
-        -o "$tmp" "$root"/compiler/*.c >&2; then
+        $(pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2) \
+        -o "$tmp" "$root"/compiler/*.c "${clang_flags[@]}" \
+        $(pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2) >&2; then
       echo "cannot build $exe" >&2
       rm -f "$tmp"
       return 1

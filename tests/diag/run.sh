@@ -12,6 +12,12 @@
 #                                                (`mcgen: error: ...`)
 #   // EXPECT-NOTE: 3:10: to match this '{'      a note that must appear
 #   // EXPECT-HINT: did you mean 'pc'?           a hint that must appear
+#   // EXPECT-NOTE: c/f.h:3:10: text             a note at another file (the C
+#                                                of `extern`, path as printed),
+#                                                with its line and caret
+#   // EXPECT-WARNING: 3:10: text                a warning that must appear
+#   // EXPECT-EXIT: 2                            exit status (default 1; 2: the
+#                                                C input itself is bad)
 #   // MCGEN-ARGS: -D N=3                        mcgen options
 #   // KNOWN-BUG: why                            the case states the wanted
 #                                                behaviour, which mcgen does
@@ -67,14 +73,16 @@ passed=0 failed=0
 # check_output NAME OUTFILE STATUS CASEFILE: prints the reasons the output
 # does not meet the expectations (nothing if it does).
 check_output() {
-  local name=$1 out=$2 status=$3 file=$4
-  if [ "$status" -ne 1 ]; then
+  local name=$1 out=$2 status=$3 file=$4 want_status
+  want_status=$(sed -n 's|^// EXPECT-EXIT: ||p' "$file" | head -1)
+  want_status=${want_status:-1}
+  if [ "$status" -ne "$want_status" ]; then
     if [ "$status" -gt 128 ]; then
       echo "killed by signal $((status - 128))"
     elif [ "$status" -eq 124 ]; then
       echo "timed out"
     else
-      echo "exit status $status, expected 1"
+      echo "exit status $status, expected $want_status"
     fi
   fi
   if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:|UndefinedBehaviorSanitizer' "$out"; then
@@ -131,11 +139,34 @@ check_output() {
   fi
 
   while IFS= read -r exp; do
+    if [[ $exp =~ ^([^\ :]+):([0-9]+):([0-9]+):\ (.*)$ ]]; then
+      # a note in another file: its line and caret must follow
+      loc="${BASH_REMATCH[1]}:${BASH_REMATCH[2]}:${BASH_REMATCH[3]}"
+      msg=${BASH_REMATCH[4]}
+      found=-1
+      for ((i = 0; i < n; i++)); do
+        if [[ ${lines[i]} == "$loc: note: "*"$msg"* ]]; then
+          found=$i
+          break
+        fi
+      done
+      if [ "$found" -lt 0 ]; then
+        echo "missing note: $loc: note: $msg"
+      elif ! [[ ${lines[found + 2]:-} =~ ^\ *\|\ [[:space:]]*\^~*$ ]]; then
+        echo "no source line and caret after: ${lines[found]}"
+      fi
+      continue
+    fi
     [[ $exp =~ ^([0-9]+):([0-9]+):\ (.*)$ ]] || { echo "bad EXPECT-NOTE: $exp"; continue; }
     loc="${BASH_REMATCH[1]}:${BASH_REMATCH[2]}"
     msg=${BASH_REMATCH[3]}
     grep -qF -- "$name:$loc: note: $msg" "$out" || echo "missing note: $name:$loc: note: $msg"
   done < <(sed -n 's|^// EXPECT-NOTE: ||p' "$file")
+
+  while IFS= read -r exp; do
+    grep -qF -- "$name:${exp%%: *}: warning: ${exp#*: }" "$out" ||
+      echo "missing warning: $name:${exp%%: *}: warning: ${exp#*: }"
+  done < <(sed -n 's|^// EXPECT-WARNING: ||p' "$file")
 
   while IFS= read -r exp; do
     grep -q -- "^  hint: .*$(printf '%s' "$exp" | sed 's/[][\.*^$/]/\\&/g')" "$out" ||

@@ -19,6 +19,9 @@
 #                `FILE:LINE:COL: error: ...TEXT...` for the text of each
 #                `// error: TEXT` comment (at least one, in order).
 #   ```text, ```sh, ```json, ```c   not run (output, command lines, schemas).
+#                A ```c block whose first line is `// file: NAME` is saved as
+#                NAME beside every later example (the C that an example's
+#                `extern` names).
 # A fence with no info string, or another one, is a failure: an example
 # that is not run could be wrong.
 #
@@ -155,10 +158,15 @@ for doc in "${docs[@]}"; do
           mc | mc-error)
             n=$((n + 1))
             mkdir -p "$work/$n"
+            cp "$work"/files/* "$work/$n/" 2>/dev/null
             file=$work/$n/ex.mc
             : >"$file"
             ;;
-          text | sh | json | c) file= ;;
+          c)
+            file=$work/block.c
+            : >"$file"
+            ;;
+          text | sh | json) file= ;;
           *)
             fail "$rel:$start" "a fenced block must be \`\`\`mc, \`\`\`mc-error, or \`\`\`text, sh, json, c (not '$kind')"
             file=
@@ -169,7 +177,12 @@ for doc in "${docs[@]}"; do
     fi
     if [ "$l" = '```' ]; then
       in_block=0
-      [ -n "$file" ] && run_example "$rel:$start" "$kind" "$file"
+      if [ "$kind" = c ]; then
+        cname=$(sed -n '1s|^// file: *\([A-Za-z0-9_.-]*\) *$|\1|p' "$file")
+        [ -n "$cname" ] && mkdir -p "$work/files" && cp "$file" "$work/files/$cname"
+      elif [ -n "$file" ]; then
+        run_example "$rel:$start" "$kind" "$file"
+      fi
       continue
     fi
     [ -n "$file" ] && printf '%s\n' "$l" >>"$file"

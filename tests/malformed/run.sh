@@ -122,6 +122,11 @@ for spec in "$root"/specs/*.mc; do
     head -c "$n" "$spec" >"$in/trunc_${base}_$n.mc"
   done
 done
+# The C files some specs name with `extern` (specs/serial/...), beside the
+# cuts, which name them relative to themselves.
+for d in "$root"/specs/*/; do
+  [ -d "$d" ] && cp -r "$d" "$in/"
+done
 
 # DVE: the same truncations of its own seed and of the DVE tests.
 dseed=$root/tests/malformed/seed.dve
@@ -133,6 +138,13 @@ for ((n = 0; n <= ${#dseed_text}; n++)); do
     printf '%s' "${dseed_text:0:n}" >"$in/trunc_dseed_$n.dve"
   fi
   prev=$cur
+done
+# PNML: its seed cut every 5 bytes (the tags, attributes and numbers of
+# every construct), and the hand-made inputs below.
+pseed=$root/tests/malformed/seed.pnml
+psize=$(wc -c <"$pseed")
+for ((n = 0; n < psize; n += 5)); do
+  head -c "$n" "$pseed" >"$in/trunc_pseed_$n.pnml"
 done
 beem=$("$root/tools/beem-dir" || echo "${BEEM_DIR:-$root/../shared/suites/beem}")
 beem_models=()
@@ -258,6 +270,27 @@ add utf8_bom
 printf 'var x\303\251: bool;\n' >"$in/utf8_ident.mc"
 add utf8_ident
 
+# PNML by hand: garbage after a valid header, deep nesting, huge numbers,
+# missing ids, bytes that are not UTF-8, an empty file; the seed must build.
+cp "$pseed" "$in/pnml_seed.pnml"
+add pnml_seed
+must_build pnml_seed
+{ head -c 200 "$pseed"; random_bytes 7 4096; } >"$in/pnml_garbage.pnml"
+add pnml_garbage
+{ printf '<?xml version="1.0"?>\n<pnml><net id="n" type="ptnet">\n'
+  repeat '<page id="g">' 10000; printf '\n'; repeat '</page>' 10000
+  printf '\n</net></pnml>\n'; } >"$in/pnml_deep.pnml"
+add pnml_deep
+printf '<?xml version="1.0"?>\n<pnml><net id="n" type="ptnet"><place id="p"><initialMarking><text>%s</text></initialMarking></place>\n<transition id="t"/><arc id="a" source="p" target="t"><inscription><text>%s</text></inscription></arc></net></pnml>\n' \
+  "$(repeat 9 400)" "18446744073709551616" >"$in/pnml_huge.pnml"
+add pnml_huge
+printf '<?xml version="1.0"?>\n<pnml><net type="ptnet"><place/><transition/>\n<arc source="p"/><arc/></net></pnml>\n' >"$in/pnml_no_ids.pnml"
+add pnml_no_ids
+printf '<?xml version="1.0"?>\n<pnml><net id="n\377\376" type="ptnet"><place id="\300\200"/></net></pnml>\n' >"$in/pnml_latin.pnml"
+add pnml_latin
+: >"$in/pnml_empty.pnml"
+add pnml_empty
+
 #
 # Running
 #
@@ -266,7 +299,7 @@ add utf8_ident
 check_one() {
   local exe=$1 file=$2 must=$3
   local name tag out status err why="" limit=60 cflags=""
-  name=$(basename "$file"); name=${name%.mc}; name=${name%.dve}
+  name=$(basename "$file"); name=${name%.mc}; name=${name%.dve}; name=${name%.pnml}
   tag=${exe##*/}
   out=$work/out/$name.$tag
   err=$out.stderr
@@ -280,7 +313,9 @@ check_one() {
   status=$?
   case $status in
     0 | 1) ;;
-    2) why="exit status 2 (the C compiler failed, or a system error): $(grep -m1 mcgen: "$err")" ;;
+    # PNML that is not well-formed XML: exit 2 with the line of the fault.
+    2) if [[ $file == *.pnml ]] && grep -qE '\.pnml:[0-9]+:[0-9]+: error: ' "$err"; then :; else
+       why="exit status 2 (the C compiler failed, or a system error): $(grep -m1 mcgen: "$err")"; fi ;;
     124) why="timed out after $limit s" ;;
     *) if [ "$status" -gt 128 ]; then why="killed by signal $((status - 128))";
        else why="exit status $status"; fi ;;
@@ -314,7 +349,7 @@ export -f check_one
 export work root
 
 {
-  for f in "$in"/trunc_*.mc "$in"/trunc_*.dve; do printf '%s %s 0\n' "$mcgen_asan" "$f"; done
+  for f in "$in"/trunc_*.mc "$in"/trunc_*.dve "$in"/trunc_*.pnml; do printf '%s %s 0\n' "$mcgen_asan" "$f"; done
   for h in "${hand[@]}"; do
     m=0
     for x in "${must[@]}"; do [ "$x" = "$h" ] && m=1; done
@@ -322,6 +357,7 @@ export work root
     # plain one builds and runs it (one build of that size is enough).
     f=$in/$h.mc
     [ -e "$f" ] || f=$in/$h.dve
+    [ -e "$f" ] || f=$in/$h.pnml
     if [ "$h" = actions_10000 ]; then
       printf '%s %s 0\n' "$mcgen_asan" "$f"
     else

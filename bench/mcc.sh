@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# bench/mcc.sh: mcgen's Petri net checkers on MCC instances of 10^6 to 10^7
+# states, one thread.
+#
+# For each instance: mcgen compiles models/NAME/model.pnml (default flags),
+# the checker runs with --liveness off (the reachability graph that the
+# liveness answer needs is not recorded: this measures the state-space
+# search and the per-marking answers, as LTLsmin's pnml2lts-mc --state=table
+# figures do) and --report; /usr/bin/time gives the CPU time (user + sys,
+# the machine is shared) and the peak RSS. The state count must be the
+# published one (else a loud error, exit 1). Columns: states, CPU s,
+# states per CPU second, bytes per state (the checker's accounted memory /
+# states, as its report gives it) and peak RSS / states.
+#
+# Usage: bench/mcc.sh [--render] [NAME...]   (default: the six below)
+#   --render: only tabulate the outputs of an earlier run
+#   MCGEN=/other/build/mcgen bench/mcc.sh; MCC_DIR overrides the suite
+#   (default ../shared/suites/mcc beside the repo root or a parent).
+# Outputs go to bench/out/mcc/ (mcc.md, logs, binaries).
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+mcgen=${MCGEN:-$root/build/mcgen}
+mcc=${MCC_DIR:-}
+if [ -z "$mcc" ]; then
+  d=$root
+  while [ "$d" != / ]; do
+    d=$(dirname "$d")
+    [ -f "$d/shared/suites/mcc/mcc_pt_expected.csv" ] && { mcc=$d/shared/suites/mcc; break; }
+  done
+fi
+if [ -z "$mcc" ]; then
+  echo "SKIP: bench/mcc.sh: no MCC suite found (../shared/suites/mcc or MCC_DIR)"
+  exit 0
+fi
+out=$root/bench/out/mcc
+mkdir -p "$out"
+
+render=0
+if [ "${1:-}" = --render ]; then render=1; shift; fi
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(Kanban-PT-00005 FMS-PT-00005 TCPcondis-PT-05 ShieldRVs-PT-003A
+                                 CloudOpsManagement-PT-00005by00002 MAPK-PT-00008)
+status=0
+{
+  echo "| instance | states | CPU s | states/CPU s | bytes/state (accounted) | peak RSS/state |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+} >"$out/mcc.md"
+for n in "${names[@]}"; do
+  expected=$(awk -F, -v n="$n" '$1 == n { print $4 }' "$mcc/mcc_pt_expected.csv")
+  if [ "$render" = 0 ] && ! "$mcgen" -o "$out/$n" "$mcc/models/$n/model.pnml" >"$out/$n.mcgen.log" 2>&1; then
+    echo "ERROR: mcgen failed on $n (see $out/$n.mcgen.log)"
+    status=1
+    continue
+  fi
+  [ "$render" = 1 ] || /usr/bin/time -f '%U %S %M' -o "$out/$n.time" "$out/$n" --liveness off \
+    --progress 0 --quiet --report "$out/$n.json" >"$out/$n.log" 2>&1
+  states=$(jq .states "$out/$n.json")
+  if [ "$states" != "$expected" ]; then
+    echo "ERROR: $n: $states states, the published count is $expected"
+    status=1
+  fi
+  read -r u s rss <"$out/$n.time"
+  bps=$(jq .bytes_per_state "$out/$n.json")
+  awk -v n="$n" -v st="$states" -v u="$u" -v s="$s" -v rss="$rss" -v bps="$bps" 'BEGIN {
+    cpu = u + s; rate = 0; if (cpu > 0) rate = st / cpu
+    printf "| %s | %d | %.2f | %.0f | %.1f | %.1f |\n", n, st, cpu, rate, bps, rss * 1024 / st
+  }' >>"$out/mcc.md"
+done
+cat "$out/mcc.md"
+exit $status

@@ -1,0 +1,784 @@
+// pnml.c: the PNML front end. Reads a place/transition net (PNML 2009,
+// type ptnet) with libxml2's streaming reader into a Net (pnml.h), then
+// lowers it to the same Program tree that parse() builds from a spec:
+//
+//   - place p is a state variable, a counter 0..CAP: CAP a proven bound of
+//     the place (petri.c), or, where none is known, the default capacity
+//     below; the variable prints as the place's id;
+//   - transition t is action t (rule t: no parameters), printed as its id:
+//     its guard is `p >= w` for each input arc, `p < w` for each inhibitor
+//     arc, and `p <= CAP - gain` for each place it adds tokens to (the
+//     counter must hold the result); its body moves the tokens;
+//   - one init block puts the initial marking.
+//
+// A transition that the net enables but a counter's capacity blocks is not
+// fired: the checker's net answers (runtime/net.c) then say "partial",
+// never a wrong count. The McrtNet table (mcrt.h) tells the runtime the
+// arcs and capacities it needs for that and for the net's answers.
+//
+// What is refused, each with the file, the line and the element's id:
+// read/test and reset arcs, markings and weights that are not non-negative
+// integers (weights positive) below 2^31, nets of other types (coloured nets
+// said so), repeated ids, arcs to missing nodes, arcs between two places or
+// two transitions, reference nodes. A file that is not well-formed XML
+// (truncated, not UTF-8, nested too deeply) is a reading error: parse_pnml
+// returns NULL and mcgen exits 2. Several nets: the first is checked, with a
+// warning; parallel arcs are summed (inhibitor arcs: the smallest weight
+// counts), with a warning.
+#include "mcgen.h"
+#include "petri.h"
+#include "pnml.h"
+
+#include <libxml/xmlreader.h>
+
+// The counter of a place without a proven bound holds at least this many
+// tokens (16 bits: MCC nets whose bounds petri.c cannot prove reach a few
+// hundred), and at least the net's whole initial marking.
+#define PNML_DEFAULT_CAPACITY 65535
+#define PNML_MAX_NUMBER INT32_MAX
+
+static const SrcFile *src;
+static bool xml_failed; // a well-formedness error was reported
+
+// ---------------------------------------------------------------------------
+// Positions and messages.
+
+// The start of line `line` in the file (the end of the file past its last line).
+static const char *line_start(int line) {
+  const char *p = src->text, *end = src->text + src->len;
+  for (int l = 1; l < line && p < end; p++)
+    if (*p == '\n')
+      l++;
+  return p;
+}
+
+// Where element `name` starts on line `line`: its '<', or the line's start.
+static const char *element_loc(int line, const char *name) {
+  const char *p = line_start(line), *end = src->text + src->len;
+  size_t n = name ? strlen(name) : 0;
+  for (const char *q = p; q < end && *q != '\n'; q++) {
+    if (*q != '<')
+      continue;
+    const char *r = q + 1;
+    const char *colon = memchr(r, ':', (size_t)(end - r) < 64 ? (size_t)(end - r) : 64);
+    if (colon && colon < end && (size_t)(end - colon) > n && !strncmp(colon + 1, name, n))
+      return q;
+    if ((size_t)(end - r) >= n && !strncmp(r, name, n))
+      return q;
+  }
+  return p;
+}
+
+static void error_line(int line, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void error_line(int line, const char *name, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = vformat(fmt, ap);
+  va_end(ap);
+  error_at_loc(src, element_loc(line, name), "%s", msg);
+}
+
+static void warning_line(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warning_line(int line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = vformat(fmt, ap);
+  va_end(ap);
+  fprintf(diag_out ? diag_out : stderr, "%s:%d: warning: %s\n", src->name, line, msg);
+}
+
+// libxml2's own errors (not well-formed, bad encoding, too deep): one
+// message each, at the line and column it gives.
+static void xml_error(void *arg, xmlErrorPtr e) {
+  (void)arg;
+  if (!e || e->level < XML_ERR_ERROR)
+    return;
+  xml_failed = true;
+  char *msg = xstrdup(e->message ? e->message : "malformed XML");
+  size_t n = strlen(msg);
+  while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+    msg[--n] = 0;
+  int line = e->line > 0 ? e->line : 1;
+  const char *loc = line_start(line);
+  const char *end = src->text + src->len;
+  for (int c = 1; c < e->int2 && loc < end && *loc != '\n'; c++)
+    loc++;
+  error_at_loc(src, loc, "not well-formed PNML: %s", msg);
+}
+
+// ---------------------------------------------------------------------------
+// Reading.
+
+typedef struct RawArc {
+  const char *id, *source, *target;
+  int64_t weight;
+  bool inhibitor;
+  int line;
+} RawArc;
+
+typedef struct Reader {
+  xmlTextReaderPtr r;
+  Net *net;
+  Vec places, trans, arcs; // Place*, Transition*, RawArc*
+  int nets;                // <net> elements met
+  bool in_net;             // inside the first <net>
+  // The element stack (local names), and where the place, transition or
+  // arc being read sits in it (-1: none).
+  Vec stack;
+  int node_depth;
+  Place *place;
+  Transition *tr;
+  RawArc *arc;
+} Reader;
+
+static const char *attr(Reader *rd, const char *name) {
+  xmlChar *v = xmlTextReaderGetAttribute(rd->r, (const xmlChar *)name);
+  if (!v)
+    return NULL;
+  char *s = xstrdup((const char *)v);
+  xmlFree(v);
+  return s;
+}
+
+static int node_line(Reader *rd) {
+  xmlNodePtr n = xmlTextReaderCurrentNode(rd->r);
+  long l = n ? xmlGetLineNo(n) : -1;
+  return l > 0 ? (int)l : xmlTextReaderGetParserLineNumber(rd->r);
+}
+
+// A non-negative integer below 2^31 (`what` names it in messages); -1
+// after an error.
+static int64_t number(const char *text, int line, const char *elem, const char *id,
+                      const char *what) {
+  const char *p = text;
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+    p++;
+  const char *start = p;
+  int64_t v = 0;
+  bool big = false;
+  while (*p >= '0' && *p <= '9') {
+    v = v * 10 + (*p - '0');
+    if (v > PNML_MAX_NUMBER)
+      big = true, v = PNML_MAX_NUMBER;
+    p++;
+  }
+  const char *digits_end = p;
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+    p++;
+  const char *end = start + strlen(start);
+  while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
+    end--;
+  char *shown = xstrndup(start, (size_t)(end - start) > 40 ? 40 : (size_t)(end - start));
+  if (digits_end == start || *p) {
+    error_line(line, elem, "%s of '%s' is not a non-negative integer: '%s'", what, id,
+               c_escape(shown));
+    return -1;
+  }
+  if (big) {
+    error_line(line, elem, "%s of '%s' is too large: %s (at most %d)", what, id,
+               c_escape(shown), PNML_MAX_NUMBER);
+    return -1;
+  }
+  return v;
+}
+
+static const char *top(Reader *rd, int up) {
+  int i = rd->stack.len - 1 - up;
+  return i >= 0 ? rd->stack.data[i] : "";
+}
+
+// The text of a <text> element, for the place, transition or arc around it.
+static void on_text(Reader *rd, const char *text) {
+  if (strcmp(top(rd, 0), "text") || rd->stack.len - 3 != rd->node_depth)
+    return;
+  const char *what = top(rd, 1);
+  int line = node_line(rd);
+  if (rd->place && !strcmp(what, "initialMarking")) {
+    int64_t v = number(text, line, "initialMarking", rd->place->id, "the initial marking");
+    rd->place->initial = v < 0 ? 0 : v;
+  } else if (rd->place && !strcmp(what, "name")) {
+    rd->place->name = xstrdup(text);
+  } else if (rd->tr && !strcmp(what, "name")) {
+    rd->tr->name = xstrdup(text);
+  } else if (rd->arc && !strcmp(what, "inscription")) {
+    int64_t v = number(text, line, "inscription", rd->arc->id, "the weight");
+    if (v == 0)
+      error_line(line, "inscription", "the weight of arc '%s' is 0: a weight is at least 1",
+                 rd->arc->id);
+    rd->arc->weight = v < 1 ? 1 : v;
+  }
+}
+
+// True when the element is skipped: the caller moves past it (xmlTextReaderNext).
+static bool on_start(Reader *rd, const char *name, bool empty) {
+  int line = node_line(rd);
+  int depth = rd->stack.len; // of this element
+  if (!strcmp(name, "net")) {
+    rd->nets++;
+    const char *id = attr(rd, "id");
+    if (rd->nets > 1) {
+      warning_line(line, "the file holds more than one net: only the first ('%s') is checked",
+                   c_escape(rd->net->id));
+      return true;
+    }
+    rd->net->id = id ? id : "net";
+    rd->net->name = rd->net->id;
+    const char *type = attr(rd, "type");
+    if (!type) {
+      error_line(line, "net", "net '%s' has no type: a P/T net is "
+                 "type=\"http://www.pnml.org/version-2009/grammar/ptnet\"", c_escape(rd->net->id));
+    } else if (strstr(type, "symmetricnet") || strstr(type, "highlevelnet") ||
+               strstr(type, "pt-hlpng") || strstr(type, "hlpn")) {
+      error_line(line, "net", "net '%s' is a coloured net (%s): only place/transition nets "
+                 "(ptnet) are supported", c_escape(rd->net->id), c_escape(type));
+    } else {
+      size_t n = strlen(type);
+      if (n < 5 || strcmp(type + n - 5, "ptnet"))
+        error_line(line, "net", "net '%s' has type %s: only place/transition nets (ptnet) "
+                   "are supported", c_escape(rd->net->id), c_escape(type));
+    }
+    rd->in_net = true;
+  } else if (!rd->in_net) {
+    // Before the first net: <pnml> itself.
+  } else if (!strcmp(name, "toolspecific")) {
+    return true;
+  } else if (!strcmp(name, "place") || !strcmp(name, "transition") || !strcmp(name, "arc")) {
+    const char *id = attr(rd, "id");
+    if (!id) {
+      error_line(line, name, "a <%s> without an id", name);
+      id = format("(line %d)", line);
+    }
+    if (rd->place || rd->tr || rd->arc) {
+      error_line(line, name, "<%s> '%s' inside another node", name, c_escape(id));
+      return true;
+    }
+    if (name[0] == 'p') {
+      Place *p = xcalloc(1, sizeof *p);
+      p->id = p->name = id;
+      p->line = line;
+      vec_push(&rd->places, p);
+      rd->place = p;
+    } else if (name[0] == 't') {
+      Transition *t = xcalloc(1, sizeof *t);
+      t->id = t->name = id;
+      t->line = line;
+      vec_push(&rd->trans, t);
+      rd->tr = t;
+    } else {
+      RawArc *a = xcalloc(1, sizeof *a);
+      a->id = id;
+      a->source = attr(rd, "source");
+      a->target = attr(rd, "target");
+      a->weight = 1;
+      a->line = line;
+      if (!a->source || !a->target)
+        error_line(line, "arc", "arc '%s' has no %s", c_escape(id),
+                   a->source ? "target" : "source");
+      vec_push(&rd->arcs, a);
+      rd->arc = a;
+    }
+    rd->node_depth = depth;
+    if (empty)
+      rd->place = NULL, rd->tr = NULL, rd->arc = NULL;
+  } else if (!strcmp(name, "referencePlace") || !strcmp(name, "referenceTransition")) {
+    const char *id = attr(rd, "id");
+    error_line(line, name, "<%s> '%s': reference nodes are not supported (merge the pages "
+               "into one)", name, c_escape(id ? id : "?"));
+  } else if (!strcmp(name, "type") && rd->arc && depth == rd->node_depth + 1) {
+    const char *v = attr(rd, "value");
+    if (v && !strcmp(v, "inhibitor"))
+      rd->arc->inhibitor = true;
+    else if (v && strcmp(v, "normal"))
+      error_line(line, "type", "arc '%s' is a %s arc: only normal and inhibitor arcs are "
+                 "supported", c_escape(rd->arc->id), c_escape(v));
+  }
+  if (!empty)
+    vec_push(&rd->stack, xstrdup(name));
+  return false;
+}
+
+static void on_end(Reader *rd) {
+  if (rd->stack.len == 0)
+    return;
+  rd->stack.len--;
+  if (rd->stack.len == rd->node_depth)
+    rd->place = NULL, rd->tr = NULL, rd->arc = NULL, rd->node_depth = -1;
+  if (rd->stack.len > 0 && !strcmp(rd->stack.data[rd->stack.len], "net"))
+    rd->in_net = false;
+}
+
+// ---------------------------------------------------------------------------
+// From raw arcs to the Net.
+
+typedef struct IdEntry {
+  const char *id;
+  int kind; // 1 place, 2 transition
+  uint32_t index;
+  int line;
+} IdEntry;
+
+static size_t id_hash(const char *s) {
+  size_t h = 2166136261u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+static IdEntry *id_slot(IdEntry *tab, size_t cap, const char *id) {
+  size_t j = id_hash(id) & (cap - 1);
+  while (tab[j].id && strcmp(tab[j].id, id))
+    j = (j + 1) & (cap - 1);
+  return &tab[j];
+}
+
+static int arc_cmp(const void *a, const void *b) {
+  const Arc *x = a, *y = b;
+  if (x->trans != y->trans)
+    return x->trans < y->trans ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  if (x->place != y->place)
+    return x->place < y->place ? -1 : 1;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static void build_net(Reader *rd) {
+  Net *net = rd->net;
+  size_t n = (size_t)rd->places.len + (size_t)rd->trans.len, cap = 16;
+  while (cap < 2 * n + 2)
+    cap *= 2;
+  IdEntry *tab = xcalloc(cap, sizeof *tab);
+  net->nplaces = (uint32_t)rd->places.len;
+  net->places = xcalloc(net->nplaces + 1, sizeof *net->places);
+  net->ntrans = (uint32_t)rd->trans.len;
+  net->trans = xcalloc(net->ntrans + 1, sizeof *net->trans);
+  for (int k = 0; k < 2; k++) {
+    Vec *v = k ? &rd->trans : &rd->places;
+    for (int i = 0; i < v->len; i++) {
+      const char *id = k ? ((Transition *)v->data[i])->id : ((Place *)v->data[i])->id;
+      int line = k ? ((Transition *)v->data[i])->line : ((Place *)v->data[i])->line;
+      if (k)
+        net->trans[i] = *(Transition *)v->data[i];
+      else
+        net->places[i] = *(Place *)v->data[i];
+      IdEntry *e = id_slot(tab, cap, id);
+      if (e->id) {
+        error_line(line, k ? "transition" : "place", "id '%s' is used twice (first at line %d)",
+                   c_escape(id), e->line);
+        continue;
+      }
+      *e = (IdEntry){id, k + 1, (uint32_t)i, line};
+    }
+  }
+  Arc *arcs = xcalloc((size_t)rd->arcs.len + 1, sizeof *arcs);
+  uint32_t na = 0;
+  for (int i = 0; i < rd->arcs.len; i++) {
+    RawArc *a = rd->arcs.data[i];
+    if (!a->source || !a->target)
+      continue;
+    IdEntry *s = id_slot(tab, cap, a->source), *t = id_slot(tab, cap, a->target);
+    if (!s->id || !t->id) {
+      error_line(a->line, "arc", "arc '%s' goes %s '%s', which is no place or transition of "
+                 "the net", c_escape(a->id), s->id ? "to" : "from",
+                 c_escape(s->id ? a->target : a->source));
+      continue;
+    }
+    if (s->kind == t->kind) {
+      error_line(a->line, "arc", "arc '%s' goes from %s '%s' to %s '%s': an arc joins a place "
+                 "and a transition", c_escape(a->id), s->kind == 1 ? "place" : "transition",
+                 c_escape(a->source), t->kind == 1 ? "place" : "transition",
+                 c_escape(a->target));
+      continue;
+    }
+    if (a->inhibitor && s->kind != 1) {
+      error_line(a->line, "arc", "inhibitor arc '%s' goes from transition '%s' to place '%s': "
+                 "an inhibitor arc goes from a place to a transition", c_escape(a->id),
+                 c_escape(a->source), c_escape(a->target));
+      continue;
+    }
+    Arc *arc = &arcs[na++];
+    arc->place = s->kind == 1 ? s->index : t->index;
+    arc->trans = s->kind == 2 ? s->index : t->index;
+    arc->kind = a->inhibitor ? ARC_INHIBITOR : s->kind == 1 ? ARC_IN : ARC_OUT;
+    arc->weight = a->weight;
+    arc->line = a->line;
+  }
+  qsort(arcs, na, sizeof *arcs, arc_cmp);
+  // Parallel arcs: one per (place, trans, kind).
+  uint32_t out = 0;
+  for (uint32_t i = 0; i < na; i++) {
+    Arc *prev = out ? &arcs[out - 1] : NULL;
+    if (prev && prev->trans == arcs[i].trans && prev->kind == arcs[i].kind &&
+        prev->place == arcs[i].place) {
+      const char *pid = net->places[prev->place].id, *tid = net->trans[prev->trans].id;
+      if (prev->kind == ARC_INHIBITOR) {
+        warning_line(arcs[i].line, "a second inhibitor arc from '%s' to '%s' (line %d): the "
+                     "smaller weight counts", c_escape(pid), c_escape(tid), prev->line);
+        if (arcs[i].weight < prev->weight)
+          prev->weight = arcs[i].weight;
+      } else {
+        warning_line(arcs[i].line, "parallel arcs between '%s' and '%s' (lines %d and %d): "
+                     "their weights are summed", c_escape(pid), c_escape(tid), prev->line,
+                     arcs[i].line);
+        prev->weight += arcs[i].weight;
+        if (prev->weight > PNML_MAX_NUMBER) {
+          error_line(arcs[i].line, "arc", "the summed weight of the arcs between '%s' and '%s' "
+                     "is too large (at most %d)", c_escape(pid), c_escape(tid),
+                     PNML_MAX_NUMBER);
+          prev->weight = PNML_MAX_NUMBER;
+        }
+      }
+      continue;
+    }
+    arcs[out++] = arcs[i];
+  }
+  net->arcs = arcs;
+  net->narcs = out;
+}
+
+static Net *read_pnml(const SrcFile *file) {
+  src = file;
+  xml_failed = false;
+  Net *net = xcalloc(1, sizeof *net);
+  net->path = file->name;
+  net->id = net->name = "net";
+  int before = error_count();
+  xmlTextReaderPtr r = xmlReaderForMemory(file->text, (int)(file->len > INT32_MAX ? INT32_MAX
+                                                                                 : file->len),
+                                          file->name, NULL,
+                                          XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+  if (!r) {
+    error_at_loc(file, file->text, "cannot read the PNML");
+    return NULL;
+  }
+  xmlTextReaderSetStructuredErrorHandler(r, xml_error, NULL);
+  Reader rd = {.r = r, .net = net, .node_depth = -1};
+  bool root_seen = false;
+  int ret = xmlTextReaderRead(r);
+  while (ret == 1) {
+    int type = xmlTextReaderNodeType(r);
+    if (type == XML_READER_TYPE_ELEMENT) {
+      const char *name = (const char *)xmlTextReaderConstLocalName(r);
+      if (!root_seen) {
+        root_seen = true;
+        if (strcmp(name, "pnml")) {
+          error_line(node_line(&rd), name, "this is not PNML: the document is <%s>, not <pnml>",
+                     c_escape(name));
+          break;
+        }
+      }
+      if (on_start(&rd, name, xmlTextReaderIsEmptyElement(r))) {
+        ret = xmlTextReaderNext(r);
+        continue;
+      }
+    } else if (type == XML_READER_TYPE_END_ELEMENT) {
+      on_end(&rd);
+    } else if (type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA) {
+      const char *v = (const char *)xmlTextReaderConstValue(r);
+      if (v)
+        on_text(&rd, v);
+    }
+    ret = xmlTextReaderRead(r);
+  }
+  if (ret < 0 && !xml_failed) {
+    xml_failed = true;
+    error_at_loc(file, line_start(xmlTextReaderGetParserLineNumber(r)),
+                 "not well-formed PNML");
+  }
+  xmlFreeTextReader(r);
+  if (xml_failed)
+    return NULL;
+  if (!root_seen || rd.nets == 0) {
+    if (error_count() == before)
+      error_at_loc(file, file->text, "no <net> in the file: nothing to check");
+    return net;
+  }
+  build_net(&rd);
+  return net;
+}
+
+// ---------------------------------------------------------------------------
+// Lowering.
+
+static Program *prog;
+static char **name_table;
+static size_t name_cap, name_count;
+
+static bool name_add(const char *s) {
+  if (2 * (name_count + 1) > name_cap) {
+    size_t ncap = name_cap ? name_cap * 2 : 1024;
+    char **nt = xcalloc(ncap, sizeof *nt);
+    for (size_t i = 0; i < name_cap; i++)
+      if (name_table[i]) {
+        size_t j = id_hash(name_table[i]) & (ncap - 1);
+        while (nt[j])
+          j = (j + 1) & (ncap - 1);
+        nt[j] = name_table[i];
+      }
+    name_table = nt;
+    name_cap = ncap;
+  }
+  size_t j = id_hash(s) & (name_cap - 1);
+  for (; name_table[j]; j = (j + 1) & (name_cap - 1))
+    if (!strcmp(name_table[j], s))
+      return false;
+  name_table[j] = (char *)s;
+  name_count++;
+  return true;
+}
+
+// A spec name for a PNML id: letters, digits and '_' (others become '_'),
+// not starting with a digit, not a keyword of the language, unique.
+static const char *c_name(const char *prefix, const char *id) {
+  Buf b = {0};
+  buf_puts(&b, prefix);
+  for (const char *p = id; *p && b.len < 200; p++)
+    buf_printf(&b, "%c", (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                                 (*p >= '0' && *p <= '9') || *p == '_'
+                             ? *p
+                             : '_');
+  const char *s = b.data;
+  for (int n = 2; !name_add(s); n++)
+    s = format("%s_%d", b.data, n);
+  return s;
+}
+
+// A token for a generated name (its text is the name, as in dve_lower.c),
+// placed at `line` of the file: the C's #line directives name the element.
+static Token *tok_at(int line, const char *text) {
+  Token *t = xcalloc(1, sizeof *t);
+  t->kind = TK_IDENT;
+  t->loc = t->str = xstrdup(text);
+  t->len = (int)strlen(text);
+  t->line = line > 0 ? line : 1;
+  t->col = 1;
+  t->file = src;
+  return t;
+}
+
+static Node *new_node(NodeKind kind, Token *t) {
+  Node *n = xcalloc(1, sizeof *n);
+  n->kind = kind;
+  n->tok = t;
+  return n;
+}
+
+static Node *num(Token *at, int64_t v) {
+  Node *n = new_node(ND_NUM, at);
+  n->val = v;
+  return n;
+}
+
+static Node *ident(Token *at, const char *name) {
+  Node *n = new_node(ND_IDENT, at);
+  n->name = tok_at(at->line, name);
+  return n;
+}
+
+static Node *binary(Op op, Node *l, Node *r, Token *at) {
+  Node *n = new_node(ND_BINARY, at);
+  n->op = op;
+  n->lhs = l;
+  n->rhs = r;
+  return n;
+}
+
+static Decl *new_decl(DeclKind kind, Token *at, const char *kw, const char *name) {
+  Decl *d = xcalloc(1, sizeof *d);
+  d->kind = kind;
+  d->tok = tok_at(at->line, kw);
+  d->name = name ? tok_at(at->line, name) : NULL;
+  vec_push(&prog->decls, d);
+  return d;
+}
+
+static int64_t bits_for(int64_t cap) {
+  int64_t w = 0;
+  while (w < 62 && (INT64_C(1) << w) <= cap)
+    w++;
+  return w;
+}
+
+// bound: per place a proven bound or -1 (NULL: none known); unbounded: why
+// the net is unbounded (for the checker's answer), or NULL.
+static Program *lower_net(const Net *net, const int64_t *bound, const char *unbounded) {
+  prog = xcalloc(1, sizeof *prog);
+  prog->file = src;
+  name_table = NULL;
+  name_cap = name_count = 0;
+  static const char *const reserved[] = {
+      "model", "const", "type", "var", "fn", "init", "action", "when", "invariant", "reachable",
+      "terminal", "constraint", "property", "fair", "weak", "strong", "forall", "exists",
+      "count", "sum", "if", "else", "for", "in", "let", "assert", "return", "none", "true",
+      "false", "bool", "scalarset", "enum", "record", "set", "multiset", "queue"};
+  for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+    name_add(reserved[i]);
+
+  // Capacities: a proven bound, else the default (at least the initial tokens).
+  int64_t total = 0;
+  for (uint32_t p = 0; p < net->nplaces; p++)
+    total = total + net->places[p].initial > PNML_MAX_NUMBER ? PNML_MAX_NUMBER
+                                                             : total + net->places[p].initial;
+  int64_t deflt = (INT64_C(1) << bits_for(total > PNML_DEFAULT_CAPACITY ? total
+                                                                         : PNML_DEFAULT_CAPACITY)) -
+                  1;
+  int64_t *cap = xcalloc(net->nplaces + 1, sizeof *cap);
+  bool *proven = xcalloc(net->nplaces + 1, sizeof *proven);
+  const char **pname = xcalloc(net->nplaces + 1, sizeof *pname);
+  for (uint32_t p = 0; p < net->nplaces; p++) {
+    proven[p] = bound && bound[p] >= 0;
+    cap[p] = proven[p] ? bound[p] : deflt;
+    if (cap[p] < net->places[p].initial)
+      cap[p] = net->places[p].initial;
+    if (cap[p] < 1)
+      cap[p] = proven[p] ? cap[p] : 1;
+    Token *at = tok_at(net->places[p].line, "place");
+    pname[p] = c_name("", net->places[p].id);
+    Decl *d = new_decl(DK_VAR, at, "var", pname[p]);
+    d->label = net->places[p].id;
+    Type *t = xcalloc(1, sizeof *t);
+    t->kind = TY_RANGE;
+    t->tok = at;
+    t->lo_expr = num(at, 0);
+    t->hi_expr = num(at, cap[p]);
+    d->type = t;
+  }
+  // The initial marking.
+  Token *net_at = tok_at(1, "net");
+  Decl *init = new_decl(DK_INIT, net_at, "init", NULL);
+  init->body = new_node(ND_BLOCK, net_at);
+  for (uint32_t p = 0; p < net->nplaces; p++) {
+    if (!net->places[p].initial)
+      continue;
+    Token *at = tok_at(net->places[p].line, "=");
+    Node *a = new_node(ND_ASSIGN, at);
+    a->lhs = ident(at, pname[p]);
+    a->rhs = num(at, net->places[p].initial);
+    vec_push(&init->body->args, a);
+  }
+  // One action per transition.
+  int64_t *delta = xcalloc(net->nplaces + 1, sizeof *delta);
+  uint32_t a = 0;
+  Buf tables = {0};
+  buf_puts(&tables, "static const McrtNetArc mc_net_arcs[] = {\n");
+  Buf starts = {0};
+  buf_puts(&starts, "static const uint64_t mc_net_arc_start[] = {0");
+  for (uint32_t t = 0; t < net->ntrans; t++) {
+    Token *at = tok_at(net->trans[t].line, "transition");
+    Decl *d = new_decl(DK_ACTION, at, "action", c_name("t_", net->trans[t].id));
+    d->label = net->trans[t].id;
+    d->body = new_node(ND_BLOCK, at);
+    Node *guard = NULL;
+    uint32_t first = a;
+    for (; a < net->narcs && net->arcs[a].trans == t; a++) {
+      const Arc *arc = &net->arcs[a];
+      Token *aat = tok_at(arc->line, "arc");
+      buf_printf(&tables, "  {%u, %s, %lld},\n", arc->place,
+                 arc->kind == ARC_IN ? "MCRT_ARC_IN" : arc->kind == ARC_OUT ? "MCRT_ARC_OUT"
+                                                                           : "MCRT_ARC_INHIBITOR",
+                 (long long)arc->weight);
+      Node *c = NULL;
+      if (arc->kind == ARC_IN) {
+        delta[arc->place] -= arc->weight;
+        c = binary(OP_GE, ident(aat, pname[arc->place]), num(aat, arc->weight), aat);
+      } else if (arc->kind == ARC_OUT) {
+        delta[arc->place] += arc->weight;
+      } else {
+        c = binary(OP_LT, ident(aat, pname[arc->place]), num(aat, arc->weight), aat);
+      }
+      if (c)
+        guard = guard ? binary(OP_AND, guard, c, aat) : c;
+    }
+    buf_printf(&starts, ", %u", a);
+    for (uint32_t k = first; k < a; k++) {
+      uint32_t p = net->arcs[k].place;
+      int64_t dl = delta[p];
+      if (!dl)
+        continue;
+      delta[p] = 0;
+      Token *aat = tok_at(net->arcs[k].line, "arc");
+      if (dl > 0) {
+        // The counter must hold the result: the net may enable more.
+        Node *c = binary(OP_LE, ident(aat, pname[p]), num(aat, cap[p] - dl), aat);
+        if (cap[p] - dl < 0)
+          c = binary(OP_LT, ident(aat, pname[p]), num(aat, 0), aat);
+        guard = guard ? binary(OP_AND, guard, c, aat) : c;
+      }
+      Node *asg = new_node(ND_ASSIGN, aat);
+      asg->lhs = ident(aat, pname[p]);
+      asg->rhs = binary(dl > 0 ? OP_ADD : OP_SUB, ident(aat, pname[p]),
+                        num(aat, dl > 0 ? dl : -dl), aat);
+      vec_push(&d->body->args, asg);
+    }
+    d->expr = guard;
+  }
+  buf_puts(&tables, "  {0, 0, 0},\n};\n");
+  buf_puts(&starts, "};\n");
+  uint32_t ninhib = 0;
+  for (uint32_t k = 0; k < net->narcs; k++)
+    ninhib += net->arcs[k].kind == ARC_INHIBITOR;
+
+  // The table the runtime reads (mcrt.h, McrtNet).
+  Buf c = {0};
+  buf_puts(&c, tables.data);
+  buf_puts(&c, starts.data);
+  buf_puts(&c, "static const int64_t mc_net_capacity[] = {");
+  for (uint32_t p = 0; p < net->nplaces; p++)
+    buf_printf(&c, "%s%lld", p ? ", " : "", (long long)cap[p]);
+  buf_puts(&c, net->nplaces ? "};\n" : "0};\n");
+  buf_puts(&c, "static const bool mc_net_proven[] = {");
+  for (uint32_t p = 0; p < net->nplaces; p++)
+    buf_printf(&c, "%s%s", p ? ", " : "", proven[p] ? "true" : "false");
+  buf_puts(&c, net->nplaces ? "};\n" : "false};\n");
+  buf_printf(&c, "static const McrtNet mc_net = {%u, %u, %u, %u, mc_net_capacity, mc_net_proven, "
+                 "mc_net_arc_start, mc_net_arcs, %s, %s};\n",
+             net->nplaces, net->ntrans, net->narcs, ninhib, format("\"%s\"", c_escape(net->id)),
+             unbounded ? format("\"%s\"", c_escape(unbounded)) : "NULL");
+  prog->net_c = c.data;
+  return prog;
+}
+
+Program *parse_pnml(const SrcFile *file) {
+  Net *net = read_pnml(file);
+  if (!net)
+    return NULL;
+  int errors = error_count();
+  if (errors) {
+    Program *p = xcalloc(1, sizeof *p);
+    p->file = file;
+    return p;
+  }
+  // Counter widths from proven bounds (petri.c: semiflows, then
+  // coverability); an unbounded net is said so, with the witness, and
+  // checked up to its counters' capacity (its answers then partial).
+  int64_t *bound = xcalloc(net->nplaces + 1, sizeof *bound);
+  PetriUnbounded u;
+  const char *unbounded = NULL;
+  if (!petri_bounds(net, bound, &u)) {
+    Buf w = {0};
+    buf_printf(&w, "place %s grows without bound: fire", net->places[u.place].id);
+    for (uint32_t i = 0; i < u.prefix.len; i++)
+      buf_printf(&w, " %s", net->trans[u.prefix.trans[i]].id);
+    if (u.prefix.len)
+      buf_puts(&w, ", then repeat");
+    for (uint32_t i = 0; i < u.pump.len; i++)
+      buf_printf(&w, " %s", net->trans[u.pump.trans[i]].id);
+    if (!u.prefix.len)
+      buf_puts(&w, " repeatedly");
+    unbounded = w.data;
+    warning_line(net->places[u.place].line, "the net is unbounded: %s; the checker explores it "
+                 "as far as its counters go (partial answers)", c_escape(unbounded));
+  }
+  return lower_net(net, bound, unbounded);
+}
+
+int pnml_net_info(const SrcFile *file, FILE *out) {
+  Net *net = read_pnml(file);
+  if (!net)
+    return 2;
+  if (error_count())
+    return 1;
+  petri_print_info(net, out);
+  return 0;
+}

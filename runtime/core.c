@@ -1,0 +1,158 @@
+// core.c: the bottom layer of the runtime (docs/DESIGN.md, "Runtime layers"):
+// internal errors, the clock, the error slot generated code writes, rule
+// groups, the signal flag every phase polls, stopping a run, and small
+// formatting helpers. It calls no other file of the runtime.
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <time.h>
+
+_Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...) {
+  va_list ap;
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: internal error: ", file, line);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  abort();
+}
+
+double mcrt_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+// ---------------------------------------------------------------------------
+// The error slot (called by generated code).
+
+// A message cut to fit its buffer (n bytes written of `want`) ends on a
+// whole UTF-8 character: a sequence the cut split is dropped.
+static void cut_at_char(char *msg, size_t n, int want) {
+  if (want < 0 || (size_t)want < n || n < 2)
+    return;
+  size_t end = n - 1, lead = end;
+  while (lead > 0 && end - lead < 4 && ((unsigned char)msg[lead - 1] & 0xc0) == 0x80)
+    lead--;
+  if (lead == 0 || ((unsigned char)msg[lead - 1] & 0xc0) != 0xc0)
+    return; // ASCII before the continuation bytes, or no sequence at all
+  unsigned char c = (unsigned char)msg[lead - 1];
+  size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+  if (end - (lead - 1) < len)
+    msg[lead - 1] = 0;
+}
+
+void mcrt_runtime_error(McrtCtx *ctx, const char *file, int line, int col, const char *fmt, ...) {
+  if (ctx->err.set)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  int want = vsnprintf(ctx->err.message, sizeof ctx->err.message, fmt, ap);
+  va_end(ap);
+  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
+  ctx->err.set = true;
+  ctx->err.is_assert = false;
+  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
+}
+
+void mcrt_assert_failed(McrtCtx *ctx, const char *file, int line, int col, const char *message) {
+  if (ctx->err.set)
+    return;
+  int want = snprintf(ctx->err.message, sizeof ctx->err.message, "%s",
+                      message ? message : "assertion failed");
+  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
+  ctx->err.set = true;
+  ctx->err.is_assert = true;
+  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
+}
+
+bool mcrt_failed(const McrtCtx *ctx) { return ctx->err.set; }
+
+uint32_t mcrt_find_group(const McrtRuleGroup *groups, uint32_t ngroups, uint64_t rule) {
+  uint32_t lo = 0, hi = ngroups;
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (groups[mid].first_rule <= rule)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  if (ngroups == 0 || rule < groups[lo].first_rule ||
+      rule - groups[lo].first_rule >= groups[lo].nbindings)
+    return UINT32_MAX;
+  return lo;
+}
+
+bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_t ngroups,
+                 McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out) {
+  uint32_t g = mcrt_find_group(groups, ngroups, rule);
+  return g != UINT32_MAX && replay[g](ctx, rule - groups[g].first_rule, in, out);
+}
+
+void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule) {
+  if (!ctx->err.set || ctx->err.has_rule)
+    return;
+  ctx->err.has_rule = true;
+  ctx->err.rule_init = init;
+  ctx->err.rule = rule;
+}
+
+void mcrt_clear_error(McrtCtx *ctx) { memset(&ctx->err, 0, sizeof ctx->err); }
+
+// ---------------------------------------------------------------------------
+// Stopping, signals.
+
+volatile sig_atomic_t mcrt_signal;
+
+const char *mcrt_signal_name(int sig) {
+  return sig == SIGINT    ? "SIGINT"
+         : sig == SIGTERM ? "SIGTERM"
+         : sig == SIGHUP  ? "SIGHUP"
+                          : "a signal";
+}
+
+void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase) {
+  if (ctx->bound == MCRT_BOUND_NONE) {
+    ctx->bound = b;
+    ctx->bound_phase = phase;
+    ctx->bound_signal = b == MCRT_BOUND_INTERRUPTED ? mcrt_signal : 0;
+  }
+  ctx->stop = true;
+}
+
+// A test hook (tests/cli/signals.sh), inert unless MCRT_TEST_PAUSE is set:
+// with MCRT_TEST_PAUSE=PHASE the checker prints "mcrt-test-pause: PHASE" on
+// stderr when it reaches PHASE and waits there (at most 60 s) until a signal
+// comes, so that a test can interrupt every phase at a known moment. PHASE:
+//   start          the options are read, the report is open, nothing searched
+//   search         the first state has been expanded (search.c)
+//   liveness       the search is complete, the liveness check about to start
+//   verify-second  --symmetry verify: before the run without reduction
+//   report         every phase has ended, the result is about to be settled
+void mcrt_test_pause(const char *phase) {
+  const char *want = getenv("MCRT_TEST_PAUSE");
+  if (!want || strcmp(want, phase) != 0)
+    return;
+  fprintf(stderr, "mcrt-test-pause: %s\n", phase);
+  fflush(stderr);
+  struct timespec tick = {0, 10 * 1000 * 1000};
+  for (int i = 0; i < 6000 && !mcrt_signal; i++)
+    nanosleep(&tick, NULL);
+}
+
+// ---------------------------------------------------------------------------
+// Formatting.
+
+// Prints a byte count as "12.3 MiB".
+void mcrt_fprint_bytes(FILE *f, double bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4)
+    bytes /= 1024, u++;
+  if (u == 0)
+    fprintf(f, "%.0f B", bytes);
+  else
+    fprintf(f, "%.1f %s", bytes, units[u]);
+}

@@ -1,0 +1,85 @@
+// ctx.c: the search context (docs/DESIGN.md, "Runtime layers"): setting up
+// and freeing the stores every engine shares, and paths back through the
+// trace log.
+#include "internal.h"
+
+#include <stdlib.h>
+
+#define MCRT_FP_INITIAL_CAPACITY (1u << 14)
+
+// ---------------------------------------------------------------------------
+// Context.
+
+bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->model = model;
+  ctx->opt = opt;
+  ctx->state_bytes = model->state_bytes;
+  ctx->fp_bits = opt->fingerprint_bits;
+  ctx->cur = calloc(1, model->state_bytes + MCRT_SLACK);
+  ctx->pend_stride = model->state_bytes + MCRT_SLACK;
+  ctx->pend_states = calloc(MCRT_BATCH, ctx->pend_stride);
+  if (!ctx->pend_states)
+    return false;
+  ctx->fired = calloc(model->nactions + 1, sizeof *ctx->fired);
+  ctx->bound_fired = calloc(model->nactions + 1, sizeof *ctx->bound_fired);
+  ctx->reached = calloc(model->nreachables + 1, sizeof *ctx->reached);
+  if (!ctx->cur || !ctx->fired || !ctx->bound_fired || !ctx->reached)
+    return false;
+  uint64_t max_rule = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
+  mcrt_log_init(&ctx->log, max_rule ? max_rule - 1 : 0);
+  mcrt_queue_init(&ctx->queue, model->state_bytes);
+  if (!mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
+    return false;
+  if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
+    return false;
+  if (model->net && !mcrt_net_init(ctx))
+    return false;
+  if (opt->symmetry == MCRT_SYM_ON && mcrt_sym_available(model)) {
+    ctx->sym = mcrt_sym_new(model, opt->sym_method);
+    ctx->canon = calloc(1, model->state_bytes + MCRT_SLACK);
+    if (!ctx->canon)
+      return false;
+  }
+  ctx->peak_bytes = mcrt_accounted_bytes(ctx);
+  return true;
+}
+
+void mcrt_ctx_free(McrtCtx *ctx) {
+  mcrt_live_free(ctx);
+  mcrt_net_free(ctx);
+  free(ctx->viol.path);
+  ctx->viol.path = NULL;
+  mcrt_fpset_free(&ctx->set);
+  mcrt_log_free(&ctx->log);
+  mcrt_queue_free(&ctx->queue);
+  free(ctx->cur);
+  free(ctx->pend_states);
+  free(ctx->fired);
+  free(ctx->bound_fired);
+  free(ctx->reached);
+  mcrt_sym_free(ctx->sym);
+  free(ctx->canon);
+  ctx->sym = NULL, ctx->canon = NULL;
+  ctx->cur = NULL, ctx->pend_states = NULL, ctx->fired = NULL, ctx->reached = NULL;
+  ctx->bound_fired = NULL;
+}
+
+size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out) {
+  size_t n = 1;
+  for (uint64_t i = id; mcrt_log_get(&ctx->log, i).parent != MCRT_LOG_INITIAL;
+       i = mcrt_log_get(&ctx->log, i).parent)
+    n++;
+  uint64_t *path = malloc(n * sizeof *path);
+  if (!path)
+    mcrt_die("out of memory");
+  size_t k = n;
+  for (uint64_t i = id;; i = mcrt_log_get(&ctx->log, i).parent) {
+    McrtLogRecord r = mcrt_log_get(&ctx->log, i);
+    path[--k] = r.rule;
+    if (r.parent == MCRT_LOG_INITIAL)
+      break;
+  }
+  *out = path;
+  return n;
+}

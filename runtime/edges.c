@@ -1,0 +1,202 @@
+// edges.c: the liveness edge table, a store the engines fill during the
+// search (what is recorded and why: liveness.c); liveness.c checks the
+// properties over it afterwards.
+#include "internal.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+
+// ---------------------------------------------------------------------------
+// Recording.
+
+bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt) {
+  if (opt->liveness == MCRT_LIVENESS_OFF)
+    return false;
+  // A net's liveness answer (netreport.c) reads the recorded graph.
+  return opt->liveness == MCRT_LIVENESS_ON || m->ninstances > 0 || m->net;
+}
+
+static unsigned bytes_for(uint64_t max) {
+  return max < (1u << 8) ? 1 : max < (1u << 16) ? 2 : max < (UINT64_C(1) << 24) ? 3 : 4;
+}
+
+// Expands the model's `fair` declarations into constraints and the map from
+// each action rule to the constraints it belongs to (CSR, no duplicates).
+static bool build_constraints(McrtLiveGraph *g, const McrtModel *m) {
+  uint64_t nrules = m->nrules;
+  uint32_t n = 0;
+  for (uint32_t f = 0; f < m->nfairness; f++) {
+    const McrtFairness *fa = &m->fairness[f];
+    if (!fa->per_binding) {
+      n++;
+      continue;
+    }
+    for (uint32_t r = 0; r < fa->nranges; r++)
+      n += (uint32_t)fa->ranges[r].count;
+  }
+  g->ncons = n;
+  g->strong = calloc(n + 1, sizeof *g->strong);
+  g->cons_fair = calloc(n + 1, sizeof *g->cons_fair);
+  g->cons_rule = calloc(n + 1, sizeof *g->cons_rule);
+  g->rc_start = calloc(nrules + 2, sizeof *g->rc_start);
+  uint32_t *last = malloc((nrules + 1) * sizeof *last);
+  if (!g->strong || !g->cons_fair || !g->cons_rule || !g->rc_start || !last)
+    return free(last), false;
+  // Two passes over (constraint, rule) pairs: count, then fill.
+  uint64_t *fill = NULL;
+  for (int pass = 0; pass < 2; pass++) {
+    for (uint64_t r = 0; r <= nrules; r++)
+      last[r] = UINT32_MAX;
+    uint32_t c = 0;
+    for (uint32_t f = 0; f < m->nfairness; f++) {
+      const McrtFairness *fa = &m->fairness[f];
+      for (uint32_t k = 0; k < fa->nranges; k++) {
+        const McrtRuleRange *rg = &fa->ranges[k];
+        for (uint64_t r = rg->first; r < rg->first + rg->count && r < nrules; r++) {
+          uint32_t cc = fa->per_binding ? c++ : c;
+          if (pass == 0) {
+            g->strong[cc] = fa->strong;
+            g->cons_fair[cc] = f;
+            g->cons_rule[cc] = fa->per_binding ? r : UINT64_MAX;
+          }
+          if (last[r] == cc) // `(a | a)`: once
+            continue;
+          last[r] = cc;
+          if (pass == 0)
+            g->rc_start[r + 1]++;
+          else
+            g->rc_list[g->rc_start[r] + fill[r]++] = cc;
+        }
+      }
+      if (!fa->per_binding)
+        c++;
+    }
+    if (pass == 0) {
+      for (uint64_t r = 0; r < nrules; r++)
+        g->rc_start[r + 1] += g->rc_start[r];
+      g->rc_list = calloc(g->rc_start[nrules] + 1, sizeof *g->rc_list);
+      fill = calloc(nrules + 1, sizeof *fill);
+      if (!g->rc_list || !fill)
+        return free(last), free(fill), false;
+    }
+  }
+  free(last);
+  free(fill);
+  return true;
+}
+
+bool mcrt_live_init(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  McrtLive *L = calloc(1, sizeof *L);
+  if (!L)
+    return false;
+  ctx->live = L;
+  McrtLiveGraph *g = &L->g;
+  g->rule_bytes = bytes_for(m->nrules ? m->nrules - 1 : 0);
+  g->bits_bytes = (2 * m->ninstances + 7) / 8;
+  if (!build_constraints(g, m))
+    return false;
+  return mcrt_fpset_enable_ids(&ctx->set);
+}
+
+size_t mcrt_live_bytes(const McrtCtx *ctx) { return ctx->live ? ctx->live->bytes : 0; }
+
+// Bytes mapped for an array of n entries of `size` bytes (+ 8: rules are
+// read 4 bytes at a time), whole pages.
+static size_t map_bytes(uint64_t n, size_t size) {
+  size_t b = (size_t)(n * size) + 8, page = 4096;
+  return (b + page - 1) & ~(page - 1);
+}
+
+// Grows an array of *cap entries of `size` bytes to hold `need`, by half
+// again, within --memory. The arrays are mapped and grown by mremap: no
+// copy. False: the limit (or the system) said no.
+static bool grow(McrtCtx *ctx, void **p, uint64_t *cap, uint64_t need, size_t size) {
+  if (need <= *cap)
+    return true;
+  uint64_t n = *cap ? *cap + *cap / 2 : 65536;
+  if (n < need)
+    n = need;
+  size_t old = *cap ? map_bytes(*cap, size) : 0, bytes = map_bytes(n, size);
+  if (mcrt_accounted_bytes(ctx) + (bytes - old) > ctx->opt->memory)
+    return false;
+  void *q = *p ? mremap(*p, old, bytes, MREMAP_MAYMOVE)
+               : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (q == MAP_FAILED)
+    return false;
+  *p = q;
+  *cap = n;
+  ctx->live->bytes += bytes - old;
+  return true;
+}
+
+static void unmap(void *p, uint64_t cap, size_t size) {
+  if (p)
+    munmap(p, map_bytes(cap, size));
+}
+
+void mcrt_live_free(McrtCtx *ctx) {
+  McrtLive *L = ctx->live;
+  if (!L)
+    return;
+  McrtLiveGraph *g = &L->g;
+  unmap(g->targets, L->targets_cap, sizeof *g->targets);
+  unmap(g->rules, L->rules_cap, g->rule_bytes);
+  unmap(g->start, L->start_cap, sizeof *g->start);
+  unmap(g->bits, L->bits_cap, g->bits_bytes);
+  free(g->strong), free(g->cons_fair), free(g->cons_rule);
+  free(g->rc_start), free(g->rc_list);
+  free(L);
+  ctx->live = NULL;
+}
+
+bool mcrt_live_state(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
+  McrtLive *L = ctx->live;
+  McrtLiveGraph *g = &L->g;
+  unsigned bb = g->bits_bytes;
+  g->nstates = id + 1;
+  if (bb == 0)
+    return true;
+  if (!grow(ctx, (void **)&g->bits, &L->bits_cap, id + 1, bb))
+    return false;
+  uint8_t *b = g->bits + id * bb;
+  memset(b, 0, bb);
+  ctx->model->property_bits(ctx, state, b);
+  return !mcrt_failed(ctx);
+}
+
+bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule) {
+  McrtLive *L = ctx->live;
+  McrtLiveGraph *g = &L->g;
+  if (from + UINT64_C(2) > L->start_cap &&
+      !grow(ctx, (void **)&g->start, &L->start_cap, from + UINT64_C(2), sizeof *g->start))
+    return false;
+  while (g->nstarted <= from)
+    g->start[g->nstarted++] = g->nedges;
+  uint64_t e = g->nedges;
+  if (e + 1 > L->targets_cap &&
+      !grow(ctx, (void **)&g->targets, &L->targets_cap, e + 1, sizeof *g->targets))
+    return false;
+  if (e + 1 > L->rules_cap && !grow(ctx, (void **)&g->rules, &L->rules_cap, e + 1, g->rule_bytes))
+    return false;
+  g->targets[e] = to;
+  memcpy(g->rules + e * g->rule_bytes, &rule, g->rule_bytes); // little-endian
+  g->nedges = e + 1;
+  return true;
+}
+
+// Closes the CSR table: states after the last one with edges have none.
+bool mcrt_live_finish(McrtCtx *ctx) {
+  McrtLive *L = ctx->live;
+  McrtLiveGraph *g = &L->g;
+  g->nstates = ctx->states;
+  if (!grow(ctx, (void **)&g->start, &L->start_cap, g->nstates + 1, sizeof *g->start))
+    return false;
+  while (g->nstarted <= g->nstates)
+    g->start[g->nstarted++] = g->nedges;
+  uint64_t ninit = 0;
+  while (ninit < ctx->states && mcrt_log_get(&ctx->log, ninit).parent == MCRT_LOG_INITIAL)
+    ninit++;
+  g->ninitial = ninit;
+  return true;
+}

@@ -1,0 +1,3 @@
+#include <stdbool.h>
+#include <stdint.h>
+int total(const uint8_t a[5]);

@@ -1,0 +1,2 @@
+#include "bool_as_int.h"
+bool flip(int b) { return !b; }

@@ -1,0 +1,3 @@
+#include <stdbool.h>
+#include <stdint.h>
+bool flip(int b);

@@ -1,0 +1,2 @@
+#include "const_missing.h"
+int f(int x) { return x; }

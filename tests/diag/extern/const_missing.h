@@ -1,0 +1,4 @@
+#include <stdbool.h>
+#include <stdint.h>
+#define CAP 4
+int f(int x);

@@ -1,0 +1,3 @@
+#include <stdint.h>
+#define CAP 4
+uint8_t wrap(uint8_t i);

@@ -1,0 +1,3 @@
+#include "global_read.h"
+int factor = 10;
+int scale(int x) { return x * factor; }

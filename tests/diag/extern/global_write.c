@@ -1,0 +1,3 @@
+#include "global_write.h"
+int ticks;
+int tick(int x) { ticks = x; return x; }

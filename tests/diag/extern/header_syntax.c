@@ -1,0 +1,2 @@
+#include "header_syntax.h"
+int f(int x) { return x; }

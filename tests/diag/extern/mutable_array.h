@@ -1,0 +1,2 @@
+#include <stdint.h>
+int total(uint8_t a[4]);

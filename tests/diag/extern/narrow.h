@@ -1,0 +1,3 @@
+#include <stdbool.h>
+#include <stdint.h>
+uint8_t half(uint8_t x);

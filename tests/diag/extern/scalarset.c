@@ -1,0 +1,2 @@
+#include "scalarset.h"
+int who(int p) { return p; }

@@ -1,0 +1,2 @@
+#include "signed.h"
+unsigned neg(unsigned x) { return 0u - x; }

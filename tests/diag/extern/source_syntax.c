@@ -1,0 +1,2 @@
+#include "source_syntax.h"
+int f(int x) { return x + ; }

@@ -1,0 +1,6 @@
+#include "static_local.h"
+int count(int x) {
+  static int calls;
+  (void)calls;
+  return x;
+}

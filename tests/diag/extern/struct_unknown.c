@@ -1,0 +1,2 @@
+#include "struct_unknown.h"
+int f(int x) { return x; }

@@ -1,0 +1,2 @@
+#include <stdint.h>
+uint8_t ring_next(uint8_t i);

@@ -1,0 +1,2 @@
+#include "unknown_callee.h"
+int wrap(int x) { return elsewhere(x); }

@@ -1,0 +1,3 @@
+#include "incr.h"
+
+int incr(int x) { return x + 1; }

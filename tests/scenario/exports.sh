@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Exports: --graph, --dot and --tests on every spec of specs/ (with options
+# that make its search complete and small enough) and on the scenario
+# products of tests/scenario/products/.
+#
+#   --graph  jq reads it back: as many states and transitions as the
+#            summary counts, one transition per action as often as the
+#            summary's "actions fired" says (the search computes successors
+#            with the generated expansion functions, the export with the
+#            replay functions: two code paths), every target a state of the
+#            graph; a second run writes the same bytes.
+#   --dot    `dot -Tsvg` renders it; past --dot-max-states the checker
+#            refuses and names the true number of states.
+#   --tests  (without symmetry, so the graph's states are the spec's) every
+#            path starts at an initial state and each step is a transition
+#            of the graph whose target holds the values that replaying the
+#            path from its start produced; the paths cover every transition
+#            (or, with --tests-cover accepting, every accepting state), and
+#            a path ends in an accepting state when one is reachable.
+#
+# Usage: tests/scenario/exports.sh [BUILD_DIR]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-build}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+command -v dot >/dev/null || { echo "exports.sh: graphviz's dot is missing (make test-deps)"; exit 1; }
+pass=0 fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+# The cases: spec | mcgen options | checker options
+cases=(
+  "specs/bakery.mc||"
+  "specs/filter.mc||"
+  "specs/german.mc||--symmetry off"
+  "specs/lcr.mc||"
+  "specs/lost_update.mc|-D USE_CAS=true|"
+  "specs/peterson.mc|-D N=3|"
+  "specs/philosophers.mc||--no-deadlock"
+  "specs/semaphore_net.mc||"
+  "specs/two_phase.mc||"
+  "tests/scenario/products/counter.mc|--scenario ThenReset|"
+  "tests/scenario/products/mutex.mc|--scenario OneRoundEach|"
+  "specs/lost_update.mc|--scenario Serial -D N=2 -D ROUNDS=1|--symmetry off"
+  "tests/scenario/party.mc|--scenario SyncInterleaved|"
+)
+
+summary() { sed -n "s/^$2: *\([0-9]*\).*/\1/p" "$1" | head -1; }
+
+# The paths of tests.json against graph.json (both without symmetry).
+check_tests() {
+  local graph=$1 tests=$2 cover=$3
+  jq -e --slurpfile g "$graph" --arg cover "$cover" '
+    . as $t
+    | ($g[0]) as $g
+    | ($g.transitions | map({key: "\(.from) \(.rule)", value: .to}) | from_entries) as $edge
+    | ([$t.paths[] | .steps as $s
+        | ($s[0].init == true and $g.states[$s[0].state].initial)
+          and ([range(1; $s | length) | $edge["\($s[. - 1].state) \($s[.].rule)"] == $s[.].state] | all)
+          and ([$s[] | .values == $g.states[.state].values] | all)
+          and (.ends_accepting == $g.states[$s[-1].state].accepting)
+       ] | all)
+      and (if $cover == "transitions" then
+             ([$t.paths[].steps as $s | range(1; $s | length) | "\($s[. - 1].state) \($s[.].rule)"]
+              | unique | length) == $g.ntransitions
+           else
+             ([$t.paths[].steps[].state | select($g.states[.].accepting)] | unique | length)
+             == ([$g.states[] | select(.accepting)] | length)
+           end)
+      and (([$g.states[] | select(.accepting)] | length) == 0 or ([$t.paths[] | .ends_accepting] | all))
+  ' "$tests" >/dev/null
+}
+
+for c in "${cases[@]}"; do
+  IFS='|' read -r spec margs rargs <<<"$c"
+  name="$spec${margs:+ $margs}${rargs:+ $rargs}"
+  # shellcheck disable=SC2086
+  if ! "$build/mcgen" $margs -o "$work/checker" "$root/$spec" >"$work/out" 2>&1; then
+    ko "$name: mcgen failed"; sed 's/^/  /' "$work/out"; continue
+  fi
+  # shellcheck disable=SC2086
+  "$work/checker" $rargs --graph "$work/g1.json" --dot "$work/g.dot" --dot-max-states 120 \
+    >"$work/out" 2>"$work/err"
+  code=$?
+  states=$(summary "$work/out" states) transitions=$(summary "$work/out" transitions)
+  # Exit 0 or 1 (a violation: the export still shows the whole graph), or 2
+  # when --dot was refused past the cap.
+  if [ "$code" -gt 1 ] && ! grep -q "the graph has $states states, more than" "$work/err"; then
+    ko "$name: the checker exited $code"; sed 's/^/  /' "$work/err" | head; continue
+  fi
+  # --graph against the summary.
+  fired=$(sed -n '/^actions fired:/,/^[a-z]/p' "$work/out" | sed -n 's/^  \([^ ]*\)  *\([0-9]*\)$/\1 \2/p' | sort)
+  got_fired=$(jq -r '[.transitions[].action] | group_by(.) | map("\(.[0]) \(length)")[]' "$work/g1.json" | sort)
+  want_fired=$(echo "$fired" | awk '$2 > 0' | sort)
+  if ! jq -e --argjson s "$states" --argjson t "$transitions" \
+       '.schema == "mcgen-graph" and .version == 1 and .bound_hit == null
+        and .nstates == $s and .ntransitions == $t
+        and (.states | length) == $s and (.transitions | length) == $t
+        and ([.transitions[] | .to >= 0 and .to < $s and .from < $s] | all)
+        and ([.states[] | select(.initial)] | length) > 0' "$work/g1.json" >/dev/null; then
+    ko "$name: --graph does not match the summary ($states states, $transitions transitions)"
+  elif [ "$got_fired" != "$want_fired" ]; then
+    ko "$name: --graph's transitions per action differ from 'actions fired'"
+    diff <(echo "$want_fired") <(echo "$got_fired") | sed 's/^/  /'
+  else
+    ok "$name: --graph ($states states, $transitions transitions)"
+  fi
+  # Deterministic.
+  # shellcheck disable=SC2086
+  "$work/checker" $rargs --graph "$work/g2.json" >/dev/null 2>&1
+  cmp -s "$work/g1.json" "$work/g2.json" && ok "$name: --graph byte-identical twice" ||
+    ko "$name: --graph differs between two runs"
+  # --dot.
+  if [ "$states" -le 120 ]; then
+    if timeout 300 dot -Tsvg "$work/g.dot" >"$work/g.svg" 2>"$work/doterr" && grep -q '<svg' "$work/g.svg"; then
+      ok "$name: dot -Tsvg renders --dot"
+    else
+      ko "$name: dot -Tsvg fails on --dot"; sed 's/^/  /' "$work/doterr" | head -5
+    fi
+  elif [ ! -e "$work/g.dot" ] && grep -q "the graph has $states states, more than" "$work/err"; then
+    ok "$name: --dot refused past the cap with the true size ($states states)"
+  else
+    ko "$name: --dot not refused past the cap"
+  fi
+  rm -f "$work/g.dot"
+  # --tests, without symmetry.
+  [ "$states" -le 4000 ] || continue
+  for cover in transitions accepting; do
+    # shellcheck disable=SC2086
+    "$work/checker" $rargs --symmetry off --no-deadlock --liveness off --graph "$work/gs.json" \
+      --tests "$work/t.json" --tests-cover $cover >/dev/null 2>"$work/err"
+    if check_tests "$work/gs.json" "$work/t.json" $cover; then
+      ok "$name: --tests covers the $cover ($(jq '.paths | length' "$work/t.json") paths)"
+    else
+      ko "$name: --tests ($cover) paths do not replay or do not cover"; head -5 "$work/err"
+    fi
+  done
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Model + scenario: every tests/scenario/products/*.mc and *.case that has
+# EXPECT-STATES is compiled (mcgen MCGEN-ARGS SPEC) and checked (RUN-ARGS),
+# and the summary must show the hand-derived counts its header explains.
+# A TWIN (the spec with the scenario written in as an explicit variable)
+# must have the same numbers of states and transitions.
+#
+# Directives (header comment):
+#   SPEC: specs/x.mc          the spec to compile (default: the file itself),
+#                             relative to the repository
+#   MCGEN-ARGS: ...           mcgen options (--scenario NAME, -D ...)
+#   RUN-ARGS: ...             checker options
+#   EXPECT-EXIT: N            the checker's exit code
+#   EXPECT-OUTPUT: text       a line the summary must contain
+#   EXPECT-STATES/TRANSITIONS/ACCEPTING/DEADLOCKS: N   summary counts
+#   TWIN: file.mc             (beside the case) same states and transitions
+#
+# Usage: tests/scenario/products.sh [BUILD_DIR]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-build}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+
+directive() { sed -n "s|^// $2: *||p" "$1" | head -1; }
+
+# run FILE OUT: compiles and runs FILE's spec; the summary in OUT, the exit code echoed
+run() {
+  local file=$1 out=$2 spec
+  spec=$(directive "$file" SPEC)
+  spec=${spec:+$root/$spec}
+  spec=${spec:-$file}
+  # shellcheck disable=SC2046
+  if ! "$build/mcgen" $(directive "$file" MCGEN-ARGS) -o "$work/checker" "$spec" >"$out" 2>&1; then
+    echo compile-error
+    return
+  fi
+  # shellcheck disable=SC2046
+  "$work/checker" $(directive "$file" RUN-ARGS) >"$out" 2>&1
+  echo $?
+}
+
+count() { sed -n "s/^$2: *\([0-9]*\).*/\1/p" "$1" | head -1; }
+
+for file in "$root"/tests/scenario/products/*.mc "$root"/tests/scenario/products/*.case; do
+  [ -n "$(directive "$file" EXPECT-STATES)" ] || continue
+  name=$(basename "$file")
+  ok=true
+  code=$(run "$file" "$work/out")
+  want=$(directive "$file" EXPECT-EXIT)
+  if [ "$code" != "${want:-0}" ]; then
+    echo "FAIL $name: exit $code, expected ${want:-0}"; sed 's/^/  /' "$work/out" | head -20; ok=false
+  fi
+  for what in states transitions accepting deadlocks; do
+    want=$(directive "$file" "EXPECT-${what^^}")
+    [ -n "$want" ] || continue
+    got=$(count "$work/out" "$what")
+    if [ "$got" != "$want" ]; then
+      echo "FAIL $name: $what $got, expected $want"; ok=false
+    fi
+  done
+  text=$(directive "$file" EXPECT-OUTPUT)
+  if [ -n "$text" ] && ! grep -qF -- "$text" "$work/out"; then
+    echo "FAIL $name: no line with '$text'"; ok=false
+  fi
+  twin=$(directive "$file" TWIN)
+  if [ -n "$twin" ]; then
+    tcode=$(run "$(dirname "$file")/$twin" "$work/twin")
+    twant=$(directive "$(dirname "$file")/$twin" EXPECT-EXIT)
+    if [ "$tcode" != "${twant:-0}" ]; then
+      echo "FAIL $name: twin $twin exit $tcode"; sed 's/^/  /' "$work/twin" | head -20; ok=false
+    fi
+    for what in states transitions; do
+      a=$(count "$work/out" "$what") b=$(count "$work/twin" "$what")
+      if [ "$a" != "$b" ]; then
+        echo "FAIL $name: $what $a, twin $twin $b"; ok=false
+      fi
+    done
+  fi
+  if $ok; then
+    echo "PASS $name ($(count "$work/out" states) states, $(count "$work/out" transitions) transitions)"
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+  fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The operators' languages: for each behaviour of tests/scenario/behaviours.txt
+# (over the actions a, b, c), the words of up to 6 steps that the compiled
+# automaton accepts (mcgen --scenario-words) must equal the words that the
+# brute-force evaluator tests/scenario/brute.c computes from the operators'
+# definitions. Then Cord's party example (tests/scenario/party.mc) against
+# brute.c over its eight actions, up to 5 steps.
+#
+# Usage: tests/scenario/run.sh [BUILD_DIR]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-build}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -std=c11 -O2 -Wall -Wextra -Werror -o "$work/brute" "$root/tests/scenario/brute.c" || exit 1
+pass=0 fail=0
+
+# compare NAME SPEC SCENARIO N ACTIONS BEHAVIOUR
+compare() {
+  local name=$1 spec=$2 scn=$3 n=$4 acts=$5 beh=$6
+  if ! "$build/mcgen" --scenario "$scn" --scenario-words "$n" "$spec" >"$work/got" 2>"$work/err"; then
+    echo "FAIL $name: mcgen failed"; sed 's/^/  /' "$work/err"; fail=$((fail + 1)); return
+  fi
+  "$work/brute" "$n" "$acts" "$beh" >"$work/want" || { echo "FAIL $name: brute failed"; fail=$((fail + 1)); return; }
+  if diff <(LC_ALL=C sort "$work/want") <(LC_ALL=C sort "$work/got") >"$work/diff"; then
+    echo "PASS $name ($(wc -l <"$work/want") words)"; pass=$((pass + 1))
+  else
+    echo "FAIL $name: < brute, > mcgen"; head -20 "$work/diff" | sed 's/^/  /'; fail=$((fail + 1))
+  fi
+}
+
+while IFS= read -r beh; do
+  case $beh in '#'*|'') continue;; esac
+  printf 'model ops;\naction a {}\naction b {}\naction c {}\nscenario S = %s;\n' "$beh" >"$work/ops.mc"
+  compare "$beh" "$work/ops.mc" S 6 a,b,c "$beh"
+done <"$root/tests/scenario/behaviours.txt"
+
+party=$root/tests/scenario/party.mc
+acts=Eat,Drink,Dance,Sing,Leave,KeepPartying,Fast,Sleep
+party_beh='(Eat | Drink)*; (Dance | Sing)+; (KeepPartying; Dance)*; Leave'
+noparty_beh='((Eat; Drink) | Fast); Sleep?'
+compare "party: Party" "$party" Party 5 $acts "$party_beh"
+compare "party: NoParty" "$party" NoParty 5 $acts "$noparty_beh"
+compare "party: Party ||| NoParty" "$party" Interleaved 5 $acts "($party_beh) ||| ($noparty_beh)"
+compare "party: Party |?| NoParty" "$party" SyncInterleaved 5 $acts "($party_beh) |?| ($noparty_beh)"
+# Party || NoParty: no word in common (a party ends with Leave, a regular day
+# never has one): the scenario is refused as empty.
+if "$build/mcgen" --scenario Synchronized --scenario-words 5 "$party" >"$work/got" 2>"$work/err" ||
+   ! grep -q "scenario 'Synchronized' accepts no sequence of actions" "$work/err"; then
+  echo "FAIL party: Party || NoParty is not refused as empty"; fail=$((fail + 1))
+else
+  echo "PASS party: Party || NoParty is empty"; pass=$((pass + 1))
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
