@@ -11,6 +11,7 @@ CC      ?= cc
 WARN    := -Wall -Wextra -Werror
 CFLAGS  := -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -MMD -MP
 ASAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+TSAN    := -fsanitize=thread
 B       := build
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
@@ -34,12 +35,13 @@ endif
 COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(B)/%.o)
 RUNTIME_OBJS  := $(RUNTIME_SRCS:%.c=$(B)/%.o)
 RUNTIME_ASAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/asan/%.o)
+RUNTIME_TSAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/tsan/%.o)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile clean conformance conformance-tests docs-tests debug-tests \
-        layers-tests pnml-tests petri-tests \
+        layers-tests pnml-tests petri-tests threads-tests \
         install uninstall install-tests extern-tests scenario-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
@@ -73,6 +75,14 @@ $(B)/asan/libmcrt.a: $(RUNTIME_ASAN_OBJS)
 
 asan-runtime: $(B)/asan/libmcrt.a
 
+# The runtime under ThreadSanitizer, for the checkers of tests/threads/tsan.sh.
+$(B)/tsan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TSAN) -c -o $@ $<
+
+$(B)/tsan/libmcrt.a: $(RUNTIME_TSAN_OBJS)
+	ar rcs $@ $^
+
 # Unit tests: tests/unit/compiler/*.c link the compiler stages,
 # tests/unit/runtime/*.c the runtime; all under the sanitizers.
 $(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_SRCS) compiler/mcgen.h compiler/dve.h compiler/pnml.h compiler/petri.h
@@ -81,7 +91,7 @@ $(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_SRCS) compiler/mcgen.h
 
 $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ASAN) -Iruntime -o $@ $< $(RUNTIME_SRCS) -lcriterion -lm
+	$(CC) $(CFLAGS) $(ASAN) -Iruntime -o $@ $< $(RUNTIME_SRCS) -lcriterion -lm -pthread
 
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config libclang-dev
@@ -117,6 +127,7 @@ TEST_SUITES += petri-tests
 TEST_SUITES += conformance-tests
 TEST_SUITES += scenario-tests
 TEST_SUITES += extern-tests
+TEST_SUITES += threads-tests
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
@@ -133,6 +144,13 @@ unit-tests: $(UNIT_TESTS)
 # (docs/DESIGN.md), without cycles.
 layers-tests: all
 	tests/layers/run.sh $(B)
+
+# The same answers at --threads 1, 2 and 4 (tests/threads/run.sh: every
+# spec, the liveness and symmetry oracles, the BEEM instances under 20000
+# states), then checkers built with ThreadSanitizer at 4 threads.
+threads-tests: all $(B)/tsan/libmcrt.a
+	tests/threads/run.sh $(B)
+	tests/threads/tsan.sh $(B)
 
 cli-tests: all asan-runtime
 	tests/cli/run.sh $(B)

@@ -187,11 +187,11 @@ for n in "${names[@]}"; do
   fi
 
   echo "   mcgen checker" >&2
-  measure "$dir" mcgen "$dir/mcgen_checker" --no-deadlock --quiet --progress 0 \
+  measure "$dir" mcgen "$dir/mcgen_checker" --no-deadlock --quiet --progress 0 --threads 1 \
     --report "$dir/report.json"
   mc_rc=$run_rc mc_wall=$best_wall mc_cpu=$best_cpu mc_rss=$best_rss_kb
   echo "   mcgen checker, --cflags \"$MCGEN_NATIVE_CFLAGS\"" >&2
-  measure "$dir" native "$dir/mcgen_native" --no-deadlock --quiet --progress 0 \
+  measure "$dir" native "$dir/mcgen_native" --no-deadlock --quiet --progress 0 --threads 1 \
     --report "$dir/native.json"
   na_rc=$run_rc na_wall=$best_wall na_cpu=$best_cpu
   echo "   pan -DNOREDUCE" >&2

@@ -49,7 +49,7 @@ run() {
   local i w u s m
   wall=""; cpu=""; rss_kb=""
   for ((i = 1; i <= repeat; i++)); do
-    /usr/bin/time -f '%e %U %S %M' -o "$dir/$tag.time" "$dir/checker" "$@" \
+    /usr/bin/time -f '%e %U %S %M' -o "$dir/$tag.time" "$dir/checker" --threads 1 "$@" \
       --report "$dir/$tag.json" >"$dir/$tag.out" 2>"$dir/$tag.err" ||
       { echo "bench/liveness.sh: $dir/checker $* failed (see $dir/$tag.out)" >&2; return 1; }
     read -r w u s m < <(tail -n 1 "$dir/$tag.time")

@@ -54,7 +54,7 @@ for n in "${names[@]}"; do
     continue
   fi
   [ "$render" = 1 ] || /usr/bin/time -f '%U %S %M' -o "$out/$n.time" "$out/$n" --liveness off \
-    --progress 0 --quiet --report "$out/$n.json" >"$out/$n.log" 2>&1
+    --progress 0 --threads 1 --quiet --report "$out/$n.json" >"$out/$n.log" 2>&1
   states=$(jq .states "$out/$n.json")
   if [ "$states" != "$expected" ]; then
     echo "ERROR: $n: $states states, the published count is $expected"

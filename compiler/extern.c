@@ -649,6 +649,11 @@ static bool compat(Type *mc, CXType c0, Want *w, bool top_param) {
                       "'const %s *'", c_type_name(to));
       return false;
     }
+    if (mc->kind == TY_ARRAY && resolve(mc->index)->kind == TY_SCALARSET) {
+      mismatch(w, c0, "an array indexed by a scalarset cannot cross to C (C code could "
+                      "break its symmetry)");
+      return false;
+    }
     if (mc->kind == TY_ARRAY) {
       long long n = param_array_length(w->where);
       int64_t card = index_card(mc->index);
@@ -739,6 +744,11 @@ static bool compat(Type *mc, CXType c0, Want *w, bool top_param) {
     return f.ok;
   }
   case TY_ARRAY: {
+    if (resolve(mc->index)->kind == TY_SCALARSET) {
+      mismatch(w, c0, "an array indexed by a scalarset cannot cross to C (C code could "
+                      "break its symmetry)");
+      return false;
+    }
     if (c.kind != CXType_ConstantArray) {
       mismatch(w, c0, "%s needs a C array", type_name(mc));
       return false;

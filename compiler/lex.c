@@ -374,8 +374,13 @@ Token *tokenize(const SrcFile *file) {
       bool decl_start = before == &head || equal(before, ";") || equal(before, "}");
       if (cur->kind == TK_KEYWORD && !equal(cur, "true") && !equal(cur, "false"))
         in_scenario = false;
-      else if (decl_start && (equal(cur, "scenario") || equal(cur, "accepting")))
-        in_scenario = equal(cur, "scenario");
+      else if (decl_start && (equal(cur, "scenario") || equal(cur, "accepting"))) {
+        const char *r = q; // a declaration only if a name follows
+        while (r < lx.end && (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r'))
+          r++;
+        if (r < lx.end && is_ident_start(*r))
+          in_scenario = equal(cur, "scenario");
+      }
       continue;
     }
     if (is_digit(c)) {

@@ -383,6 +383,7 @@ static bool run_cc(Options *o, Paths *paths, Program *prog, const char *c_path, 
     vec_push(&cc, sources.data[i]);
   vec_push(&cc, format("%s/libmcrt.a", paths->runtime));
   vec_push(&cc, "-lm");
+  vec_push(&cc, "-pthread"); // --threads (runtime/threads.c)
   vec_push(&cc, "-o");
   vec_push(&cc, (void *)name);
   vec_push(&cc, NULL);

@@ -1140,11 +1140,12 @@ static int parallel_op_at(const Token *t) {
 
 static bool is_any_seq(const Token *t) { return equal(t, "..") && glued(t, "."); }
 
-// Does t start a behaviour? An identifier followed by another one does
-// not: it is the next declaration (`scenario B = ...`, `accepting x: ...`).
+// Does t start a behaviour? An identifier followed by a name, a keyword or
+// a string does not: it is the next declaration (`scenario B = ...`,
+// `accepting x: ...`, `extern fn ...`).
 static bool starts_behaviour(const Token *t) {
   if (t->kind == TK_IDENT)
-    return t->next->kind != TK_IDENT;
+    return t->next->kind == TK_PUNCT || t->next->kind == TK_EOF;
   return equal(t, "(") || equal(t, "!") || is_any_seq(t);
 }
 

@@ -31,9 +31,9 @@
 #define OMEGA INT64_MAX // a Karp-Miller place that grows without bound
 
 // Each analysis stops (refused) past this many elementary steps (entries
-// read, rows compared, arcs looked at): a few seconds, so that mcgen stays
+// read, rows compared, arcs looked at): about a second, so that mcgen stays
 // quick on nets with 10^5 arcs.
-#define PETRI_MAX_WORK 1000000000ull
+#define PETRI_MAX_WORK 300000000ull
 
 // The arcs of one transition: what it needs, what it produces, what
 // inhibits it and its net effect (nonzero entries only), each by place.

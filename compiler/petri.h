@@ -50,8 +50,9 @@ typedef struct {
 
 // Every minimal-support P-semiflow (y >= 0, y.C = 0) or T-semiflow
 // (x >= 0, C.x = 0) of the net, C its incidence matrix; inhibitor arcs are
-// not part of C. Refused on arithmetic overflow or when the intermediate
-// matrix outgrows PETRI_FARKAS_MAX_ROWS.
+// not part of C. Refused on arithmetic overflow, when the intermediate
+// matrix outgrows PETRI_FARKAS_MAX_ROWS, or past the step budget of petri.c
+// (every analysis has one: about a second of work).
 #define PETRI_FARKAS_MAX_ROWS 20000
 SemiflowSet petri_p_semiflows(const Net *net);
 SemiflowSet petri_t_semiflows(const Net *net);

@@ -1102,9 +1102,9 @@ void scenario_emit_tables(Buf *out) {
                 "mc_scenario_delta[q][mc_scenario_class[rule]] : -1;\n}\n\n");
 }
 
-// Prints the accepted words of up to `len` classes: each class as its
-// action and, for each parameter, the value of its first binding (`_`
-// where the class holds every value).
+// Prints the accepted words of up to `len` steps, each step as the name of
+// its action (two classes of one action print alike: the operator tests use
+// actions without parameters).
 bool scenario_print_words(FILE *out, int len) {
   Dfa *d = chosen_dfa;
   if (!d)
@@ -1116,8 +1116,7 @@ bool scenario_print_words(FILE *out, int len) {
   }
   int *word = xcalloc(len + 1, sizeof *word);
   int *states = xcalloc(len + 2, sizeof *states);
-  // Depth-first, classes ascending: words in length-lexicographic order
-  // are sorted by the caller.
+  // Depth-first, classes ascending (the caller sorts if it needs to).
   int depth = 0;
   word[0] = -1;
   states[0] = 0;

@@ -553,7 +553,6 @@ static bool write_tests(Graph *g, FILE *f, bool cover_accepting) {
              ", \"accepting_covered\": %" PRIu64 ",\n \"paths\": [\n",
           cover_accepting ? "accepting" : "transitions", g->n, g->nedges, ncovered, goals,
           nreached);
-  (void)goals;
   bool ok = true;
   for (uint64_t i = 0; i < npaths; i++) {
     ok &= write_path(g, &paths[i], f, i + 1 == npaths);

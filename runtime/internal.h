@@ -211,6 +211,7 @@ typedef enum {
 } McrtSymMethod;
 
 #define MCRT_UNLIMITED UINT64_MAX
+#define MCRT_MAX_THREADS 1024
 
 typedef struct McrtOptions {
   uint64_t threads;
@@ -404,6 +405,8 @@ struct McrtCtx {
   double start_time, time_s;
   uint64_t peak_bytes; // highest accounted bytes seen
   size_t engine_bytes; // held by the engine besides the stores (accounted)
+  uint32_t threads;    // that explored (1: the serial search)
+  double phase_s[3];   // threads: wall time in the expand, insert, commit phases
 
   McrtError err;
   bool has_violation;
@@ -476,6 +479,12 @@ bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_
 bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 // Prints a progress line (--progress).
 void mcrt_progress(McrtCtx *ctx, double now);
+// Grows the fingerprint set within --memory. False: the bound (hit).
+bool mcrt_grow_set(McrtCtx *ctx);
+
+// threads.c: the multi-threaded engine, n > 1 threads; the same results as
+// mcrt_search.
+void mcrt_threads_search(McrtCtx *ctx, uint32_t n);
 
 // ---------------------------------------------------------------------------
 // edges.c: the edge table recorded during the search; liveness.c: the check

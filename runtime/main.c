@@ -153,7 +153,10 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
     return NULL;
   }
   ctx->progress_out = err;
-  mcrt_search(ctx);
+  if (opt->threads > 1)
+    mcrt_threads_search(ctx, (uint32_t)opt->threads);
+  else
+    mcrt_search(ctx);
   // Liveness needs the whole graph: only after an exhaustive search
   // without a violation.
   if (ctx->live && !ctx->stop && !ctx->has_violation)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 // The name the checker was started under (it may have been built with -o).
 static const char *program_name(const McrtModel *m, int argc, char **argv) {
@@ -37,7 +38,7 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --trace-format text|json  how counterexample traces are printed\n"
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
-          "  --threads N            worker threads (only 1 is implemented)\n"
+          "  --threads N            worker threads (default: the cores online; 1: the serial search)\n"
           "  --graph FILE.json      write the explored transition system as JSON\n"
           "  --dot FILE             write it for graphviz, the violation's path in red\n"
           "  --dot-max-states N     refuse --dot past N states (default 200)\n"
@@ -93,11 +94,6 @@ bool mcrt_parse_size(const char *s, uint64_t *bytes) {
   return true;
 }
 
-static int not_implemented(FILE *err, const char *what) {
-  fprintf(err, "option %s is not implemented yet\n", what);
-  return MCRT_EXIT_USAGE;
-}
-
 static int bad(FILE *err, const char *opt, const char *val, const char *expect) {
   fprintf(err, "error: bad value '%s' for %s (expected %s); try --help\n", val, opt, expect);
   return MCRT_EXIT_USAGE;
@@ -106,7 +102,7 @@ static int bad(FILE *err, const char *opt, const char *val, const char *expect) 
 int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **argv, FILE *out,
                        FILE *err) {
   *opt = (McrtOptions){
-      .threads = 1,
+      .threads = 0, // the cores online, below
       .max_states = MCRT_UNLIMITED,
       .max_steps = MCRT_UNLIMITED,
       .max_depth = MCRT_UNLIMITED,
@@ -189,8 +185,9 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     }
 
     if (!strcmp(name, "--threads")) {
-      if (!parse_u64(val, &opt->threads) || opt->threads == 0)
-        return bad(err, name, val, "a positive integer");
+      if (!parse_u64(val, &opt->threads) || opt->threads == 0 ||
+          opt->threads > MCRT_MAX_THREADS)
+        return bad(err, name, val, "a number of threads from 1 to 1024");
     } else if (!strcmp(name, "--max-states")) {
       if (!parse_u64(val, &opt->max_states))
         return bad(err, name, val, "a number of states");
@@ -293,9 +290,10 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
             MCRT_VERSION, MCRT_ABI_VERSION);
     return MCRT_EXIT_OK;
   }
-  // Recognised, but belonging to later issues.
-  if (opt->threads > 1)
-    return not_implemented(err, "--threads N with N > 1");
+  if (opt->threads == 0) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    opt->threads = cores > 0 ? (uint64_t)cores : 1;
+  }
   if ((sim_depth_given || sim_seed_given) && !opt->sim_runs) {
     fprintf(err, "error: --depth and --seed go with --simulate RUNS\n");
     return MCRT_EXIT_USAGE;

@@ -801,7 +801,11 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
                "predicate holds)\n",
             ctx->accepting, m->scenario ? "scenario '" : "the spec", m->scenario ? m->scenario : "",
             m->scenario ? "'" : "");
-  fprintf(f, "time:          %.3f s, %.0f states/s\n", ctx->time_s, per_s);
+  fprintf(f, "time:          %.3f s, %.0f states/s", ctx->time_s, per_s);
+  if (ctx->threads > 1)
+    fprintf(f, ", %u threads (expand %.3f s, insert %.3f s, commit %.3f s)", ctx->threads,
+            ctx->phase_s[0], ctx->phase_s[1], ctx->phase_s[2]);
+  fputc('\n', f);
   fputs("memory:        ", f);
   mcrt_fprint_bytes(f, (double)ctx->peak_bytes);
   fputs(" peak accounted (fingerprint set ", f);
@@ -954,7 +958,11 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   print_symmetry_json(f, ctx);
   if (c->more_json)
     c->more_json(f, ctx);
-  fprintf(f, ", \"time_s\": %.6f, \"memory_bytes\": %zu", ctx->time_s, (size_t)ctx->peak_bytes);
+  fprintf(f, ", \"time_s\": %.6f, \"threads\": %u", ctx->time_s, ctx->threads);
+  if (ctx->threads > 1)
+    fprintf(f, ", \"thread_phases_s\": {\"expand\": %.6f, \"insert\": %.6f, \"commit\": %.6f}",
+            ctx->phase_s[0], ctx->phase_s[1], ctx->phase_s[2]);
+  fprintf(f, ", \"memory_bytes\": %zu", (size_t)ctx->peak_bytes);
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);
   fprintf(f, ", \"fingerprint_bits\": %u, \"collision_probability\": %.6g}\n", ctx->fp_bits,

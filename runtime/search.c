@@ -97,7 +97,7 @@ static bool reserve(McrtCtx *ctx, size_t extra) {
   return true;
 }
 
-static bool grow_set(McrtCtx *ctx) {
+bool mcrt_grow_set(McrtCtx *ctx) {
   size_t other = mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) + ctx->engine_bytes;
   size_t need = mcrt_fpset_grow_bytes(&ctx->set);
   if (other + need > ctx->opt->memory || !mcrt_fpset_grow(&ctx->set)) {
@@ -124,7 +124,7 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
     ctx->log_full = ctx->opt->max_states > MCRT_LOG_MAX_STATES;
     return hit_bound(ctx, MCRT_BOUND_MAX_STATES);
   }
-  if (mcrt_fpset_wants_grow(&ctx->set) && !grow_set(ctx))
+  if (mcrt_fpset_wants_grow(&ctx->set) && !mcrt_grow_set(ctx))
     return true;
   size_t need = mcrt_log_append_bytes(&ctx->log) + mcrt_queue_push_bytes(&ctx->queue);
   if (need && !reserve(ctx, need))
@@ -181,7 +181,7 @@ static McrtFpResult insert(McrtCtx *ctx, McrtFp fp, uint32_t *id) {
   *id = (uint32_t)ctx->states; // the id a new state will get
   for (;;) {
     r = ctx->live ? mcrt_fpset_insert_id(&ctx->set, fp, *id, id) : mcrt_fpset_insert(&ctx->set, fp);
-    if (r != MCRT_FP_FULL || !grow_set(ctx))
+    if (r != MCRT_FP_FULL || !mcrt_grow_set(ctx))
       return r;
   }
 }

@@ -137,5 +137,16 @@ for c in "${cases[@]}"; do
     fi
   done
 done
+# The violation's path in red: lost_update's lost update, 4 steps after the
+# initial state: 5 states and 4 transitions highlighted.
+"$build/mcgen" -o "$work/lost" "$root/specs/lost_update.mc" >/dev/null 2>&1
+"$work/lost" --dot "$work/lost.dot" --dot-max-states 300 >"$work/out" 2>&1
+nodes=$(grep -v -- '->' "$work/lost.dot" | grep -c 'color=red')
+edges=$(grep -- '->' "$work/lost.dot" | grep -c 'color=red')
+if [ "$nodes" -eq 5 ] && [ "$edges" -eq 4 ] && timeout 300 dot -Tsvg "$work/lost.dot" >/dev/null 2>&1; then
+  ok "lost_update: --dot highlights the 4-step trace (5 states, 4 transitions) and renders"
+else
+  ko "lost_update: --dot highlights $nodes states and $edges transitions, expected 5 and 4"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

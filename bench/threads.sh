@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# bench/threads.sh: states per second with --threads 2 against --threads 1,
+# on BEEM instances of 10^6 to 10^7 states, and bytes per state at each.
+#
+# For each instance: mcgen compiles BEEM's dve/NAME.dve (default flags), and
+# the checker runs the whole state space (--no-deadlock, as BEEM counts it)
+# with --threads 1, then --threads 2, --repeat N times each (the fastest run
+# of each is kept). Speed is states per WALL second (threads exist to cut
+# wall time; CPU time grows with them), from /usr/bin/time; bytes/state is
+# the report's (accounted memory at the end / states) and peak RSS / states.
+# The counts of the two runs must be equal, and equal to BEEM's published
+# one (else a loud error, exit 1). The machine is shared: the load average
+# before each run is recorded next to it, and a ratio measured under load
+# is a lower bound of what a quiet machine gives.
+#
+# Outputs go to bench/out/threads/ (threads.md, threads.csv, logs).
+#
+# Usage: bench/threads.sh [--repeat N] [--threads T] [NAME...]
+#   default NAMES: lamport.5 peterson.4 at.3 fischer.3 bakery.5 bakery.6
+#   --threads T  the thread count compared with 1 (default 2)
+#   MCGEN=/other/build/mcgen bench/threads.sh ...; BEEM_DIR overrides the
+#   suite (see tools/beem-dir).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+MCGEN=${MCGEN:-$PWD/build/mcgen}
+REPEAT=1
+T=2
+names=()
+while [ $# -gt 0 ]; do
+  case $1 in
+  --repeat) REPEAT=$2; shift 2 ;;
+  --threads) T=$2; shift 2 ;;
+  *) names+=("$1"); shift ;;
+  esac
+done
+[ ${#names[@]} -gt 0 ] || names=(lamport.5 peterson.4 at.3 fischer.3 bakery.5 bakery.6)
+beem=$(tools/beem-dir) || { echo "error: the BEEM suite is not there (tools/beem-dir)" >&2; exit 2; }
+out=bench/out/threads
+mkdir -p "$out"
+csv=$out/threads.csv
+echo "name,beem_states,threads,states,wall_s,cpu_s,states_per_wall_s,report_bytes_per_state,rss_bytes_per_state,load" >"$csv"
+status=0
+
+expected() { python3 -c 'import csv,sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["name"] == sys.argv[2]: print(r["states"])' "$beem/beem_expected.csv" "$1"; }
+
+for name in "${names[@]}"; do
+  want=$(expected "$name")
+  bin=$out/$name
+  if ! "$MCGEN" -o "$bin" "$beem/dve/$name.dve" >"$out/$name.mcgen.log" 2>&1; then
+    echo "error: mcgen failed on $name (see $out/$name.mcgen.log)" >&2
+    status=1
+    continue
+  fi
+  for t in 1 "$T"; do
+    best=
+    for r in $(seq "$REPEAT"); do
+      load=$(cut -d' ' -f1 /proc/loadavg)
+      /usr/bin/time -f '%e %U %S %M' -o "$out/$name.t$t.time" \
+        "$bin" --no-deadlock --progress 0 --threads "$t" --report "$out/$name.t$t.json" \
+        >"$out/$name.t$t.log" 2>&1
+      read -r wall user sys rss_kb <"$out/$name.t$t.time"
+      if [ -z "$best" ] || awk -v a="$wall" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
+        best="$wall $user $sys $rss_kb $load"
+      fi
+    done
+    read -r wall user sys rss_kb load <<<"$best"
+    states=$(jq .states "$out/$name.t$t.json")
+    bps=$(jq .bytes_per_state "$out/$name.t$t.json")
+    if [ "$states" != "$want" ]; then
+      echo "error: $name --threads $t: $states states, BEEM says $want" >&2
+      status=1
+    fi
+    awk -v n="$name" -v w="$want" -v t="$t" -v s="$states" -v wall="$wall" -v u="$user" \
+      -v sy="$sys" -v rss="$rss_kb" -v bps="$bps" -v load="$load" 'BEGIN {
+        printf "%s,%s,%s,%s,%s,%.2f,%.0f,%s,%.1f,%s\n", n, w, t, s, wall, u + sy,
+          s / (wall > 0 ? wall : 0.01), bps, rss * 1024 / s, load }' >>"$csv"
+  done
+done
+
+# The table: one row per instance, the ratios of T threads to 1.
+python3 - "$csv" "$T" >"$out/threads.md" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+t = sys.argv[2]
+print(f"| instance | states | states/s, 1 thread | states/s, {t} threads | speed-up | bytes/state 1 / {t} (accounted) | bytes/state 1 / {t} (peak RSS) | load avg 1 / {t} |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+by = {}
+for r in rows:
+    by.setdefault(r["name"], {})[r["threads"]] = r
+for name, d in by.items():
+    if "1" not in d or t not in d:
+        continue
+    a, b = d["1"], d[t]
+    sa, sb = float(a["states_per_wall_s"]), float(b["states_per_wall_s"])
+    print(f"| {name} | {a['states']} | {sa:,.0f} | {sb:,.0f} | {sb / sa:.2f}x | "
+          f"{a['report_bytes_per_state']} / {b['report_bytes_per_state']} | "
+          f"{a['rss_bytes_per_state']} / {b['rss_bytes_per_state']} | {a['load']} / {b['load']} |")
+EOF
+cat "$out/threads.md"
+exit $status

@@ -1,0 +1,552 @@
+// threads.c: the multi-threaded breadth-first search (--threads N, N > 1).
+//
+// Level-synchronous, and exactly the serial search's results: the same ids,
+// parents and rules in the log, the same counts, the same first violation
+// and the same stop at a bound, whatever N and however the threads race.
+//
+// The frontier of a level is cut into windows of up to WINDOW states (in id
+// order; a window never spans two levels). Each window goes through three
+// phases, the threads meeting at a barrier between them:
+//
+//   expand  (all threads) Threads take CHUNK states at a time and run the
+//           generated code on them: the constraint, then successors(). Each
+//           successor is canonicalised (symmetry), fingerprinted and looked
+//           up in the set, which no one writes during this phase: one found
+//           is KNOWN (it was seen before this window); the others keep their
+//           bytes in the thread's arena. Errors of generated code are kept
+//           per state.
+//   insert  (all threads) The set's growth, if the window's candidates may
+//           need it, happens first, at the barrier (nobody else touches the
+//           set then). Each fingerprint has one owning thread (by its bits);
+//           the expand phase lists the candidates by owner, and each thread
+//           inserts those it owns in key order (parent id, then emit order:
+//           the serial search's order), merging the lists the threads
+//           made. So the first successor in key order of a
+//           state new to the set is the one that gets NEW, exactly as in the
+//           serial search, and no two threads ever race for the same
+//           fingerprint. A NEW state's invariants and reachables are
+//           evaluated there too, by its owner.
+//   commit  (one thread) The window's states are taken in id order through
+//           the serial search's own steps (mcrt_take_successor,
+//           mcrt_state_failed, mcrt_no_successor): counters, log, next
+//           frontier, bounds, signals and violations exactly as the serial
+//           search takes them, with the set lookups and predicate
+//           evaluations already done.
+//
+// An insertion the set cannot take (its probe ran off the end of the table)
+// is left to the commit, which grows the set and inserts serially, in key
+// order: a later successor with the same fingerprint would have met the same
+// full probe, so the first in key order still wins.
+//
+// Liveness needs each target's id when the edge is recorded; ids are given
+// in the commit, so under liveness the lookups and insertions happen there
+// too (the expansion, the bulk of the work, stays parallel).
+//
+// Generated code keeps no mutable globals (its scratch state is on the C
+// stack, its error state in the McrtCtx it is given), so each thread runs it
+// with a context of its own whose emit hook is worker_emit below.
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#define WINDOW 2048 // frontier states per window
+#define CHUNK 64    // states a thread takes at a time in the expand phase
+#define SOLO 256    // a smaller window is expanded by one thread, without barriers
+#define MCRT_PROGRESS_EVERY 1024
+
+typedef struct Succ {
+  McrtPending p;
+  size_t state;      // offset of its bytes in the thread's arena (candidates only)
+  McrtPrecheck pre;
+  bool pre_ok;       // pre was evaluated, without a run-time error
+} Succ;
+
+typedef enum { SLOT_EXPANDED, SLOT_OUTSIDE, SLOT_CONSTRAINT_FAILED } SlotKind;
+
+// A state of the window, after the expand phase.
+typedef struct Slot {
+  uint32_t worker;   // whose lists hold its successors
+  uint32_t err;      // 1 + index in that worker's errors; 0: none
+  uint64_t first;    // its first successor in the worker's list
+  uint32_t nsucc;
+  uint8_t kind;      // SlotKind
+  bool has_successor;
+} Slot;
+
+typedef struct Threads Threads;
+
+typedef struct Worker {
+  McrtCtx ctx; // its own error slot and symmetry scratch; emit = worker_emit
+  Threads *T;
+  uint32_t index;
+  pthread_t thread;
+  Succ *succ;
+  uint64_t nsucc, succ_cap;
+  uint8_t *arena;
+  size_t arena_len, arena_cap;
+  McrtError *errs;
+  uint32_t nerrs, errs_cap;
+  uint64_t slot; // the state being expanded
+  bool oom;      // an allocation failed
+  // The candidates (successors to insert) by owning thread: own[t] lists
+  // their indices in succ, in key order; pos: the insert phase's merge.
+  uint32_t **own;
+  size_t *own_len, *own_cap, *pos;
+} Worker;
+
+typedef enum { PHASE_EXPAND, PHASE_INSERT, PHASE_QUIT } Phase;
+
+struct Threads {
+  McrtCtx *ctx; // the run's: the stores
+  uint32_t n;
+  Worker *w;
+  size_t stride; // bytes per state in the window and the arenas
+  uint8_t *win;
+  Slot *slot;
+  uint64_t nwin, base_id;
+  bool at_bound;      // the window's states are at --max-depth
+  bool solo;          // this thread does the window's phases alone
+  bool prefilter;     // look up and insert in the phases (not under liveness)
+  bool precheck;      // evaluate invariants and reachables in the insert phase
+  uint64_t reach_open; // reachables not yet reached when the window began
+  _Atomic uint64_t next; // next chunk of the expand phase
+  Phase phase;
+  // The barrier: `parties` threads meet; the last to arrive starts the
+  // next generation.
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  uint32_t parties, arrived;
+  uint64_t generation;
+};
+
+static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap)
+    return true;
+  size_t n = *cap ? *cap * 2 : 1024;
+  while (n < need)
+    n *= 2;
+  void *q = realloc(*p, n * size);
+  if (!q)
+    return false;
+  // Zeroed: a canonical form is written field by field, and the unused
+  // bits of a state must stay zero (they are fingerprinted).
+  memset((char *)q + *cap * size, 0, (n - *cap) * size);
+  *p = q;
+  *cap = n;
+  return true;
+}
+
+// The thread that inserts fp in the insert phase.
+static uint32_t owner(const Threads *T, McrtFp fp) {
+  return T->solo ? 0 : (uint32_t)(((fp.hi >> 32) * T->n) >> 32);
+}
+
+// ---------------------------------------------------------------------------
+// Expand.
+
+static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint64_t rule) {
+  Worker *w = wc->worker;
+  Threads *T = w->T;
+  Slot *sl = &T->slot[w->slot];
+  size_t cap = w->succ_cap;
+  if (!grow_array((void **)&w->succ, &cap, w->nsucc + 1, sizeof *w->succ) ||
+      !grow_array((void **)&w->arena, &w->arena_cap, w->arena_len + T->stride, 1)) {
+    w->oom = true;
+    return true;
+  }
+  w->succ_cap = cap;
+  uint8_t *st = w->arena + w->arena_len;
+  if (wc->sym)
+    mcrt_sym_canon(wc->sym, next, st);
+  else
+    memcpy(st, next, wc->state_bytes);
+  Succ *e = &w->succ[w->nsucc++];
+  sl->has_successor = true;
+  sl->nsucc++;
+  e->p.fp = mcrt_fingerprint(st, wc->state_bytes, wc->fp_bits);
+  e->p.rule = rule;
+  e->p.depth = T->ctx->cur_depth + 1;
+  e->p.parent = (uint32_t)(T->base_id + w->slot);
+  e->p.action = action;
+  e->p.at_bound = T->at_bound;
+  e->p.lookup = MCRT_LOOKUP_INSERT;
+  e->pre_ok = false;
+  e->state = w->arena_len;
+  if (T->prefilter && mcrt_fpset_contains(&T->ctx->set, e->p.fp)) {
+    e->p.lookup = MCRT_LOOKUP_KNOWN;
+  } else if (!e->p.at_bound) {
+    w->arena_len += T->stride; // keep the bytes: the state may be new
+    uint32_t o = owner(T, e->p.fp);
+    if (T->prefilter && !grow_array((void **)&w->own[o], &w->own_cap[o], w->own_len[o] + 1,
+                                    sizeof **w->own)) {
+      w->oom = true;
+      return true;
+    }
+    if (T->prefilter)
+      w->own[o][w->own_len[o]++] = (uint32_t)(w->nsucc - 1);
+  }
+  return false;
+}
+
+static void save_error(Worker *w, Slot *sl) {
+  size_t cap = w->errs_cap;
+  if (!grow_array((void **)&w->errs, &cap, w->nerrs + 1, sizeof *w->errs)) {
+    w->oom = true;
+    return;
+  }
+  w->errs_cap = (uint32_t)cap;
+  w->errs[w->nerrs++] = w->ctx.err;
+  sl->err = w->nerrs;
+  mcrt_clear_error(&w->ctx);
+}
+
+static void expand_state(Worker *w, uint64_t i) {
+  Threads *T = w->T;
+  McrtCtx *wc = &w->ctx;
+  const McrtModel *m = wc->model;
+  Slot *sl = &T->slot[i];
+  const uint8_t *st = T->win + i * T->stride;
+  *sl = (Slot){.worker = w->index, .first = w->nsucc, .kind = SLOT_EXPANDED};
+  if (m->has_constraint && m->within_constraints) {
+    bool within = m->within_constraints(wc, st);
+    if (mcrt_failed(wc)) {
+      sl->kind = SLOT_CONSTRAINT_FAILED;
+      save_error(w, sl);
+      return;
+    }
+    if (!within) {
+      sl->kind = SLOT_OUTSIDE;
+      return;
+    }
+  }
+  w->slot = i;
+  m->successors(wc, st);
+  if (mcrt_failed(wc))
+    save_error(w, sl);
+}
+
+static void expand_phase(Worker *w) {
+  Threads *T = w->T;
+  for (;;) {
+    uint64_t a = atomic_fetch_add_explicit(&T->next, CHUNK, memory_order_relaxed);
+    if (a >= T->nwin || w->oom)
+      return;
+    uint64_t b = a + CHUNK < T->nwin ? a + CHUNK : T->nwin;
+    for (uint64_t i = a; i < b && !w->oom; i++)
+      expand_state(w, i);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Insert.
+
+static void precheck(Worker *w, Succ *e, const uint8_t *st) {
+  Threads *T = w->T;
+  McrtCtx *wc = &w->ctx;
+  const McrtModel *m = wc->model;
+  e->pre.inv = m->ninvariants > 0 ? m->check_invariants(wc, st) : -1;
+  e->pre.reach = 0;
+  for (uint32_t i = 0; i < m->nreachables && !mcrt_failed(wc); i++)
+    if ((T->reach_open >> i & 1) && m->check_reachable(wc, i, st))
+      e->pre.reach |= UINT64_C(1) << i;
+  e->pre_ok = !mcrt_failed(wc);
+  mcrt_clear_error(wc); // the commit evaluates again, and meets the error itself
+}
+
+static void insert_phase(Worker *w) {
+  Threads *T = w->T;
+  McrtFpSet *set = &T->ctx->set;
+  uint32_t t = w->index;
+  for (uint32_t i = 0; i < T->n; i++)
+    w->pos[i] = 0;
+  // Merge the lists own[t] of every thread by parent id (a parent's
+  // successors are all in one list, in emit order): the key order.
+  for (;;) {
+    Worker *src = NULL;
+    Succ *e = NULL;
+    for (uint32_t i = 0; i < T->n; i++) {
+      Worker *c = &T->w[i];
+      if (w->pos[i] == c->own_len[t])
+        continue;
+      Succ *ce = &c->succ[c->own[t][w->pos[i]]];
+      if (!e || ce->p.parent < e->p.parent)
+        src = c, e = ce;
+    }
+    if (!e)
+      return;
+    w->pos[src->index]++;
+    McrtFpResult r = mcrt_fpset_insert(set, e->p.fp);
+    if (r == MCRT_FP_FULL)
+      continue; // the commit grows the set and inserts it
+    e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
+    if (r == MCRT_FP_NEW && T->precheck)
+      precheck(w, e, src->arena + e->state);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The threads and their phases.
+
+static void barrier(Threads *T) {
+  pthread_mutex_lock(&T->mu);
+  uint64_t gen = T->generation;
+  if (++T->arrived == T->parties) {
+    T->arrived = 0;
+    T->generation++;
+    pthread_cond_broadcast(&T->cv);
+  } else {
+    while (gen == T->generation)
+      pthread_cond_wait(&T->cv, &T->mu);
+  }
+  pthread_mutex_unlock(&T->mu);
+}
+
+static void run_phase(Worker *w) {
+  if (w->T->phase == PHASE_EXPAND)
+    expand_phase(w);
+  else if (w->T->phase == PHASE_INSERT)
+    insert_phase(w);
+}
+
+static void *worker_main(void *arg) {
+  Worker *w = arg;
+  Threads *T = w->T;
+  for (;;) {
+    barrier(T);
+    if (T->phase == PHASE_QUIT)
+      return NULL;
+    run_phase(w);
+    barrier(T);
+  }
+}
+
+// Runs one phase on every thread (this one is worker 0), or on this one
+// alone for a small window (a narrow level: the barriers would cost more
+// than the work).
+static void run(Threads *T, Phase p) {
+  T->phase = p;
+  atomic_store(&T->next, 0);
+  if (T->solo && p != PHASE_QUIT) {
+    run_phase(&T->w[0]);
+    return;
+  }
+  barrier(T);
+  if (p != PHASE_QUIT) {
+    run_phase(&T->w[0]);
+    barrier(T);
+  }
+}
+
+// What the window and the threads' lists hold (accounted under --memory).
+static size_t buffer_bytes(const Threads *T) {
+  size_t b = WINDOW * (T->stride + sizeof *T->slot);
+  for (uint32_t i = 0; i < T->parties; i++)
+    b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].arena_cap +
+         T->w[i].errs_cap * sizeof(McrtError);
+  for (uint32_t i = 0; i < T->n; i++)
+    for (uint32_t j = 0; j < T->n; j++)
+      b += T->w[i].own_cap[j] * sizeof(uint32_t);
+  return b;
+}
+
+// Sets up n threads (this one and n - 1 started, waiting at the barrier).
+// When the system refuses one, the search goes on with those it has. False:
+// out of memory.
+static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
+  const McrtModel *m = ctx->model;
+  memset(T, 0, sizeof *T);
+  T->ctx = ctx;
+  T->stride = ctx->state_bytes + MCRT_SLACK;
+  T->prefilter = !ctx->live;
+  T->precheck = T->prefilter && m->nreachables <= 64;
+  T->w = calloc(n, sizeof *T->w);
+  T->win = calloc(WINDOW, T->stride);
+  T->slot = calloc(WINDOW, sizeof *T->slot);
+  if (!T->w || !T->win || !T->slot)
+    return false;
+  for (uint32_t i = 0; i < n; i++) {
+    Worker *w = &T->w[i];
+    w->T = T;
+    w->index = i;
+    McrtCtx *wc = &w->ctx;
+    wc->model = m;
+    wc->opt = ctx->opt;
+    wc->state_bytes = ctx->state_bytes;
+    wc->fp_bits = ctx->fp_bits;
+    wc->emit = worker_emit;
+    wc->worker = w;
+    wc->cur_id = MCRT_NO_STATE;
+    w->own = calloc(n, sizeof *w->own);
+    w->own_len = calloc(n, sizeof *w->own_len);
+    w->own_cap = calloc(n, sizeof *w->own_cap);
+    w->pos = calloc(n, sizeof *w->pos);
+    if (!w->own || !w->own_len || !w->own_cap || !w->pos)
+      return false;
+    if (ctx->sym)
+      wc->sym = mcrt_sym_new(m, ctx->opt->sym_method);
+  }
+  pthread_mutex_init(&T->mu, NULL);
+  pthread_cond_init(&T->cv, NULL);
+  T->parties = n;
+  T->n = n;
+  for (uint32_t i = 1; i < n; i++) {
+    if (pthread_create(&T->w[i].thread, NULL, worker_main, &T->w[i]) != 0) {
+      pthread_mutex_lock(&T->mu);
+      T->parties = T->n = i; // those started have not all arrived: this one has not
+      pthread_mutex_unlock(&T->mu);
+      break;
+    }
+  }
+  return true;
+}
+
+static void finish(Threads *T) {
+  if (T->parties) {
+    run(T, PHASE_QUIT);
+    for (uint32_t i = 1; i < T->parties; i++)
+      pthread_join(T->w[i].thread, NULL);
+    pthread_mutex_destroy(&T->mu);
+    pthread_cond_destroy(&T->cv);
+  }
+  if (T->w) {
+    for (uint32_t i = 0; i < T->n; i++) {
+      McrtSym *sy = T->w[i].ctx.sym;
+      if (sy && T->ctx->sym) { // the summary's figures are the run's
+        T->ctx->sym->calls += sy->calls;
+        T->ctx->sym->candidates += sy->candidates;
+      }
+      for (uint32_t j = 0; T->w[i].own && j < T->n; j++)
+        free(T->w[i].own[j]);
+      free(T->w[i].own), free(T->w[i].own_len), free(T->w[i].own_cap), free(T->w[i].pos);
+      free(T->w[i].succ);
+      free(T->w[i].arena);
+      free(T->w[i].errs);
+      mcrt_sym_free(T->w[i].ctx.sym);
+    }
+  }
+  free(T->w);
+  free(T->win);
+  free(T->slot);
+  T->ctx->engine_bytes = 0;
+}
+
+// ---------------------------------------------------------------------------
+// Commit.
+
+// The window's states in id order, through the serial search's steps.
+static void commit(Threads *T) {
+  McrtCtx *ctx = T->ctx;
+  const McrtOptions *opt = ctx->opt;
+  for (uint64_t i = 0; i < T->nwin && !ctx->stop; i++) {
+    uint64_t id = T->base_id + i;
+    if (mcrt_signal) {
+      mcrt_stop_at(ctx, MCRT_BOUND_INTERRUPTED, MCRT_PHASE_SEARCH);
+      return;
+    }
+    if (id == 1)
+      mcrt_test_pause("search"); // the first state has been expanded
+    if (ctx->next_progress > 0 && id % MCRT_PROGRESS_EVERY == 0) {
+      double now = mcrt_now();
+      if (now >= ctx->next_progress) {
+        mcrt_progress(ctx, now);
+        ctx->next_progress = now + opt->progress_s;
+      }
+    }
+    const Slot *sl = &T->slot[i];
+    const Worker *w = &T->w[sl->worker];
+    if (sl->kind == SLOT_CONSTRAINT_FAILED) {
+      mcrt_state_failed(ctx, id, &w->errs[sl->err - 1], false);
+      return;
+    }
+    if (sl->kind == SLOT_OUTSIDE)
+      continue;
+    for (uint64_t k = sl->first; k < sl->first + sl->nsucc; k++) {
+      const Succ *e = &w->succ[k];
+      if (mcrt_take_successor(ctx, &e->p, w->arena + e->state, e->pre_ok ? &e->pre : NULL))
+        return;
+    }
+    if (sl->err) {
+      mcrt_state_failed(ctx, id, &w->errs[sl->err - 1], true);
+      return;
+    }
+    if (!sl->has_successor && mcrt_no_successor(ctx, id, T->win + i * T->stride))
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The search.
+
+// Grows the set before the insert phase when the window's candidates could
+// fill 95% of its home slots (most candidates are duplicates: the usual
+// growth at the load factor happens in the commit, as in the serial search,
+// so that the table has the serial search's size). False: the memory bound.
+static bool make_room(Threads *T) {
+  McrtCtx *ctx = T->ctx;
+  uint64_t cand = 0;
+  for (uint32_t i = 0; i < T->n; i++)
+    for (uint32_t j = 0; j < T->n; j++)
+      cand += T->w[i].own_len[j];
+  while (mcrt_fpset_count(&ctx->set) + cand >= ctx->set.capacity - ctx->set.capacity / 20)
+    if (!mcrt_grow_set(ctx))
+      return false;
+  return true;
+}
+
+void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
+  const McrtModel *m = ctx->model;
+  const McrtOptions *opt = ctx->opt;
+  mcrt_search_begin(ctx);
+  Threads T;
+  bool ok = start(&T, ctx, n);
+  ctx->threads = T.n;
+  uint64_t level_end = ctx->states, popped = 0;
+  while (ok && !ctx->stop) {
+    if (popped == level_end) {
+      if (ctx->queue.length == 0)
+        break;
+      ctx->cur_depth++;
+      level_end = ctx->states;
+    }
+    T.nwin = level_end - popped < WINDOW ? level_end - popped : WINDOW;
+    for (uint64_t i = 0; i < T.nwin; i++)
+      mcrt_queue_pop(&ctx->queue, T.win + i * T.stride);
+    T.base_id = popped;
+    popped += T.nwin;
+    T.at_bound = ctx->cur_depth >= opt->max_depth;
+    T.solo = T.nwin < SOLO;
+    T.reach_open = 0;
+    for (uint32_t i = 0; i < m->nreachables && i < 64; i++)
+      T.reach_open |= (uint64_t)!ctx->reached[i] << i;
+    for (uint32_t i = 0; i < T.n; i++) {
+      Worker *w = &T.w[i];
+      w->nsucc = 0, w->arena_len = 0, w->nerrs = 0;
+      memset(w->own_len, 0, T.n * sizeof *w->own_len);
+    }
+    double t0 = mcrt_now();
+    run(&T, PHASE_EXPAND);
+    double t1 = mcrt_now();
+    ctx->phase_s[0] += t1 - t0;
+    for (uint32_t i = 0; i < T.n; i++)
+      ok &= !T.w[i].oom;
+    ctx->engine_bytes = buffer_bytes(&T);
+    if (!ok) {
+      mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_SEARCH);
+      break;
+    }
+    if (T.prefilter) {
+      if (!make_room(&T))
+        break;
+      run(&T, PHASE_INSERT);
+    }
+    double t2 = mcrt_now();
+    ctx->phase_s[1] += t2 - t1;
+    commit(&T);
+    ctx->phase_s[2] += mcrt_now() - t2;
+  }
+  if (!ok && !ctx->stop)
+    mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_SEARCH);
+  finish(&T);
+  mcrt_search_end(ctx);
+}

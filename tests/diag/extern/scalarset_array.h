@@ -1,0 +1,2 @@
+#include <stdint.h>
+int total(const uint8_t a[3]);

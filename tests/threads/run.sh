@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Answers do not depend on --threads: every checker run at --threads 1 (the
+# serial search), 2 and 4 must print the same thing and write the same
+# report, save for times and memory figures.
+#
+# Usage: tests/threads/run.sh [BUILD_DIR] [--beem-limit N] [--threads "2 4"] [CASE...]
+#   BUILD_DIR      where mcgen was built (default: build)
+#   --beem-limit N the BEEM instances of the conformance run (complete ones,
+#                  BEEM's beem_expected.csv) with at most N states (default
+#                  20000; 0: none), run with --no-deadlock as there
+#   --threads L    the thread counts compared with 1 (default "2 4")
+#   CASE           .mc or .dve files (default: specs/*.mc, tests/e2e/specs/*.mc,
+#                  tests/dve/*.dve, tests/liveness/*/*.mc: every spec, the
+#                  liveness oracles, the symmetry oracles' specs)
+# Environment: MCGEN_CFLAGS (default -O1) C flags for the checkers;
+# MCGEN_TIMEOUT seconds per checker run (default 300).
+#
+# A case's header directives MCGEN-ARGS and RUN-ARGS (tests/e2e/run_specs.sh)
+# are used; a spec with a symmetry oracle is also run with --symmetry-method
+# exhaustive and sorted (SYMMETRY-CHECK-MCGEN-ARGS sizes it). Compared, per
+# case and thread count against --threads 1:
+#   - the exit code;
+#   - stdout, without the lines time:, memory:, bytes/state:, the
+#     symmetry line's "permutations tried per state" (work, not answers)
+#     and the liveness check's time:
+#     the verdict, counts, depth, deadlocks, actions fired, reachables, and
+#     the counterexample trace step by step (so it replays, with the serial
+#     length, as the trace printer replays every trace it prints);
+#   - the JSON report without time_s, threads, thread_phases_s,
+#     memory_bytes, peak_rss_bytes, bytes_per_state, liveness.time_s.
+# One PASS or FAIL line per case and thread count; a tally; exit 1 on a FAIL.
+set -uo pipefail
+
+B=build
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ] && [ -d "$1" ]; then
+  B=$1
+  shift
+fi
+BEEM_LIMIT=20000
+THREADS="2 4"
+cases=()
+while [ $# -gt 0 ]; do
+  case $1 in
+  --beem-limit) BEEM_LIMIT=$2; shift 2 ;;
+  --threads) THREADS=$2; shift 2 ;;
+  *) cases+=("$1"); shift ;;
+  esac
+done
+MCGEN=$(cd "$B" && pwd)/mcgen
+CFLAGS=${MCGEN_CFLAGS:--O1}
+TIMEOUT=${MCGEN_TIMEOUT:-300}
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+directive() { # FILE NAME: the value of `// NAME: value` (or `-- NAME:` in DVE comments)
+  sed -n "s|^[ /*-]*$2: *||p" "$1" | head -1
+}
+
+summary() { # FILE: stdout without what depends on time and memory
+  grep -vE '^(time|memory|bytes/state):' "$1" |
+    sed -E 's/, [0-9.]+ permutations tried per state//; s/^(liveness: .*) \([0-9.]+ s\)$/\1/'
+}
+
+report() { # FILE: the report without what depends on time and memory
+  jq -S 'del(.time_s, .threads, .thread_phases_s, .memory_bytes, .peak_rss_bytes, .bytes_per_state)
+         | if (.liveness | type) == "object" then .liveness |= del(.time_s) else . end' "$1"
+}
+
+# check NAME FILE "MCGEN ARGS" "RUN ARGS"
+check() {
+  local name=$1 file=$2 margs=$3 rargs=$4 bin=$tmp/$1
+  # shellcheck disable=SC2086
+  if ! "$MCGEN" $margs --cflags "$CFLAGS" -o "$bin" "$file" >"$tmp/mcgen.out" 2>&1; then
+    ko "$name: mcgen failed: $(head -3 "$tmp/mcgen.out" | tr '\n' ' ')"
+    return
+  fi
+  local t code1 code
+  # shellcheck disable=SC2086
+  timeout "$TIMEOUT" "$bin" $rargs --progress 0 --threads 1 --report "$tmp/r1.json" \
+    >"$tmp/o1" 2>"$tmp/e1"
+  code1=$?
+  for t in $THREADS; do
+    # shellcheck disable=SC2086
+    timeout "$TIMEOUT" "$bin" $rargs --progress 0 --threads "$t" --report "$tmp/r$t.json" \
+      >"$tmp/o$t" 2>"$tmp/e$t"
+    code=$?
+    if [ "$code" != "$code1" ]; then
+      ko "$name --threads $t: exit $code, $code1 with --threads 1 ($(head -2 "$tmp/e$t" | tr '\n' ' '))"
+    elif ! diff <(summary "$tmp/o1") <(summary "$tmp/o$t") >"$tmp/diff"; then
+      ko "$name --threads $t: the output differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+    elif ! diff <(report "$tmp/r1.json") <(report "$tmp/r$t.json") >"$tmp/diff"; then
+      ko "$name --threads $t: the report differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+    else
+      ok "$name --threads $t (exit $code, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$tmp/o1"))"
+    fi
+  done
+  rm -f "$bin" "$bin.c"
+}
+
+if [ ${#cases[@]} -eq 0 ]; then
+  cases=(specs/*.mc tests/e2e/specs/*.mc tests/dve/*.dve tests/liveness/*/*.mc)
+  default=1
+fi
+for f in "${cases[@]}"; do
+  base=$(basename "$f")
+  name=${base%.*}
+  margs=$(directive "$f" MCGEN-ARGS)
+  rargs=$(directive "$f" RUN-ARGS)
+  check "$name" "$f" "$margs" "$rargs"
+  if grep -q 'RUMUR-SYMMETRY-ARGS' "tests/oracle/$(directive "$f" ORACLE)" 2>/dev/null; then
+    sargs=$(directive "$f" SYMMETRY-CHECK-MCGEN-ARGS)
+    for method in exhaustive sorted; do
+      check "$name-sym-$method" "$f" "$margs $sargs" \
+        "$(directive "$f" ORACLE-RUN-ARGS | sed 's/--symmetry off//') --symmetry on --liveness off --symmetry-method $method"
+    done
+  fi
+done
+
+if [ "${default:-0}" = 1 ] && [ "$BEEM_LIMIT" -gt 0 ]; then
+  if ! beem=$(tools/beem-dir); then
+    echo "SKIP the BEEM instances: the suite is not there (tools/beem-dir)"
+  else
+    while IFS=, read -r name states dve; do
+      check "beem-$name" "$beem/$dve" "" "--no-deadlock"
+    done < <(python3 - "$beem/beem_expected.csv" "$BEEM_LIMIT" <<'EOF'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["complete"] == "yes" and int(r["states"]) <= int(sys.argv[2]):
+        print(f'{r["name"]},{r["states"]},{r["dve_file"]}')
+EOF
+    )
+  fi
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

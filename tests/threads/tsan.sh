@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# ThreadSanitizer on the multi-threaded search: a few checkers built with
+# -fsanitize=thread against the runtime built with it too (BUILD/tsan, `make
+# BUILD/tsan/libmcrt.a`), run at --threads 4. Any report of a data race (or
+# other error) fails the case; so does an answer that differs from
+# --threads 1. The cases cover the expand and insert phases with many
+# windows (big.mc: more than one window per level), symmetry reduction by
+# sorted canonical forms (peterson.mc), liveness (filter.mc: lookups in the
+# commit), a violation with a trace (philosophers.mc) and a run-time error
+# (tests/e2e/specs, the first spec expecting one).
+#
+# Usage: tests/threads/tsan.sh [BUILD_DIR]
+set -uo pipefail
+B=${1:-build}
+MCGEN=$(cd "$B" && pwd)/mcgen
+RT=$(cd "$B" && pwd)/tsan
+[ -f "$RT/libmcrt.a" ] || { echo "FAIL $RT/libmcrt.a is missing: make $B/tsan/libmcrt.a"; exit 1; }
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+summary() { # FILE: stdout without times and memory (as tests/threads/run.sh)
+  grep -vE '^(time|memory|bytes/state):' "$1" |
+    sed -E 's/, [0-9.]+ permutations tried per state//; s/^(liveness: .*) \([0-9.]+ s\)$/\1/'
+}
+
+# case NAME SPEC "MCGEN ARGS" "RUN ARGS"
+case_() {
+  local name=$1 spec=$2 margs=$3 rargs=$4 bin=$tmp/$1
+  # shellcheck disable=SC2086
+  if ! MCGEN_RUNTIME=$RT "$MCGEN" $margs --cflags "-O1 -g -fsanitize=thread" -o "$bin" "$spec" \
+    >"$tmp/mcgen.out" 2>&1; then
+    ko "$name: build failed: $(head -3 "$tmp/mcgen.out" | tr '\n' ' ')"
+    return
+  fi
+  # shellcheck disable=SC2086
+  TSAN_OPTIONS="halt_on_error=1 exitcode=66" timeout 600 "$bin" $rargs --progress 0 --threads 1 \
+    >"$tmp/o1" 2>"$tmp/e1"
+  local c1=$?
+  # shellcheck disable=SC2086
+  TSAN_OPTIONS="halt_on_error=1 exitcode=66" timeout 600 "$bin" $rargs --progress 0 --threads 4 \
+    >"$tmp/o4" 2>"$tmp/e4"
+  local c4=$?
+  if grep -q 'ThreadSanitizer' "$tmp/e4" || [ "$c4" = 66 ]; then
+    ko "$name: ThreadSanitizer: $(grep -m3 -E 'WARNING|SUMMARY' "$tmp/e4" | tr '\n' ' ')"
+  elif [ "$c1" != "$c4" ]; then
+    ko "$name: exit $c4 at --threads 4, $c1 at --threads 1"
+  elif ! diff <(summary "$tmp/o1") <(summary "$tmp/o4") >/dev/null; then
+    ko "$name: the output at --threads 4 differs from --threads 1"
+  else
+    ok "$name: no race reported at --threads 4 (exit $c4, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$tmp/o4"))"
+  fi
+}
+
+case_ big tests/cli/specs/big.mc "" "--max-states 200000"
+case_ peterson specs/peterson.mc "-D N=6" "--symmetry-method sorted"
+case_ filter specs/filter.mc "" ""
+case_ philosophers specs/philosophers.mc "" ""
+err=$(grep -l 'EXPECT-OUTPUT: .*error' tests/e2e/specs/*.mc | head -1)
+[ -n "$err" ] && case_ "$(basename "$err" .mc)" "$err" "" ""
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
