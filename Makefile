@@ -20,7 +20,9 @@ COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c
                  compiler/pnml.c compiler/extern.c \
                  compiler/scenario.c
 COMPILER_MAIN := compiler/main.c
-RUNTIME_SRCS  := $(sort $(wildcard runtime/*.c))
+# runtime/mpi.c is the MPI engine: built by mpicc into its own library
+# (libmcrt_mpi.a, for `mcgen --mpi`), never into libmcrt.a.
+RUNTIME_SRCS  := $(filter-out runtime/mpi.c,$(sort $(wildcard runtime/*.c)))
 
 # libclang (Debian libclang-dev) reads the C of `extern` declarations
 # (compiler/extern.c); without it mcgen builds and refuses `extern`.
@@ -40,11 +42,26 @@ RUNTIME_TSAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/tsan/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench bench-compile clean conformance conformance-tests docs-tests debug-tests \
+        asan-runtime bench bench-compile bench-mpi mpi-tests clean conformance conformance-tests docs-tests debug-tests \
         layers-tests pnml-tests petri-tests threads-tests \
         install uninstall install-tests extern-tests scenario-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
+
+# The MPI runtime, only where Open MPI's wrapper compiler is installed: the
+# rest of the build never needs MPI.
+MPICC   ?= mpicc
+HAVE_MPICC := $(shell command -v $(MPICC) 2>/dev/null)
+ifneq ($(HAVE_MPICC),)
+all: $(B)/libmcrt_mpi.a
+endif
+
+$(B)/mpi/runtime/mpi.o: runtime/mpi.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -DMCRT_MPI -c -o $@ $<
+
+$(B)/libmcrt_mpi.a: $(B)/mpi/runtime/mpi.o
+	ar rcs $@ $^
 
 $(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(XML_LIBS) $(CLANG_LIBS)
@@ -97,11 +114,12 @@ $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
 DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config libclang-dev
 DEB_CLANG := clang
 DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base graphviz
+DEB_MPI   := openmpi-bin libopenmpi-dev
 deps:
 	@./tools/install-deps $(DEB_BUILD)
 
 test-deps:
-	@./tools/install-deps $(DEB_BUILD) $(DEB_TEST) $(DEB_CLANG)
+	@./tools/install-deps $(DEB_BUILD) $(DEB_TEST) $(DEB_CLANG) $(DEB_MPI)
 
 demo: deps
 	$(MAKE) all
@@ -128,6 +146,7 @@ TEST_SUITES += conformance-tests
 TEST_SUITES += scenario-tests
 TEST_SUITES += extern-tests
 TEST_SUITES += threads-tests
+TEST_SUITES += mpi-tests
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
@@ -199,6 +218,11 @@ e2e-tests: all asan-runtime
 	MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_specs.sh $(B)
 	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_ltl.sh $(B)
 
+# The MPI engine (mcgen --mpi) under mpirun -np 1..4 against the serial
+# checker (tests/mpi/run.sh); it says so loudly and skips without mpirun.
+mpi-tests: all
+	tests/mpi/run.sh $(B)
+
 # BEEM conformance (tests/conformance/run.sh): every complete instance up to
 # LIMIT states against BEEM's published figures, after checking that every
 # dve/*.dve compiles, then (tests/conformance/ltl.sh) the LTL verdicts of the
@@ -230,6 +254,10 @@ bench: all
 	bench/extern.sh
 	bench/compile.sh $(if $(BEFORE),--before $(BEFORE))
 
+# MPI: states/s with 2 ranks against 1, bytes sent per state (bench/mpi.sh).
+bench-mpi: all
+	bench/mpi.sh
+
 # Compile times of the largest BEEM models and specs; BEFORE=/other/mcgen
 # builds each with that mcgen too and prints the ratios.
 bench-compile: all
@@ -248,12 +276,14 @@ install: all
 	  '$(I)/share/man/man1'
 	install -m 755 $(B)/mcgen '$(I)/bin/mcgen'
 	install -m 644 $(B)/libmcrt.a '$(I)/lib/mcgen/libmcrt.a'
+	[ ! -f $(B)/libmcrt_mpi.a ] || install -m 644 $(B)/libmcrt_mpi.a '$(I)/lib/mcgen/libmcrt_mpi.a'
 	install -m 644 runtime/mcrt.h '$(I)/include/mcgen/mcrt.h'
 	install -m 644 $(TEMPLATES) '$(I)/share/mcgen/templates/'
 	install -m 644 $(MANS) '$(I)/share/man/man1/'
 
 uninstall:
-	rm -f '$(I)/bin/mcgen' '$(I)/lib/mcgen/libmcrt.a' '$(I)/include/mcgen/mcrt.h'
+	rm -f '$(I)/bin/mcgen' '$(I)/lib/mcgen/libmcrt.a' '$(I)/lib/mcgen/libmcrt_mpi.a' \
+	  '$(I)/include/mcgen/mcrt.h'
 	for f in $(TEMPLATES) $(MANS); do \
 	  case $$f in *.m4) d=share/mcgen/templates ;; *) d=share/man/man1 ;; esac; \
 	  rm -f '$(I)'/$$d/$${f##*/}; done

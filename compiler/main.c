@@ -22,9 +22,11 @@ typedef struct Options {
   bool debug;         // -O0 -g, accessors kept for the debugger
   bool net_info;      // a .pnml: print its structural analyses, build nothing
   const char *cc;
+  bool cc_given;      // --cc (under --mpi it names the MPI compiler wrapper)
   const char *cflags;
   ScenarioOptions scenario;
   int words;          // --scenario-words N: print the scenario's language, build nothing
+  bool mpi;           // build against Open MPI (runtime/mpi.c)
 } Options;
 
 static void usage(FILE *out) {
@@ -41,7 +43,7 @@ static void usage(FILE *out) {
           "  --emit-c         write NAME.c only, do not compile it\n"
           "  --debug          build for a debugger: -O0 -g, every state accessor kept\n"
           "                   in the checker (gdb: print get_VAR(s, ...))\n"
-          "  --cc CC          C compiler (default: $CC or cc)\n"
+          "  --cc CC          C compiler (default: $CC or cc; with --mpi: $MPICC or mpicc)\n"
           "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
           "  --scenario NAME  check the model restricted to scenario NAME (the product of\n"
           "                   the model and the scenario's automaton)\n"
@@ -50,7 +52,8 @@ static void usage(FILE *out) {
           "  --scenario-max-states N  the size cap of a scenario's automaton (default 4096)\n"
           "  --scenario-words N  print the action sequences of up to N steps that scenario\n"
           "                   NAME accepts, one a line, and build nothing\n"
-          "  --mpi            build for distributed runs under mpirun (not implemented yet)\n"
+          "  --mpi            build with Open MPI's mpicc for distributed runs:\n"
+          "                   mpirun -np K ./NAME [options] (runs as one rank without mpirun)\n"
           "  --keep           keep the intermediate m4 definitions (NAME.m4)\n"
           "  --net-info       SPEC is a Petri net (.pnml): print its semiflows, place\n"
           "                   bounds and workflow soundness, build nothing\n"
@@ -120,6 +123,7 @@ static Options parse_args(int argc, char **argv) {
     } else if (!strcmp(a, "--cc")) {
       NEEDS_VALUE("--cc");
       o.cc = val;
+      o.cc_given = true;
     } else if (!strcmp(a, "--cflags")) {
       NEEDS_VALUE("--cflags");
       o.cflags = val;
@@ -139,8 +143,7 @@ static Options parse_args(int argc, char **argv) {
       else
         o.scenario.max_states = (int)n;
     } else if (!strcmp(a, "--mpi")) {
-      fprintf(stderr, "mcgen: --mpi is not implemented yet (distributed checking is planned)\n");
-      exit(2);
+      o.mpi = true;
     } else if (a[0] == '-' && a[1]) {
       usage_error("unknown option '%s'", a);
     } else if (o.spec) {
@@ -332,8 +335,10 @@ static int emit_definitions(Program *prog, Layout *lay, const char *defs_path) {
 // m4: definitions + template -> C (C_PATH, its #line directives fixed).
 static bool run_m4(Options *o, Paths *paths, const char *defs_path, const char *c_path) {
   const char *c_base = strrchr(c_path, '/') ? strrchr(c_path, '/') + 1 : c_path;
-  char *m4_argv[] = {"m4", "-P", format("-DMCGEN_OUTPUT=%s", c_comment_escape(c_base)), "--",
-                     (char *)defs_path, format("%s/checker.c.m4", paths->templates), NULL};
+  // MCGEN_MPI: the checker's main enters the MPI engine (mcrt_mpi_main).
+  char *m4_argv[] = {"m4", "-P", format("-DMCGEN_OUTPUT=%s", c_comment_escape(c_base)),
+                     o->mpi ? "-DMCGEN_MPI" : "-UMCGEN_MPI", "--", (char *)defs_path,
+                     format("%s/checker.c.m4", paths->templates), NULL};
   int status = run(m4_argv, c_path);
   if (status != 0) {
     if (status < 0)
@@ -381,6 +386,8 @@ static bool run_cc(Options *o, Paths *paths, Program *prog, const char *c_path, 
   Vec sources = extern_sources(prog); // the C of `extern` (extern.c)
   for (int i = 0; i < sources.len; i++)
     vec_push(&cc, sources.data[i]);
+  if (o->mpi)
+    vec_push(&cc, format("%s/libmcrt_mpi.a", paths->runtime));
   vec_push(&cc, format("%s/libmcrt.a", paths->runtime));
   vec_push(&cc, "-lm");
   vec_push(&cc, "-pthread"); // --threads (runtime/threads.c)
@@ -389,7 +396,11 @@ static bool run_cc(Options *o, Paths *paths, Program *prog, const char *c_path, 
   vec_push(&cc, NULL);
   int status = run((char **)cc.data, NULL);
   if (status != 0) {
-    if (status < 0)
+    if (status < 0 && o->mpi)
+      fprintf(stderr, "mcgen: --mpi: cannot run the MPI C compiler '%s': %s; install Open MPI "
+                      "(Debian: apt-get install openmpi-bin libopenmpi-dev) or name the wrapper "
+                      "with --cc\n", o->cc, strerror(errno));
+    else if (status < 0)
       fprintf(stderr, "mcgen: cannot run the C compiler '%s': %s\n", o->cc, strerror(errno));
     else if (*o->cflags || getenv("CC") || strcmp(o->cc, "cc"))
       fprintf(stderr, "mcgen: the C compiler '%s' failed on %s (exit %d); check --cc and "
@@ -400,6 +411,21 @@ static bool run_cc(Options *o, Paths *paths, Program *prog, const char *c_path, 
     return false;
   }
   return true;
+}
+
+// --mpi links the MPI engine (libmcrt_mpi.a, which make builds beside
+// libmcrt.a when Open MPI's mpicc is installed) and compiles with the MPI
+// wrapper: checked before any work, like the other paths.
+static bool mpi_runtime_ok(Options *o, Paths *paths) {
+  if (!o->cc_given)
+    o->cc = getenv("MPICC") && *getenv("MPICC") ? getenv("MPICC") : "mpicc";
+  const char *lib = format("%s/libmcrt_mpi.a", paths->runtime);
+  if (access(lib, R_OK) == 0)
+    return true;
+  fprintf(stderr, "mcgen: --mpi needs the MPI runtime %s, which was not built: install Open MPI "
+                  "(Debian: apt-get install openmpi-bin libopenmpi-dev), then run make again\n",
+          lib);
+  return false;
 }
 
 // Exit status 1 after the spec's errors, with their count.
@@ -417,6 +443,8 @@ int main(int argc, char **argv) {
   // is reported before any work is done.
   Paths paths;
   if (!find_paths(argv[0], !o.emit_c_only, &paths))
+    return 2;
+  if (o.mpi && !o.emit_c_only && !mpi_runtime_ok(&o, &paths))
     return 2;
 
   if (o.net_info) {

@@ -19,6 +19,8 @@ _Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...) {
   abort();
 }
 
+McrtEngine mcrt_engine; // the serial search, no hooks, unless mpi.c installs its own
+
 double mcrt_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

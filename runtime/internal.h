@@ -424,9 +424,11 @@ struct McrtCtx {
   double next_progress;
   FILE *progress_out;
 
-  // A worker of another engine (threads.c): mcrt_emit_successor hands it
-  // the successors (NULL in the serial search).
+  // A worker of another engine (threads.c, a rank of mpi.c):
+  // mcrt_emit_successor hands it the successors, mcrt_emit_initial the
+  // initial states when emit_initial is set (NULL in the serial search).
   bool (*emit)(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule);
+  void (*emit_initial)(McrtCtx *ctx, const uint8_t *state, uint64_t rule);
   void *worker;
 
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
@@ -451,6 +453,21 @@ extern volatile sig_atomic_t mcrt_signal;
 const char *mcrt_signal_name(int sig);
 // Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE.
 void mcrt_test_pause(const char *phase);
+// The search engine mcrt_run (main.c) uses: search.c's serial search unless
+// another one (mpi.c) is installed before mcrt_run. Any hook but search may
+// be NULL (search: mcrt_search). Defined in core.c, at the bottom, so that
+// every layer may call its hooks.
+typedef struct McrtEngine {
+  void (*search)(McrtCtx *ctx); // runs the search
+  // After the options are read: -1 to go on, else an exit code (after a
+  // message on err): what this engine cannot do.
+  int (*check)(const McrtModel *model, const McrtOptions *opt, FILE *err);
+  void (*free_run)(McrtCtx *ctx);                // before the context is freed
+  void (*summary)(FILE *f, const McrtCtx *ctx);  // lines after the summary
+  void (*report)(FILE *f, const McrtCtx *ctx);   // fields added to the JSON report
+  bool silent; // this process writes no report file (another one reports)
+} McrtEngine;
+extern McrtEngine mcrt_engine;
 
 // ctx.c: the context's stores.
 // Sets up ctx for a run of model with opt; false on failure (message on err).
@@ -554,7 +571,7 @@ bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule);
 bool mcrt_live_finish(McrtCtx *ctx);
 
 // What --memory counts: every store of the context, and what an engine
-// holds on the side (ctx->engine_bytes: the threads' buffers).
+// holds on the side (ctx->engine_bytes: the threads' or MPI's buffers).
 static inline size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
   return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
          mcrt_live_bytes(ctx) + ctx->engine_bytes;
@@ -668,5 +685,8 @@ const char *mcrt_violation_kind_name(McrtViolationKind k);
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
+// The ranks a process manager (mpirun, srun) started this process among,
+// from its environment; 1 when none did.
+long mcrt_launcher_ranks(void);
 
 #endif

@@ -153,7 +153,9 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
     return NULL;
   }
   ctx->progress_out = err;
-  if (opt->threads > 1)
+  if (mcrt_engine.search) // another engine (mpi.c)
+    mcrt_engine.search(ctx);
+  else if (opt->threads > 1)
     mcrt_threads_search(ctx, (uint32_t)opt->threads);
   else
     mcrt_search(ctx);
@@ -165,6 +167,8 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
 }
 
 static void free_run(McrtCtx *ctx) {
+  if (ctx && mcrt_engine.free_run)
+    mcrt_engine.free_run(ctx);
   if (ctx)
     mcrt_ctx_free(ctx);
   free(ctx);
@@ -386,6 +390,10 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   code = resolve_symmetry(model, &opt, err);
   if (code >= 0)
     return code;
+  if (mcrt_engine.check && (code = mcrt_engine.check(model, &opt, err)) >= 0)
+    return code;
+  if (mcrt_engine.silent) // another process writes the report and the exports
+    opt.report_file = opt.graph_file = opt.dot_file = opt.tests_file = NULL;
   FILE *report;
   if (!open_report(&opt, &report, err))
     return MCRT_EXIT_USAGE;
@@ -396,6 +404,30 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   return code;
 }
 
+long mcrt_launcher_ranks(void) {
+  // Open MPI's mpirun; MPICH's and Intel MPI's (Hydra), Slurm's srun with PMI.
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+    const char *v = getenv(vars[i]);
+    char *end;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (v && *v && !*end && n > 0)
+      return n;
+  }
+  return 1;
+}
+
+// A checker built without --mpi started by mpirun on several ranks would
+// run the whole search once per rank: refused.
 int mcrt_main(const McrtModel *model, int argc, char **argv) {
+  long ranks = mcrt_launcher_ranks();
+  if (ranks > 1) {
+    fprintf(stderr,
+            "error: this checker was built without --mpi, but mpirun (or another MPI launcher) "
+            "started it as %ld ranks: each would repeat the whole search. Build it with "
+            "`mcgen --mpi SPEC` to share the search among the ranks, or run it without mpirun\n",
+            ranks);
+    return MCRT_EXIT_USAGE;
+  }
   return mcrt_run(model, argc, argv, stdout, stderr);
 }

@@ -532,6 +532,9 @@ bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_
 // The checker's main: parses the command line of docs/DESIGN.md, runs the search,
 // prints the summary and traces, writes reports; returns the exit code.
 int mcrt_main(const McrtModel *model, int argc, char **argv);
+// The same under MPI (a checker built by mcgen --mpi, linked with
+// libmcrt_mpi.a): every rank of `mpirun -np K` calls it; rank 0 reports.
+int mcrt_mpi_main(const McrtModel *model, int argc, char **argv);
 
 // Exit codes.
 enum {

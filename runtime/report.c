@@ -862,6 +862,8 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
     fputc('\n', f);
   }
   print_symmetry(f, ctx);
+  if (mcrt_engine.summary)
+    mcrt_engine.summary(f, ctx);
 }
 
 // ---------------------------------------------------------------------------
@@ -956,6 +958,8 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f}", mcrt_live_bytes(ctx),
           mcrt_liveness_time(ctx));
   print_symmetry_json(f, ctx);
+  if (mcrt_engine.report)
+    mcrt_engine.report(f, ctx);
   if (c->more_json)
     c->more_json(f, ctx);
   fprintf(f, ", \"time_s\": %.6f, \"threads\": %u", ctx->time_s, ctx->threads);

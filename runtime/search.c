@@ -201,6 +201,10 @@ static bool discover(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint64
 void mcrt_emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
   if (ctx->replaying)
     mcrt_die("mcrt_emit_initial called during replay");
+  if (ctx->emit_initial) {
+    ctx->emit_initial(ctx, state, rule);
+    return;
+  }
   if (ctx->stop)
     return;
   if (mcrt_signal) {

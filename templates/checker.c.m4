@@ -119,4 +119,6 @@ static const McrtModel mc_model = {
     .net = MCGEN_NET_PTR,
 };
 
-int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }
+m4_ifdef(⟦MCGEN_MPI⟧, ⟦/* Built by mcgen --mpi: the search runs on every rank of `mpirun -np K`. */
+int main(int argc, char **argv) { return mcrt_mpi_main(&mc_model, argc, argv); }⟧,
+⟦int main(int argc, char **argv) { return mcrt_main(&mc_model, argc, argv); }⟧)

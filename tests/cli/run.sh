@@ -286,12 +286,33 @@ t_mcgen_keep() {
 }
 check mcgen-keep t_mcgen_keep
 
-t_mcgen_mpi() {
+# --mpi links the MPI runtime (libmcrt_mpi.a, built where Open MPI is
+# installed); a runtime directory without it is refused before any work,
+# naming what to install. (--mpi itself: tests/mpi/run.sh.)
+t_mcgen_mpi_missing() {
   fresh
-  run "$mcgen" --mpi "$specs/counter.mc"
-  want_rc 2 && want_in "$err" 'not implemented' stderr && want_no_file counter_checker
+  mkdir rt && cp "$build_dir/libmcrt.a" rt/ || return
+  MCGEN_RUNTIME=$PWD/rt run "$mcgen" --mpi "$specs/counter.mc"
+  want_rc 2 && want_in "$err" 'libmcrt_mpi\.a.*openmpi-bin libopenmpi-dev' stderr &&
+    want_no_file counter_checker
 }
-check mcgen-mpi-not-implemented t_mcgen_mpi
+check mcgen-mpi-runtime-missing t_mcgen_mpi_missing
+
+# A checker built without --mpi that mpirun (Open MPI: OMPI_COMM_WORLD_SIZE;
+# MPICH, Slurm: PMI_SIZE) starts as several ranks would repeat the whole
+# search on each: refused, exit 2. As one rank it runs as usual.
+t_checker_mpirun_refused() {
+  fresh
+  run "$mcgen" "$specs/counter.mc"
+  want_rc 0 || return
+  OMPI_COMM_WORLD_SIZE=3 run ./counter_checker
+  want_rc 2 && want_in "$err" 'built without --mpi.*3 ranks.*mcgen --mpi' stderr || return
+  PMI_SIZE=2 run ./counter_checker
+  want_rc 2 && want_in "$err" 'built without --mpi.*2 ranks' stderr || return
+  OMPI_COMM_WORLD_SIZE=1 run ./counter_checker
+  want_rc 0 && want_in "$out" '^states: +20 distinct'
+}
+check checker-mpirun-refused t_checker_mpirun_refused
 
 t_mcgen_bad_cc() {
   fresh

@@ -98,12 +98,16 @@ prefix="$work/pre fix \`true\`"
 run make -C "$root" --no-print-directory B="$build_dir" install PREFIX="$prefix"
 expect "make install PREFIX=" 0
 
-expected_files='bin/mcgen
+# libmcrt_mpi.a (mcgen --mpi) is built, and installed, only where mpicc is.
+mpi_lib=
+[ -f "$build_dir/libmcrt_mpi.a" ] && mpi_lib='
+lib/mcgen/libmcrt_mpi.a'
+expected_files="bin/mcgen
 include/mcgen/mcrt.h
-lib/mcgen/libmcrt.a
+lib/mcgen/libmcrt.a$mpi_lib
 share/man/man1/mcgen-checker.1
 share/man/man1/mcgen.1
-share/mcgen/templates/checker.c.m4'
+share/mcgen/templates/checker.c.m4"
 files=$(cd "$prefix" 2>/dev/null && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
 if [ "$files" = "$expected_files" ]; then
   pass "installed files"
@@ -184,6 +188,20 @@ else
   echo "      (looked for ../shared/suites/beem/ beside the repo root or a"
   echo "      parent, with dve/gear.1.dve; or set BEEM_DIR)"
   echo "################################################################"
+fi
+
+# mcgen --mpi from the installed tree, where Open MPI is: run without
+# mpirun, the checker is one rank, with the serial checker's verdict and
+# trace (tests/mpi/run.sh runs it on several).
+if [ -n "$mpi_lib" ]; then
+  run "$mcgen" --mpi -o lost_mpi "$root/specs/lost_update.mc"
+  expect "installed mcgen --mpi builds specs/lost_update.mc" 0
+  run env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ./lost_mpi --symmetry off \
+    --quiet --report lost_mpi.json
+  expect "lost_update --mpi checker, one rank: exit 1 (violation)" 1
+  expect_json "lost_update --mpi checker: invariant" lost_mpi.json '.violations[0].name' counts_increments
+  expect_json "lost_update --mpi checker: trace steps" lost_mpi.json '.violations[0].trace | length - 1' 4
+  expect_json "lost_update --mpi checker: ranks" lost_mpi.json .mpi.ranks 1
 fi
 
 # The staged tree moved elsewhere, reached through a symbolic link in PATH.

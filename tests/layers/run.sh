@@ -8,7 +8,11 @@
 #   4 engines   search.c threads.c
 #   5 analyses  liveness.c
 #   6 output    replay.c report.c netreport.c export.c simulate.c
-#   7 main      main.c
+#   7 main      main.c mpi.c
+#
+# mpi.c is the MPI engine and the main of `mcgen --mpi` checkers (it checks
+# a trace across the ranks by replaying it, so it sits above the output);
+# its object is BUILD/mpi/runtime/mpi.o, built only where mpicc is.
 #
 # The calls are read from the objects of BUILD/runtime (nm: each file's
 # undefined symbols, matched with the file that defines them). A call from a
@@ -29,7 +33,7 @@ layer() {
   search | threads) echo 4 ;;
   liveness) echo 5 ;;
   replay | report | netreport | export | simulate) echo 6 ;;
-  main) echo 7 ;;
+  main | mpi) echo 7 ;;
   *) echo 0 ;;
   esac
 }
@@ -40,6 +44,10 @@ trap 'rm -rf "$tmp"' EXIT
 for c in runtime/*.c; do
   f=$(basename "$c" .c)
   o=$B/runtime/$f.o
+  if [ "$f" = mpi ]; then
+    o=$B/mpi/runtime/mpi.o
+    [ -f "$o" ] || { echo "SKIP $c: not built (no mpicc)"; continue; }
+  fi
   if [ "$(layer "$f")" = 0 ]; then
     ko "$c has no layer in tests/layers/run.sh"
     continue

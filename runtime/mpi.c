@@ -1,0 +1,1148 @@
+// mpi.c: the Open MPI engine of a checker built by `mcgen --mpi`. Compiled
+// only into libmcrt_mpi.a, by mpicc with -DMCRT_MPI (see the Makefile);
+// libmcrt.a and every checker built without --mpi never see MPI.
+//
+// Ownership. Every state belongs to one rank: the one its fingerprint's low
+// 32 bits pick (multiply-shift onto 0 .. K-1). The fingerprint set takes a
+// state's home slot from the fingerprint's high bits, so the states of one
+// rank still spread over all of its set. Each rank keeps its own set, trace
+// log and frontier; a state's local id is its rank's discovery order.
+//
+// The search is level-synchronous: level L (the states at depth L) is
+// expanded by every rank at once, in rounds. In a round, a rank expands
+// states of its frontier until ROUND_BYTES of successors wait, bucketed by
+// owner; each successor travels as its (canonical) state, its parent's local
+// id and its rule (the parent's rank is the sender). One all-to-all of the
+// byte counts and one MPI_Alltoallv of the records move a round (nonblocking
+// forms, waited for by finish(): a waiting rank yields its core); each rank
+// then inserts what it received into its set, logs the new states (parent
+// rank, parent id, rule), checks their invariants and queues them for level
+// L + 1. An MPI_Allgather of a few counters per rank ends the round: whether
+// any rank has states of level L left, violations found, bounds hit,
+// signals, the totals for progress lines.
+//
+// Termination. Every exchange is a collective that every rank enters the
+// same number of times: the rounds of a level go on while the round's
+// Allgather says some rank still has level-L states, and the levels go on
+// while it says the next frontier is not empty; every rank computes both
+// from the same gathered numbers, so all leave together. When a collective
+// returns, every record sent in it has been received and inserted, so no
+// state is in flight: a round that leaves no level-L state anywhere ends the
+// level with every successor of the level in its owner's frontier, and a
+// next frontier of 0 on every rank means the whole reachable graph has been
+// expanded. Nothing waits on a timer.
+//
+// Same answers as the serial search. BFS levels are the same whatever the
+// partition, hence the state, transition, deadlock and depth counts of a
+// complete search, and a shortest counterexample. A violation found in a
+// level does not stop the level: every rank finishes it, and the violation
+// reported is the least of those found by (trace length, kind, fingerprint
+// of the violating state), a key that does not depend on the number of
+// ranks, so every run reports the same one. The serial search reports the
+// first one in its order instead: the two differ only when one level holds
+// violations of several kinds or properties (then the serial search may
+// report a trace one step longer). The trace is rebuilt by following the
+// parents across ranks (one broadcast from the owner of each step's state),
+// replayed by every rank, and each replayed state is checked against its
+// owner's set before rank 0 prints it. A state's parent is the first
+// discoverer its owner received: with the same number of ranks every run
+// gives the same trace (the partition and the order of every exchange are
+// fixed); another number of ranks may give another trace of the same
+// length to the same violation.
+//
+// Bounds. --max-states and --max-steps are exact: before new states are
+// logged (transitions are sent), the ranks gather how many each has, and
+// each takes its share of what is left in rank order. --max-depth as in
+// search.c: states at the bound are expanded only to look their successors
+// up at their owners. --memory bounds each rank (each machine has its own).
+// SIGINT/SIGTERM/SIGHUP (mpirun forwards them to every rank) are seen at the
+// next round's Allgather by every rank: a partial report, exit 3.
+//
+// Liveness needs the whole graph in one place: refused with more than one
+// rank (one rank runs the serial search), as are the answers of a Petri
+// net (.pnml) and --simulate. Rank 0 alone writes the report and the
+// exports (--graph, --dot, --tests). A rank is one thread: --threads N > 1
+// given with MPI is refused (start one rank per core instead).
+#ifdef MCRT_MPI
+#include "internal.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define ROUND_BYTES ((size_t)4 << 20) // successors a rank buffers per round
+#define NO_RANK UINT32_MAX            // parent rank of an initial state
+#define LOG_SHIFT 16                  // log records per chunk: 65536
+
+typedef struct Buf {
+  uint8_t *data;
+  size_t len, cap;
+} Buf;
+
+static uint8_t *buf_grow(Buf *b, size_t n) {
+  if (b->len + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n)
+      cap *= 2;
+    uint8_t *d = realloc(b->data, cap);
+    if (!d)
+      mcrt_die("out of memory (MPI buffers)");
+    b->data = d;
+    b->cap = cap;
+  }
+  uint8_t *p = b->data + b->len;
+  b->len += n;
+  return p;
+}
+
+// The trace log of a rank: for local id i, its parent's rank and local id
+// and the rule, packed little-endian in as few bytes as the number of ranks
+// and the model's rules need (1 + 4 + 1 bytes for most), in chunks that
+// never move. The all-ones rank of its width marks an initial state.
+typedef struct Log {
+  uint8_t **chunks;
+  size_t nchunks, cap;
+  uint64_t count;
+  unsigned rank_bytes, rule_bytes, rec_bytes;
+} Log;
+
+static void log_init(Log *l, int ranks, uint64_t max_rule) {
+  memset(l, 0, sizeof *l);
+  l->rank_bytes = ranks < 255 ? 1 : ranks < 65535 ? 2 : 4;
+  l->rule_bytes = 1;
+  while (l->rule_bytes < 4 && (max_rule >> (8 * l->rule_bytes)) != 0)
+    l->rule_bytes++;
+  l->rec_bytes = l->rank_bytes + 4 + l->rule_bytes;
+}
+
+static size_t log_chunk_bytes(const Log *l) { return (size_t)l->rec_bytes << LOG_SHIFT; }
+
+static size_t log_bytes(const Log *l) {
+  return l->nchunks * log_chunk_bytes(l) + l->cap * sizeof(uint8_t *);
+}
+
+static bool log_append(Log *l, uint32_t prank, uint32_t pid, uint32_t rule) {
+  uint64_t c = l->count >> LOG_SHIFT, i = l->count & ((1u << LOG_SHIFT) - 1);
+  if (c == l->nchunks) {
+    if (l->nchunks == l->cap) {
+      size_t cap = l->cap ? 2 * l->cap : 64;
+      uint8_t **n = realloc(l->chunks, cap * sizeof *n);
+      if (!n)
+        return false;
+      l->chunks = n, l->cap = cap;
+    }
+    l->chunks[l->nchunks] = malloc(log_chunk_bytes(l));
+    if (!l->chunks[l->nchunks])
+      return false;
+    l->nchunks++;
+  }
+  uint8_t *r = l->chunks[c] + i * l->rec_bytes;
+  memcpy(r, &prank, l->rank_bytes); // NO_RANK: all ones, whatever the width
+  memcpy(r + l->rank_bytes, &pid, 4);
+  memcpy(r + l->rank_bytes + 4, &rule, l->rule_bytes);
+  l->count++;
+  return true;
+}
+
+// Record id: {parent rank (NO_RANK: initial), parent id, rule}.
+static void log_get(const Log *l, uint64_t id, uint32_t rec[3]) {
+  const uint8_t *r = l->chunks[id >> LOG_SHIFT] + (id & ((1u << LOG_SHIFT) - 1)) * l->rec_bytes;
+  rec[0] = rec[1] = rec[2] = 0;
+  memcpy(&rec[0], r, l->rank_bytes);
+  if (rec[0] == (uint32_t)(UINT64_C(0xffffffff) >> (32 - 8 * l->rank_bytes)))
+    rec[0] = NO_RANK;
+  memcpy(&rec[1], r + l->rank_bytes, 4);
+  memcpy(&rec[2], r + l->rank_bytes + 4, l->rule_bytes);
+}
+
+// A violation a rank found in the current level (the least one so far).
+// Sent as bytes between ranks (the same binary: the same layout).
+typedef struct Cand {
+  uint64_t key[4]; // trace steps, kind, fingerprint hi, lo: the order of violations
+  int kind;        // McrtViolationKind
+  int32_t pred;    // invariant index (kind INVARIANT), else -1
+  char message[600];
+  char file[512];
+  int line, col;
+  uint32_t state; // local id on the finding rank
+  bool no_state;  // an init rule failed: no state, only the failing step
+  bool has_step, step_init;
+  uint64_t step_rule;
+} Cand;
+
+// What each rank tells all others at the end of a round.
+enum { G_MORE, G_CAND, G_MEMORY, G_SIGNAL, G_STATES, G_TRANS, G_NEXT, G_BYTES, G_N };
+
+// Per-rank figures for rank 0's report.
+enum { S_STATES, S_PEAK, S_SENT, S_MSGS, S_COMM, S_CPU, S_N };
+
+typedef struct Mpi {
+  int rank, size;
+  McrtCtx *ctx;
+  Log log;
+  Buf *out, *side;        // per destination: records; (seq, action) of each (--max-steps)
+  Buf send, recv, init;   // contiguous send and receive; initial states owned here
+  int *scount, *sdispl, *rcount, *rdispl;
+  size_t rec_bytes;       // state_bytes + parent id + rule
+  uint8_t *tmp;           // canonical forms
+  uint64_t *fresh;        // offsets in recv of new states, with their sender
+  uint32_t *fresh_src;
+  size_t fresh_cap;
+  uint64_t level, popped, round_trans;
+  bool lookup_level;      // level at --max-depth: successors are looked up only
+  uint64_t total_states, total_trans; // global, as of the last round
+  uint64_t gathered[G_N]; // the last round's sums (signal: max)
+  Cand cand;
+  bool has_cand, memory_hit, states_hit, steps_hit;
+  // Statistics.
+  uint64_t bytes_sent, msgs_sent, rounds, levels, max_round_bytes;
+  double comm_s, cpu_start; // seconds in MPI calls; CPU time at the start
+  double *stats; // rank 0: S_N figures per rank
+} Mpi;
+
+static MPI_Comm comm = MPI_COMM_WORLD;
+static int world_rank, world_size;
+static bool threads_given; // --threads on the command line (its default is the cores online)
+
+// Waits for a nonblocking collective. A rank that waits gives its core
+// away between polls: a rank spinning in MPI (Open MPI polls) would take
+// the core the ranks still expanding need, when ranks share cores.
+static void finish(MPI_Request *req) {
+  int done = 0;
+  struct timespec pause = {0, 20 * 1000};
+  for (unsigned i = 0; !done; i++) {
+    MPI_Test(req, &done, MPI_STATUS_IGNORE);
+    if (!done && i >= 64)
+      nanosleep(&pause, NULL);
+  }
+}
+
+static inline uint32_t owner(const Mpi *mp, McrtFp fp) {
+  return (uint32_t)(((fp.hi & 0xffffffffu) * (uint64_t)mp->size) >> 32);
+}
+
+// CPU seconds (user and system) this process has used.
+static double cpu_s(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0)
+    return 0;
+  return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+static void update_bytes(Mpi *mp) {
+  size_t b = log_bytes(&mp->log) + mp->send.cap + mp->recv.cap + mp->init.cap +
+             mp->fresh_cap * (sizeof *mp->fresh + sizeof *mp->fresh_src);
+  for (int d = 0; d < mp->size; d++)
+    b += mp->out[d].cap + (mp->side ? mp->side[d].cap : 0);
+  mp->ctx->engine_bytes = b;
+  size_t now = mcrt_accounted_bytes(mp->ctx);
+  if (now > mp->ctx->peak_bytes)
+    mp->ctx->peak_bytes = now;
+}
+
+// ---------------------------------------------------------------------------
+// Violations found on this rank.
+
+// Keeps the violation of the given kind at `state` (NULL: none) whose trace
+// has `steps` steps if it comes before the one kept; true if it was kept
+// (the caller then fills in the rest of mp->cand).
+static bool offer(Mpi *mp, McrtViolationKind kind, const uint8_t *state, uint64_t steps) {
+  McrtFp fp = {0, 0};
+  if (state)
+    fp = mcrt_fingerprint(state, mp->ctx->state_bytes, mp->ctx->fp_bits);
+  uint64_t key[4] = {steps, (uint64_t)kind, fp.hi, fp.lo};
+  if (mp->has_cand) {
+    int i = 0;
+    while (i < 4 && key[i] == mp->cand.key[i])
+      i++;
+    if (i == 4 || key[i] > mp->cand.key[i])
+      return false;
+  }
+  memset(&mp->cand, 0, sizeof mp->cand);
+  memcpy(mp->cand.key, key, sizeof key);
+  mp->cand.kind = kind;
+  mp->cand.pred = -1;
+  mp->has_cand = true;
+  return true;
+}
+
+// A run-time error or failed assert (ctx->err) at local state id, or at no
+// state (an init rule); step_allowed as in search.c.
+static void offer_error(Mpi *mp, const uint8_t *state, uint64_t id, uint64_t depth,
+                        bool step_allowed) {
+  McrtError *e = &mp->ctx->err;
+  bool step = step_allowed && e->has_rule;
+  McrtViolationKind kind = e->is_assert ? MCRT_VIOL_ASSERT : MCRT_VIOL_RUNTIME_ERROR;
+  if (!offer(mp, kind, state, depth + step))
+    return;
+  Cand *c = &mp->cand;
+  snprintf(c->message, sizeof c->message, "%s", e->message);
+  snprintf(c->file, sizeof c->file, "%s", e->file ? e->file : "");
+  c->line = e->line, c->col = e->col;
+  c->no_state = state == NULL;
+  c->state = (uint32_t)id;
+  if (step) {
+    c->has_step = true;
+    c->step_init = e->rule_init;
+    c->step_rule = e->rule;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Insertion at the owner.
+
+static bool grow_set(Mpi *mp) {
+  McrtCtx *ctx = mp->ctx;
+  size_t other = mcrt_accounted_bytes(ctx) - mcrt_fpset_bytes(&ctx->set);
+  size_t need = mcrt_fpset_grow_bytes(&ctx->set);
+  if (other + need > ctx->opt->memory || !mcrt_fpset_grow(&ctx->set)) {
+    mp->memory_hit = true;
+    return false;
+  }
+  if (other + need > ctx->peak_bytes)
+    ctx->peak_bytes = other + need;
+  return true;
+}
+
+static McrtFpResult insert(Mpi *mp, McrtFp fp) {
+  McrtFpSet *set = &mp->ctx->set;
+  if (mcrt_fpset_wants_grow(set) && !grow_set(mp))
+    return MCRT_FP_FULL;
+  for (;;) {
+    McrtFpResult r = mcrt_fpset_insert(set, fp);
+    if (r != MCRT_FP_FULL || !grow_set(mp))
+      return r;
+  }
+}
+
+// Logs and checks a new state of depth `depth` (its parent: prank, pid).
+static void record(Mpi *mp, const uint8_t *state, uint32_t prank, uint32_t pid, uint32_t rule,
+                   uint64_t depth) {
+  McrtCtx *ctx = mp->ctx;
+  const McrtModel *m = ctx->model;
+  if (ctx->states >= MCRT_LOG_MAX_STATES - 1) { // local ids are 32 bits
+    ctx->log_full = true;
+    mp->memory_hit = true;
+    return;
+  }
+  size_t need = mcrt_queue_push_bytes(&ctx->queue) +
+                ((mp->log.count & ((1u << LOG_SHIFT) - 1)) == 0 ? log_chunk_bytes(&mp->log) : 0);
+  if (need && mcrt_accounted_bytes(ctx) + need > ctx->opt->memory) {
+    mp->memory_hit = true;
+    return;
+  }
+  if (!log_append(&mp->log, prank, pid, rule) || !mcrt_queue_push(&ctx->queue, state)) {
+    mp->memory_hit = true;
+    return;
+  }
+  uint64_t id = ctx->states++;
+  if (depth > ctx->depth)
+    ctx->depth = depth;
+  if (m->ninvariants > 0) {
+    int k = m->check_invariants(ctx, state);
+    if (mcrt_failed(ctx)) {
+      offer_error(mp, state, id, depth, false);
+      mcrt_clear_error(ctx);
+    } else if (k >= 0 && offer(mp, MCRT_VIOL_INVARIANT, state, depth)) {
+      mp->cand.pred = k;
+      mp->cand.state = (uint32_t)id;
+    }
+  }
+  if (ctx->nreached < m->nreachables) {
+    for (uint32_t i = 0; i < m->nreachables; i++) {
+      if (ctx->reached[i])
+        continue;
+      bool holds = m->check_reachable(ctx, i, state);
+      if (mcrt_failed(ctx)) {
+        offer_error(mp, state, id, depth, false);
+        mcrt_clear_error(ctx);
+        break;
+      }
+      if (holds)
+        ctx->reached[i] = true, ctx->nreached++;
+    }
+  }
+}
+
+// The first `allowed` of n new states may be logged under --max-states:
+// rank r takes what is left after ranks 0 .. r-1 took theirs.
+static uint64_t share(Mpi *mp, uint64_t mine, uint64_t limit, uint64_t done, bool *hit) {
+  uint64_t *all = malloc((size_t)mp->size * sizeof *all);
+  if (!all)
+    mcrt_die("out of memory");
+  double t0 = mcrt_now();
+  MPI_Request req;
+  MPI_Iallgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, comm, &req);
+  finish(&req);
+  mp->comm_s += mcrt_now() - t0;
+  uint64_t before = 0, total = 0;
+  for (int r = 0; r < mp->size; r++) {
+    before += r < mp->rank ? all[r] : 0;
+    total += all[r];
+  }
+  free(all);
+  uint64_t room = limit > done ? limit - done : 0;
+  *hit = total > room;
+  uint64_t left = room > before ? room - before : 0;
+  return mine < left ? mine : left;
+}
+
+// Inserts the records of recv (initial: the initial states owned here), then
+// logs the new ones, as many as --max-states leaves.
+static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *displ, bool initial) {
+  McrtCtx *ctx = mp->ctx;
+  size_t sb = ctx->state_bytes;
+  size_t nfresh = 0;
+  // Records are hashed and their home slots prefetched BATCH at a time, so
+  // that the cache misses of a large set overlap (as search.c does).
+  enum { BATCH = 16 };
+  McrtFp fps[BATCH];
+  for (int s = 0; s < mp->size && !mp->memory_hit; s++) {
+    size_t end = (size_t)displ[s] + (size_t)count[s];
+    for (size_t off = (size_t)displ[s], k = 0; off < end && !mp->memory_hit;
+         off += mp->rec_bytes, k++) {
+      if (k % BATCH == 0) {
+        for (size_t j = 0, o = off; j < BATCH && o < end; j++, o += mp->rec_bytes) {
+          fps[j] = mcrt_fingerprint(in + o, sb, ctx->fp_bits);
+          mcrt_fpset_prefetch(&ctx->set, fps[j]);
+        }
+      }
+      McrtFp fp = fps[k % BATCH];
+      if (mp->lookup_level) {
+        ctx->depth_truncated |= !mcrt_fpset_contains(&ctx->set, fp);
+        continue;
+      }
+      McrtFpResult r = insert(mp, fp);
+      if (r == MCRT_FP_FULL)
+        break;
+      if (r != MCRT_FP_NEW)
+        continue;
+      if (nfresh == mp->fresh_cap) {
+        mp->fresh_cap = mp->fresh_cap ? 2 * mp->fresh_cap : 1024;
+        mp->fresh = realloc(mp->fresh, mp->fresh_cap * sizeof *mp->fresh);
+        mp->fresh_src = realloc(mp->fresh_src, mp->fresh_cap * sizeof *mp->fresh_src);
+        if (!mp->fresh || !mp->fresh_src)
+          mcrt_die("out of memory");
+      }
+      mp->fresh[nfresh] = off;
+      mp->fresh_src[nfresh++] = (uint32_t)s;
+    }
+  }
+  uint64_t allowed = nfresh;
+  if (ctx->opt->max_states != MCRT_UNLIMITED && !mp->lookup_level) {
+    bool hit;
+    allowed = share(mp, nfresh, ctx->opt->max_states, mp->total_states, &hit);
+    mp->states_hit |= hit;
+  }
+  for (uint64_t i = 0; i < allowed && !mp->memory_hit; i++) {
+    const uint8_t *r = in + mp->fresh[i];
+    uint32_t pid, rule;
+    memcpy(&pid, r + sb, 4);
+    memcpy(&rule, r + sb + 4, 4);
+    record(mp, r, initial ? NO_RANK : mp->fresh_src[i], pid, rule, mp->level + !initial);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// What generated code emits.
+
+static bool emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
+  Mpi *mp = ctx->worker;
+  if (ctx->stop)
+    return true;
+  ctx->cur_has_successor = true;
+  const uint8_t *s = next;
+  if (ctx->sym) {
+    mcrt_sym_canon(ctx->sym, next, mp->tmp); // the class's one representative
+    s = mp->tmp;
+  }
+  McrtFp fp = mcrt_fingerprint(s, ctx->state_bytes, ctx->fp_bits);
+  uint32_t d = owner(mp, fp);
+  uint8_t *p = buf_grow(&mp->out[d], mp->rec_bytes);
+  uint32_t parent = (uint32_t)ctx->cur_id, r = (uint32_t)rule;
+  memcpy(p, s, ctx->state_bytes);
+  memcpy(p + ctx->state_bytes, &parent, 4);
+  memcpy(p + ctx->state_bytes + 4, &r, 4);
+  if (ctx->at_depth_bound) {
+    ctx->bound_transitions++;
+    ctx->bound_fired[action]++;
+    return false;
+  }
+  if (mp->side) {
+    uint32_t sa[2] = {(uint32_t)mp->round_trans, action};
+    memcpy(buf_grow(&mp->side[d], sizeof sa), sa, sizeof sa);
+  }
+  mp->round_trans++;
+  ctx->transitions++;
+  ctx->fired[action]++;
+  return false;
+}
+
+static void emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
+  Mpi *mp = ctx->worker;
+  if (ctx->stop)
+    return;
+  if (ctx->sym) {
+    mcrt_sym_canon(ctx->sym, state, mp->tmp);
+    state = mp->tmp;
+  }
+  if (owner(mp, mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits)) != (uint32_t)mp->rank)
+    return;
+  uint8_t *p = buf_grow(&mp->init, mp->rec_bytes);
+  uint32_t parent = UINT32_MAX, r = (uint32_t)rule;
+  memcpy(p, state, ctx->state_bytes);
+  memcpy(p + ctx->state_bytes, &parent, 4);
+  memcpy(p + ctx->state_bytes + 4, &r, 4);
+}
+
+// ---------------------------------------------------------------------------
+// Rounds and levels.
+
+// Expands the next state of the level (search.c's loop body, except that a
+// violation is offered and the level goes on).
+static void expand(Mpi *mp) {
+  McrtCtx *ctx = mp->ctx;
+  const McrtModel *m = ctx->model;
+  mcrt_queue_pop(&ctx->queue, ctx->cur);
+  uint64_t id = ctx->cur_id = mp->popped++;
+  if (m->has_constraint && m->within_constraints) {
+    bool within = m->within_constraints(ctx, ctx->cur);
+    if (mcrt_failed(ctx)) {
+      offer_error(mp, ctx->cur, id, mp->level, false);
+      mcrt_clear_error(ctx);
+      return;
+    }
+    if (!within)
+      return;
+  }
+  ctx->at_depth_bound = mp->lookup_level;
+  ctx->cur_has_successor = false;
+  m->successors(ctx, ctx->cur);
+  if (mcrt_failed(ctx)) {
+    offer_error(mp, ctx->cur, id, mp->level, true);
+    mcrt_clear_error(ctx);
+    return;
+  }
+  if (ctx->cur_has_successor)
+    return;
+  bool terminal = false;
+  if (m->has_terminal && m->is_terminal) {
+    terminal = m->is_terminal(ctx, ctx->cur);
+    if (mcrt_failed(ctx)) {
+      offer_error(mp, ctx->cur, id, mp->level, false);
+      mcrt_clear_error(ctx);
+      return;
+    }
+  }
+  ctx->deadlocks += !terminal;
+  if (!terminal && ctx->opt->deadlock && offer(mp, MCRT_VIOL_DEADLOCK, ctx->cur, mp->level)) {
+    snprintf(mp->cand.message, sizeof mp->cand.message, "deadlock: no action is enabled%s",
+             m->has_terminal ? " and no terminal predicate holds" : "");
+    mp->cand.state = (uint32_t)id;
+  }
+}
+
+// --max-steps: keeps the transitions of this round that the bound leaves
+// (rank r after ranks 0 .. r-1); the others are not sent.
+static void cut_steps(Mpi *mp) {
+  McrtCtx *ctx = mp->ctx;
+  bool hit;
+  uint64_t keep = share(mp, mp->round_trans, ctx->opt->max_steps, mp->total_trans, &hit);
+  mp->steps_hit |= hit;
+  if (keep == mp->round_trans)
+    return;
+  for (int d = 0; d < mp->size; d++) {
+    const uint32_t *sa = (const uint32_t *)mp->side[d].data;
+    size_t n = mp->side[d].len / 8, kept = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (sa[2 * i] < keep) {
+        kept++;
+      } else {
+        ctx->transitions--;
+        ctx->fired[sa[2 * i + 1]]--;
+      }
+    }
+    mp->out[d].len = kept * mp->rec_bytes; // records come in seq order
+  }
+}
+
+// Moves the round's records to their owners.
+static void exchange(Mpi *mp) {
+  size_t total = 0;
+  for (int d = 0; d < mp->size; d++) {
+    if (mp->out[d].len > INT_MAX || total > (size_t)INT_MAX - mp->out[d].len)
+      mcrt_die("MPI round of more than 2 GiB");
+    mp->scount[d] = (int)mp->out[d].len;
+    mp->sdispl[d] = (int)total;
+    total += mp->out[d].len;
+  }
+  mp->send.len = 0;
+  uint8_t *p = buf_grow(&mp->send, total + 1);
+  for (int d = 0; d < mp->size; d++) {
+    memcpy(p + mp->sdispl[d], mp->out[d].data, mp->out[d].len);
+    if (d != mp->rank && mp->out[d].len) {
+      mp->bytes_sent += mp->out[d].len;
+      mp->msgs_sent++;
+    }
+    mp->out[d].len = 0;
+    if (mp->side)
+      mp->side[d].len = 0;
+  }
+  if (total > mp->max_round_bytes)
+    mp->max_round_bytes = total;
+  double t0 = mcrt_now();
+  MPI_Request req;
+  MPI_Ialltoall(mp->scount, 1, MPI_INT, mp->rcount, 1, MPI_INT, comm, &req);
+  finish(&req);
+  size_t rtotal = 0;
+  for (int s = 0; s < mp->size; s++) {
+    if (rtotal > (size_t)INT_MAX - (size_t)mp->rcount[s])
+      mcrt_die("MPI round of more than 2 GiB");
+    mp->rdispl[s] = (int)rtotal;
+    rtotal += (size_t)mp->rcount[s];
+  }
+  mp->recv.len = 0;
+  buf_grow(&mp->recv, rtotal + 1);
+  MPI_Ialltoallv(mp->send.data, mp->scount, mp->sdispl, MPI_BYTE, mp->recv.data, mp->rcount,
+                 mp->rdispl, MPI_BYTE, comm, &req);
+  finish(&req);
+  mp->comm_s += mcrt_now() - t0;
+}
+
+// The end of a round: every rank's counters, summed (the signal: the
+// largest number) into mp->gathered.
+static void gather(Mpi *mp, uint64_t level_left) {
+  McrtCtx *ctx = mp->ctx;
+  update_bytes(mp);
+  uint64_t mine[G_N] = {
+      [G_MORE] = level_left > 0,
+      [G_CAND] = mp->has_cand,
+      [G_MEMORY] = mp->memory_hit,
+      [G_SIGNAL] = (uint64_t)mcrt_signal,
+      [G_STATES] = ctx->states,
+      [G_TRANS] = ctx->transitions,
+      [G_NEXT] = ctx->queue.length - level_left,
+      [G_BYTES] = mcrt_accounted_bytes(ctx),
+  };
+  uint64_t *all = malloc((size_t)mp->size * G_N * sizeof *all);
+  if (!all)
+    mcrt_die("out of memory");
+  double t0 = mcrt_now();
+  MPI_Request req;
+  MPI_Iallgather(mine, G_N, MPI_UINT64_T, all, G_N, MPI_UINT64_T, comm, &req);
+  finish(&req);
+  mp->comm_s += mcrt_now() - t0;
+  memset(mp->gathered, 0, sizeof mp->gathered);
+  for (int r = 0; r < mp->size; r++)
+    for (int i = 0; i < G_N; i++) {
+      uint64_t v = all[(size_t)r * G_N + i];
+      if (i == G_SIGNAL)
+        mp->gathered[i] = v > mp->gathered[i] ? v : mp->gathered[i];
+      else
+        mp->gathered[i] += v;
+    }
+  free(all);
+  mp->total_states = mp->gathered[G_STATES];
+  mp->total_trans = mp->gathered[G_TRANS];
+  mp->rounds++;
+}
+
+static void progress(Mpi *mp) {
+  McrtCtx *ctx = mp->ctx;
+  if (mp->rank != 0 || ctx->next_progress <= 0)
+    return;
+  double now = mcrt_now();
+  if (now < ctx->next_progress)
+    return;
+  FILE *f = ctx->progress_out ? ctx->progress_out : stderr;
+  double t = now - ctx->start_time;
+  fprintf(f,
+          "progress: %" PRIu64 " states (%.0f/s), %" PRIu64 " transitions, frontier %" PRIu64
+          ", depth %" PRIu64 ", memory ",
+          mp->total_states, t > 0 ? (double)mp->total_states / t : 0.0, mp->total_trans,
+          mp->gathered[G_NEXT], mp->level);
+  mcrt_fprint_bytes(f, (double)mp->gathered[G_BYTES]);
+  fprintf(f, " on %d ranks, %.0f s\n", mp->size, t);
+  fflush(f);
+  ctx->next_progress = now + ctx->opt->progress_s;
+}
+
+// Whether the round's gathered figures end the search now (a bound or a
+// signal): set on every rank alike.
+static bool bound_now(Mpi *mp) {
+  McrtCtx *ctx = mp->ctx;
+  McrtBound b = mp->gathered[G_SIGNAL]   ? MCRT_BOUND_INTERRUPTED
+                : mp->gathered[G_MEMORY] ? (ctx->log_full ? MCRT_BOUND_MAX_STATES : MCRT_BOUND_MEMORY)
+                : mp->states_hit         ? MCRT_BOUND_MAX_STATES
+                : mp->steps_hit          ? MCRT_BOUND_MAX_STEPS
+                                         : MCRT_BOUND_NONE;
+  if (b == MCRT_BOUND_NONE)
+    return false;
+  if (mp->gathered[G_CAND])
+    return true; // a violation found first stands: reported instead
+  if (b == MCRT_BOUND_INTERRUPTED && !mcrt_signal)
+    mcrt_signal = (int)mp->gathered[G_SIGNAL]; // the signal reached another rank
+  mcrt_stop_at(ctx, b, MCRT_PHASE_SEARCH);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// The violation and its trace.
+
+// The least violation of every rank's (ties: the lowest rank), on every rank.
+static void pick_violation(Mpi *mp) {
+  McrtCtx *ctx = mp->ctx;
+  const McrtModel *m = ctx->model;
+  uint64_t mine[4];
+  if (mp->has_cand)
+    memcpy(mine, mp->cand.key, sizeof mine);
+  else
+    memset(mine, 0xff, sizeof mine);
+  uint64_t *all = malloc((size_t)mp->size * 4 * sizeof *all);
+  if (!all)
+    mcrt_die("out of memory");
+  MPI_Allgather(mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, comm);
+  int w = 0;
+  for (int r = 1; r < mp->size; r++)
+    for (int i = 0; i < 4; i++)
+      if (all[4 * r + i] != all[4 * w + i]) {
+        if (all[4 * r + i] < all[4 * w + i])
+          w = r;
+        break;
+      }
+  free(all);
+  Cand c = mp->cand;
+  MPI_Bcast(&c, sizeof c, MPI_BYTE, w, comm);
+  mp->cand = c; // every rank keeps the chosen one (its strings outlive the run)
+
+  ctx->has_violation = true;
+  ctx->stop = true;
+  McrtViolation *v = &ctx->viol;
+  memset(v, 0, sizeof *v);
+  v->kind = (McrtViolationKind)c.kind;
+  v->loop_start = -1;
+  v->state = MCRT_NO_STATE;
+  snprintf(v->message, sizeof v->message, "%s", c.message);
+  if (c.kind == MCRT_VIOL_INVARIANT) {
+    const McrtPredicate *p = &m->invariants[c.pred];
+    v->name = p->name;
+    v->file = p->file, v->line = p->line;
+    snprintf(v->message, sizeof v->message, "invariant '%s' does not hold", p->name);
+  } else if (mp->cand.file[0]) {
+    v->file = mp->cand.file, v->line = c.line, v->col = c.col;
+  }
+  v->has_step = c.has_step;
+  v->step_init = c.step_init;
+  v->step_rule = c.step_rule;
+  if (c.no_state)
+    return;
+
+  // The path: from the violating state back to an initial one, each step's
+  // record broadcast by the rank that owns the state.
+  size_t n = 0, cap = 64;
+  uint64_t *rules = malloc(cap * sizeof *rules);
+  uint32_t at_rank = (uint32_t)w, at_id = c.state;
+  for (;;) {
+    uint32_t rec[3] = {0, 0, 0};
+    if (at_rank == (uint32_t)mp->rank)
+      log_get(&mp->log, at_id, rec);
+    MPI_Bcast(rec, 3, MPI_UINT32_T, (int)at_rank, comm);
+    if (n == cap)
+      rules = realloc(rules, (cap *= 2) * sizeof *rules);
+    if (!rules)
+      mcrt_die("out of memory");
+    rules[n++] = rec[2];
+    if (rec[0] == NO_RANK)
+      break;
+    at_rank = rec[0], at_id = rec[1];
+  }
+  for (size_t i = 0; i < n / 2; i++) {
+    uint64_t t = rules[i];
+    rules[i] = rules[n - 1 - i], rules[n - 1 - i] = t;
+  }
+  // Under symmetry the rules lead through canonical states: turn them into
+  // a genuine execution (as report.c does with a serial trace).
+  uint64_t step_rule = v->step_rule;
+  if (ctx->sym && !mcrt_sym_realize(ctx, rules, n, v->has_step && !v->step_init, &step_rule)) {
+    ctx->internal_error = true;
+    if (mp->rank == 0)
+      fprintf(stderr, "error: trace replay under symmetry reduction: no execution of the spec "
+                      "follows the symmetry classes the search found (check with --symmetry "
+                      "verify)\n");
+    n = 0;
+  }
+  v->step_rule = step_rule;
+
+  // Each state of the replay must be one its owner found: checked there;
+  // then every rank knows their fingerprints (report.c's replay looks each
+  // state up in the local set).
+  size_t bytes = ctx->state_bytes + MCRT_SLACK;
+  uint8_t *a = calloc(1, bytes), *b = calloc(1, bytes), *cb = calloc(1, bytes);
+  McrtFp *fps = calloc(n + 1, sizeof *fps);
+  if (!a || !b || !cb || !fps)
+    mcrt_die("out of memory");
+  int ok = 1;
+  for (size_t i = 0; i < n && ok; i++) {
+    if (!mcrt_replay_step(ctx, i == 0, rules[i], a, b)) {
+      ok = 0;
+      break;
+    }
+    const uint8_t *s = b;
+    if (ctx->sym) {
+      mcrt_sym_canon(ctx->sym, b, cb);
+      s = cb;
+    }
+    fps[i] = mcrt_fingerprint(s, ctx->state_bytes, ctx->fp_bits);
+    if (owner(mp, fps[i]) == (uint32_t)mp->rank && !mcrt_fpset_contains(&ctx->set, fps[i]))
+      ok = 0;
+    uint8_t *t = a;
+    a = b, b = t;
+  }
+  mcrt_clear_error(ctx);
+  int all_ok;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
+  for (size_t i = 0; i < n && all_ok; i++)
+    if (owner(mp, fps[i]) != (uint32_t)mp->rank && insert(mp, fps[i]) == MCRT_FP_FULL)
+      break;
+  free(a), free(b), free(cb), free(fps);
+  v->path = rules;
+  v->npath = n;
+  v->state = 0; // the trace is v->path (any id but MCRT_NO_STATE)
+}
+
+// ---------------------------------------------------------------------------
+// The search.
+
+static void mpi_free(McrtCtx *ctx) {
+  Mpi *mp = ctx->worker;
+  if (!mp)
+    return;
+  for (size_t i = 0; i < mp->log.nchunks; i++)
+    free(mp->log.chunks[i]);
+  free(mp->log.chunks);
+  for (int d = 0; d < mp->size; d++) {
+    free(mp->out[d].data);
+    if (mp->side)
+      free(mp->side[d].data);
+  }
+  free(mp->out), free(mp->side);
+  free(mp->send.data), free(mp->recv.data), free(mp->init.data);
+  free(mp->scount), free(mp->sdispl), free(mp->rcount), free(mp->rdispl);
+  free(mp->tmp), free(mp->fresh), free(mp->fresh_src), free(mp->stats);
+  free(mp);
+  ctx->worker = NULL;
+  ctx->emit = NULL;
+  ctx->emit_initial = NULL;
+}
+
+static Mpi *setup(McrtCtx *ctx) {
+  Mpi *mp = calloc(1, sizeof *mp);
+  if (!mp)
+    mcrt_die("out of memory");
+  mp->ctx = ctx;
+  mp->rank = world_rank, mp->size = world_size;
+  size_t k = (size_t)mp->size;
+  mp->out = calloc(k, sizeof *mp->out);
+  if (ctx->opt->max_steps != MCRT_UNLIMITED)
+    mp->side = calloc(k, sizeof *mp->side);
+  mp->scount = calloc(k, sizeof(int)), mp->sdispl = calloc(k, sizeof(int));
+  mp->rcount = calloc(k, sizeof(int)), mp->rdispl = calloc(k, sizeof(int));
+  mp->tmp = calloc(1, ctx->state_bytes + MCRT_SLACK);
+  if (!mp->out || !mp->scount || !mp->sdispl || !mp->rcount || !mp->rdispl || !mp->tmp ||
+      (ctx->opt->max_steps != MCRT_UNLIMITED && !mp->side))
+    mcrt_die("out of memory");
+  mp->rec_bytes = ctx->state_bytes + 8;
+  const McrtModel *m = ctx->model;
+  uint64_t max_rule = m->nrules > m->ninit_rules ? m->nrules : m->ninit_rules;
+  log_init(&mp->log, mp->size, max_rule ? max_rule - 1 : 0);
+  ctx->worker = mp;
+  ctx->emit = emit_successor;
+  ctx->emit_initial = emit_initial;
+  return mp;
+}
+
+// The search's counts become the totals of every rank (on every rank), and
+// rank 0 gathers each rank's figures for its report.
+static void totals(Mpi *mp) {
+  McrtCtx *ctx = mp->ctx;
+  const McrtModel *m = ctx->model;
+  update_bytes(mp);
+  double mine[S_N] = {(double)ctx->states, (double)ctx->peak_bytes, (double)mp->bytes_sent,
+                      (double)mp->msgs_sent, mp->comm_s, cpu_s() - mp->cpu_start};
+  if (mp->rank == 0) {
+    mp->stats = calloc((size_t)mp->size * S_N, sizeof *mp->stats);
+    if (!mp->stats)
+      mcrt_die("out of memory");
+  }
+  MPI_Gather(mine, S_N, MPI_DOUBLE, mp->stats, S_N, MPI_DOUBLE, 0, comm);
+  size_t na = m->nactions, nr = m->nreachables, n = 9 + 2 * na + nr;
+  uint64_t *v = calloc(n, sizeof *v), *sum = calloc(n, sizeof *sum);
+  if (!v || !sum)
+    mcrt_die("out of memory");
+  v[0] = ctx->states, v[1] = ctx->transitions, v[2] = ctx->deadlocks;
+  v[3] = ctx->bound_transitions, v[4] = ctx->depth_truncated, v[5] = ctx->log_full;
+  v[6] = ctx->peak_bytes, v[7] = mcrt_accounted_bytes(ctx);
+  v[8] = ctx->sym ? ctx->sym->calls : 0;
+  for (size_t i = 0; i < na; i++)
+    v[9 + i] = ctx->fired[i], v[9 + na + i] = ctx->bound_fired[i];
+  for (size_t i = 0; i < nr; i++)
+    v[9 + 2 * na + i] = ctx->reached[i];
+  MPI_Allreduce(v, sum, (int)n, MPI_UINT64_T, MPI_SUM, comm);
+  uint64_t depth = ctx->depth, cands = ctx->sym ? ctx->sym->candidates : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &depth, 1, MPI_UINT64_T, MPI_MAX, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &cands, 1, MPI_UINT64_T, MPI_SUM, comm);
+  size_t own = mcrt_accounted_bytes(ctx) - ctx->engine_bytes;
+  ctx->states = sum[0], ctx->transitions = sum[1], ctx->deadlocks = sum[2];
+  ctx->bound_transitions = sum[3], ctx->depth_truncated = sum[4] > 0, ctx->log_full = sum[5] > 0;
+  ctx->peak_bytes = sum[6];
+  ctx->engine_bytes = sum[7] - own; // the accounted bytes are every rank's
+  if (ctx->sym)
+    ctx->sym->calls = sum[8], ctx->sym->candidates = cands;
+  for (size_t i = 0; i < na; i++)
+    ctx->fired[i] = sum[9 + i], ctx->bound_fired[i] = sum[9 + na + i];
+  ctx->nreached = 0;
+  for (size_t i = 0; i < nr; i++) {
+    ctx->reached[i] = sum[9 + 2 * na + i] > 0;
+    ctx->nreached += ctx->reached[i];
+  }
+  ctx->depth = depth;
+  free(v), free(sum);
+}
+
+// One level: rounds until no rank has a state of it left. False: the
+// search ends here (a bound or a signal).
+static bool run_level(Mpi *mp) {
+  McrtCtx *ctx = mp->ctx;
+  uint64_t left = ctx->queue.length;
+  ctx->cur_depth = mp->level;
+  mp->lookup_level = mp->level >= ctx->opt->max_depth;
+  mp->levels++;
+  do {
+    size_t queued = 0;
+    mp->round_trans = 0;
+    while (left > 0 && queued < ROUND_BYTES && !mp->memory_hit) {
+      expand(mp);
+      left--;
+      queued = 0;
+      for (int d = 0; d < mp->size; d++)
+        queued += mp->out[d].len;
+    }
+    if (mp->side && !mp->lookup_level)
+      cut_steps(mp);
+    exchange(mp);
+    receive(mp, mp->recv.data, mp->rcount, mp->rdispl, false);
+    gather(mp, mp->memory_hit ? 0 : left);
+    if (mp->rounds == 2) // the initial states' round, then the first of level 0
+      mcrt_test_pause("search");
+    progress(mp);
+    if (bound_now(mp))
+      return false;
+  } while (mp->gathered[G_MORE]);
+  return true;
+}
+
+static void mpi_search(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  Mpi *mp = setup(ctx);
+  ctx->start_time = mcrt_now();
+  mp->cpu_start = cpu_s();
+  ctx->next_progress = ctx->opt->progress_s > 0 ? ctx->start_time + ctx->opt->progress_s : 0;
+
+  // Initial states: every rank runs the init rules and keeps those it owns.
+  ctx->cur_id = MCRT_NO_STATE;
+  m->initial_states(ctx);
+  if (mcrt_failed(ctx)) { // the same on every rank: the same code, the same rules
+    offer_error(mp, NULL, 0, 0, true);
+    mcrt_clear_error(ctx);
+  }
+  for (int r = 0; r < mp->size; r++) // as if received from this rank
+    mp->rcount[r] = r == mp->rank ? (int)mp->init.len : 0, mp->rdispl[r] = 0;
+  receive(mp, mp->init.data, mp->rcount, mp->rdispl, true);
+  mp->init.len = 0;
+  gather(mp, 0);
+  bool go = !bound_now(mp);
+  if (go && !mp->gathered[G_CAND] && mp->total_states == 0) {
+    ctx->has_violation = true;
+    ctx->stop = true;
+    McrtViolation *v = &ctx->viol;
+    memset(v, 0, sizeof *v);
+    v->kind = MCRT_VIOL_NO_INITIAL_STATE;
+    v->state = MCRT_NO_STATE;
+    v->loop_start = -1;
+    snprintf(v->message, sizeof v->message,
+             "no initial state: no init block gives a state (every `when` is false), so "
+             "nothing was checked");
+    go = false;
+  }
+  while (go && !mp->gathered[G_CAND] && mp->gathered[G_NEXT] > 0) {
+    go = run_level(mp);
+    if (go)
+      mp->level++;
+  }
+  if (mp->gathered[G_CAND] && !ctx->has_violation)
+    pick_violation(mp);
+  ctx->at_depth_bound = false;
+  totals(mp);
+  if (!ctx->stop && ctx->depth_truncated)
+    mcrt_stop_at(ctx, MCRT_BOUND_MAX_DEPTH, MCRT_PHASE_SEARCH);
+  if (!ctx->depth_truncated) {
+    ctx->transitions += ctx->bound_transitions;
+    for (uint32_t i = 0; i < m->nactions; i++)
+      ctx->fired[i] += ctx->bound_fired[i];
+  }
+  // Reachables: only a complete search can say one is never reached.
+  if (!ctx->stop) {
+    for (uint32_t i = 0; i < m->nreachables; i++) {
+      if (!ctx->reached[i]) {
+        ctx->has_violation = true;
+        ctx->stop = true;
+        McrtViolation *v = &ctx->viol;
+        memset(v, 0, sizeof *v);
+        v->kind = MCRT_VIOL_REACHABLE;
+        v->state = MCRT_NO_STATE;
+        v->loop_start = -1;
+        const McrtPredicate *p = &m->reachables[i];
+        v->name = p->name;
+        v->file = p->file, v->line = p->line;
+        snprintf(v->message, sizeof v->message, "reachable '%s' holds in no reachable state",
+                 p->name);
+        break;
+      }
+    }
+  }
+  double t = mcrt_now() - ctx->start_time;
+  MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
+  ctx->time_s = t;
+}
+
+// ---------------------------------------------------------------------------
+// The report.
+
+static void summary(FILE *f, const McrtCtx *ctx) {
+  const Mpi *mp = ctx->worker;
+  if (!mp || !mp->stats)
+    return;
+  double sent = 0, msgs = 0;
+  for (int r = 0; r < mp->size; r++)
+    sent += mp->stats[r * S_N + S_SENT], msgs += mp->stats[r * S_N + S_MSGS];
+  fprintf(f, "mpi:           %d rank%s, %" PRIu64 " levels in %" PRIu64 " rounds; ", mp->size,
+          mp->size == 1 ? "" : "s", mp->levels, mp->rounds);
+  mcrt_fprint_bytes(f, sent);
+  fprintf(f, " sent in %.0f messages (%.1f bytes/state); memory: the sum over the ranks, its "
+             "parts rank 0's (the MPI trace log is in each rank's peak)\n",
+          msgs, ctx->states ? sent / (double)ctx->states : 0.0);
+  for (int r = 0; r < mp->size; r++) {
+    const double *s = mp->stats + r * S_N;
+    fprintf(f, "  rank %-3d     %.0f states, ", r, s[S_STATES]);
+    mcrt_fprint_bytes(f, s[S_PEAK]);
+    fputs(" peak, sent ", f);
+    mcrt_fprint_bytes(f, s[S_SENT]);
+    fprintf(f, " in %.0f messages, %.3f s in MPI calls, %.3f s CPU\n", s[S_MSGS], s[S_COMM],
+            s[S_CPU]);
+  }
+}
+
+static void report(FILE *f, const McrtCtx *ctx) {
+  const Mpi *mp = ctx->worker;
+  if (!mp || !mp->stats)
+    return;
+  double sent = 0, msgs = 0;
+  for (int r = 0; r < mp->size; r++)
+    sent += mp->stats[r * S_N + S_SENT], msgs += mp->stats[r * S_N + S_MSGS];
+  fprintf(f,
+          ",\n \"mpi\": {\"ranks\": %d, \"levels\": %" PRIu64 ", \"rounds\": %" PRIu64
+          ", \"bytes_sent\": %.0f, \"messages_sent\": %.0f, \"bytes_sent_per_state\": %.2f, "
+          "\"per_rank\": [",
+          mp->size, mp->levels, mp->rounds, sent, msgs,
+          ctx->states ? sent / (double)ctx->states : 0.0);
+  for (int r = 0; r < mp->size; r++) {
+    const double *s = mp->stats + r * S_N;
+    fprintf(f,
+            "%s{\"states\": %.0f, \"peak_bytes\": %.0f, \"bytes_sent\": %.0f, "
+            "\"messages_sent\": %.0f, \"communication_s\": %.6f, \"cpu_s\": %.6f}",
+            r ? ", " : "", s[S_STATES], s[S_PEAK], s[S_SENT], s[S_MSGS], s[S_COMM], s[S_CPU]);
+  }
+  fputs("]}", f);
+}
+
+// ---------------------------------------------------------------------------
+// The checker's main under MPI.
+
+// What this engine refuses, decided alike on every rank (rank 0 also finds
+// out whether it can write --report, which it alone opens: a rank that
+// stopped here while the others searched would leave them waiting).
+static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
+  int code = -1;
+  if (threads_given && opt->threads > 1) {
+    fprintf(err, "error: --threads %" PRIu64 " cannot be combined with MPI yet: start one rank "
+                 "per core instead (mpirun -np K)\n",
+            opt->threads);
+    code = MCRT_EXIT_USAGE;
+  } else if (mcrt_liveness_wanted(m, opt) && world_size > 1) {
+    fprintf(err, "error: liveness properties are not checked on several MPI ranks (the cycle "
+                 "search needs the whole graph in one process): check them on one rank, "
+                 "running this checker without mpirun (or mpirun -np 1), or pass --liveness off "
+                 "to check only safety on %d ranks\n",
+            world_size);
+    code = MCRT_EXIT_USAGE;
+  } else if (opt->sim_runs && world_size > 1) {
+    fprintf(err, "error: --simulate runs in one process: run this checker without mpirun (or "
+                 "mpirun -np 1)\n");
+    code = MCRT_EXIT_USAGE;
+  } else if (m->net && world_size > 1) {
+    fprintf(err, "error: a place/transition net's answers (token bounds, enabled transitions) "
+                 "are gathered in one process: run this checker as one rank (without mpirun, "
+                 "or mpirun -np 1)\n");
+    code = MCRT_EXIT_USAGE;
+  } else if (mcrt_liveness_wanted(m, opt) || m->net) {
+    mcrt_engine = (McrtEngine){0}; // one rank: search.c (or threads.c) checks them
+  }
+  bool report_bad = false;
+  if (code < 0 && world_rank == 0 && opt->report_file) {
+    FILE *f = fopen(opt->report_file, "a");
+    report_bad = !f;
+    if (f)
+      fclose(f);
+  }
+  int mine = report_bad ? MCRT_EXIT_USAGE : code, all = mine;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, comm);
+  return report_bad ? -1 : all; // rank 0: main.c opens it, says why, exits 2
+}
+
+// Under MPI a rank is one thread unless --threads says otherwise (and that
+// is refused for now): the default, the cores online, is for a run without
+// MPI. Whether the option was given is read here, before the options are.
+static bool gives_threads(int argc, char **argv) {
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+    if (!strcmp(argv[i], "--threads") || !strncmp(argv[i], "--threads=", 10))
+      return true;
+  return false;
+}
+
+int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  threads_given = gives_threads(argc, argv);
+  MPI_Comm_rank(comm, &world_rank);
+  MPI_Comm_size(comm, &world_size);
+  FILE *out = stdout, *err = stderr;
+  if (world_rank != 0) { // rank 0 speaks for all
+    out = err = fopen("/dev/null", "w");
+    if (!out)
+      out = err = stderr;
+  }
+  mcrt_engine = (McrtEngine){.search = mpi_search,
+                             .check = mpi_check,
+                             .free_run = mpi_free,
+                             .summary = summary,
+                             .report = report,
+                             .silent = world_rank != 0};
+  int code = mcrt_run(model, argc, argv, out, err);
+  fflush(stdout);
+  MPI_Finalize();
+  return code;
+}
+#endif

@@ -1,0 +1,365 @@
+#!/usr/bin/env bash
+# MPI tests: checkers built by `mcgen --mpi` under `mpirun --oversubscribe
+# -np 1..4` against the serial checker of the same spec (whose own counts
+# tests/e2e checks against Rumur, and tests/conformance against BEEM).
+# Prints `PASS name`, `FAIL name: why`; ends with `N passed, N failed`, and
+# exits non-zero on a failure. Without mpirun or the MPI runtime it says so
+# loudly and exits 0 (`make test` runs it whatever is installed).
+#
+# Usage: tests/mpi/run.sh [BUILD_DIR]   (default: build, from the repo root)
+#
+# Checks:
+#   - tests/mpi/unit_mpi.c, the engine's pieces (Criterion, built with mpicc);
+#   - every spec of specs/, the symmetry and error specs of tests/e2e/specs
+#     and two of tests/cli/specs, and BEEM instances of the conformance run
+#     (../shared/suites/beem, when present): on 1, 2, 3 and 4 ranks the same
+#     exit code, verdict, violation kind and property, and trace length as
+#     the serial checker; when the search was exhaustive the same states,
+#     transitions, depth and deadlocks; no replay error (rank 0 replays each
+#     trace and checks every state against its owner's set). For BEEM also
+#     the published states, edges and deadlocks (beem_expected.csv);
+#   - bounds: --max-states and --max-steps stop at exactly the bound;
+#     --max-depth gives the serial counts; --memory bounds each rank;
+#     --progress lines come from rank 0; --symmetry verify agrees;
+#   - a --mpi checker run without mpirun is one rank, with the serial counts;
+#   - liveness, nets and --simulate on several ranks are refused (exit 2,
+#     naming how to check them); on one rank liveness is checked, as by the
+#     serial checker; --graph is rank 0's, the serial one;
+#   - SIGINT to every rank: a partial report, exit 3 from mpirun;
+#   - the checker needs nothing from the build tree (ldd), and its direct
+#     dependencies are libc, libm and the MPI library only.
+# Specs run with the checker options of their RUN-ARGS header and mcgen's of
+# MCGEN-ARGS, as tests/e2e/run_specs.sh does.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build_dir=${1:-$root/build}
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+mcgen=$build_dir/mcgen
+unset MCGEN_RUNTIME CC
+# CI runs as root; Open MPI refuses that without these.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# One machine: shared memory between the ranks, no network probing.
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null ||
+  [ ! -f "$build_dir/libmcrt_mpi.a" ]; then
+  echo "************************************************************************"
+  echo "SKIP tests/mpi: Open MPI (mpirun, mpicc) or $build_dir/libmcrt_mpi.a is"
+  echo "missing: install openmpi-bin and libopenmpi-dev (make test-deps), then"
+  echo "make all. NOTHING about mcgen --mpi was tested."
+  echo "************************************************************************"
+  echo "0 passed, 0 failed"
+  exit 0
+fi
+
+passed=0 failed=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-mpi.XXXXXX")
+bg_pid=
+cleanup() {
+  [ -n "$bg_pid" ] && kill -KILL "$bg_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work" || exit 2
+
+mpi() { timeout 120 mpirun --oversubscribe -np "$@"; }
+
+# The engine's pieces on their own (tests/mpi/unit_mpi.c: the packed log at
+# every width, ownership, the order of violations): mpicc and Criterion.
+if ! mpicc -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -DMCRT_MPI -I"$root/runtime" \
+  -o unit_mpi "$root/tests/mpi/unit_mpi.c" "$build_dir/libmcrt.a" -lcriterion -lm >unit.out 2>&1; then
+  fail unit "cannot build tests/mpi/unit_mpi.c: $(head -c 300 unit.out | tr '\n' '|')"
+elif ./unit_mpi >unit.out 2>&1; then
+  pass "unit ($(grep -o 'Tested: [0-9]*' unit.out | head -1))"
+else
+  fail unit "$(grep -m3 FAIL unit.out | tr '\n' '|')"
+fi
+header() { sed -n "s|^// $1: *||p" "$2" | head -1; }
+
+# What must agree between two reports: the verdict, the violation and its
+# trace length; the counts only when the search was exhaustive (a search
+# stopped by a violation counts what it met so far, in its own order).
+summary='{verdict, exit_code, bound_hit,
+  violation: (.violations[0] | if . then {kind, name, steps: (.trace | length)} else null end),
+  counts: (if .bound_hit == null and (.violations | length) == 0
+           then {states, transitions, depth, deadlocks} else null end),
+  reachables}'
+
+# build NAME SRC [mcgen args...]: NAME_s (serial) and NAME_m (--mpi).
+build() {
+  local name=$1 src=$2
+  shift 2
+  "$mcgen" "$@" -o "${name}_s" "$src" >"$name.mcgen" 2>&1 &&
+    "$mcgen" --mpi "$@" -o "${name}_m" "$src" >>"$name.mcgen" 2>&1
+}
+
+# compare NAME [checker args...]: the serial run against 1..4 ranks.
+compare() {
+  local name=$1 np rc why=
+  shift
+  "./${name}_s" --report "$name.s.json" "$@" >"$name.s.out" 2>&1
+  local want_rc=$?
+  jq -S "$summary" "$name.s.json" >"$name.s.sum" 2>/dev/null || why="serial run: no report (exit $want_rc)"
+  for np in 1 2 3 4; do
+    [ -n "$why" ] && break
+    mpi "$np" "./${name}_m" --report "$name.$np.json" "$@" >"$name.$np.out" 2>&1
+    rc=$?
+    if [ "$rc" -ne "$want_rc" ]; then
+      why="-np $np: exit $rc, serial $want_rc ($(head -c 300 "$name.$np.out" | tr '\n' '|'))"
+    elif grep -q 'internal error\|trace replay' "$name.$np.out"; then
+      why="-np $np: $(grep -m1 'internal error\|trace replay' "$name.$np.out")"
+    elif ! jq -S "$summary" "$name.$np.json" >"$name.$np.sum" 2>/dev/null; then
+      why="-np $np: no report"
+    elif ! cmp -s "$name.s.sum" "$name.$np.sum"; then
+      why="-np $np differs from serial: $(diff "$name.s.sum" "$name.$np.sum" | grep '^[<>]' | tr '\n' ' ' | head -c 400)"
+    fi
+  done
+  [ -z "$why" ] && return 0
+  echo "$why"
+  return 1
+}
+
+# check_spec SRC: prints its PASS or FAIL line (several run at once).
+check_spec() {
+  local src=$1 name margs rargs why
+  name=$(basename "$src" .mc)
+  margs=$(header MCGEN-ARGS "$src")
+  rargs=$(header RUN-ARGS "$src")
+  # Liveness is refused on several ranks (checked below): safety only here.
+  grep -qE '^[[:space:]]*(property|fairness)\b' "$src" && rargs="$rargs --liveness off"
+  # shellcheck disable=SC2086 # the header's arguments are words
+  if ! build "$name" "$src" $margs; then
+    echo "FAIL spec-$name: mcgen: $(head -c 300 "$name.mcgen" | tr '\n' '|')"
+  elif why=$(compare "$name" $rargs); then
+    echo "PASS spec-$name ($(jq -r '.verdict + ", " + (.states|tostring) + " states"' "$name.s.json"))"
+  else
+    echo "FAIL spec-$name: $why"
+  fi
+}
+
+# check_beem INSTANCE: the same, plus BEEM's published figures.
+check_beem() {
+  local inst=$1 states edges deadlocks why
+  read -r _ states _ edges deadlocks _ < <("$root/tools/beem-expected" "$beem" | grep "^$inst ")
+  if ! build "$inst" "$beem/dve/$inst.dve"; then
+    echo "FAIL beem-$inst: mcgen: $(head -c 300 "$inst.mcgen" | tr '\n' '|')"
+  elif ! why=$(compare "$inst" --no-deadlock); then
+    echo "FAIL beem-$inst: $why"
+  elif ! jq -e --argjson s "$states" --argjson e "$edges" --argjson d "$deadlocks" \
+    '.states == $s and .transitions == $e and .deadlocks == $d' "$inst.4.json" >/dev/null; then
+    echo "FAIL beem-$inst: 4 ranks: $(jq -c '{states, transitions, deadlocks}' "$inst.4.json"), BEEM: $states states, $edges edges, $deadlocks deadlocks"
+  else
+    echo "PASS beem-$inst ($states states, $edges edges, $deadlocks deadlocks, as BEEM)"
+  fi
+}
+
+# BEEM: a few instances of the conformance run (tests/conformance), with and
+# without deadlocks, against the serial checker and BEEM's figures.
+beem=$("$root/tools/beem-dir" 2>/dev/null)
+cases=()
+for f in "$root"/specs/*.mc "$root"/tests/e2e/specs/{sym_loops,sym_mix,sym_trace,runtime_error,no_initial_state,init_bindings}.mc \
+  "$root"/tests/cli/specs/{bug,deadlock}.mc; do
+  cases+=("check_spec|$f")
+done
+if [ -z "$beem" ]; then
+  echo "SKIP beem: no ../shared/suites/beem beside the repository"
+else
+  for inst in adding.1 leader_election.1 brp.1 bakery.3; do cases+=("check_beem|$inst"); done
+fi
+# Three at a time: most of a case's time is mpirun starting up.
+i=0
+for c in "${cases[@]}"; do
+  "${c%%|*}" "${c#*|}" >"case.$i.result" & # function|argument: a path may hold blanks
+  i=$((i + 1))
+  while [ "$(jobs -rp | wc -l)" -ge 3 ]; do wait -n; done
+done
+wait
+for j in $(seq 0 $((i - 1))); do
+  line=$(cat "case.$j.result")
+  echo "$line"
+  case $line in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+done
+
+# ---------------------------------------------------------------------------
+# Bounds, on peterson.mc (163298 states, 1143086 transitions).
+
+t_bounds() {
+  local np
+  for np in 1 3; do
+    mpi "$np" ./peterson_m --max-states 1000 --report ms.json >ms.out 2>&1
+    jq -e '.exit_code == 3 and .bound_hit == "max-states" and .states == 1000' ms.json >/dev/null ||
+      { echo "--max-states 1000 on $np ranks: $(jq -c '{exit_code, bound_hit, states}' ms.json 2>&1)"; return 1; }
+    mpi "$np" ./peterson_m --max-steps 5000 --report st.json >st.out 2>&1
+    jq -e '.exit_code == 3 and .bound_hit == "max-steps" and .transitions == 5000' st.json >/dev/null ||
+      { echo "--max-steps 5000 on $np ranks: $(jq -c '{exit_code, bound_hit, transitions}' st.json 2>&1)"; return 1; }
+  done
+  compare peterson --max-depth 20 || return 1
+  # --max-depth beyond the last level: exhaustive after all, as serially.
+  compare lcr --max-depth 1000
+}
+if why=$(t_bounds); then pass "bounds (--max-states, --max-steps exact; --max-depth)"; else fail bounds "$why"; fi
+
+# --memory bounds each rank (peterson.mc needs about 5.7 MiB per rank on 2);
+# --progress lines come from rank 0 alone, with every rank's totals; a
+# --mpi checker started without mpirun is one rank, with the serial counts.
+t_memory_progress_alone() {
+  mpi 2 ./peterson_m --memory 4M --report mem.json >mem.out 2>&1
+  jq -e '.exit_code == 3 and .bound_hit == "memory" and ([.mpi.per_rank[].peak_bytes] | max) <= 4194304' \
+    mem.json >/dev/null ||
+    { echo "--memory 4M on 2 ranks: $(jq -c '{exit_code, bound_hit, per_rank: [.mpi.per_rank[].peak_bytes]}' mem.json 2>&1)"; return 1; }
+  mpi 2 ./peterson_m --progress 0.01 >prog.out 2>&1
+  grep -q '^progress: [0-9]* states .* on 2 ranks' prog.out ||
+    { echo "--progress on 2 ranks: no progress line: $(head -c 300 prog.out)"; return 1; }
+  [ "$(grep -c '^progress: ' prog.out)" -lt 1000 ] || { echo "too many progress lines"; return 1; }
+  ./peterson_s --report alone_s.json >alone_s.out 2>&1
+  ./peterson_m --report alone.json >alone.out 2>&1
+  jq -e --slurpfile s alone_s.json '.mpi.ranks == 1 and .states == $s[0].states and
+    .transitions == $s[0].transitions and .verdict == $s[0].verdict' alone.json >/dev/null ||
+    { echo "without mpirun: $(jq -c '{ranks: .mpi.ranks, states, transitions, verdict}' alone.json 2>&1)"; return 1; }
+}
+if why=$(t_memory_progress_alone); then pass "memory-progress-alone (--memory per rank, progress from rank 0, one rank without mpirun)"; else fail memory-progress-alone "$why"; fi
+
+# The same number of ranks gives the same trace at every run (the partition
+# and the order of every exchange are fixed); other numbers give one of the
+# same length (checked above).
+t_same_trace() {
+  local spec
+  for spec in philosophers sym_trace; do
+    mpi 3 "./${spec}_m" --trace-format json --quiet >"$spec.t1" 2>/dev/null
+    mpi 3 "./${spec}_m" --trace-format json --quiet >"$spec.t2" 2>/dev/null
+    grep -q '"trace"' "$spec.t1" || { echo "$spec: no trace: $(head -c 200 "$spec.t1")"; return 1; }
+    cmp -s "$spec.t1" "$spec.t2" || { echo "$spec: two runs on 3 ranks print different traces"; return 1; }
+  done
+}
+if why=$(t_same_trace); then pass "same-trace (two runs on 3 ranks)"; else fail same-trace "$why"; fi
+
+# --graph is written by rank 0 alone, the serial checker's graph; --simulate
+# runs in one process: refused on 2 ranks.
+t_exports() {
+  ./philosophers_s --graph g_s.json --quiet >/dev/null 2>&1
+  mpi 3 ./philosophers_m --graph g_3.json --quiet >/dev/null 2>&1
+  cmp -s g_s.json g_3.json || { echo "--graph on 3 ranks differs from the serial one"; return 1; }
+  mpi 2 ./philosophers_m --simulate 3 >sim.out 2>&1
+  local rc=$?
+  [ "$rc" -eq 2 ] && grep -q -- '--simulate runs in one process' sim.out ||
+    { echo "--simulate on 2 ranks: exit $rc: $(head -c 200 sim.out)"; return 1; }
+}
+if why=$(t_exports); then pass "exports (--graph from rank 0, --simulate refused)"; else fail exports "$why"; fi
+
+# A rank is one thread by default (the checker's default, the cores online,
+# is for runs without MPI: every run above used it); --threads N > 1 given
+# with MPI is refused, exit 2.
+t_threads() {
+  mpi 2 ./peterson_m --threads 2 >thr.out 2>&1
+  local rc=$?
+  [ "$rc" -eq 2 ] && grep -q -- '--threads 2 cannot be combined with MPI' thr.out ||
+    { echo "--threads 2 on 2 ranks: exit $rc: $(head -c 200 thr.out)"; return 1; }
+  mpi 2 ./peterson_m --threads 1 --report thr.json >/dev/null 2>&1
+  jq -e '.verdict == "ok" and .threads == 1 and .mpi.ranks == 2' thr.json >/dev/null ||
+    { echo "--threads 1: $(jq -c '{verdict, threads}' thr.json 2>&1)"; return 1; }
+}
+if why=$(t_threads); then pass "threads (one per rank; --threads 2 refused)"; else fail threads "$why"; fi
+
+t_verify() {
+  compare lost_update --symmetry verify || return 1
+  jq -e '.symmetry_verify == "agree"' lost_update.2.json >/dev/null ||
+    { echo "symmetry_verify: $(jq -c .symmetry_verify lost_update.2.json)"; return 1; }
+}
+if why=$(t_verify); then pass "symmetry-verify"; else fail symmetry-verify "$why"; fi
+
+# ---------------------------------------------------------------------------
+# Liveness (filter.mc has a property under weak fairness).
+
+t_liveness() {
+  mpi 2 ./filter_m --symmetry off >live2.out 2>&1
+  local rc=$?
+  [ "$rc" -eq 2 ] || { echo "2 ranks: exit $rc, expected 2"; return 1; }
+  grep -q 'liveness properties are not checked on several MPI ranks.*without mpirun.*--liveness off' live2.out ||
+    { echo "2 ranks: message: $(head -c 300 live2.out)"; return 1; }
+  ./filter_s --symmetry off --report live_s.json >/dev/null 2>&1
+  mpi 1 ./filter_m --symmetry off --report live1.json >/dev/null 2>&1
+  ./filter_m --symmetry off --report live0.json >/dev/null 2>&1 # no mpirun: one rank
+  local f
+  for f in live1.json live0.json; do
+    jq -e --slurpfile s live_s.json '.liveness.status == "ok" and .liveness.status == $s[0].liveness.status and
+      .states == $s[0].states' "$f" >/dev/null ||
+      { echo "$f: $(jq -c '{states, liveness}' "$f")"; return 1; }
+  done
+}
+if why=$(t_liveness); then pass "liveness (refused on 2 ranks, checked on one)"; else fail liveness "$why"; fi
+
+# A place/transition net's answers are gathered in one process: refused on
+# 2 ranks (exit 2), the serial checker's on one.
+t_net() {
+  local net=$root/tests/pnml/nets/cycle.pnml
+  [ -f "$net" ] || { echo "no $net"; return 1; }
+  build cycle "$net" || { echo "mcgen: $(head -c 300 cycle.mcgen)"; return 1; }
+  mpi 2 ./cycle_m --liveness off >net2.out 2>&1
+  local rc=$?
+  [ "$rc" -eq 2 ] && grep -q "place/transition net.*one rank" net2.out ||
+    { echo "2 ranks: exit $rc: $(head -c 300 net2.out)"; return 1; }
+  ./cycle_s --liveness off --report net_s.json >/dev/null 2>&1
+  mpi 1 ./cycle_m --liveness off --report net1.json >/dev/null 2>&1
+  jq -S "$summary" net_s.json >net_s.sum && jq -S "$summary" net1.json >net1.sum &&
+    cmp -s net_s.sum net1.sum || { echo "1 rank: $(diff net_s.sum net1.sum | tr '\n' ' ')"; return 1; }
+}
+if why=$(t_net); then pass "pnml (refused on 2 ranks, as serially on one)"; else fail pnml "$why"; fi
+
+# ---------------------------------------------------------------------------
+# Signals: cli/specs/big.mc (10^8 states) on 2 ranks, each waiting at its
+# first round (MCRT_TEST_PAUSE) until SIGINT reaches it, as a scheduler or
+# Ctrl-C in a terminal delivers it to every rank.
+
+t_signal() {
+  "$mcgen" --mpi -o big_m "$root/tests/cli/specs/big.mc" >big.mcgen 2>&1 || { echo "mcgen failed"; return 1; }
+  MCRT_TEST_PAUSE=search mpirun --oversubscribe -x MCRT_TEST_PAUSE -np 2 ./big_m --report big.json >big.out 2>big.err &
+  bg_pid=$!
+  local i ranks=
+  for i in $(seq 1 200); do
+    [ "$(grep -c 'mcrt-test-pause: search' big.err)" -ge 2 ] && ranks=$(pgrep -P "$bg_pid" -x big_m | tr '\n' ' ')
+    [ "$(echo "$ranks" | wc -w)" -eq 2 ] && break
+    sleep 0.1
+  done
+  if [ -z "$ranks" ]; then
+    kill -TERM "$bg_pid"; wait "$bg_pid"
+    echo "the ranks never paused: $(head -c 300 big.err)"
+    return 1
+  fi
+  sleep 0.5
+  # shellcheck disable=SC2086 # two pids
+  kill -INT $ranks
+  wait "$bg_pid"
+  local rc=$?
+  bg_pid=
+  [ "$rc" -eq 3 ] || { echo "mpirun exit $rc, expected 3 ($(head -c 300 big.err))"; return 1; }
+  jq -e '.bound_hit == "interrupted" and .signal == "SIGINT" and .exit_code == 3 and .states > 0' big.json >/dev/null ||
+    { echo "report: $(jq -c '{bound_hit, signal, exit_code, states}' big.json 2>&1)"; return 1; }
+  grep -q '^result: incomplete: the search was interrupted by SIGINT' big.out ||
+    { echo "summary: $(head -1 big.out)"; return 1; }
+}
+# (Not in a subshell: the exit trap must see bg_pid.)
+if t_signal >sigint.why; then pass "sigint (partial report, exit 3)"; else fail sigint "$(cat sigint.why)"; fi
+
+# ---------------------------------------------------------------------------
+# Shipping: nothing from the build tree, and only libc, libm and libmpi as
+# direct dependencies (a cluster node needs Open MPI's runtime, nothing else).
+
+t_ldd() {
+  local l deps
+  deps=$(ldd ./peterson_m) || { echo "ldd failed"; return 1; }
+  if grep -F -e "$root" -e "$build_dir" <<<"$deps"; then
+    echo "ldd lists the build tree"; return 1
+  fi
+  grep -q 'libmpi\.so' <<<"$deps" || { echo "ldd: no libmpi: $(tr '\n' ' ' <<<"$deps")"; return 1; }
+  for l in $(objdump -p ./peterson_m | awk '$1 == "NEEDED" {print $2}'); do
+    case $l in libc.so.* | libm.so.* | libmpi.so.*) ;; *) echo "needs $l"; return 1 ;; esac
+  done
+}
+if why=$(t_ldd); then pass "ldd (libc, libm, libmpi only)"; else fail ldd "$why"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
