@@ -210,6 +210,7 @@ docs-tests: all
 debug-tests: all
 	tests/debug/lines.sh $(B)
 	tests/debug/gdb.sh $(B)
+	tests/debug/shape.sh $(B)
 
 e2e-tests: all asan-runtime
 	tests/e2e/compilers.sh $(B)

@@ -31,6 +31,11 @@ m4_dnl here: the search is in the runtime (runtime/mcrt.h).
 #endif
 /* A type descriptor only the printing of a local's type would need. */
 #define MC_MAYBE_UNUSED __attribute__((unused))
+/* The function of an action without parameters, called by mc_successors
+ * (after its guard, when short, is tested there) and through the replay
+ * table: copies of thousands of them inlined into mc_successors cost the C
+ * compiler more time than they save the checker. */
+#define MC_ACTION static __attribute__((noinline))
 
 static const char mc_file[] = m4_defn(⟦MCGEN_SOURCE⟧);
 

@@ -80,7 +80,9 @@ gdb -nx -batch \
 bp1=$(grep -E "^Breakpoint 1 at " gdb.out)
 [[ $bp1 == *"filter.mc, line $first." ]] && ! grep -qE '^1\.[0-9]+ ' gdb.out
 check "break filter.mc:$first resolves to exactly one location (got: ${bp1:-nothing})" $? gdb.out
-grep -qE "^Breakpoint 1, a_climb \(" gdb.out
+# (A checker with threads: gdb says `Thread 1 "filter" hit Breakpoint 1, ...`.)
+hit='^(Thread [0-9]+ "[^"]*" hit )?Breakpoint 1, a_climb'
+grep -qE "$hit \(" gdb.out
 check "break filter.mc:$first stops in a_climb" $? gdb.out
 [ "$(grep -cE '^[0-9]+(\.[0-9]+)? +(breakpoint +keep +y +0x[0-9a-f]+|y +0x[0-9a-f]+) +in a_climb ' gdb.out)" = 1 ] &&
   ! grep -qE "^1(\.[0-9]+)? .* in (ga_|x_|r_|[^a]).*filter\.mc:$first" gdb.out
@@ -94,9 +96,9 @@ check "filter.mc:$blank (blank) has no code" $? gdb.out
 check "break filter.mc:$blank (blank) gets no location on that line" $? gdb.out
 
 # next: the two statements in order, then out of the spec.
-sed -n '/^Breakpoint 1, a_climb/,$p' gdb.out | grep -oE "^[0-9]+\s" | tr -d ' \t' | head -3 >walk.txt
+sed -nE "/$hit/,\$p" gdb.out | grep -oE "^[0-9]+\s" | tr -d ' \t' | head -3 >walk.txt
 [ "$(sed -n 1p walk.txt)" = "$first" ] && [ "$(sed -n 2p walk.txt)" = "$second" ] &&
-  sed -n '/^Breakpoint 1, a_climb/,$p' gdb.out | grep -qE "^(x_a_climb|r_a_climb) \(.*\) at filter\.c:"
+  sed -nE "/$hit/,\$p" gdb.out | grep -qE "^(x_a_climb|r_a_climb) \(.*\) at filter\.c:"
 check "next walks filter.mc:$first, $second, then back to the glue (lines: $(tr '\n' ' ' <walk.txt))" $? gdb.out
 
 # print get_VAR(...): calls into the stopped checker.
