@@ -101,14 +101,21 @@ $(B)/tsan/libmcrt.a: $(RUNTIME_TSAN_OBJS)
 	ar rcs $@ $^
 
 # Unit tests: tests/unit/compiler/*.c link the compiler stages,
-# tests/unit/runtime/*.c the runtime; all under the sanitizers.
-$(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_SRCS) compiler/mcgen.h compiler/dve.h compiler/pnml.h compiler/petri.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(XML_CFLAGS) $(ASAN) $(CLANG_CFLAGS) -Icompiler -o $@ $< $(COMPILER_SRCS) -lcriterion $(XML_LIBS) $(CLANG_LIBS)
+# tests/unit/runtime/*.c the runtime; all under the sanitizers, each stage
+# compiled once (build/asan/) for every test that links it.
+COMPILER_ASAN_OBJS := $(COMPILER_SRCS:%.c=$(B)/asan/%.o)
+$(B)/asan/compiler/pnml.o: CFLAGS += $(XML_CFLAGS)
+$(B)/asan/compiler/extern.o: CFLAGS += $(CLANG_CFLAGS)
+# Kept between runs (make would delete them as intermediate files).
+.SECONDARY: $(COMPILER_ASAN_OBJS) $(RUNTIME_ASAN_OBJS)
 
-$(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_SRCS) runtime/mcrt.h
+$(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_ASAN_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ASAN) -Iruntime -o $@ $< $(RUNTIME_SRCS) -lcriterion -lm -pthread
+	$(CC) $(CFLAGS) $(XML_CFLAGS) $(ASAN) $(CLANG_CFLAGS) -Icompiler -o $@ $< $(COMPILER_ASAN_OBJS) -lcriterion $(XML_LIBS) $(CLANG_LIBS)
+
+$(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_ASAN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ASAN) -Iruntime -o $@ $< $(RUNTIME_ASAN_OBJS) -lcriterion -lm -pthread
 
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config libclang-dev
