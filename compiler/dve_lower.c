@@ -476,8 +476,7 @@ static void resolve_all(void) {
 
 static const SrcFile *src;
 static Program *prog;
-static char **name_table; // every C-level name given out: open addressing
-static size_t name_cap, name_count;
+static StrSet names; // every C-level name given out
 
 // A token standing for a generated name at the DVE location `at`.
 static Token *synth(const Token *at, const char *text) {
@@ -494,44 +493,8 @@ static Token *synth(const Token *at, const char *text) {
   return t;
 }
 
-static size_t name_hash(const char *s) {
-  size_t h = 2166136261u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
-
-// Adds `s` to the table; false if it was there already.
-static bool name_add(const char *s) {
-  if (2 * (name_count + 1) > name_cap) {
-    size_t ncap = name_cap ? name_cap * 2 : 1024;
-    char **nt = xcalloc(ncap, sizeof *nt);
-    for (size_t i = 0; i < name_cap; i++)
-      if (name_table[i]) {
-        size_t j = name_hash(name_table[i]) & (ncap - 1);
-        while (nt[j])
-          j = (j + 1) & (ncap - 1);
-        nt[j] = name_table[i];
-      }
-    name_table = nt;
-    name_cap = ncap;
-  }
-  size_t j = name_hash(s) & (name_cap - 1);
-  for (; name_table[j]; j = (j + 1) & (name_cap - 1))
-    if (!strcmp(name_table[j], s))
-      return false;
-  name_table[j] = (char *)s;
-  name_count++;
-  return true;
-}
-
 // A fresh C-safe name based on `base` (numbered if taken).
-static const char *fresh_name(const char *base) {
-  const char *s = base;
-  for (int n = 2; !name_add(s); n++)
-    s = format("%s_%d", base, n);
-  return s;
-}
+static const char *fresh_name(const char *base) { return strset_fresh(&names, base); }
 
 // Lowering copies some subexpressions (an index is read for its value and
 // for its range check): a bound on the nodes made keeps pathological
@@ -1428,8 +1391,7 @@ Program *parse_dve(const SrcFile *file) {
   src = file;
   prog = xcalloc(1, sizeof *prog);
   prog->file = file;
-  name_table = NULL;
-  name_cap = name_count = 0;
+  names = (StrSet){0};
   int before = error_count();
   sys = dve_parse(file);
   resolve_decls();

@@ -494,13 +494,6 @@ typedef struct StrMap {
   uint64_t cap, len;
 } StrMap;
 
-static uint64_t str_hash(const char *s) {
-  uint64_t h = 1469598103934665603u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
-}
-
 static const char **strmap_slot(StrMap *m, const char *key) {
   for (uint64_t i = str_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1))
     if (!m->keys[i] || !strcmp(m->keys[i], key))

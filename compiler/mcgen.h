@@ -61,6 +61,18 @@ typedef struct Buf {
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_puts(Buf *b, const char *s);
 
+// A set of strings (open addressing; the strings are not copied).
+typedef struct StrSet {
+  const char **slots;
+  size_t cap, count;
+} StrSet;
+uint64_t str_hash(const char *s); // 64-bit FNV-1a
+// Adds `s`; false if it was there already.
+bool strset_add(StrSet *set, const char *s);
+// `base` if it is not in `set`, else the first of base_2, base_3, ... that
+// is not; added to the set.
+const char *strset_fresh(StrSet *set, const char *base);
+
 //
 // diag.c: spec errors, for people. `file:line:col: error: msg`, the source
 // line, a caret under the column; then optional notes and hints.

@@ -318,15 +318,8 @@ typedef struct IdEntry {
   int line;
 } IdEntry;
 
-static size_t id_hash(const char *s) {
-  size_t h = 2166136261u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
-
 static IdEntry *id_slot(IdEntry *tab, size_t cap, const char *id) {
-  size_t j = id_hash(id) & (cap - 1);
+  size_t j = str_hash(id) & (cap - 1);
   while (tab[j].id && strcmp(tab[j].id, id))
     j = (j + 1) & (cap - 1);
   return &tab[j];
@@ -502,31 +495,7 @@ static Net *read_pnml(const SrcFile *file) {
 // Lowering.
 
 static Program *prog;
-static char **name_table;
-static size_t name_cap, name_count;
-
-static bool name_add(const char *s) {
-  if (2 * (name_count + 1) > name_cap) {
-    size_t ncap = name_cap ? name_cap * 2 : 1024;
-    char **nt = xcalloc(ncap, sizeof *nt);
-    for (size_t i = 0; i < name_cap; i++)
-      if (name_table[i]) {
-        size_t j = id_hash(name_table[i]) & (ncap - 1);
-        while (nt[j])
-          j = (j + 1) & (ncap - 1);
-        nt[j] = name_table[i];
-      }
-    name_table = nt;
-    name_cap = ncap;
-  }
-  size_t j = id_hash(s) & (name_cap - 1);
-  for (; name_table[j]; j = (j + 1) & (name_cap - 1))
-    if (!strcmp(name_table[j], s))
-      return false;
-  name_table[j] = (char *)s;
-  name_count++;
-  return true;
-}
+static StrSet names; // every spec name given out
 
 // A spec name for a PNML id: letters, digits and '_' (others become '_'),
 // not starting with a digit, not a keyword of the language, unique.
@@ -538,10 +507,7 @@ static const char *c_name(const char *prefix, const char *id) {
                                  (*p >= '0' && *p <= '9') || *p == '_'
                              ? *p
                              : '_');
-  const char *s = b.data;
-  for (int n = 2; !name_add(s); n++)
-    s = format("%s_%d", b.data, n);
-  return s;
+  return strset_fresh(&names, b.data);
 }
 
 // A token for a generated name (its text is the name, as in dve_lower.c),
@@ -605,15 +571,14 @@ static int64_t bits_for(int64_t cap) {
 static Program *lower_net(const Net *net, const int64_t *bound, const char *unbounded) {
   prog = xcalloc(1, sizeof *prog);
   prog->file = src;
-  name_table = NULL;
-  name_cap = name_count = 0;
+  names = (StrSet){0};
   static const char *const reserved[] = {
       "model", "const", "type", "var", "fn", "init", "action", "when", "invariant", "reachable",
       "terminal", "constraint", "property", "fair", "weak", "strong", "forall", "exists",
       "count", "sum", "if", "else", "for", "in", "let", "assert", "return", "none", "true",
       "false", "bool", "scalarset", "enum", "record", "set", "multiset", "queue"};
   for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
-    name_add(reserved[i]);
+    strset_add(&names, reserved[i]);
 
   // Capacities: a proven bound, else the default (at least the initial tokens).
   int64_t total = 0;

@@ -154,3 +154,40 @@ void walk(Node *node, Visitor *visit, void *ctx) {
   for (int i = 0; i < node->binders.len; i++)
     walk(((Binder *)node->binders.data[i])->in_expr, visit, ctx);
 }
+
+uint64_t str_hash(const char *s) {
+  uint64_t h = 1469598103934665603u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+bool strset_add(StrSet *set, const char *s) {
+  if (2 * (set->count + 1) > set->cap) {
+    size_t ncap = set->cap ? set->cap * 2 : 1024;
+    const char **slots = xcalloc(ncap, sizeof *slots);
+    for (size_t i = 0; i < set->cap; i++)
+      if (set->slots[i]) {
+        size_t j = str_hash(set->slots[i]) & (ncap - 1);
+        while (slots[j])
+          j = (j + 1) & (ncap - 1);
+        slots[j] = set->slots[i];
+      }
+    set->slots = slots;
+    set->cap = ncap;
+  }
+  size_t j = str_hash(s) & (set->cap - 1);
+  for (; set->slots[j]; j = (j + 1) & (set->cap - 1))
+    if (!strcmp(set->slots[j], s))
+      return false;
+  set->slots[j] = s;
+  set->count++;
+  return true;
+}
+
+const char *strset_fresh(StrSet *set, const char *base) {
+  const char *s = base;
+  for (int n = 2; !strset_add(set, s); n++)
+    s = format("%s_%d", base, n);
+  return s;
+}
