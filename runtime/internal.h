@@ -486,6 +486,11 @@ void mcrt_search(McrtCtx *ctx);
 // time) of a search.
 void mcrt_search_begin(McrtCtx *ctx);
 void mcrt_search_end(McrtCtx *ctx);
+// At the end of a complete search (ctx->stop unset): a `reachable` that no
+// state satisfied, or a scenario or accepting predicates that no state
+// satisfied, is a violation. (mcrt_search_end calls it; so does an engine
+// with its own end, once ctx->reached and ctx->accepting are totals.)
+void mcrt_never_reached(McrtCtx *ctx);
 // One successor p of the state being expanded (state: its bytes, needed
 // when it is new): a transition, the set, the log. True: stop.
 bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *state,

@@ -366,6 +366,15 @@ static void record(Mpi *mp, const uint8_t *state, uint32_t prank, uint32_t pid, 
         ctx->reached[i] = true, ctx->nreached++;
     }
   }
+  if (m->is_accepting) { // a scenario or accepting predicates: count the accepting states
+    bool accepting = m->is_accepting(ctx, state);
+    if (mcrt_failed(ctx)) {
+      offer_error(mp, state, id, depth, false);
+      mcrt_clear_error(ctx);
+    } else {
+      ctx->accepting += accepting;
+    }
+  }
 }
 
 // The first `allowed` of n new states may be logged under --max-states:
@@ -879,7 +888,7 @@ static void totals(Mpi *mp) {
       mcrt_die("out of memory");
   }
   MPI_Gather(mine, S_N, MPI_DOUBLE, mp->stats, S_N, MPI_DOUBLE, 0, comm);
-  size_t na = m->nactions, nr = m->nreachables, n = 9 + 2 * na + nr;
+  size_t na = m->nactions, nr = m->nreachables, n = 10 + 2 * na + nr;
   uint64_t *v = calloc(n, sizeof *v), *sum = calloc(n, sizeof *sum);
   if (!v || !sum)
     mcrt_die("out of memory");
@@ -891,6 +900,7 @@ static void totals(Mpi *mp) {
     v[9 + i] = ctx->fired[i], v[9 + na + i] = ctx->bound_fired[i];
   for (size_t i = 0; i < nr; i++)
     v[9 + 2 * na + i] = ctx->reached[i];
+  v[9 + 2 * na + nr] = ctx->accepting;
   MPI_Allreduce(v, sum, (int)n, MPI_UINT64_T, MPI_SUM, comm);
   uint64_t depth = ctx->depth, cands = ctx->sym ? ctx->sym->candidates : 0;
   MPI_Allreduce(MPI_IN_PLACE, &depth, 1, MPI_UINT64_T, MPI_MAX, comm);
@@ -909,6 +919,7 @@ static void totals(Mpi *mp) {
     ctx->reached[i] = sum[9 + 2 * na + i] > 0;
     ctx->nreached += ctx->reached[i];
   }
+  ctx->accepting = sum[9 + 2 * na + nr];
   ctx->depth = depth;
   free(v), free(sum);
 }
@@ -994,26 +1005,7 @@ static void mpi_search(McrtCtx *ctx) {
     for (uint32_t i = 0; i < m->nactions; i++)
       ctx->fired[i] += ctx->bound_fired[i];
   }
-  // Reachables: only a complete search can say one is never reached.
-  if (!ctx->stop) {
-    for (uint32_t i = 0; i < m->nreachables; i++) {
-      if (!ctx->reached[i]) {
-        ctx->has_violation = true;
-        ctx->stop = true;
-        McrtViolation *v = &ctx->viol;
-        memset(v, 0, sizeof *v);
-        v->kind = MCRT_VIOL_REACHABLE;
-        v->state = MCRT_NO_STATE;
-        v->loop_start = -1;
-        const McrtPredicate *p = &m->reachables[i];
-        v->name = p->name;
-        v->file = p->file, v->line = p->line;
-        snprintf(v->message, sizeof v->message, "reachable '%s' holds in no reachable state",
-                 p->name);
-        break;
-      }
-    }
-  }
+  mcrt_never_reached(ctx);
   double t = mcrt_now() - ctx->start_time;
   MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
   ctx->time_s = t;

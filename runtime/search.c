@@ -428,18 +428,8 @@ void mcrt_search(McrtCtx *ctx) {
   mcrt_search_end(ctx);
 }
 
-void mcrt_search_end(McrtCtx *ctx) {
+void mcrt_never_reached(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
-  ctx->npending = 0;
-  ctx->at_depth_bound = false;
-  if (!ctx->stop && ctx->depth_truncated)
-    hit_bound(ctx, MCRT_BOUND_MAX_DEPTH);
-  if (!ctx->depth_truncated) {
-    ctx->transitions += ctx->bound_transitions;
-    for (uint32_t i = 0; i < m->nactions; i++)
-      ctx->fired[i] += ctx->bound_fired[i];
-  }
-
   // Reachables: only a complete search can say one is never reached.
   if (!ctx->stop) {
     for (uint32_t i = 0; i < m->nreachables; i++) {
@@ -462,6 +452,21 @@ void mcrt_search_end(McrtCtx *ctx) {
              m->scenario ? " (scenario '" : "", m->scenario ? m->scenario : "",
              m->scenario ? "')" : "");
   }
+}
+
+void mcrt_search_end(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  ctx->npending = 0;
+  ctx->at_depth_bound = false;
+  if (!ctx->stop && ctx->depth_truncated)
+    hit_bound(ctx, MCRT_BOUND_MAX_DEPTH);
+  if (!ctx->depth_truncated) {
+    ctx->transitions += ctx->bound_transitions;
+    for (uint32_t i = 0; i < m->nactions; i++)
+      ctx->fired[i] += ctx->bound_fired[i];
+  }
+
+  mcrt_never_reached(ctx);
   ctx->time_s = mcrt_now() - ctx->start_time;
   size_t now_bytes = mcrt_accounted_bytes(ctx);
   if (now_bytes > ctx->peak_bytes)

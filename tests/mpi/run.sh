@@ -87,7 +87,7 @@ summary='{verdict, exit_code, bound_hit,
   violation: (.violations[0] | if . then {kind, name, steps: (.trace | length)} else null end),
   counts: (if .bound_hit == null and (.violations | length) == 0
            then {states, transitions, depth, deadlocks} else null end),
-  reachables}'
+  reachables, accepting}'
 
 # build NAME SRC [mcgen args...]: NAME_s (serial) and NAME_m (--mpi).
 build() {
@@ -236,6 +236,25 @@ t_same_trace() {
   done
 }
 if why=$(t_same_trace); then pass "same-trace (two runs on 3 ranks)"; else fail same-trace "$why"; fi
+
+# Scenarios and accepting predicates: the accepting states are counted on
+# every rank and summed (mutex.mc's OneRoundEach has one, owned by one rank
+# only), and a complete search where none holds is a violation on any
+# number of ranks.
+t_accepting() {
+  local why
+  build mutex_scn "$root/tests/scenario/products/mutex.mc" --scenario OneRoundEach ||
+    { echo "mcgen: $(head -c 300 mutex_scn.mcgen)"; return 1; }
+  why=$(compare mutex_scn) || { echo "scenario OneRoundEach: $why"; return 1; }
+  jq -e '.accepting == 1' mutex_scn.4.json >/dev/null ||
+    { echo "scenario OneRoundEach on 4 ranks: $(jq -c '{accepting}' mutex_scn.4.json) accepting states, 1 expected"; return 1; }
+  build accepting_never "$root/tests/mpi/specs/accepting_never.mc" ||
+    { echo "mcgen: $(head -c 300 accepting_never.mcgen)"; return 1; }
+  why=$(compare accepting_never) || { echo "accepting_never: $why"; return 1; }
+  jq -e '.exit_code == 1' accepting_never.2.json >/dev/null ||
+    { echo "accepting_never on 2 ranks: exit $(jq .exit_code accepting_never.2.json), expected 1"; return 1; }
+}
+if why=$(t_accepting); then pass "accepting (a scenario's accepting states summed over 1-4 ranks; none reachable is a violation)"; else fail accepting "$why"; fi
 
 # --graph is written by rank 0 alone, the serial checker's graph; --simulate
 # runs in one process: refused on 2 ranks.
