@@ -518,6 +518,16 @@ static int64_t index_card(Type *ty) {
 // once).
 static Vec records_done;
 
+// True the first time `mc` is met (it is then recorded): an enum or record
+// type is compared with its C counterpart once.
+static bool first_check(Type *mc) {
+  for (int i = 0; i < records_done.len; i++)
+    if (records_done.data[i] == mc)
+      return false;
+  vec_push(&records_done, mc);
+  return true;
+}
+
 static void mismatch(Want *w, CXType c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void mismatch(Want *w, CXType c, const char *fmt, ...) {
   va_list ap;
@@ -704,10 +714,8 @@ static bool compat(Type *mc, CXType c0, Want *w, bool top_param) {
       mismatch(w, c0, "%s needs a C enum with the same enumerators", type_name(mc));
       return false;
     }
-    for (int i = 0; i < records_done.len; i++)
-      if (records_done.data[i] == mc)
-        return true; // (its errors, if any, are reported)
-    vec_push(&records_done, mc);
+    if (!first_check(mc))
+      return true; // (its errors, if any, are reported)
     EnumCheck e = {mc, w, 0, true};
     CXCursor decl = clang_getTypeDeclaration(c);
     clang_visitChildren(decl, enum_visit, &e);
@@ -729,10 +737,8 @@ static bool compat(Type *mc, CXType c0, Want *w, bool top_param) {
                mc->name ? mc->name : "(unnamed)", mc->name ? mc->name : "NAME");
       return false;
     }
-    for (int i = 0; i < records_done.len; i++)
-      if (records_done.data[i] == mc)
-        return true; // (its errors, if any, are reported)
-    vec_push(&records_done, mc);
+    if (!first_check(mc))
+      return true; // (its errors, if any, are reported)
     FieldCheck f = {mc, w, 0, true};
     clang_Type_visitFields(c, field_visit, &f);
     if (f.ok && f.n < mc->nfields) {

@@ -1014,13 +1014,19 @@ static void mpi_search(McrtCtx *ctx) {
 // ---------------------------------------------------------------------------
 // The report.
 
+// The bytes and messages every rank sent (rank 0, after the gather).
+static void sent_totals(const Mpi *mp, double *sent, double *msgs) {
+  *sent = *msgs = 0;
+  for (int r = 0; r < mp->size; r++)
+    *sent += mp->stats[r * S_N + S_SENT], *msgs += mp->stats[r * S_N + S_MSGS];
+}
+
 static void summary(FILE *f, const McrtCtx *ctx) {
   const Mpi *mp = ctx->worker;
   if (!mp || !mp->stats)
     return;
-  double sent = 0, msgs = 0;
-  for (int r = 0; r < mp->size; r++)
-    sent += mp->stats[r * S_N + S_SENT], msgs += mp->stats[r * S_N + S_MSGS];
+  double sent, msgs;
+  sent_totals(mp, &sent, &msgs);
   fprintf(f, "mpi:           %d rank%s, %" PRIu64 " levels in %" PRIu64 " rounds; ", mp->size,
           mp->size == 1 ? "" : "s", mp->levels, mp->rounds);
   mcrt_fprint_bytes(f, sent);
@@ -1042,9 +1048,8 @@ static void report(FILE *f, const McrtCtx *ctx) {
   const Mpi *mp = ctx->worker;
   if (!mp || !mp->stats)
     return;
-  double sent = 0, msgs = 0;
-  for (int r = 0; r < mp->size; r++)
-    sent += mp->stats[r * S_N + S_SENT], msgs += mp->stats[r * S_N + S_MSGS];
+  double sent, msgs;
+  sent_totals(mp, &sent, &msgs);
   fprintf(f,
           ",\n \"mpi\": {\"ranks\": %d, \"levels\": %" PRIu64 ", \"rounds\": %" PRIu64
           ", \"bytes_sent\": %.0f, \"messages_sent\": %.0f, \"bytes_sent_per_state\": %.2f, "
