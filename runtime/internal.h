@@ -227,6 +227,7 @@ typedef struct McrtOptions {
   const char *tests_file;      // --tests FILE.json
   bool tests_cover_accepting;  // --tests-cover accepting (default: transitions)
   uint64_t dot_max_states;     // --dot-max-states (default 200)
+  uint64_t tests_max_steps;    // --tests-max-steps (default 100000)
   uint64_t sim_runs;           // --simulate RUNS (0: search, not simulate)
   uint64_t sim_depth, sim_seed; // --depth (default 100), --seed (default 1)
   double progress_s; // 0: off

@@ -44,6 +44,7 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --dot-max-states N     refuse --dot past N states (default 200)\n"
           "  --tests FILE.json      write test paths covering the graph's transitions\n"
           "  --tests-cover transitions|accepting  what the test paths cover\n"
+          "  --tests-max-steps N    refuse --tests past N steps in all (default 100000)\n"
           "  --simulate RUNS        random runs instead of the search (not a proof)\n"
           "  --depth D, --seed S    steps per run (default 100), random seed (default 1)\n"
           "  --quiet                print only the verdict and the trace\n"
@@ -113,6 +114,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       .liveness = MCRT_LIVENESS_DEFAULT,
       .progress_s = 10,
       .dot_max_states = 200,
+      .tests_max_steps = 100000,
       .sim_depth = 100,
       .sim_seed = 1,
   };
@@ -166,7 +168,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         "--threads",  "--max-states",   "--max-steps",    "--max-depth", "--memory",
         "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",     "--trace-format", "--report",
         "--dot",      "--graph",        "--progress",
-        "--tests",    "--tests-cover",  "--dot-max-states", "--simulate", "--depth", "--seed",
+        "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states",
+        "--simulate", "--depth",        "--seed",
     };
     bool known = false;
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
@@ -255,6 +258,9 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       if (strcmp(val, "transitions") && strcmp(val, "accepting"))
         return bad(err, name, val, "transitions or accepting");
       opt->tests_cover_accepting = !strcmp(val, "accepting");
+    } else if (!strcmp(name, "--tests-max-steps")) {
+      if (!parse_u64(val, &opt->tests_max_steps) || !opt->tests_max_steps)
+        return bad(err, name, val, "a number of steps (at least 1)");
     } else if (!strcmp(name, "--dot-max-states")) {
       if (!parse_u64(val, &opt->dot_max_states) || !opt->dot_max_states)
         return bad(err, name, val, "a number of states (at least 1)");
