@@ -31,7 +31,8 @@
 #   --max-depth 6 (the bounds are exact: the same states as the serial
 #   search's).
 #   - the JSON report without time_s, threads, thread_phases_s,
-#     memory_bytes, peak_rss_bytes, bytes_per_state, liveness.time_s.
+#     memory_bytes, peak_rss_bytes, bytes_per_state, liveness.time_s and
+#     liveness.phases_s.
 # One PASS or FAIL line per case and thread count; a tally; exit 1 on a FAIL.
 set -uo pipefail
 
@@ -70,7 +71,7 @@ summary() { # FILE: stdout without what depends on time and memory
 
 report() { # FILE: the report without what depends on time and memory
   jq -S 'del(.time_s, .threads, .thread_phases_s, .memory_bytes, .peak_rss_bytes, .bytes_per_state)
-         | if (.liveness | type) == "object" then .liveness |= del(.time_s) else . end' "$1"
+         | if (.liveness | type) == "object" then .liveness |= del(.time_s, .phases_s) else . end' "$1"
 }
 
 # check NAME FILE "MCGEN ARGS" "RUN ARGS" [VARIANT...]: the run, and one more
