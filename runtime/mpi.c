@@ -48,7 +48,9 @@
 // discoverer its owner received: with the same number of ranks every run
 // gives the same trace (the partition and the order of every exchange are
 // fixed); another number of ranks may give another trace of the same
-// length to the same violation.
+// length to the same violation (a parent fixed whatever the number of
+// ranks would need a key of the parent sent with every record and a map
+// to replace a logged parent: docs/DESIGN.md says why it is not done).
 //
 // Bounds. --max-states and --max-steps are exact: before new states are
 // logged (transitions are sent), the ranks gather how many each has, and
