@@ -90,10 +90,6 @@ bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp);
 bool mcrt_fpset_enable_ids(McrtFpSet *set);
 McrtFpResult mcrt_fpset_insert_id(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id);
 bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id);
-// Replaces the id stored with fp (threads.c inserts with MCRT_ID_PENDING
-// and gives the id at the commit). False: fp is not in the set.
-bool mcrt_fpset_set_id(McrtFpSet *set, McrtFp fp, uint32_t id);
-#define MCRT_ID_PENDING UINT32_MAX // no state has this id (MCRT_LOG_MAX_STATES)
 // Whether the load factor says grow (checked after each insertion).
 static inline bool mcrt_fpset_wants_grow(const McrtFpSet *set) {
   return atomic_load_explicit(&set->count, memory_order_relaxed) >= set->max_count;
@@ -362,7 +358,6 @@ typedef struct McrtPending {
   uint32_t action;
   bool at_bound;    // the parent is at --max-depth: look up only
   uint8_t lookup;   // McrtLookup
-  uint32_t to;      // liveness, lookup OLD: the stored id (MCRT_ID_PENDING: not known yet)
 } McrtPending;
 
 // A new state's invariants and reachables, evaluated by a worker thread:

@@ -259,7 +259,7 @@ bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *stat
     return hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
   ctx->transitions++;
   ctx->fired[p->action]++;
-  uint32_t to = p->to;
+  uint32_t to;
   McrtFpResult r = p->lookup == MCRT_LOOKUP_INSERT ? insert(ctx, p->fp, &to)
                    : p->lookup == MCRT_LOOKUP_NEW  ? MCRT_FP_NEW
                                                    : MCRT_FP_OLD;
@@ -267,15 +267,6 @@ bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *stat
     return true;
   if (r == MCRT_FP_NEW && record_new(ctx, state, p->parent, p->rule, p->depth, pre))
     return true;
-  // Liveness, inserted by threads.c with a pending id: the new state's id
-  // goes into the set; a state new in the same window (inserted first in
-  // key order, so committed before) has its id there by now.
-  if (ctx->live && p->lookup == MCRT_LOOKUP_NEW) {
-    to = (uint32_t)(ctx->states - 1);
-    mcrt_fpset_set_id(&ctx->set, p->fp, to);
-  } else if (ctx->live && p->lookup == MCRT_LOOKUP_OLD && to == MCRT_ID_PENDING) {
-    mcrt_fpset_find_id(&ctx->set, p->fp, &to);
-  }
   if (ctx->live && !mcrt_live_edge(ctx, p->parent, to, p->rule))
     return hit_bound(ctx, MCRT_BOUND_MEMORY);
   return ctx->stop;

@@ -38,13 +38,9 @@
 // order: a later successor with the same fingerprint would have met the same
 // full probe, so the first in key order still wins.
 //
-// Liveness needs each edge's target id. The insert phase stores each new
-// fingerprint with MCRT_ID_PENDING and each duplicate's stored id in its
-// successor; the commit gives a new state its id (written into the set) and
-// records the edges in id order, the serial search's table. A duplicate of
-// a state new in the same window, whose id was pending at its insertion, is
-// looked up again at the commit, after that state's own (first in key
-// order) commit.
+// Liveness needs each target's id when the edge is recorded; ids are given
+// in the commit, so under liveness the insertions happen there too (the
+// expansion, the bulk of the work, stays parallel).
 //
 // Generated code keeps no mutable globals (its scratch state is on the C
 // stack, its error state in the McrtCtx it is given), so each thread runs it
@@ -111,7 +107,7 @@ struct Threads {
   uint64_t nwin, base_id;
   bool at_bound;      // the window's states are at --max-depth
   bool solo;          // this thread does the window's phases alone
-  bool parallel_insert; // the insert phase runs
+  bool parallel_insert; // the insert phase runs (not under liveness)
   bool precheck;      // evaluate invariants and reachables in the insert phase
   uint64_t reach_open; // reachables not yet reached when the window began
   _Atomic uint64_t next; // next chunk of the expand phase
@@ -285,9 +281,7 @@ static void insert_phase(Worker *w) {
     if (!e)
       return;
     w->pos[src->index]++;
-    e->p.to = MCRT_ID_PENDING;
-    McrtFpResult r = T->ctx->live ? mcrt_fpset_insert_id(set, e->p.fp, MCRT_ID_PENDING, &e->p.to)
-                                  : mcrt_fpset_insert(set, e->p.fp);
+    McrtFpResult r = mcrt_fpset_insert(set, e->p.fp);
     if (r == MCRT_FP_FULL)
       continue; // the commit grows the set and inserts it
     e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
@@ -369,7 +363,7 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   memset(T, 0, sizeof *T);
   T->ctx = ctx;
   T->stride = ctx->state_bytes + MCRT_SLACK;
-  T->parallel_insert = true;
+  T->parallel_insert = !ctx->live;
   T->precheck = T->parallel_insert && m->nreachables <= 64;
   T->w = calloc(n, sizeof *T->w);
   T->win = calloc(WINDOW, T->stride);

@@ -5,9 +5,8 @@
 # other error) fails the case; so does an answer that differs from
 # --threads 1. The cases cover the expand and insert phases with many
 # windows (big.mc: more than one window per level), symmetry reduction by
-# sorted canonical forms (peterson.mc), liveness (filter.mc, one thread per
-# window; mcs.1, windows of several threads: the insert phase stores pending
-# ids that the commit fills in), a violation with a trace (philosophers.mc) and a run-time error
+# sorted canonical forms (peterson.mc), liveness (filter.mc: lookups in the
+# commit; mcs.1: windows expanded by several threads), a violation with a trace (philosophers.mc) and a run-time error
 # (tests/e2e/specs, the first spec expecting one).
 #
 # Usage: tests/threads/tsan.sh [BUILD_DIR]

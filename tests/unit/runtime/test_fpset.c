@@ -158,17 +158,7 @@ static void ids_run(unsigned bits, uint64_t n) {
     cr_assert_eq(id, (uint32_t)i);
     cr_assert(mcrt_fpset_contains(&s, fp_of(i, bits)));
   }
-  // set_id (threads.c gives an id at the commit) replaces the stored one,
-  // and only that one.
-  for (uint64_t i = 0; i < n; i += 7)
-    cr_assert(mcrt_fpset_set_id(&s, fp_of(i, bits), (uint32_t)(i + 1000000)));
-  for (uint64_t i = 0; i < n; i++) {
-    uint32_t id = 0;
-    cr_assert(mcrt_fpset_find_id(&s, fp_of(i, bits), &id));
-    cr_assert_eq(id, (uint32_t)(i % 7 ? i : i + 1000000));
-  }
   uint32_t id;
-  cr_assert(!mcrt_fpset_set_id(&s, fp_of(n + 1, bits), 1));
   cr_assert(!mcrt_fpset_find_id(&s, fp_of(n + 1, bits), &id));
   cr_assert(!mcrt_fpset_contains(&s, fp_of(n + 1, bits)));
   mcrt_fpset_free(&s);
