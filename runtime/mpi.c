@@ -227,7 +227,6 @@ typedef struct Mpi {
 
 static MPI_Comm comm = MPI_COMM_WORLD;
 static int world_rank, world_size;
-static bool threads_given; // --threads on the command line (its default is the cores online)
 
 // Waits for a nonblocking collective. A rank that waits gives its core
 // away between polls: a rank spinning in MPI (Open MPI polls) would take
@@ -1393,7 +1392,7 @@ static void mpi_search(McrtCtx *ctx) {
              "nothing was checked");
     go = false;
   }
-  uint32_t nthreads = threads_given ? (uint32_t)ctx->opt->threads : 1;
+  uint32_t nthreads = (uint32_t)ctx->opt->threads; // 1 unless --threads was given
   if (nthreads > 1 && !(mp->pool = pool_start(mp, nthreads)))
     mp->memory_hit = true; // seen at the first round's gather
   ctx->threads = mp->pool ? mp->pool->started : 1;
@@ -1530,7 +1529,7 @@ static bool gives_threads(int argc, char **argv) {
 
 int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  threads_given = gives_threads(argc, argv);
+  bool threads_given = gives_threads(argc, argv);
   MPI_Comm_rank(comm, &world_rank);
   MPI_Comm_size(comm, &world_size);
   FILE *out = stdout, *err = stderr;
@@ -1545,7 +1544,23 @@ int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
                              .summary = summary,
                              .report = report,
                              .silent = world_rank != 0};
-  int code = mcrt_run(model, argc, argv, out, err);
+  // Without --threads the options say 1, so that a rank that hands its run
+  // to search.c (liveness, a net: one rank) is one thread too.
+  char **args = argv;
+  if (!threads_given) {
+    args = calloc((size_t)argc + 3, sizeof *args);
+    if (!args)
+      mcrt_die("out of memory");
+    args[0] = argv[0];
+    args[1] = "--threads";
+    args[2] = "1";
+    for (int i = 1; i < argc; i++)
+      args[i + 2] = argv[i];
+    argc += 2;
+  }
+  int code = mcrt_run(model, argc, args, out, err);
+  if (args != argv)
+    free(args);
   fflush(stdout);
   MPI_Finalize();
   return code;

@@ -341,10 +341,12 @@ t_liveness() {
   mpi 1 ./filter_m --symmetry off --report live1.json >/dev/null 2>&1
   ./filter_m --symmetry off --report live0.json >/dev/null 2>&1 # no mpirun: one rank
   local f
+  # (one thread: the serial search checks it, as a rank is one thread
+  # unless --threads says otherwise)
   for f in live1.json live0.json; do
     jq -e --slurpfile s live_s.json '.liveness.status == "ok" and .liveness.status == $s[0].liveness.status and
-      .states == $s[0].states' "$f" >/dev/null ||
-      { echo "$f: $(jq -c '{states, liveness}' "$f")"; return 1; }
+      .states == $s[0].states and .threads == 1' "$f" >/dev/null ||
+      { echo "$f: $(jq -c '{states, liveness, threads}' "$f")"; return 1; }
   done
 }
 if why=$(t_liveness); then pass "liveness (refused on 2 ranks, checked on one)"; else fail liveness "$why"; fi
