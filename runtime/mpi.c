@@ -227,6 +227,7 @@ typedef struct Mpi {
 
 static MPI_Comm comm = MPI_COMM_WORLD;
 static int world_rank, world_size;
+static bool threads_allowed; // the MPI library lets other threads run beside MPI
 
 // Waits for a nonblocking collective. A rank that waits gives its core
 // away between polls: a rank spinning in MPI (Open MPI polls) would take
@@ -1484,7 +1485,12 @@ static void report(FILE *f, const McrtCtx *ctx) {
 // stopped here while the others searched would leave them waiting).
 static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
   int code = -1;
-  if (mcrt_liveness_wanted(m, opt) && world_size > 1) {
+  if (opt->threads > 1 && !threads_allowed) {
+    fprintf(err, "error: --threads %" PRIu64 ": this MPI library does not support threads beside "
+                 "MPI (MPI_THREAD_FUNNELED): start one rank per core instead (mpirun -np K)\n",
+            opt->threads);
+    code = MCRT_EXIT_USAGE;
+  } else if (mcrt_liveness_wanted(m, opt) && world_size > 1) {
     fprintf(err, "error: liveness properties are not checked on several MPI ranks (the cycle "
                  "search needs the whole graph in one process): check them on one rank, "
                  "running this checker without mpirun (or mpirun -np 1), or pass --liveness off "
@@ -1528,7 +1534,10 @@ static bool gives_threads(int argc, char **argv) {
 }
 
 int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  // Threads in a rank (--threads N) never call MPI: only this one does.
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  threads_allowed = provided >= MPI_THREAD_FUNNELED;
   bool threads_given = gives_threads(argc, argv);
   MPI_Comm_rank(comm, &world_rank);
   MPI_Comm_size(comm, &world_size);
