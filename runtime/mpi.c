@@ -698,7 +698,11 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
   // The class's one representative, written field by field into a buffer
   // whose unused bits stay zero (they are fingerprinted), with room for
   // MCRT_SLACK.
-  memcpy(p, wc->sym ? (mcrt_sym_canon(wc->sym, next, w->canon), w->canon) : next, sb);
+  if (wc->sym) {
+    mcrt_sym_canon(wc->sym, next, w->canon);
+    next = w->canon;
+  }
+  memcpy(p, next, sb);
   McrtFp fp = mcrt_fingerprint(p, sb, wc->fp_bits);
   uint32_t parent = (uint32_t)(w->P->base_id + w->slot), r = (uint32_t)rule;
   memcpy(p + sb, &parent, 4);
