@@ -561,6 +561,9 @@ typedef struct McrtLive {
   size_t bytes;                            // accounted: what is allocated
   bool done;                               // the check ran to its end
   double time_s;
+  // Wall time of the phases: the search (which records the edges), the
+  // edge table's closing, the cycle search.
+  double search_s, edges_s, scc_s;
 } McrtLive;
 // Sets up recording (ctx->live); false when out of memory.
 bool mcrt_live_init(McrtCtx *ctx);

@@ -955,8 +955,12 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
     fputs(i ? ", " : "", f);
     mcrt_print_json_string(f, m->instances[i].name);
   }
-  fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f}", mcrt_live_bytes(ctx),
+  fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f", mcrt_live_bytes(ctx),
           mcrt_liveness_time(ctx));
+  if (mcrt_liveness_done(ctx))
+    fprintf(f, ", \"phases_s\": {\"search\": %.6f, \"edges\": %.6f, \"scc\": %.6f}",
+            ctx->live->search_s, ctx->live->edges_s, ctx->live->scc_s);
+  fputc('}', f);
   print_symmetry_json(f, ctx);
   if (mcrt_engine.report)
     mcrt_engine.report(f, ctx);
