@@ -105,6 +105,12 @@ static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {
 static inline uint64_t mcrt_fpset_count(const McrtFpSet *set) {
   return atomic_load_explicit(&set->count, memory_order_relaxed);
 }
+// Writes the set to fd (its fields, then its table's raw memory), feeding
+// every byte written to hash (NULL: none); loads such a set into an
+// uninitialised one (fields checked for sanity, the table mapped anew).
+// False with errno set (0: the file ended early; EINVAL: not a set).
+bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash);
+bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
 
 // ---------------------------------------------------------------------------
 // log.c: the trace log. One 8-byte record per discovered state, in id order,
