@@ -598,6 +598,7 @@ const char *mcrt_bound_name(McrtBound b) {
   case MCRT_BOUND_MEMORY: return "memory";
   case MCRT_BOUND_INTERRUPTED: return "interrupted";
   case MCRT_BOUND_NET_CAPACITY: return "net-capacity";
+  case MCRT_BOUND_DISK: return "disk";
   }
   return NULL;
 }
@@ -666,6 +667,9 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
   case MCRT_BOUND_NET_CAPACITY:
     fputs("a place's counter could not hold the tokens a transition would put there "
           "(no proven bound): markings past it are not explored", f);
+    break;
+  case MCRT_BOUND_DISK:
+    mcrt_disk_print_failure(f, ctx);
     break;
   case MCRT_BOUND_NONE:
     break;
@@ -826,6 +830,8 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
             (double)accounted / (double)ctx->states);
   else if (ctx->states)
     fputs("bytes/state:   n/a (under 100000 states the fixed chunk sizes dominate)\n", f);
+  mcrt_disk_summary(f, ctx);       // --disk
+  mcrt_checkpoint_summary(f, ctx); // --checkpoint, --resume
   fprintf(f, "fingerprints:  %u bits, estimated collision probability %.3g\n", ctx->fp_bits,
           collision_probability(ctx));
   if (m->nactions) {
@@ -967,6 +973,7 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
     fprintf(f, ", \"thread_phases_s\": {\"expand\": %.6f, \"insert\": %.6f, \"commit\": %.6f}",
             ctx->phase_s[0], ctx->phase_s[1], ctx->phase_s[2]);
   fprintf(f, ", \"memory_bytes\": %zu", (size_t)ctx->peak_bytes);
+  mcrt_disk_report(f, ctx); // --disk: disk bytes, RAM and disk bytes per state
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);
   fprintf(f, ", \"fingerprint_bits\": %u, \"collision_probability\": %.6g}\n", ctx->fp_bits,
