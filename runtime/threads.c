@@ -446,7 +446,7 @@ static void commit(Threads *T) {
   const McrtOptions *opt = ctx->opt;
   for (uint64_t i = 0; i < T->nwin && !ctx->stop; i++) {
     uint64_t id = T->base_id + i;
-    if (mcrt_signal) {
+    if (mcrt_signal && !(ctx->ckpt && opt->checkpoint_dir)) { // else at the window's end, checkpointed
       mcrt_stop_at(ctx, MCRT_BOUND_INTERRUPTED, MCRT_PHASE_SEARCH);
       return;
     }

@@ -254,23 +254,26 @@ else
     pass "crash-kill ($kills SIGKILLs over $runs runs, $torn left a half-written checkpoint.tmp behind; $finished ran to the end with exactly the uninterrupted counts)"
   fi
 
-  # SIGTERM: a final checkpoint, exit 3; the resumed run ends as it should.
-  rm -rf "$work/ck"
-  (cd "$work" && exec ./$m --no-deadlock --checkpoint ck --threads 1 --report term.json >term.out 2>&1) &
-  pid=$!
-  sleep 1.5
-  kill -TERM $pid
-  wait $pid
-  rc=$?
-  (cd "$work" && ./$m --no-deadlock --resume ck --threads 2 --report run.json >run.out 2>&1)
-  rc2=$?
-  got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
-  if [ $rc = 3 ] && grep -q '^checkpoints: *1 written' "$work/term.out" &&
-    jq -e '.signal == "SIGTERM"' "$work/term.json" >/dev/null && [ $rc2 = 0 ] && [ "$got" = "$ref" ]; then
-    pass "crash-sigterm (a final checkpoint, exit 3; resumed: the same counts)"
-  else
-    fail crash-sigterm "exit $rc then $rc2: $(excerpt "$work/term.out") $got"
-  fi
+  # SIGTERM: a final checkpoint, exit 3; the resumed run ends as it should
+  # (serial, then threaded: the threads finish their window first).
+  for t in 1 2; do
+    rm -rf "$work/ck"
+    (cd "$work" && exec ./$m --no-deadlock --checkpoint ck --threads $t --report term.json >term.out 2>&1) &
+    pid=$!
+    sleep 1.5
+    kill -TERM $pid
+    wait $pid
+    rc=$?
+    (cd "$work" && ./$m --no-deadlock --resume ck --threads 2 --report run.json >run.out 2>&1)
+    rc2=$?
+    got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
+    if [ $rc = 3 ] && grep -q '^checkpoints: *1 written' "$work/term.out" &&
+      jq -e '.signal == "SIGTERM"' "$work/term.json" >/dev/null && [ $rc2 = 0 ] && [ "$got" = "$ref" ]; then
+      pass "crash-sigterm-threads-$t (a final checkpoint, exit 3; resumed: the same counts)"
+    else
+      fail "crash-sigterm-threads-$t" "exit $rc then $rc2: $(excerpt "$work/term.out") $got"
+    fi
+  done
 fi
 
 # ---------------------------------------------------------------------------
