@@ -213,8 +213,12 @@ McrtLogRecord mcrt_disk_log_get(const McrtLog *log, uint64_t id) {
   uint8_t rec[8] = {0};
   McrtLogRecord r = {MCRT_LOG_INITIAL, 0};
   uint64_t off = chunk_offset(log, c) + (id & MCRT_LOG_CHUNK_MASK) * (pb + log->rule_bytes);
-  if (!read_at(log->disk, rec, pb + log->rule_bytes, off))
-    return r; // the trace then fails its replay, which says so
+  if (!read_at(log->disk, rec, pb + log->rule_bytes, off)) {
+    fprintf(stderr, "error: --disk: cannot read the trace log %s: %s: the trace printed is not "
+                    "the search's\n",
+            log->disk->path, strerror(log->disk->err));
+    return r;
+  }
   r.parent = 0;
   memcpy(&r.parent, rec, pb);
   if (r.parent == (uint32_t)(UINT64_C(0xffffffff) >> (32 - 8 * pb)))
