@@ -175,7 +175,8 @@ int mcrt_checkpoint_check(const McrtModel *model, const McrtOptions *opt, FILE *
   bool ck = opt->checkpoint_dir || opt->resume_dir;
   if (mcrt_engine.search && (ck || opt->disk_dir)) {
     fprintf(err, "error: --disk, --checkpoint and --resume are not available under MPI (a "
-                 "checker built with --mpi); run it without mpirun to use them\n");
+                 "checker built with mcgen --mpi): build the checker without --mpi to use "
+                 "them\n");
     return MCRT_EXIT_USAGE;
   }
   if (opt->checkpoint_every_s > 0 && !opt->checkpoint_dir) {

@@ -756,11 +756,6 @@ bool mcrt_disk_queue_save(const McrtQueue *q, McrtWriteFn *write, void *w);
 // Writes to w the log's records as bytes, chunk after chunk (each chunk's
 // used part), wherever they are.
 bool mcrt_log_save(const McrtLog *log, McrtWriteFn *write, void *w);
-// The summary's and the report's lines (nothing without --disk).
-void mcrt_disk_summary(FILE *f, const McrtCtx *ctx);
-void mcrt_disk_report(FILE *f, const McrtCtx *ctx);
-// How the failure reads: "cannot write DIR/...: No space left on device".
-void mcrt_disk_print_failure(FILE *f, const McrtCtx *ctx);
 
 // ---------------------------------------------------------------------------
 // checkpoint.c: --checkpoint DIR, --resume DIR (docs/DESIGN.md).

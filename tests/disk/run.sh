@@ -324,6 +324,17 @@ if [ -f "$work/ck/checkpoint" ]; then
   (cd "$work" && ./$m --no-deadlock --resume bad --threads 1 >ref2.out 2>ref2.err)
   [ $? = 0 ] && pass "ckpt-intact-copy-resumes" || fail ckpt-intact-copy-resumes "$(excerpt "$work/ref2.err")"
 fi
+# Under MPI (a checker built with mcgen --mpi): refused, not half-working.
+if command -v mpicc >/dev/null && build counter-mpi "$root/tests/cli/specs/counter.mc" --mpi; then
+  for o in "--disk d" "--checkpoint ck3" "--resume ck"; do
+    # shellcheck disable=SC2086
+    (cd "$work" && ./counter-mpi $o >m.out 2>m.err)
+    [ $? = 2 ] && grep -q 'not available under MPI' "$work/m.err" && pass "mpi-refuses ${o%% *}" ||
+      fail "mpi-refuses ${o%% *}" "$(excerpt "$work/m.err")"
+  done
+else
+  skip mpi-refuses "no mpicc, or mcgen --mpi failed: MPI's refusal of --disk and --checkpoint"
+fi
 if build filter "$root/specs/filter.mc"; then
   (cd "$work" && ./filter --checkpoint ck2 >f.out 2>f.err)
   [ $? = 2 ] && grep -q 'liveness' "$work/f.err" && pass ckpt-liveness-refused ||
