@@ -39,6 +39,12 @@
 // SIGINT and SIGTERM (main.c's handler sets mcrt_signal) are polled before
 // each initial state and each expansion: the same orderly "incomplete".
 //
+// --checkpoint (checkpoint.c): between two expansions, when one is due or a
+// signal came, the batch is flushed and the whole search saved; --resume
+// starts the loop where a checkpoint left it instead of at the initial
+// states. --disk (disk.c) changes nothing here: the log and the frontier
+// fail like an allocation when a file does (MCRT_BOUND_DISK).
+//
 // A spec whose init blocks give no state is a violation of its own kind
 // (no-initial-state), as TLC stops with an error: "every property holds"
 // of an empty graph would be vacuous.
