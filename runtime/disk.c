@@ -2,7 +2,7 @@
 // holds the fingerprint set and two bounded windows.
 //
 // The frontier is a FIFO: pushes fill a write block of MCRT_DISK_BLOCK bytes (whole
-// states), appended to the file with one write(2) when full; pops drain a
+// states), appended to the file with one pwritev(2) when full; pops drain a
 // read block, refilled from the file with one pread(2), or, once the file
 // is read to its end, by taking the write block itself (the two buffers
 // swap). What has been read is punched out of the file (fallocate), so the
