@@ -50,6 +50,10 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --quiet                print only the verdict and the trace\n"
           "  --mcc                  a Petri net's answers as the Model Checking Contest's\n"
           "                         STATE_SPACE and FORMULA lines, nothing else\n"
+          "  --disk DIR             keep the trace log and the frontier in files in DIR\n"
+          "  --checkpoint DIR       save the search's state to DIR/checkpoint now and then\n"
+          "  --checkpoint-every MINUTES  how often (default 10; fractions allowed)\n"
+          "  --resume DIR           go on from DIR/checkpoint (same model and options)\n"
           "  --help, --version\n"
           "\n"
           "Exit codes: 0 every property holds (exhaustive search), 1 violation,\n"
@@ -170,6 +174,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         "--dot",      "--graph",        "--progress",
         "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states",
         "--simulate", "--depth",        "--seed",
+        "--disk",     "--checkpoint",   "--checkpoint-every", "--resume",
     };
     bool known = false;
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
@@ -275,6 +280,20 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       if (!parse_u64(val, &opt->sim_seed))
         return bad(err, name, val, "a number");
       sim_seed_given = true;
+    } else if (!strcmp(name, "--disk") || !strcmp(name, "--checkpoint") ||
+               !strcmp(name, "--resume")) {
+      if (!*val)
+        return bad(err, name, val, "a directory");
+      *(!strcmp(name, "--disk")         ? &opt->disk_dir
+        : !strcmp(name, "--checkpoint") ? &opt->checkpoint_dir
+                                        : &opt->resume_dir) = val;
+    } else if (!strcmp(name, "--checkpoint-every")) {
+      char *end;
+      errno = 0;
+      double minutes = strtod(val, &end);
+      if (errno || *end || end == val || !(minutes > 0) || minutes > 1e7)
+        return bad(err, name, val, "a number of minutes above 0, such as 10 or 0.05");
+      opt->checkpoint_every_s = minutes * 60;
     } else if (!strcmp(name, "--progress")) {
       char *end;
       errno = 0;
@@ -285,6 +304,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     }
   }
 
+  if (opt->checkpoint_dir && opt->checkpoint_every_s == 0)
+    opt->checkpoint_every_s = 600; // --checkpoint-every 10
   if (help) {
     usage(out, m, program_name(m, argc, argv));
     return MCRT_EXIT_OK;
