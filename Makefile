@@ -18,7 +18,7 @@ COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
                  compiler/dve_lower.c compiler/symmetry.c compiler/paths.c compiler/petri.c \
                  compiler/pnml.c compiler/extern.c \
-                 compiler/scenario.c
+                 compiler/scenario.c compiler/deps.c
 COMPILER_MAIN := compiler/main.c
 # runtime/mpi.c is the MPI engine: built by mpicc into its own library
 # (libmcrt_mpi.a, for `mcgen --mpi`), never into libmcrt.a.
@@ -154,6 +154,7 @@ TEST_SUITES += scenario-tests
 TEST_SUITES += extern-tests
 TEST_SUITES += threads-tests
 TEST_SUITES += mpi-tests
+TEST_SUITES += por-tests
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
@@ -224,6 +225,11 @@ e2e-tests: all asan-runtime
 	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan \
 	MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_specs.sh $(B)
 	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_ltl.sh $(B)
+
+# Partial-order reduction: mcgen --deps against hand-derived tables, then
+# the checker's --por against --por off (tests/por/run.sh).
+por-tests: all
+	tests/por/run.sh $(B)
 
 # The MPI engine (mcgen --mpi) under mpirun -np 1..4 against the serial
 # checker (tests/mpi/run.sh); it says so loudly and skips without mpirun.

@@ -73,6 +73,8 @@ m4_defn(⟦MCGEN_INSTANCE_TABLE⟧)};
 m4_defn(⟦MCGEN_PROPERTY_BITS⟧)
 m4_defn(⟦MCGEN_FAIRNESS⟧)
 m4_defn(⟦MCGEN_NET⟧)
+/* ---- Dependency: the cells each action rule reads and writes ---- */
+m4_defn(⟦MCGEN_DEPS⟧)
 
 static const McrtModel mc_model = {
     .abi_version = MCRT_ABI_VERSION,
@@ -119,6 +121,7 @@ static const McrtModel mc_model = {
     .scenario = m4_defn(⟦MCGEN_SCENARIO⟧),
     .symmetry_refused = m4_defn(⟦MCGEN_SYMMETRY_REFUSED⟧),
     .net = MCGEN_NET_PTR,
+    .deps = MCGEN_DEPS_PTR,
 };
 
 m4_ifdef(⟦MCGEN_MPI⟧, ⟦/* Built by mcgen --mpi: the search runs on every rank of `mpirun -np K`. */

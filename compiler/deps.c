@@ -1,0 +1,681 @@
+// deps.c: what each action rule reads and writes, for partial-order
+// reduction (the checker's --por, runtime/por.c) and for people (mcgen
+// --deps). Requires check() and layout().
+//
+// The state is cut into cells at the finest granularity the layout allows:
+// a scalar (or optional) variable is one cell, an array one cell group per
+// element, a record one per field, recursively; a set, multiset or queue is
+// one cell (its encoding is not a per-element field). A location written in
+// the spec (`x`, `a[i]`, `r.f`, `a[i].f[j]`) is a contiguous range of
+// cells: the cells of array element k are the k-th block of the array's.
+//
+// Every binding of an action's parameters is analysed on its own (rule r is
+// binding r - first of its action, first parameter most significant, as
+// emit.c numbers them): an index that evaluates to a constant under the
+// binding (a number, a constant, an enum member, a parameter, arithmetic on
+// those) selects one element; any other index (a state variable, a
+// quantifier or loop variable, a local) selects every element. Reads are
+// every state location evaluated in the guard (guard list) and in guard and
+// body (read list), including those read by the functions the rule calls
+// (their parameters unbound); writes are the targets of assignments and of
+// the mutating methods (push, pop, add, remove, clear; these also read),
+// and every cell for DVE's error state (ND_RESET). A scenario's state
+// variable is read by every guard and written by every body (scenario.c
+// adds it outside the tree). The process of a rule is the DVE process of
+// its transition (Decl.process); in a .mc spec the binding of the action's
+// first scalarset parameter (one process per action and value), else the
+// action itself. The visible cells are those the invariants, reachable,
+// terminal, constraint and accepting predicates read.
+#include "mcgen.h"
+
+#define DEPS_MAX_RULES (1u << 20)
+#define DEPS_MAX_CELLS (1u << 20)
+#define DEPS_MAX_ENTRIES (1u << 26) // cells in all the lists together
+
+static Type *R(Type *ty) { return resolve(ty); }
+
+// ---------------------------------------------------------------------------
+// Cells
+
+static int64_t ncells_of(Type *ty) {
+  ty = R(ty);
+  switch (ty->kind) {
+  case TY_ARRAY:
+    return R(ty->index)->card * ncells_of(ty->base);
+  case TY_RECORD: {
+    int64_t n = 0;
+    for (int i = 0; i < ty->nfields; i++)
+      n += ncells_of(ty->fields[i]->type);
+    return n;
+  }
+  default:
+    return 1;
+  }
+}
+
+// The name of value `e` (an encoding) of an index type, as traces print it.
+static char *index_name(Type *ty, int64_t e) {
+  ty = R(ty);
+  switch (ty->kind) {
+  case TY_BOOL:
+    return e ? "true" : "false";
+  case TY_RANGE:
+    return format("%lld", (long long)(ty->lo + e));
+  case TY_ENUM:
+    return ty->member_labels ? (char *)ty->member_labels[e] : token_text(ty->members.data[e]);
+  case TY_SCALARSET:
+    return format("%s_%lld", ty->name ? ty->name : "scalarset", (long long)e + 1);
+  default:
+    return format("%lld", (long long)e);
+  }
+}
+
+static void name_cells(Type *ty, const char *path, Vec *names) {
+  ty = R(ty);
+  if (ty->kind == TY_ARRAY) {
+    for (int64_t i = 0; i < R(ty->index)->card; i++)
+      name_cells(ty->base, format("%s[%s]", path, index_name(ty->index, i)), names);
+  } else if (ty->kind == TY_RECORD) {
+    for (int i = 0; i < ty->nfields; i++)
+      name_cells(ty->fields[i]->type, format("%s.%s", path, token_text(ty->fields[i]->name)),
+                 names);
+  } else {
+    vec_push(names, (void *)path);
+  }
+}
+
+// A location in the state: blocks of `size` cells starting at each of
+// `starts`, holding values of type ty. An array element at an index not
+// known statically is every element's block.
+typedef struct Loc {
+  Vec starts; // (intptr_t) first cells
+  int64_t size;
+  Type *ty;
+} Loc;
+
+static Layout *lay;
+static int64_t *var_cell; // first cell of each state variable, by lay->vars index
+static int64_t ncells;
+
+static int var_index(Obj *var) {
+  for (int i = 0; i < lay->vars.len; i++)
+    if (lay->vars.data[i] == var)
+      return i;
+  return -1;
+}
+
+// ---------------------------------------------------------------------------
+// Values under a binding
+
+static Obj **bound_obj;   // the parameters of the action being analysed
+static int64_t *bound_enc; // and their encodings in the current binding
+static int nbound;
+
+// The logical value of a constant expression (a range's integer, an enum,
+// scalarset or bool's encoding). False when it is not constant.
+static bool eval(Node *node, int64_t *v) {
+  if (node->kind == ND_IDENT && node->obj && node->obj->kind == OBJ_PARAM) {
+    for (int i = 0; i < nbound; i++)
+      if (bound_obj[i] == node->obj) {
+        Type *ty = R(node->obj->type);
+        if (ty->kind != TY_RANGE && ty->kind != TY_ENUM && ty->kind != TY_SCALARSET &&
+            ty->kind != TY_BOOL)
+          return false;
+        *v = ty->kind == TY_RANGE ? ty->lo + bound_enc[i] : bound_enc[i];
+        return true;
+      }
+    return false;
+  }
+  if (node->is_const) {
+    *v = node->val;
+    return true;
+  }
+  int64_t a, b, c;
+  switch (node->kind) {
+  case ND_UNARY:
+    if (node->op != OP_NEG || !eval(node->lhs, &a))
+      return false;
+    *v = -a;
+    return true;
+  case ND_BINARY:
+    if (!eval(node->lhs, &a) || !eval(node->rhs, &b))
+      return false;
+    switch (node->op) {
+    case OP_ADD: return !__builtin_add_overflow(a, b, v);
+    case OP_SUB: return !__builtin_sub_overflow(a, b, v);
+    case OP_MUL: return !__builtin_mul_overflow(a, b, v);
+    case OP_DIV:
+    case OP_MOD:
+      if (b == 0 || (a == INT64_MIN && b == -1))
+        return false;
+      *v = node->op == OP_DIV ? a / b : a % b;
+      return true;
+    default:
+      return false;
+    }
+  case ND_COND:
+    if (!eval(node->cond, &c) || !eval(node->then, &a) || !eval(node->els, &b))
+      return false;
+    *v = c ? a : b;
+    return true;
+  default:
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// One rule's sets
+
+typedef struct CellSet {
+  bool *in;    // ncells flags
+  Vec touched; // (void *)(intptr_t)cell, in the order added
+} CellSet;
+
+static void set_add_range(CellSet *s, int64_t lo, int64_t hi) {
+  for (int64_t c = lo; c < hi; c++)
+    if (!s->in[c]) {
+      s->in[c] = true;
+      vec_push(&s->touched, (void *)(intptr_t)c);
+    }
+}
+
+static void set_add_loc(CellSet *s, Loc *l) {
+  for (int i = 0; i < l->starts.len; i++)
+    set_add_range(s, (intptr_t)l->starts.data[i], (intptr_t)l->starts.data[i] + l->size);
+}
+
+static int cmp_cell(const void *a, const void *b) {
+  intptr_t x = (intptr_t)*(void *const *)a, y = (intptr_t)*(void *const *)b;
+  return (x > y) - (x < y);
+}
+
+// Empties the set, appending its cells in ascending order to `out`.
+static void set_drain(CellSet *s, Vec *out) {
+  if (s->touched.len)
+    qsort(s->touched.data, (size_t)s->touched.len, sizeof(void *), cmp_cell);
+  for (int i = 0; i < s->touched.len; i++) {
+    vec_push(out, s->touched.data[i]);
+    s->in[(intptr_t)s->touched.data[i]] = false;
+  }
+  s->touched.len = 0;
+}
+
+typedef struct Sets {
+  CellSet *read, *write;
+} Sets;
+
+static void reads_of(Node *node, CellSet *read);
+
+// The location a state lvalue or rvalue denotes, reading on the way the
+// index expressions (into `read`). False when the expression is not a
+// location in the state.
+static bool locate(Node *node, Loc *out, CellSet *read) {
+  Loc base = {0};
+  *out = (Loc){0};
+  switch (node->kind) {
+  case ND_IDENT: {
+    if (!node->obj || node->obj->kind != OBJ_VAR)
+      return false;
+    int v = var_index(node->obj);
+    if (v < 0)
+      return false;
+    Obj *var = lay->vars.data[v];
+    vec_push(&out->starts, (void *)(intptr_t)var_cell[v]);
+    out->size = ncells_of(var->type);
+    out->ty = R(var->type);
+    return true;
+  }
+  case ND_INDEX: {
+    if (!locate(node->lhs, &base, read) || base.ty->kind != TY_ARRAY)
+      return false;
+    reads_of(node->rhs, read);
+    Type *index = R(base.ty->index);
+    int64_t k = ncells_of(base.ty->base), v, pos = -1;
+    if (eval(node->rhs, &v)) {
+      pos = index->kind == TY_RANGE ? v - index->lo : v;
+      if (pos >= index->card)
+        pos = -1; // a run-time error: said to touch every element
+    }
+    for (int i = 0; i < base.starts.len; i++)
+      for (int64_t e = 0; e < index->card; e++)
+        if (pos < 0 || e == pos)
+          vec_push(&out->starts, (void *)((intptr_t)base.starts.data[i] + e * k));
+    out->size = k;
+    out->ty = R(base.ty->base);
+    return true;
+  }
+  case ND_FIELD: {
+    if (!locate(node->lhs, &base, read) || base.ty->kind != TY_RECORD)
+      return false;
+    int64_t off = 0;
+    for (int i = 0; i < base.ty->nfields; i++) {
+      Field *f = base.ty->fields[i];
+      if (f == node->field) {
+        for (int j = 0; j < base.starts.len; j++)
+          vec_push(&out->starts, (void *)((intptr_t)base.starts.data[j] + off));
+        out->size = ncells_of(f->type);
+        out->ty = R(f->type);
+        return true;
+      }
+      off += ncells_of(f->type);
+    }
+    return false;
+  }
+  default:
+    return false;
+  }
+}
+
+static bool is_mutator(const char *name) {
+  static const char *const names[] = {"push", "pop", "add", "remove", "clear"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(name, names[i]))
+      return true;
+  return false;
+}
+
+static Vec fns_open; // Decl*: the functions being walked (recursion)
+
+static bool visit(Node *node, void *ctx) {
+  Sets *s = ctx;
+  Loc l;
+  switch (node->kind) {
+  case ND_IDENT:
+  case ND_INDEX:
+  case ND_FIELD:
+    if (!locate(node, &l, s->read))
+      return true;
+    set_add_loc(s->read, &l);
+    return false;
+  case ND_ASSIGN:
+    if (s->write && locate(node->lhs, &l, s->read))
+      set_add_loc(s->write, &l);
+    else
+      walk(node->lhs, visit, s);
+    walk(node->rhs, visit, s);
+    return false;
+  case ND_METHOD:
+    if (s->write && is_mutator(token_text(node->name)) && locate(node->lhs, &l, s->read)) {
+      set_add_loc(s->read, &l);
+      set_add_loc(s->write, &l);
+      for (int i = 0; i < node->args.len; i++)
+        walk(node->args.data[i], visit, s);
+      return false;
+    }
+    return true;
+  case ND_RESET:
+    if (s->write)
+      set_add_range(s->write, 0, ncells);
+    return true;
+  case ND_CALL: {
+    Decl *fn = node->obj ? node->obj->decl : NULL;
+    if (fn && fn->body) {
+      bool open = false;
+      for (int i = 0; i < fns_open.len; i++)
+        open |= fns_open.data[i] == fn;
+      if (!open) {
+        vec_push(&fns_open, fn);
+        Sets fs = {s->read, NULL}; // a fn reads the state, never writes it
+        walk(fn->body, visit, &fs);
+        fns_open.len--;
+      }
+    }
+    return true;
+  }
+  default:
+    return true;
+  }
+}
+
+static void reads_of(Node *node, CellSet *read) {
+  Sets s = {read, NULL};
+  walk(node, visit, &s);
+}
+
+// ---------------------------------------------------------------------------
+// The tables
+
+typedef struct Deps {
+  uint32_t nrules, ncells;
+  Vec cell_names;                       // const char*
+  uint32_t *guard_start, *read_start, *write_start;
+  Vec guard, read, write;               // (intptr_t) cells
+  Vec rule_names;                       // "enter_loop(i=Proc_1)"
+  uint32_t *process;
+  Vec process_names;
+  Vec visible;
+  const char *refused; // why there is no table, or NULL
+} Deps;
+
+static Deps deps;
+
+// The first scalarset parameter of an action, or -1.
+static int process_param(Decl *d) {
+  for (int i = 0; i < d->params.len; i++) {
+    Binder *b = d->params.data[i];
+    if (!b->in_expr && R(b->type)->kind == TY_SCALARSET)
+      return i;
+  }
+  return -1;
+}
+
+static int64_t param_card(Binder *b) {
+  return b->in_expr ? element_space(R(b->in_expr->ty)->base) : R(b->type)->card;
+}
+
+static Type *param_type(Binder *b) { return b->in_expr ? R(b->in_expr->ty)->base : R(b->type); }
+
+// The index of the process named `name`, numbered in the order met. The
+// set says whether the name is new; an old one is most often the last one
+// met, else found by a scan of the names.
+static uint32_t process_id(StrSet *seen, const char *name) {
+  static int last;
+  if (strset_add(seen, name)) {
+    vec_push(&deps.process_names, (void *)name);
+    return (uint32_t)(last = deps.process_names.len - 1);
+  }
+  if (last < deps.process_names.len && !strcmp(deps.process_names.data[last], name))
+    return (uint32_t)last;
+  for (int i = 0; i < deps.process_names.len; i++)
+    if (!strcmp(deps.process_names.data[i], name))
+      return (uint32_t)(last = i);
+  unreachable();
+}
+
+static void analyse_rule(Decl *d, CellSet *g, CellSet *r, CellSet *w, int64_t scenario_cell) {
+  if (d->expr) {
+    reads_of(d->expr, g);
+    for (int i = 0; i < g->touched.len; i++)
+      set_add_range(r, (intptr_t)g->touched.data[i], (intptr_t)g->touched.data[i] + 1);
+  }
+  Sets s = {r, w};
+  walk(d->body, visit, &s);
+  if (scenario_cell >= 0) {
+    set_add_range(g, scenario_cell, scenario_cell + 1);
+    set_add_range(r, scenario_cell, scenario_cell + 1);
+    set_add_range(w, scenario_cell, scenario_cell + 1);
+  }
+  set_drain(g, &deps.guard);
+  set_drain(r, &deps.read);
+  set_drain(w, &deps.write);
+}
+
+static bool compute(Program *prog, Layout *layout) {
+  lay = layout;
+  memset(&deps, 0, sizeof deps);
+  var_cell = xcalloc((size_t)lay->vars.len + 1, sizeof *var_cell);
+  ncells = 0;
+  for (int i = 0; i < lay->vars.len; i++) {
+    Obj *var = lay->vars.data[i];
+    var_cell[i] = ncells;
+    ncells += ncells_of(var->type);
+    if (ncells > DEPS_MAX_CELLS) {
+      deps.refused = format("the state has more than %u cells", DEPS_MAX_CELLS);
+      return false;
+    }
+  }
+  uint64_t nrules = 0;
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind != DK_ACTION)
+      continue;
+    uint64_t n = 1;
+    for (int j = 0; j < d->params.len && n <= DEPS_MAX_RULES; j++)
+      n *= (uint64_t)param_card(d->params.data[j]);
+    nrules += n;
+    if (nrules > DEPS_MAX_RULES) {
+      deps.refused = format("the actions have more than %u rules", DEPS_MAX_RULES);
+      return false;
+    }
+  }
+  deps.nrules = (uint32_t)nrules;
+  deps.ncells = (uint32_t)ncells;
+  for (int i = 0; i < lay->vars.len; i++) {
+    Obj *var = lay->vars.data[i];
+    name_cells(var->type, var->name, &deps.cell_names);
+  }
+  int64_t scenario_cell = -1;
+  if (scenario_active())
+    scenario_cell = var_cell[var_index(scenario_state_var())];
+
+  CellSet g = {xcalloc((size_t)ncells + 1, 1), {0}}, r = {xcalloc((size_t)ncells + 1, 1), {0}},
+          w = {xcalloc((size_t)ncells + 1, 1), {0}};
+  deps.guard_start = xcalloc(nrules + 1, sizeof(uint32_t));
+  deps.read_start = xcalloc(nrules + 1, sizeof(uint32_t));
+  deps.write_start = xcalloc(nrules + 1, sizeof(uint32_t));
+  deps.process = xcalloc(nrules + 1, sizeof(uint32_t));
+  StrSet seen = {0};
+  uint32_t rule = 0;
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind != DK_ACTION)
+      continue;
+    const char *name = d->label ? d->label : token_text(d->name);
+    nbound = d->params.len;
+    bound_obj = xcalloc((size_t)nbound + 1, sizeof *bound_obj);
+    bound_enc = xcalloc((size_t)nbound + 1, sizeof *bound_enc);
+    for (int j = 0; j < nbound; j++)
+      bound_obj[j] = ((Binder *)d->params.data[j])->obj;
+    int pp = process_param(d);
+    for (;;) { // every binding, the last parameter fastest
+      Buf rn = {0};
+      buf_puts(&rn, name);
+      for (int j = 0; j < nbound; j++) {
+        Binder *b = d->params.data[j];
+        buf_printf(&rn, "%s%s=%s", j ? ", " : "(", token_text(b->name),
+                   index_name(param_type(b), bound_enc[j]));
+      }
+      if (nbound)
+        buf_puts(&rn, ")");
+      vec_push(&deps.rule_names, rn.data);
+      analyse_rule(d, &g, &r, &w, scenario_cell);
+      const char *proc = d->process ? d->process
+                         : pp < 0  ? name
+                                   : format("%s(%s)", name,
+                                            index_name(param_type(d->params.data[pp]),
+                                                       bound_enc[pp]));
+      deps.process[rule] = process_id(&seen, proc);
+      rule++;
+      deps.guard_start[rule] = (uint32_t)deps.guard.len;
+      deps.read_start[rule] = (uint32_t)deps.read.len;
+      deps.write_start[rule] = (uint32_t)deps.write.len;
+      if ((uint64_t)deps.guard.len + deps.read.len + deps.write.len > DEPS_MAX_ENTRIES) {
+        deps.refused = format("the rules' cell lists hold more than %u cells", DEPS_MAX_ENTRIES);
+        return false;
+      }
+      int j = nbound - 1;
+      while (j >= 0 && ++bound_enc[j] == param_card(d->params.data[j]))
+        bound_enc[j--] = 0;
+      if (j < 0)
+        break;
+    }
+  }
+  nbound = 0;
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind == DK_INVARIANT || d->kind == DK_REACHABLE || d->kind == DK_TERMINAL ||
+        d->kind == DK_CONSTRAINT || d->kind == DK_ACCEPTING)
+      reads_of(d->expr, &r);
+  }
+  if (scenario_cell >= 0)
+    set_add_range(&r, scenario_cell, scenario_cell + 1);
+  set_drain(&r, &deps.visible);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Output: C tables, text, JSON
+
+// The separator before item i of a C initializer, 16 items a line.
+static const char *sep(uint64_t i) { return i == 0 ? "\n  " : i % 16 ? ", " : ",\n  "; }
+
+static void c_list(Buf *out, const char *name, uint32_t *start, uint32_t n, Vec *cells) {
+  buf_printf(out, "static const uint32_t mc_deps_%s_start[] = {", name);
+  for (uint32_t i = 0; i <= n; i++)
+    buf_printf(out, "%s%u", sep(i), start[i]);
+  buf_printf(out, "\n};\nstatic const uint32_t mc_deps_%s[] = {", name);
+  for (int i = 0; i < cells->len; i++)
+    buf_printf(out, "%s%u", sep(i), (uint32_t)(intptr_t)cells->data[i]);
+  buf_printf(out, "%s};\n", cells->len ? "\n" : "0");
+}
+
+static void c_names(Buf *out, const char *name, Vec *names) {
+  buf_printf(out, "static const char *const mc_deps_%s[] = {\n", name);
+  for (int i = 0; i < names->len; i++)
+    buf_printf(out, "  \"%s\",\n", c_escape(names->data[i]));
+  buf_puts(out, "  NULL,\n};\n");
+}
+
+bool deps_emit(Program *prog, Layout *layout, Buf *out) {
+  if (!compute(prog, layout)) {
+    buf_printf(out, "/* No dependency tables: %s. */\n", c_comment_escape(deps.refused));
+    return false;
+  }
+  buf_printf(out, "/* Dependency tables (compiler/deps.c): %u cells, %u rules. */\n",
+             deps.ncells, deps.nrules);
+  c_names(out, "cells", &deps.cell_names);
+  c_list(out, "guard", deps.guard_start, deps.nrules, &deps.guard);
+  c_list(out, "read", deps.read_start, deps.nrules, &deps.read);
+  c_list(out, "write", deps.write_start, deps.nrules, &deps.write);
+  buf_puts(out, "static const uint32_t mc_deps_process[] = {");
+  for (uint32_t i = 0; i < deps.nrules; i++)
+    buf_printf(out, "%s%u", sep(i), deps.process[i]);
+  buf_printf(out, "%s};\n", deps.nrules ? "\n" : "0");
+  c_names(out, "process_names", &deps.process_names);
+  buf_puts(out, "static const uint32_t mc_deps_visible[] = {");
+  for (int i = 0; i < deps.visible.len; i++)
+    buf_printf(out, "%s%u", sep(i), (uint32_t)(intptr_t)deps.visible.data[i]);
+  buf_printf(out, "%s};\n", deps.visible.len ? "\n" : "0");
+  buf_printf(out,
+             "static const McrtDeps mc_deps = {\n"
+             "    .ncells = %uu,\n"
+             "    .cell_names = mc_deps_cells,\n"
+             "    .guard_start = mc_deps_guard_start,\n"
+             "    .guard = mc_deps_guard,\n"
+             "    .read_start = mc_deps_read_start,\n"
+             "    .read = mc_deps_read,\n"
+             "    .write_start = mc_deps_write_start,\n"
+             "    .write = mc_deps_write,\n"
+             "    .nprocesses = %uu,\n"
+             "    .process = mc_deps_process,\n"
+             "    .process_names = mc_deps_process_names,\n"
+             "    .nvisible = %uu,\n"
+             "    .visible = mc_deps_visible,\n"
+             "};\n",
+             deps.ncells, (uint32_t)deps.process_names.len, (uint32_t)deps.visible.len);
+  return true;
+}
+
+static bool intersects(Vec *a, uint32_t alo, uint32_t ahi, Vec *b, uint32_t blo, uint32_t bhi) {
+  while (alo < ahi && blo < bhi) {
+    intptr_t x = (intptr_t)a->data[alo], y = (intptr_t)b->data[blo];
+    if (x == y)
+      return true;
+    if (x < y)
+      alo++;
+    else
+      blo++;
+  }
+  return false;
+}
+
+// Whether rule r writes a cell in the guard of rule s.
+static bool affects_guard(uint32_t r, uint32_t s) {
+  return intersects(&deps.write, deps.write_start[r], deps.write_start[r + 1], &deps.guard,
+                    deps.guard_start[s], deps.guard_start[s + 1]);
+}
+
+static void text_cells(FILE *out, const char *what, Vec *cells, uint32_t lo, uint32_t hi) {
+  fprintf(out, "  %-7s", what);
+  if (lo == hi)
+    fputs(" -", out);
+  for (uint32_t i = lo; i < hi; i++)
+    fprintf(out, " %s", (const char *)deps.cell_names.data[(intptr_t)cells->data[i]]);
+  fputc('\n', out);
+}
+
+static void json_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fprintf(out, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20)
+      fprintf(out, "\\u%04x", *s);
+    else
+      fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+static void json_cells(FILE *out, const char *key, Vec *cells, uint32_t lo, uint32_t hi) {
+  fprintf(out, "\"%s\": [", key);
+  for (uint32_t i = lo; i < hi; i++)
+    fprintf(out, "%s%u", i > lo ? ", " : "", (uint32_t)(intptr_t)cells->data[i]);
+  fputc(']', out);
+}
+
+int deps_print(Program *prog, Layout *layout, FILE *out, bool json) {
+  if (!compute(prog, layout)) {
+    fprintf(stderr, "mcgen: no dependency tables: %s\n", deps.refused);
+    return 2;
+  }
+  uint32_t n = deps.nrules;
+  if (json) {
+    fprintf(out, "{\"cells\": [");
+    for (int i = 0; i < deps.cell_names.len; i++) {
+      fputs(i ? ", " : "", out);
+      json_string(out, deps.cell_names.data[i]);
+    }
+    fprintf(out, "],\n \"processes\": [");
+    for (int i = 0; i < deps.process_names.len; i++) {
+      fputs(i ? ", " : "", out);
+      json_string(out, deps.process_names.data[i]);
+    }
+    fprintf(out, "],\n \"visible\": [");
+    for (int i = 0; i < deps.visible.len; i++)
+      fprintf(out, "%s%u", i ? ", " : "", (uint32_t)(intptr_t)deps.visible.data[i]);
+    fprintf(out, "],\n \"rules\": [");
+    for (uint32_t r = 0; r < n; r++) {
+      fprintf(out, "%s\n  {\"rule\": %u, \"name\": ", r ? "," : "", r);
+      json_string(out, deps.rule_names.data[r]);
+      fprintf(out, ", \"process\": %u, ", deps.process[r]);
+      json_cells(out, "guard", &deps.guard, deps.guard_start[r], deps.guard_start[r + 1]);
+      fputs(", ", out);
+      json_cells(out, "read", &deps.read, deps.read_start[r], deps.read_start[r + 1]);
+      fputs(", ", out);
+      json_cells(out, "write", &deps.write, deps.write_start[r], deps.write_start[r + 1]);
+      fputs(", \"enables_or_disables\": [", out);
+      bool first = true;
+      for (uint32_t s = 0; s < n; s++)
+        if (s != r && affects_guard(r, s)) {
+          fprintf(out, "%s%u", first ? "" : ", ", s);
+          first = false;
+        }
+      fputs("]}", out);
+    }
+    fprintf(out, "\n]}\n");
+    return 0;
+  }
+  fprintf(out, "%u cells, %u rules, %d processes\n", deps.ncells, n,
+          deps.process_names.len);
+  for (uint32_t r = 0; r < n; r++) {
+    fprintf(out, "rule %u: %s\n  process %s\n", r, (const char *)deps.rule_names.data[r],
+            (const char *)deps.process_names.data[deps.process[r]]);
+    text_cells(out, "guard", &deps.guard, deps.guard_start[r], deps.guard_start[r + 1]);
+    text_cells(out, "reads", &deps.read, deps.read_start[r], deps.read_start[r + 1]);
+    text_cells(out, "writes", &deps.write, deps.write_start[r], deps.write_start[r + 1]);
+  }
+  text_cells(out, "visible", &deps.visible, 0, (uint32_t)deps.visible.len);
+  fputs("can enable or disable (writes a cell of the other's guard):\n", out);
+  for (uint32_t r = 0; r < n; r++) {
+    fprintf(out, "  %s:", (const char *)deps.rule_names.data[r]);
+    bool any = false;
+    for (uint32_t s = 0; s < n; s++)
+      if (s != r && affects_guard(r, s)) {
+        fprintf(out, " %s", (const char *)deps.rule_names.data[s]);
+        any = true;
+      }
+    fputs(any ? "\n" : " -\n", out);
+  }
+  return 0;
+}
