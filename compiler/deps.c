@@ -19,7 +19,8 @@
 // body (read list), including those read by the functions the rule calls
 // (their parameters unbound); writes are the targets of assignments and of
 // the mutating methods (push, pop, add, remove, clear; these also read),
-// and every cell for DVE's error state (ND_RESET). A scenario's state
+// and every cell for DVE's error state (ND_RESET; the normal_write lists
+// leave it out, and the rule is marked as one that resets). A scenario's state
 // variable is read by every guard and written by every body (scenario.c
 // adds it outside the tree). The process of a rule is the DVE process of
 // its transition (Decl.process); in a .mc spec the binding of the action's
@@ -70,17 +71,22 @@ static char *index_name(Type *ty, int64_t e) {
   }
 }
 
-static void name_cells(Type *ty, const char *path, Vec *names) {
+// Names every cell of a value of type ty at bit offset off, and records
+// where its bits are (cell_bits: offset, width).
+static void name_cells(Type *ty, const char *path, int64_t off, Vec *names, Vec *cell_bits) {
   ty = R(ty);
   if (ty->kind == TY_ARRAY) {
     for (int64_t i = 0; i < R(ty->index)->card; i++)
-      name_cells(ty->base, format("%s[%s]", path, index_name(ty->index, i)), names);
+      name_cells(ty->base, format("%s[%s]", path, index_name(ty->index, i)),
+                 off + i * R(ty->base)->width, names, cell_bits);
   } else if (ty->kind == TY_RECORD) {
     for (int i = 0; i < ty->nfields; i++)
       name_cells(ty->fields[i]->type, format("%s.%s", path, token_text(ty->fields[i]->name)),
-                 names);
+                 off + ty->fields[i]->offset, names, cell_bits);
   } else {
     vec_push(names, (void *)path);
+    vec_push(cell_bits, (void *)(intptr_t)off);
+    vec_push(cell_bits, (void *)(intptr_t)ty->width);
   }
 }
 
@@ -276,6 +282,28 @@ static bool is_mutator(const char *name) {
 
 static Vec fns_open; // Decl*: the functions being walked (recursion)
 
+// DVE's error state (ND_RESET: every variable to its default, then one
+// assignment of an enum variable, the first process's state): the rule
+// being analysed may take it, and where that assignment puts what value.
+static bool rule_resets;
+static bool have_error_mark;
+static int64_t error_offset, error_width, error_value;
+
+static void note_reset(Node *node) {
+  rule_resets = true;
+  Node *as = node->lhs;
+  if (have_error_mark || !as || as->kind != ND_ASSIGN || as->lhs->kind != ND_IDENT ||
+      !as->rhs->is_const)
+    return;
+  int v = var_index(as->lhs->obj);
+  if (v < 0)
+    return;
+  have_error_mark = true;
+  error_offset = lay->offsets[v];
+  error_width = R(((Obj *)lay->vars.data[v])->type)->width;
+  error_value = as->rhs->val;
+}
+
 static bool visit(Node *node, void *ctx) {
   Sets *s = ctx;
   Loc l;
@@ -305,7 +333,7 @@ static bool visit(Node *node, void *ctx) {
     return true;
   case ND_RESET:
     if (s->write)
-      set_add_range(s->write, 0, ncells);
+      note_reset(node);
     return true;
   case ND_CALL: {
     Decl *fn = node->obj ? node->obj->decl : NULL;
@@ -340,7 +368,14 @@ typedef struct Deps {
   Vec cell_names;                       // const char*
   uint32_t *guard_start, *read_start, *write_start;
   Vec guard, read, write;               // (intptr_t) cells
+  Vec normal_write;                     // writes other than the error state's
+  uint32_t *normal_write_start;
+  uint8_t *resets;                      // per rule: may take the error state
+  bool any_resets;
   Vec rule_names;                       // "enter_loop(i=Proc_1)"
+  Vec cell_bits;                        // per cell: bit offset, width
+  uint32_t *key_start;                  // per rule: its keys (find_keys)
+  Vec key_cell, key_value, key_ne;
   uint32_t *process;
   Vec process_names;
   Vec visible;
@@ -382,6 +417,47 @@ static uint32_t process_id(StrSet *seen, const char *name) {
   unreachable();
 }
 
+// The conjuncts of the guard of the form `LOC == CONST` or `LOC != CONST`
+// (either side; `!(LOC == CONST)` too) where LOC is one scalar cell: while
+// one of them is false the rule is disabled, and only a rule that writes
+// its cell can enable it (a DVE transition's source state, a channel's
+// fill; an action's `P[i] == L0`). Each is appended to the key lists: the
+// cell, the value's encoding, and whether the test is `!=`.
+static void find_keys(Node *guard, bool negated, CellSet *scratch) {
+  if (guard->kind == ND_BINARY && guard->op == OP_AND && !negated) {
+    find_keys(guard->lhs, false, scratch);
+    find_keys(guard->rhs, false, scratch);
+    return;
+  }
+  if (guard->kind == ND_UNARY && guard->op == OP_NOT) {
+    find_keys(guard->lhs, !negated, scratch);
+    return;
+  }
+  if (guard->kind != ND_BINARY || (guard->op != OP_EQ && guard->op != OP_NE))
+    return;
+  bool ne = (guard->op == OP_NE) != negated;
+  for (int side = 0; side < 2; side++) {
+    Node *loc = side ? guard->rhs : guard->lhs, *other = side ? guard->lhs : guard->rhs;
+    Loc l;
+    int64_t v;
+    bool found = locate(loc, &l, scratch) && l.starts.len == 1 && l.size == 1 &&
+                 (l.ty->kind == TY_BOOL || l.ty->kind == TY_RANGE || l.ty->kind == TY_ENUM ||
+                  l.ty->kind == TY_SCALARSET) &&
+                 eval(other, &v);
+    Vec junk = {0};
+    set_drain(scratch, &junk);
+    if (!found)
+      continue;
+    int64_t enc = l.ty->kind == TY_RANGE ? v - l.ty->lo : v;
+    if (enc < 0 || enc >= l.ty->card)
+      continue; // a value the cell never holds: no key
+    vec_push(&deps.key_cell, (void *)(intptr_t)l.starts.data[0]);
+    vec_push(&deps.key_value, (void *)(intptr_t)enc);
+    vec_push(&deps.key_ne, (void *)(intptr_t)ne);
+    return;
+  }
+}
+
 static void analyse_rule(Decl *d, CellSet *g, CellSet *r, CellSet *w, int64_t scenario_cell) {
   if (d->expr) {
     reads_of(d->expr, g);
@@ -389,6 +465,7 @@ static void analyse_rule(Decl *d, CellSet *g, CellSet *r, CellSet *w, int64_t sc
       set_add_range(r, (intptr_t)g->touched.data[i], (intptr_t)g->touched.data[i] + 1);
   }
   Sets s = {r, w};
+  rule_resets = false;
   walk(d->body, visit, &s);
   if (scenario_cell >= 0) {
     set_add_range(g, scenario_cell, scenario_cell + 1);
@@ -397,7 +474,15 @@ static void analyse_rule(Decl *d, CellSet *g, CellSet *r, CellSet *w, int64_t sc
   }
   set_drain(g, &deps.guard);
   set_drain(r, &deps.read);
+  int from = deps.write.len;
   set_drain(w, &deps.write);
+  for (int i = from; i < deps.write.len; i++)
+    vec_push(&deps.normal_write, deps.write.data[i]);
+  if (rule_resets) { // the error state writes every cell
+    deps.write.len = from;
+    for (int64_t c = 0; c < ncells; c++)
+      vec_push(&deps.write, (void *)(intptr_t)c);
+  }
 }
 
 static bool compute(Program *prog, Layout *layout) {
@@ -432,7 +517,7 @@ static bool compute(Program *prog, Layout *layout) {
   deps.ncells = (uint32_t)ncells;
   for (int i = 0; i < lay->vars.len; i++) {
     Obj *var = lay->vars.data[i];
-    name_cells(var->type, var->name, &deps.cell_names);
+    name_cells(var->type, var->name, lay->offsets[i], &deps.cell_names, &deps.cell_bits);
   }
   int64_t scenario_cell = -1;
   if (scenario_active())
@@ -444,6 +529,10 @@ static bool compute(Program *prog, Layout *layout) {
   deps.read_start = xcalloc(nrules + 1, sizeof(uint32_t));
   deps.write_start = xcalloc(nrules + 1, sizeof(uint32_t));
   deps.process = xcalloc(nrules + 1, sizeof(uint32_t));
+  deps.normal_write_start = xcalloc(nrules + 1, sizeof(uint32_t));
+  deps.resets = xcalloc(nrules + 1, 1);
+  deps.key_start = xcalloc(nrules + 1, sizeof(uint32_t));
+  have_error_mark = false;
   StrSet seen = {0};
   uint32_t rule = 0;
   for (int i = 0; i < prog->decls.len; i++) {
@@ -468,6 +557,8 @@ static bool compute(Program *prog, Layout *layout) {
       if (nbound)
         buf_puts(&rn, ")");
       vec_push(&deps.rule_names, rn.data);
+      if (d->expr)
+        find_keys(d->expr, false, &g);
       analyse_rule(d, &g, &r, &w, scenario_cell);
       const char *proc = d->process ? d->process
                          : pp < 0  ? name
@@ -475,7 +566,11 @@ static bool compute(Program *prog, Layout *layout) {
                                             index_name(param_type(d->params.data[pp]),
                                                        bound_enc[pp]));
       deps.process[rule] = process_id(&seen, proc);
+      deps.resets[rule] = rule_resets;
+      deps.any_resets |= rule_resets;
       rule++;
+      deps.normal_write_start[rule] = (uint32_t)deps.normal_write.len;
+      deps.key_start[rule] = (uint32_t)deps.key_cell.len;
       deps.guard_start[rule] = (uint32_t)deps.guard.len;
       deps.read_start[rule] = (uint32_t)deps.read.len;
       deps.write_start[rule] = (uint32_t)deps.write.len;
@@ -542,6 +637,24 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
     buf_printf(out, "%s%u", sep(i), deps.process[i]);
   buf_printf(out, "%s};\n", deps.nrules ? "\n" : "0");
   c_names(out, "process_names", &deps.process_names);
+  if (deps.any_resets) {
+    c_list(out, "normal_write", deps.normal_write_start, deps.nrules, &deps.normal_write);
+    buf_puts(out, "static const uint8_t mc_deps_resets[] = {");
+    for (uint32_t i = 0; i < deps.nrules; i++)
+      buf_printf(out, "%s%u", sep(i), deps.resets[i]);
+    buf_puts(out, "\n};\n");
+  }
+  c_list(out, "key_cell", deps.key_start, deps.nrules, &deps.key_cell);
+  buf_puts(out, "static const uint64_t mc_deps_key_value[] = {");
+  for (int i = 0; i < deps.key_value.len; i++)
+    buf_printf(out, "%s%lluu", sep((uint64_t)i), (unsigned long long)(intptr_t)deps.key_value.data[i]);
+  buf_printf(out, "%s};\nstatic const uint8_t mc_deps_key_ne[] = {", deps.key_value.len ? "\n" : "0");
+  for (int i = 0; i < deps.key_ne.len; i++)
+    buf_printf(out, "%s%u", sep((uint64_t)i), (unsigned)(intptr_t)deps.key_ne.data[i]);
+  buf_printf(out, "%s};\nstatic const uint32_t mc_deps_cell_bits[] = {", deps.key_ne.len ? "\n" : "0");
+  for (int i = 0; i < deps.cell_bits.len; i++)
+    buf_printf(out, "%s%llu", sep((uint64_t)i), (unsigned long long)(intptr_t)deps.cell_bits.data[i]);
+  buf_printf(out, "%s};\n", deps.cell_bits.len ? "\n" : "0");
   buf_puts(out, "static const uint32_t mc_deps_visible[] = {");
   for (int i = 0; i < deps.visible.len; i++)
     buf_printf(out, "%s%u", sep(i), (uint32_t)(intptr_t)deps.visible.data[i]);
@@ -561,8 +674,22 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
              "    .process_names = mc_deps_process_names,\n"
              "    .nvisible = %uu,\n"
              "    .visible = mc_deps_visible,\n"
+             "    .resets = %s,\n"
+             "    .normal_write_start = mc_deps_%s_start,\n"
+             "    .normal_write = mc_deps_%s,\n"
+             "    .error_offset = %lldu,\n"
+             "    .error_width = %lldu,\n"
+             "    .error_value = %lldu,\n"
+             "    .key_start = mc_deps_key_cell_start,\n"
+             "    .key_cell = mc_deps_key_cell,\n"
+             "    .key_value = mc_deps_key_value,\n"
+             "    .key_ne = mc_deps_key_ne,\n"
+             "    .cell_bits = mc_deps_cell_bits,\n"
              "};\n",
-             deps.ncells, (uint32_t)deps.process_names.len, (uint32_t)deps.visible.len);
+             deps.ncells, (uint32_t)deps.process_names.len, (uint32_t)deps.visible.len,
+             deps.any_resets ? "mc_deps_resets" : "NULL",
+             deps.any_resets ? "normal_write" : "write", deps.any_resets ? "normal_write" : "write",
+             (long long)error_offset, (long long)error_width, (long long)error_value);
   return true;
 }
 
@@ -664,6 +791,11 @@ int deps_print(Program *prog, Layout *layout, FILE *out, bool json) {
     text_cells(out, "guard", &deps.guard, deps.guard_start[r], deps.guard_start[r + 1]);
     text_cells(out, "reads", &deps.read, deps.read_start[r], deps.read_start[r + 1]);
     text_cells(out, "writes", &deps.write, deps.write_start[r], deps.write_start[r + 1]);
+    for (uint32_t k = deps.key_start[r]; k < deps.key_start[r + 1]; k++)
+      fprintf(out, "  key     %s %s %llu (encoding)\n",
+              (const char *)deps.cell_names.data[(intptr_t)deps.key_cell.data[k]],
+              deps.key_ne.data[k] ? "!=" : "==",
+              (unsigned long long)(intptr_t)deps.key_value.data[k]);
   }
   text_cells(out, "visible", &deps.visible, 0, (uint32_t)deps.visible.len);
   fputs("can enable or disable (writes a cell of the other's guard):\n", out);

@@ -437,6 +437,27 @@ typedef struct McrtDeps {
   // predicates read (visibility), as one sorted list.
   uint32_t nvisible;
   const uint32_t *visible;
+  // DVE's error state: a rule whose evaluation may fail (an overflow, an
+  // index out of range) then resets the whole state (its write list holds
+  // every cell). resets[r]: rule r may (NULL: no rule may); its writes
+  // when it does not are normal_write[normal_write_start[r] ..
+  // normal_write_start[r + 1]) (the write lists themselves when resets is
+  // NULL). A successor is the error state when its bits [error_offset,
+  // error_offset + error_width) hold error_value (the first process's
+  // state variable at its error state).
+  const uint8_t *resets;
+  const uint32_t *normal_write_start, *normal_write;
+  uint32_t error_offset, error_width;
+  uint64_t error_value;
+  // Conjuncts of each rule's guard, for the enabling sets of partial-order
+  // reduction: for k in key_start[r] .. key_start[r + 1], rule r is
+  // disabled unless cell key_cell[k] holds the encoding key_value[k]
+  // (key_ne[k]: unless it holds another value). cell_bits[2c] and
+  // cell_bits[2c + 1]: the bit offset and width of cell c.
+  const uint32_t *key_start, *key_cell;
+  const uint64_t *key_value;
+  const uint8_t *key_ne;
+  const uint32_t *cell_bits;
 } McrtDeps;
 
 typedef struct McrtModel {
