@@ -227,7 +227,8 @@ e2e-tests: all asan-runtime
 	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_ltl.sh $(B)
 
 # Partial-order reduction: mcgen --deps against hand-derived tables, then
-# the checker's --por against --por off (tests/por/run.sh).
+# the checker's --por against --por off (tests/por/run.sh): the specs, and
+# the BEEM instances up to 20000 states (make conformance: up to LIMIT).
 por-tests: all
 	tests/por/run.sh $(B)
 
@@ -251,6 +252,7 @@ conformance: all
 	tests/conformance/run.sh $(B) --compile-all --limit $(LIMIT)
 	tests/conformance/ltl.sh $(B) --limit $(LIMIT)
 	tests/conformance/mcc.sh $(B) --compile-all --limit $(MCC_LIMIT)
+	POR_BEEM_LIMIT=$(LIMIT) tests/por/run.sh $(B)
 
 conformance-tests: all
 	tests/conformance/selftest.sh $(B)
