@@ -76,7 +76,7 @@ fi
 # The cycle proviso.
 
 if (cd "$work" && "$mcgen" -o ignoring "$specs/ignoring.mc" >"$work/err" 2>&1); then
-  "$work/ignoring" --por on >"$work/on.txt" 2>&1
+  "$work/ignoring" --por on --report "$work/ignoring.json" >"$work/on.txt" 2>&1
   rc_on=$?
   MCRT_POR_NO_PROVISO=1 "$work/ignoring" --por on >"$work/noprov.txt" 2>&1
   rc_noprov=$?
@@ -85,6 +85,14 @@ if (cd "$work" && "$mcgen" -o ignoring "$specs/ignoring.mc" >"$work/err" 2>&1); 
     pass proviso-finds-violation
   else
     fail proviso-finds-violation "exit $rc_on: $(head -c 300 "$work/on.txt" | tr '\n' '|')"
+  fi
+  got=$(jq -c '[.por, .por_reduced_expansions, .por_full_expansions, .por_pruned_rules]' \
+    "$work/ignoring.json" 2>&1)
+  if [ "$got" = '["on",1,1,1]' ] &&
+     grep -q '^por: *on: 1 expansions reduced, 1 full; 1 enabled action bindings pruned' "$work/on.txt"; then
+    pass proviso-report
+  else
+    fail proviso-report "report $got; summary: $(grep '^por:' "$work/on.txt")"
   fi
   # The same spec without the proviso misses it: what the test above guards.
   if [ $rc_noprov -eq 0 ] && grep -q '^states: *2 distinct' "$work/noprov.txt"; then
