@@ -97,6 +97,12 @@ typedef struct Loc {
   Vec starts; // (intptr_t) first cells
   int64_t size;
   Type *ty;
+  // An element of one array at an index held by one scalar cell (a[j],
+  // a[j + 1], a[j].f): which element, in a given state, is the one at
+  // position enc(dyn_cell) + dyn_shift; within it, cells dyn_inner ..
+  // dyn_inner + size. starts still lists every element's.
+  bool dyn;
+  int64_t dyn_base, dyn_k, dyn_n, dyn_cell, dyn_shift, dyn_inner;
 } Loc;
 
 static Layout *lay;
@@ -185,7 +191,20 @@ static void set_add_range(CellSet *s, int64_t lo, int64_t hi) {
     }
 }
 
+// The precise pass (see analyse_rule): a location at a dynamic index is
+// recorded as a dyn entry of the rule instead of all its elements.
+static bool precise_mode;
+static bool precise_writing; // the set being added to is the write set
+static Vec *dyn_sink;        // (intptr_t) 8 numbers per entry
+
 static void set_add_loc(CellSet *s, Loc *l) {
+  if (precise_mode && l->dyn) {
+    int64_t e[8] = {l->dyn_base, l->dyn_k,     l->dyn_n,    l->dyn_cell,
+                    l->dyn_shift, l->dyn_inner, l->size, precise_writing};
+    for (int i = 0; i < 8; i++)
+      vec_push(dyn_sink, (void *)(intptr_t)e[i]);
+    return;
+  }
   for (int i = 0; i < l->starts.len; i++)
     set_add_range(s, (intptr_t)l->starts.data[i], (intptr_t)l->starts.data[i] + l->size);
 }
@@ -211,6 +230,8 @@ typedef struct Sets {
 } Sets;
 
 static void reads_of(Node *node, CellSet *read);
+
+static bool index_cell(Node *idx, int64_t *cell, int64_t *shift);
 
 // The location a state lvalue or rvalue denotes, reading on the way the
 // index expressions (into `read`). False when the expression is not a
@@ -248,6 +269,21 @@ static bool locate(Node *node, Loc *out, CellSet *read) {
           vec_push(&out->starts, (void *)((intptr_t)base.starts.data[i] + e * k));
     out->size = k;
     out->ty = R(base.ty->base);
+    if (base.dyn && pos >= 0) { // a[j][2]: the element's inner part
+      out->dyn = true;
+      out->dyn_base = base.dyn_base, out->dyn_k = base.dyn_k, out->dyn_n = base.dyn_n;
+      out->dyn_cell = base.dyn_cell, out->dyn_shift = base.dyn_shift;
+      out->dyn_inner = base.dyn_inner + pos * k;
+    } else if (!base.dyn && pos < 0 && base.starts.len == 1) {
+      int64_t cell, shift;
+      if (index_cell(node->rhs, &cell, &shift)) {
+        out->dyn = true;
+        out->dyn_base = (intptr_t)base.starts.data[0], out->dyn_k = k;
+        out->dyn_n = index->card, out->dyn_cell = cell;
+        out->dyn_shift = shift - (index->kind == TY_RANGE ? index->lo : 0);
+        out->dyn_inner = 0;
+      }
+    }
     return true;
   }
   case ND_FIELD: {
@@ -261,6 +297,12 @@ static bool locate(Node *node, Loc *out, CellSet *read) {
           vec_push(&out->starts, (void *)((intptr_t)base.starts.data[j] + off));
         out->size = ncells_of(f->type);
         out->ty = R(f->type);
+        if (base.dyn) {
+          out->dyn = true;
+          out->dyn_base = base.dyn_base, out->dyn_k = base.dyn_k, out->dyn_n = base.dyn_n;
+          out->dyn_cell = base.dyn_cell, out->dyn_shift = base.dyn_shift;
+          out->dyn_inner = base.dyn_inner + off;
+        }
         return true;
       }
       off += ncells_of(f->type);
@@ -270,6 +312,59 @@ static bool locate(Node *node, Loc *out, CellSet *read) {
   default:
     return false;
   }
+}
+
+// Whether an index is one scalar state cell plus a constant (`j`, `j + 1`,
+// `j - 1`, `p.next`): its cell and the constant added to its logical value,
+// expressed on the encoding (logical = encoding + lo for a range).
+static bool index_cell(Node *idx, int64_t *cell, int64_t *shift) {
+  int64_t c = 0;
+  if (idx->kind == ND_BINARY && (idx->op == OP_ADD || idx->op == OP_SUB)) {
+    if (!eval(idx->rhs, &c))
+      return false;
+    if (idx->op == OP_SUB)
+      c = -c;
+    idx = idx->lhs;
+  }
+  Loc l;
+  CellSet junk_set = {xcalloc((size_t)ncells + 1, 1), {0}};
+  bool saved = precise_mode;
+  precise_mode = false;
+  bool ok = locate(idx, &l, &junk_set) && !l.dyn && l.starts.len == 1 && l.size == 1 &&
+            (l.ty->kind == TY_RANGE || l.ty->kind == TY_ENUM || l.ty->kind == TY_BOOL ||
+             l.ty->kind == TY_SCALARSET);
+  precise_mode = saved;
+  if (!ok)
+    return false;
+  *cell = (intptr_t)l.starts.data[0];
+  *shift = c + (l.ty->kind == TY_RANGE ? l.ty->lo : 0);
+  return true;
+}
+
+// What the rule being analysed writes into single scalar cells (the
+// precise pass only): (cell, encoding) of each constant assignment, and
+// (cell, -1) where the value is not known (enabling sets: a rule that never
+// writes value v into cell c cannot make `c == v` true).
+static Vec *value_sink; // (intptr_t) pairs
+
+static void note_value_write(Loc *l, Node *rhs) {
+  if (!precise_mode || !value_sink)
+    return;
+  int64_t v = -1;
+  if (rhs && !l->dyn && l->starts.len == 1 && l->size == 1 &&
+      (l->ty->kind == TY_RANGE || l->ty->kind == TY_ENUM || l->ty->kind == TY_BOOL) &&
+      eval(rhs, &v)) {
+    v = l->ty->kind == TY_RANGE ? v - l->ty->lo : v;
+    if (v < 0 || v >= l->ty->card)
+      v = -1;
+  } else {
+    v = -1;
+  }
+  for (int i = 0; i < l->starts.len; i++)
+    for (int64_t c = 0; c < l->size; c++) {
+      vec_push(value_sink, (void *)((intptr_t)l->starts.data[i] + c));
+      vec_push(value_sink, (void *)(intptr_t)v);
+    }
 }
 
 static bool is_mutator(const char *name) {
@@ -316,16 +411,22 @@ static bool visit(Node *node, void *ctx) {
     set_add_loc(s->read, &l);
     return false;
   case ND_ASSIGN:
-    if (s->write && locate(node->lhs, &l, s->read))
+    if (s->write && locate(node->lhs, &l, s->read)) {
+      precise_writing = true;
       set_add_loc(s->write, &l);
-    else
+      precise_writing = false;
+      note_value_write(&l, node->rhs);
+    } else
       walk(node->lhs, visit, s);
     walk(node->rhs, visit, s);
     return false;
   case ND_METHOD:
     if (s->write && is_mutator(token_text(node->name)) && locate(node->lhs, &l, s->read)) {
       set_add_loc(s->read, &l);
+      precise_writing = true;
       set_add_loc(s->write, &l);
+      precise_writing = false;
+      note_value_write(&l, NULL);
       for (int i = 0; i < node->args.len; i++)
         walk(node->args.data[i], visit, s);
       return false;
@@ -369,6 +470,10 @@ typedef struct Deps {
   uint32_t *guard_start, *read_start, *write_start;
   Vec guard, read, write;               // (intptr_t) cells
   Vec normal_write;                     // writes other than the error state's
+  Vec pread, pwrite, dyn;               // the precise pass: reads and writes
+  Vec values;                           // (cell, encoding or -1) pairs per rule
+  uint32_t *values_start;
+  uint32_t *pread_start, *pwrite_start, *dyn_start;
   uint32_t *normal_write_start;
   uint8_t *resets;                      // per rule: may take the error state
   bool any_resets;
@@ -483,6 +588,23 @@ static void analyse_rule(Decl *d, CellSet *g, CellSet *r, CellSet *w, int64_t sc
     for (int64_t c = 0; c < ncells; c++)
       vec_push(&deps.write, (void *)(intptr_t)c);
   }
+  // The precise pass: the same walk, where an access at an index held by
+  // one cell is a dyn entry (the checker resolves it in the state at hand)
+  // instead of every element; writes without the error state's.
+  precise_mode = true;
+  dyn_sink = &deps.dyn;
+  value_sink = &deps.values;
+  Sets ps = {r, w};
+  if (d->expr)
+    walk(d->expr, visit, &ps);
+  walk(d->body, visit, &ps);
+  precise_mode = false;
+  if (scenario_cell >= 0) {
+    set_add_range(r, scenario_cell, scenario_cell + 1);
+    set_add_range(w, scenario_cell, scenario_cell + 1);
+  }
+  set_drain(r, &deps.pread);
+  set_drain(w, &deps.pwrite);
 }
 
 static bool compute(Program *prog, Layout *layout) {
@@ -532,6 +654,10 @@ static bool compute(Program *prog, Layout *layout) {
   deps.normal_write_start = xcalloc(nrules + 1, sizeof(uint32_t));
   deps.resets = xcalloc(nrules + 1, 1);
   deps.key_start = xcalloc(nrules + 1, sizeof(uint32_t));
+  deps.pread_start = xcalloc(nrules + 1, sizeof(uint32_t));
+  deps.pwrite_start = xcalloc(nrules + 1, sizeof(uint32_t));
+  deps.dyn_start = xcalloc(nrules + 1, sizeof(uint32_t));
+  deps.values_start = xcalloc(nrules + 1, sizeof(uint32_t));
   have_error_mark = false;
   StrSet seen = {0};
   uint32_t rule = 0;
@@ -571,6 +697,10 @@ static bool compute(Program *prog, Layout *layout) {
       rule++;
       deps.normal_write_start[rule] = (uint32_t)deps.normal_write.len;
       deps.key_start[rule] = (uint32_t)deps.key_cell.len;
+      deps.pread_start[rule] = (uint32_t)deps.pread.len;
+      deps.pwrite_start[rule] = (uint32_t)deps.pwrite.len;
+      deps.dyn_start[rule] = (uint32_t)(deps.dyn.len / 8);
+      deps.values_start[rule] = (uint32_t)(deps.values.len / 2);
       deps.guard_start[rule] = (uint32_t)deps.guard.len;
       deps.read_start[rule] = (uint32_t)deps.read.len;
       deps.write_start[rule] = (uint32_t)deps.write.len;
@@ -655,6 +785,22 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
   for (int i = 0; i < deps.cell_bits.len; i++)
     buf_printf(out, "%s%llu", sep((uint64_t)i), (unsigned long long)(intptr_t)deps.cell_bits.data[i]);
   buf_printf(out, "%s};\n", deps.cell_bits.len ? "\n" : "0");
+  c_list(out, "pread", deps.pread_start, deps.nrules, &deps.pread);
+  c_list(out, "pwrite", deps.pwrite_start, deps.nrules, &deps.pwrite);
+  buf_puts(out, "static const uint32_t mc_deps_dyn_start[] = {");
+  for (uint32_t i = 0; i <= deps.nrules; i++)
+    buf_printf(out, "%s%u", sep(i), deps.dyn_start[i]);
+  buf_puts(out, "\n};\nstatic const int64_t mc_deps_dyn[] = {");
+  for (int i = 0; i < deps.dyn.len; i++)
+    buf_printf(out, "%s%lld", sep((uint64_t)i), (long long)(intptr_t)deps.dyn.data[i]);
+  buf_printf(out, "%s};\n", deps.dyn.len ? "\n" : "0");
+  buf_puts(out, "static const uint32_t mc_deps_values_start[] = {");
+  for (uint32_t i = 0; i <= deps.nrules; i++)
+    buf_printf(out, "%s%u", sep(i), deps.values_start[i]);
+  buf_puts(out, "\n};\nstatic const int64_t mc_deps_values[] = {");
+  for (int i = 0; i < deps.values.len; i++)
+    buf_printf(out, "%s%lld", sep((uint64_t)i), (long long)(intptr_t)deps.values.data[i]);
+  buf_printf(out, "%s};\n", deps.values.len ? "\n" : "0");
   buf_puts(out, "static const uint32_t mc_deps_visible[] = {");
   for (int i = 0; i < deps.visible.len; i++)
     buf_printf(out, "%s%u", sep(i), (uint32_t)(intptr_t)deps.visible.data[i]);
@@ -685,6 +831,14 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
              "    .key_value = mc_deps_key_value,\n"
              "    .key_ne = mc_deps_key_ne,\n"
              "    .cell_bits = mc_deps_cell_bits,\n"
+             "    .pread_start = mc_deps_pread_start,\n"
+             "    .pread = mc_deps_pread,\n"
+             "    .pwrite_start = mc_deps_pwrite_start,\n"
+             "    .pwrite = mc_deps_pwrite,\n"
+             "    .dyn_start = mc_deps_dyn_start,\n"
+             "    .dyn = mc_deps_dyn,\n"
+             "    .values_start = mc_deps_values_start,\n"
+             "    .values = mc_deps_values,\n"
              "};\n",
              deps.ncells, (uint32_t)deps.process_names.len, (uint32_t)deps.visible.len,
              deps.any_resets ? "mc_deps_resets" : "NULL",

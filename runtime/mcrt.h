@@ -458,6 +458,24 @@ typedef struct McrtDeps {
   const uint64_t *key_value;
   const uint8_t *key_ne;
   const uint32_t *cell_bits;
+  // What rule r reads (guard and body) and writes (without the error
+  // state) at a given state: the cells pread[pread_start[r] ..) and
+  // pwrite[pwrite_start[r] ..), and for each entry e of dyn (8 numbers from
+  // 8 * dyn_start[r] up to 8 * dyn_start[r + 1]: base, k, n, cell, shift,
+  // inner, size, write) the cells base + p * k + inner .. + size of the
+  // element p = encoding of cell `cell` + shift, an array access at an
+  // index held in one cell (every element when p is not in 0 .. n - 1). A
+  // rule that reads that cell depends on every writer of it, so within the
+  // rules independent of r the element stays the same.
+  const uint32_t *pread_start, *pread, *pwrite_start, *pwrite, *dyn_start;
+  const int64_t *dyn;
+  // The values rule r writes into single scalar cells (without the error
+  // state): pairs (cell, encoding) from 2 * values_start[r] up to
+  // 2 * values_start[r + 1], encoding -1 where it is not a constant. A
+  // cell of pwrite without a pair is written through a method call or a
+  // dynamic index (any value).
+  const uint32_t *values_start;
+  const int64_t *values;
 } McrtDeps;
 
 typedef struct McrtModel {

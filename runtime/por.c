@@ -12,9 +12,14 @@
 // dependent when one writes a cell the other reads or writes (reads: guard
 // and body). For a seed, an enabled rule t, the closure T is the least set
 // holding t such that
-//   - for an enabled rule in T, every rule dependent on it is in T;
-//   - for a disabled rule in T, every rule that writes a cell its guard
-//     reads is in T (a necessary enabling set: nothing else can enable it).
+//   - for an enabled rule in T, every rule dependent on it is in T, its
+//     own accesses at an index held in one cell (McrtDeps.dyn) taken at
+//     the element this state selects: it reads that cell, so every writer
+//     of it is in T and no rule outside T moves the index;
+//   - for a disabled rule in T, a necessary enabling set: if one of its key
+//     conjuncts (McrtDeps.key_*) is false here, the writers of that cell
+//     (for `c == v`, those that may write v: McrtDeps.values); else every
+//     rule that writes a cell its guard reads. Nothing else can enable it.
 // Then no sequence of rules outside T, from this state, enables a rule of
 // T, disables an enabled one or changes what it does, and every enabled
 // rule of T stays enabled after it (D1, D2): every deadlock stays
@@ -312,10 +317,25 @@ static void add(McrtPor *p, uint32_t *top, uint32_t r) {
   }
 }
 
+// Whether rule w may write encoding v into cell c: it writes c other than
+// by constant assignments (or through a dynamic index, a method, which
+// leave no pair), or one of its constants is v.
+static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint64_t v) {
+  bool paired = false;
+  for (uint32_t i = d->values_start[w]; i < d->values_start[w + 1]; i++) {
+    if (d->values[2 * i] != (int64_t)c)
+      continue;
+    paired = true;
+    if (d->values[2 * i + 1] < 0 || (uint64_t)d->values[2 * i + 1] == v)
+      return true;
+  }
+  return !paired;
+}
+
 // The cell of a key conjunct of disabled rule r that is false in the state
 // being expanded, the one whose writers add the fewest rules not yet in the
 // closure; UINT32_MAX when none is false (or r has none).
-static uint32_t falsified_key(McrtPor *p, uint32_t r) {
+static uint32_t falsified_key(McrtPor *p, uint32_t r, uint32_t *key) {
   const McrtPorShared *sh = p->sh;
   const McrtDeps *d = sh->d;
   uint32_t best = UINT32_MAX, best_new = UINT32_MAX;
@@ -329,9 +349,20 @@ static uint32_t falsified_key(McrtPor *p, uint32_t r) {
     for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
       fresh += p->mark[sh->writers[j]] != p->mark_gen;
     if (fresh < best_new)
-      best = c, best_new = fresh;
+      best = c, best_new = fresh, *key = k;
   }
   return best;
+}
+
+// Adds the rules dependent on a rule that writes (or only reads) cell c:
+// its readers and writers (or its writers).
+static void add_dependents(McrtPor *p, uint32_t *top, uint32_t c, bool write) {
+  const McrtPorShared *sh = p->sh;
+  if (write)
+    for (uint32_t j = sh->readers_start[c]; j < sh->readers_start[c + 1]; j++)
+      add(p, top, sh->readers[j]);
+  for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
+    add(p, top, sh->writers[j]);
 }
 
 // The closure of seed (a captured successor's rule): marks its enabled
@@ -345,7 +376,7 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
     p->mark_gen = 1;
   }
   memset(p->take, 0, p->nsucc * sizeof *p->take);
-  uint32_t top = 0, enabled = 0, c;
+  uint32_t top = 0, enabled = 0, c, k;
   add(p, &top, seed);
   while (top > 0) {
     uint32_t r = p->stack[--top];
@@ -353,22 +384,29 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
       if (sh->visible[r] || ++enabled >= limit)
         return UINT32_MAX;
       p->take[p->succ_of[r]] = true;
-      for (uint32_t i = d->normal_write_start[r]; i < d->normal_write_start[r + 1]; i++) {
-        uint32_t c = d->normal_write[i];
-        for (uint32_t j = sh->readers_start[c]; j < sh->readers_start[c + 1]; j++)
-          add(p, &top, sh->readers[j]);
-        for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
-          add(p, &top, sh->writers[j]);
+      for (uint32_t i = d->pwrite_start[r]; i < d->pwrite_start[r + 1]; i++)
+        add_dependents(p, &top, d->pwrite[i], true);
+      for (uint32_t i = d->pread_start[r]; i < d->pread_start[r + 1]; i++)
+        add_dependents(p, &top, d->pread[i], false);
+      for (uint32_t e = d->dyn_start[r]; e < d->dyn_start[r + 1]; e++) {
+        const int64_t *x = d->dyn + 8 * (size_t)e; // base k n cell shift inner size write
+        uint64_t enc = mcrt_get_wide(p->cur, d->cell_bits[2 * x[3]], d->cell_bits[2 * x[3] + 1]);
+        int64_t pos = (int64_t)enc + x[4];
+        // The rule may change the index before the access: every element.
+        for (uint32_t i = d->pwrite_start[r]; i < d->pwrite_start[r + 1]; i++)
+          if (d->pwrite[i] == (uint32_t)x[3])
+            pos = -1;
+        for (int64_t el = 0; el < x[2]; el++)
+          if (el == pos || pos < 0 || pos >= x[2])
+            for (int64_t k = 0; k < x[6]; k++)
+              add_dependents(p, &top, (uint32_t)(x[0] + el * x[1] + x[5] + k), x[7] != 0);
       }
-      for (uint32_t i = d->read_start[r]; i < d->read_start[r + 1]; i++) {
-        uint32_t c = d->read[i];
-        for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
-          add(p, &top, sh->writers[j]);
-      }
-    } else if ((c = falsified_key(p, r)) != UINT32_MAX) {
-      // Disabled by a key conjunct: only a writer of its cell enables it.
+    } else if ((c = falsified_key(p, r, &k)) != UINT32_MAX) {
+      // Disabled by a key conjunct: only a writer of its cell enables it,
+      // and for `c == v` only one that may write v there.
       for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
-        add(p, &top, sh->writers[j]);
+        if (d->key_ne[k] || may_write(d, sh->writers[j], c, d->key_value[k]))
+          add(p, &top, sh->writers[j]);
     } else {
       for (uint32_t i = d->guard_start[r]; i < d->guard_start[r + 1]; i++) {
         uint32_t c = d->guard[i];
