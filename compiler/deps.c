@@ -327,13 +327,20 @@ static bool index_cell(Node *idx, int64_t *cell, int64_t *shift) {
     idx = idx->lhs;
   }
   Loc l;
-  CellSet junk_set = {xcalloc((size_t)ncells + 1, 1), {0}};
+  static CellSet junk_set; // the index's own reads: counted by the caller
+  static int64_t junk_cells;
+  if (junk_cells < ncells + 1) {
+    junk_set.in = xcalloc((size_t)ncells + 1, 1);
+    junk_cells = ncells + 1;
+  }
   bool saved = precise_mode;
   precise_mode = false;
   bool ok = locate(idx, &l, &junk_set) && !l.dyn && l.starts.len == 1 && l.size == 1 &&
             (l.ty->kind == TY_RANGE || l.ty->kind == TY_ENUM || l.ty->kind == TY_BOOL ||
              l.ty->kind == TY_SCALARSET);
   precise_mode = saved;
+  Vec junk = {0};
+  set_drain(&junk_set, &junk);
   if (!ok)
     return false;
   *cell = (intptr_t)l.starts.data[0];
