@@ -23,9 +23,11 @@
 // Then no sequence of rules outside T, from this state, enables a rule of
 // T, disables an enabled one or changes what it does, and every enabled
 // rule of T stays enabled after it (D1, D2): every deadlock stays
-// reachable. Every enabled rule is tried as the seed; the closure with the
-// fewest enabled rules wins (ties: the lowest seed), so the choice is a
-// function of the state.
+// reachable. Up to 8 enabled rules, each not in an earlier seed's
+// closure, are tried as the seed, and a closure past a work budget (twice
+// the rules) is given up; the closure
+// with the fewest enabled rules wins (ties: the earliest seed), so the
+// choice is a function of the state.
 //
 // Visibility. A rule that writes a cell an invariant, reachable, terminal,
 // constraint or accepting predicate reads (McrtDeps.visible) is visible;
@@ -81,6 +83,8 @@ typedef struct McrtPorShared {
   uint32_t *readers_start, *readers; // per cell: the rules whose read list holds it
   uint32_t *writers_start, *writers; // per cell: the rules that may write it
   bool *visible;                     // per rule: writes a visible cell
+  uint32_t *dep_start, *dep;         // per rule: the rules dependent on it (static
+                                     // lists; NULL past MCRT_POR_DEP_RULES rules)
   McrtCtx *main;                     // the search's context (its depth, its set)
   McrtFp *fresh;                     // states found at depth fresh_depth (open addressing)
   uint64_t fresh_cap, fresh_count, fresh_depth;
@@ -106,6 +110,8 @@ struct McrtPor {
   bool *take, *best;        // per captured successor
   uint8_t *canon;
   const uint8_t *cur; // the state being expanded
+  uint64_t work;      // rules looked at by the closure being computed
+  bool *covered;      // per captured successor: in an earlier closure of this state
 };
 
 // ---------------------------------------------------------------------------
@@ -138,6 +144,48 @@ static void account(McrtPorShared *sh, const McrtPor *p) {
   sh->main->por_bytes = sh->table_bytes + sh->fresh_cap * sizeof(McrtFp) +
                         ((size_t)sh->nrules + 1) * 4 * sizeof(uint32_t) +
                         (size_t)p->cap * (p->stride + sizeof(uint64_t) + sizeof(uint32_t) + 2);
+}
+
+#define MCRT_POR_DEP_RULES 4096
+
+// Per rule, the rules dependent on it by its static lists (what the
+// closure would gather cell by cell), once for the run.
+static bool tabulate_dependents(McrtPorShared *sh) {
+  const McrtDeps *d = sh->d;
+  uint32_t n = sh->nrules;
+  uint32_t *seen = calloc((size_t)n + 1, sizeof *seen);
+  sh->dep_start = calloc((size_t)n + 1, sizeof *sh->dep_start);
+  size_t cap = 1024, len = 0;
+  sh->dep = malloc(cap * sizeof *sh->dep);
+  if (!seen || !sh->dep_start || !sh->dep)
+    return free(seen), false;
+  for (uint32_t r = 0; r < n; r++) {
+    sh->dep_start[r] = (uint32_t)len;
+    for (int pass = 0; pass < 3; pass++) {
+      const uint32_t *start = pass == 2 ? d->read_start : d->normal_write_start;
+      const uint32_t *list = pass == 2 ? d->read : d->normal_write;
+      const uint32_t *ostart = pass == 0 ? sh->readers_start : sh->writers_start;
+      const uint32_t *other = pass == 0 ? sh->readers : sh->writers;
+      for (uint32_t i = start[r]; i < start[r + 1]; i++)
+        for (uint32_t j = ostart[list[i]]; j < ostart[list[i] + 1]; j++) {
+          uint32_t u = other[j];
+          if (seen[u] == r + 1)
+            continue;
+          seen[u] = r + 1;
+          if (len == cap) {
+            uint32_t *t = realloc(sh->dep, 2 * cap * sizeof *t);
+            if (!t)
+              return free(seen), false;
+            sh->dep = t, cap *= 2;
+          }
+          sh->dep[len++] = u;
+        }
+    }
+  }
+  sh->dep_start[n] = (uint32_t)len;
+  sh->table_bytes += (len + n + 1) * sizeof(uint32_t);
+  free(seen);
+  return true;
 }
 
 static McrtPor *scratch_new(McrtPorShared *sh, size_t state_bytes) {
@@ -185,11 +233,13 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
     for (uint32_t i = d->normal_write_start[r]; i < d->normal_write_start[r + 1]; i++)
       sh->visible[r] |= vis_cell[d->normal_write[i]];
   free(vis_cell);
+  if (sh->nrules <= MCRT_POR_DEP_RULES && !tabulate_dependents(sh))
+    goto fail;
   sh->fresh_cap = 1024;
   sh->fresh = calloc(sh->fresh_cap, sizeof *sh->fresh);
   if (!sh->fresh)
     goto fail;
-  sh->table_bytes = ((size_t)d->ncells * 2 + d->read_start[sh->nrules] +
+  sh->table_bytes += ((size_t)d->ncells * 2 + d->read_start[sh->nrules] +
                      d->normal_write_start[sh->nrules]) * sizeof(uint32_t) + sh->nrules;
   McrtPor *p = scratch_new(sh, ctx->state_bytes);
   if (!p)
@@ -199,6 +249,7 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   account(sh, p);
   return p;
 fail:
+  free(sh->dep_start), free(sh->dep);
   free(sh->visible), free(sh->readers_start), free(sh->readers);
   free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   return NULL;
@@ -213,12 +264,13 @@ void mcrt_por_free(McrtPor *p) {
     return;
   if (p->owner) {
     McrtPorShared *sh = p->sh;
+    free(sh->dep_start), free(sh->dep);
     free(sh->visible), free(sh->readers_start), free(sh->readers);
     free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   }
   free(p->states), free(p->rules), free(p->actions);
   free(p->succ_of), free(p->en_gen), free(p->mark), free(p->stack);
-  free(p->take), free(p->best), free(p->canon);
+  free(p->take), free(p->best), free(p->covered), free(p->canon);
   free(p);
 }
 
@@ -297,7 +349,10 @@ static bool capture(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t
     bool *be = realloc(p->best, cap * sizeof *be);
     if (be)
       p->best = be;
-    if (!st || !ru || !ac || !tk || !be)
+    bool *cv = realloc(p->covered, cap * sizeof *cv);
+    if (cv)
+      p->covered = cv;
+    if (!st || !ru || !ac || !tk || !be || !cv)
       mcrt_die("out of memory in partial-order reduction");
     p->cap = cap;
     if (p->owner)
@@ -311,6 +366,7 @@ static bool capture(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t
 }
 
 static void add(McrtPor *p, uint32_t *top, uint32_t r) {
+  p->work++;
   if (p->mark[r] != p->mark_gen) {
     p->mark[r] = p->mark_gen;
     p->stack[(*top)++] = r;
@@ -365,6 +421,24 @@ static void add_dependents(McrtPor *p, uint32_t *top, uint32_t c, bool write) {
     add(p, top, sh->writers[j]);
 }
 
+// Whether every access of rule r at a dynamic index selects an element in
+// the state being expanded, and the rule does not write the index cell
+// itself (then the element could change before the access).
+static bool resolve_dyn(const McrtPor *p, uint32_t r) {
+  const McrtDeps *d = p->sh->d;
+  for (uint32_t e = d->dyn_start[r]; e < d->dyn_start[r + 1]; e++) {
+    const int64_t *x = d->dyn + 8 * (size_t)e;
+    int64_t pos = (int64_t)mcrt_get_wide(p->cur, d->cell_bits[2 * x[3]],
+                                         d->cell_bits[2 * x[3] + 1]) + x[4];
+    if (pos < 0 || pos >= x[2])
+      return false;
+    for (uint32_t i = d->pwrite_start[r]; i < d->pwrite_start[r + 1]; i++)
+      if (d->pwrite[i] == (uint32_t)x[3])
+        return false;
+  }
+  return true;
+}
+
 // The closure of seed (a captured successor's rule): marks its enabled
 // rules in p->take and returns how many, or UINT32_MAX when it holds a
 // visible enabled rule or reaches `limit` enabled rules.
@@ -377,29 +451,43 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
   }
   memset(p->take, 0, p->nsucc * sizeof *p->take);
   uint32_t top = 0, enabled = 0, c, k;
+  // A closure that grows past this much work is given up (the state is
+  // then expanded with another seed's closure or fully): bounds the cost
+  // of a state on models whose rules share many cells.
+  uint64_t budget = 2 * (uint64_t)sh->nrules + 256;
+  p->work = 0;
   add(p, &top, seed);
   while (top > 0) {
+    if (p->work > budget)
+      return UINT32_MAX;
     uint32_t r = p->stack[--top];
     if (p->en_gen[r] == p->state_gen) {
       if (sh->visible[r] || ++enabled >= limit)
         return UINT32_MAX;
       p->take[p->succ_of[r]] = true;
+      bool has_dyn = d->dyn_start[r] < d->dyn_start[r + 1];
+      if ((!has_dyn || !resolve_dyn(p, r)) && sh->dep) { // the static lists, tabulated
+        for (uint32_t i = sh->dep_start[r]; i < sh->dep_start[r + 1]; i++)
+          add(p, &top, sh->dep[i]);
+        continue;
+      }
+      if (has_dyn && !resolve_dyn(p, r)) { // the rule's static lists (every element)
+        for (uint32_t i = d->normal_write_start[r]; i < d->normal_write_start[r + 1]; i++)
+          add_dependents(p, &top, d->normal_write[i], true);
+        for (uint32_t i = d->read_start[r]; i < d->read_start[r + 1]; i++)
+          add_dependents(p, &top, d->read[i], false);
+        continue;
+      }
       for (uint32_t i = d->pwrite_start[r]; i < d->pwrite_start[r + 1]; i++)
         add_dependents(p, &top, d->pwrite[i], true);
       for (uint32_t i = d->pread_start[r]; i < d->pread_start[r + 1]; i++)
         add_dependents(p, &top, d->pread[i], false);
       for (uint32_t e = d->dyn_start[r]; e < d->dyn_start[r + 1]; e++) {
         const int64_t *x = d->dyn + 8 * (size_t)e; // base k n cell shift inner size write
-        uint64_t enc = mcrt_get_wide(p->cur, d->cell_bits[2 * x[3]], d->cell_bits[2 * x[3] + 1]);
-        int64_t pos = (int64_t)enc + x[4];
-        // The rule may change the index before the access: every element.
-        for (uint32_t i = d->pwrite_start[r]; i < d->pwrite_start[r + 1]; i++)
-          if (d->pwrite[i] == (uint32_t)x[3])
-            pos = -1;
-        for (int64_t el = 0; el < x[2]; el++)
-          if (el == pos || pos < 0 || pos >= x[2])
-            for (int64_t k = 0; k < x[6]; k++)
-              add_dependents(p, &top, (uint32_t)(x[0] + el * x[1] + x[5] + k), x[7] != 0);
+        int64_t pos = (int64_t)mcrt_get_wide(p->cur, d->cell_bits[2 * x[3]],
+                                             d->cell_bits[2 * x[3] + 1]) + x[4];
+        for (int64_t k2 = 0; k2 < x[6]; k2++)
+          add_dependents(p, &top, (uint32_t)(x[0] + pos * x[1] + x[5] + k2), x[7] != 0);
       }
     } else if ((c = falsified_key(p, r, &k)) != UINT32_MAX) {
       // Disabled by a key conjunct: only a writer of its cell enables it,
@@ -450,9 +538,18 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
             d->error_value)
       return false;
   }
+  // Every enabled rule is tried as the seed, but one already in an earlier
+  // seed's closure is not (its closure is within that one: rarely better,
+  // and the cost grows with the square of the enabled rules otherwise).
   uint32_t best = p->nsucc;
-  for (uint32_t i = 0; i < p->nsucc && best > 1; i++) {
+  memset(p->covered, 0, p->nsucc * sizeof *p->covered);
+  for (uint32_t i = 0, tried = 0; i < p->nsucc && best > 1 && tried < 8; i++) {
+    if (p->covered[i])
+      continue;
+    tried++;
     uint32_t n = closure(p, (uint32_t)p->rules[i], best);
+    for (uint32_t j = 0; j < p->nsucc; j++)
+      p->covered[j] |= p->take[j];
     if (n < best) {
       best = n;
       memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
