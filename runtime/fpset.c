@@ -1,5 +1,10 @@
 // fpset.c: the fingerprint set, the checker's biggest structure.
 //
+// Two layouts: 64-bit fingerprints without state ids use the compact one
+// (fpcompact.c: remainders and Cleary's bits); 128-bit fingerprints and the
+// id mode of liveness use the word layout below. The functions here serve
+// both.
+//
 // Design. Open addressing with linear probing over one mmap'd array of slots
 // (8 bytes per slot, 16 in 128-bit mode); 0 marks an empty slot, so a
 // fingerprint of 0 is stored as 1. The home slot of a fingerprint is
@@ -75,6 +80,8 @@ static void *map_zeroed(size_t bytes) {
   return q;
 }
 
+void *mcrt_fpset_map(size_t bytes) { return map_zeroed(bytes); }
+
 // Maps a zeroed table; false on failure.
 static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
   uint64_t nslots = capacity + MCRT_FP_OVERFLOW;
@@ -92,6 +99,8 @@ static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
   t->map_bytes = bytes;
   t->ids = NULL;
   t->ids_bytes = 0;
+  t->slot_bytes = 0, t->divisor = 0, t->meta = NULL, t->meta_bytes = 0;
+  t->locks = NULL, t->nregions = 0;
   return true;
 }
 
@@ -120,7 +129,9 @@ bool mcrt_fpset_enable_ids(McrtFpSet *set) {
   if (!map_table(&t, 2, set->capacity))
     return false;
   munmap((void *)set->slots, set->map_bytes);
+  mcrt_fpc_free(set);
   set->words = 2, set->nslots = t.nslots, set->slots = t.slots, set->map_bytes = t.map_bytes;
+  set->max_count = t.max_count;
   set->id_words = true;
   return true;
 }
@@ -130,7 +141,9 @@ bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity) {
   if (min_capacity < 1024)
     min_capacity = 1024;
   atomic_init(&set->count, 0);
-  return map_table(set, bits == 128 ? 2 : 1, min_capacity);
+  if (bits == 64)
+    return mcrt_fpc_init(set, min_capacity);
+  return map_table(set, 2, min_capacity);
 }
 
 void mcrt_fpset_free(McrtFpSet *set) {
@@ -138,6 +151,7 @@ void mcrt_fpset_free(McrtFpSet *set) {
     munmap((void *)set->slots, set->map_bytes);
   if (set->ids)
     munmap(set->ids, set->ids_bytes);
+  mcrt_fpc_free(set);
   set->ids = NULL;
   set->ids_bytes = 0;
   set->slots = NULL;
@@ -194,6 +208,8 @@ static McrtFpResult insert128(McrtFpSet *set, McrtFp fp, uint64_t *slot) {
 }
 
 McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
+  if (set->slot_bytes)
+    return mcrt_fpc_probe(set, fp.hi, true);
   uint64_t slot;
   return set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
 }
@@ -249,6 +265,8 @@ bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id) {
 }
 
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
+  if (set->slot_bytes) // takes the region locks
+    return mcrt_fpc_probe((McrtFpSet *)set, fp.hi, false) == MCRT_FP_OLD;
   _Atomic uint64_t *s = set->slots;
   unsigned w = set->words;
   for (uint64_t i = home_slot(fp.hi, set->capacity); i < set->nslots; i++) {
@@ -304,6 +322,8 @@ static uint64_t grown_capacity(const McrtFpSet *set) {
 }
 
 size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
+  if (set->slot_bytes)
+    return mcrt_fpc_grow_bytes(set);
   uint64_t nslots = grown_capacity(set) + MCRT_FP_OVERFLOW;
   size_t bytes = (size_t)(nslots * set->words * sizeof(uint64_t));
   bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
@@ -313,6 +333,8 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
 }
 
 bool mcrt_fpset_grow(McrtFpSet *set) {
+  if (set->slot_bytes)
+    return mcrt_fpc_grow(set);
   McrtFpSet old = *set, t;
   if (!map_table(&t, old.words, grown_capacity(&old)))
     return false;
