@@ -30,7 +30,9 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   uint64_t max_rule = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
   mcrt_log_init(&ctx->log, max_rule ? max_rule - 1 : 0);
   mcrt_queue_init(&ctx->queue, model->state_bytes);
-  if (!mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
+  if (opt->compact_set && ctx->fp_bits == 64
+          ? !mcrt_fpset_init_compact(&ctx->set, MCRT_FP_INITIAL_CAPACITY)
+          : !mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
     return false;
   if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
     return false;

@@ -1,9 +1,9 @@
 // fpset.c: the fingerprint set, the checker's biggest structure.
 //
-// Two layouts: 64-bit fingerprints without state ids use the compact one
-// (fpcompact.c: remainders and Cleary's bits); 128-bit fingerprints and the
-// id mode of liveness use the word layout below. The functions here serve
-// both.
+// Two layouts: the word layout below, and for 64-bit fingerprints under
+// --compact-set the compact one (fpcompact.c: remainders and Cleary's bits;
+// the id mode of liveness turns it back into words). The functions here
+// serve both.
 //
 // Design. Open addressing with linear probing over one mmap'd array of slots
 // (8 bytes per slot, 16 in 128-bit mode); 0 marks an empty slot, so a
@@ -141,9 +141,15 @@ bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity) {
   if (min_capacity < 1024)
     min_capacity = 1024;
   atomic_init(&set->count, 0);
-  if (bits == 64)
-    return mcrt_fpc_init(set, min_capacity);
-  return map_table(set, 2, min_capacity);
+  return map_table(set, bits == 128 ? 2 : 1, min_capacity);
+}
+
+bool mcrt_fpset_init_compact(McrtFpSet *set, uint64_t min_capacity) {
+  memset(set, 0, sizeof *set);
+  if (min_capacity < 1024)
+    min_capacity = 1024;
+  atomic_init(&set->count, 0);
+  return mcrt_fpc_init(set, min_capacity);
 }
 
 void mcrt_fpset_free(McrtFpSet *set) {

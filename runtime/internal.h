@@ -107,6 +107,8 @@ static inline McrtFp mcrt_fingerprint(const uint8_t *state, size_t n, unsigned b
 
 // bits is 64 or 128; min_capacity home slots at least. False if mmap failed.
 bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity);
+// The same for 64-bit fingerprints in the compact layout (fpcompact.c).
+bool mcrt_fpset_init_compact(McrtFpSet *set, uint64_t min_capacity);
 void mcrt_fpset_free(McrtFpSet *set);
 McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp);
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp);
@@ -252,6 +254,7 @@ typedef struct McrtOptions {
   uint64_t threads;
   uint64_t max_states, max_steps, max_depth, memory; // MCRT_UNLIMITED if not given
   unsigned fingerprint_bits;
+  bool compact_set; // --compact-set: the compact layout for 64-bit fingerprints
   McrtSymmetry symmetry;
   McrtSymMethod sym_method; // --symmetry-method
   bool deadlock; // check deadlocks (not --no-deadlock)

@@ -28,6 +28,8 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --memory SIZE          limit the fingerprint set + trace log + frontier\n"
           "                         (e.g. 512M, 4G; result: incomplete when reached)\n"
           "  --fingerprint 64|128   fingerprint width in bits (default 64)\n"
+          "  --compact-set          64-bit fingerprints in the compact set: 6.3 to 8.4\n"
+          "                         bytes per state instead of 9.4 to 10.6, inserts slower\n"
           "  --symmetry on|off|verify  one state per symmetry class (default on; off with\n"
           "                         liveness); verify: run with and without, compare\n"
           "  --symmetry-method auto|exhaustive|sorted  how canonical forms are found\n"
@@ -139,7 +141,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
 
     // Flags.
     static const char *const flags[] = {"--help", "--version", "--quiet", "--no-deadlock",
-                                        "--mcc"};
+                                        "--mcc", "--compact-set"};
     bool is_flag = false;
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
       is_flag |= strcmp(name, flags[k]) == 0;
@@ -156,6 +158,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         opt->quiet = true;
       else if (!strcmp(name, "--mcc"))
         opt->mcc = true;
+      else if (!strcmp(name, "--compact-set"))
+        opt->compact_set = true;
       else
         opt->deadlock = false;
       continue;

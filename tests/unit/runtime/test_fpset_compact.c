@@ -35,12 +35,13 @@ static McrtFpResult insert_growing(McrtFpSet *s, uint64_t v) {
   return r;
 }
 
-// 64-bit fingerprints use the compact layout, 128-bit ones and the id mode
-// the word layout; a large compact set costs well under the word layout's
-// 9.4 bytes per entry (at its lowest load, 0.76).
+// mcrt_fpset_init_compact gives the compact layout, mcrt_fpset_init the word
+// layout (64 or 128 bits), and the id mode turns a compact set into words; a
+// large compact set costs well under the word layout's 9.4 bytes per entry
+// (at its lowest load, 0.76).
 Test(fpset_compact, layout_and_bytes_per_entry) {
   McrtFpSet s;
-  cr_assert(mcrt_fpset_init(&s, 64, 1024));
+  cr_assert(mcrt_fpset_init_compact(&s, 1024));
   cr_assert_gt(s.slot_bytes, 0);
   uint64_t x = 1;
   for (uint64_t i = 0; i < 2000000; i++)
@@ -54,9 +55,12 @@ Test(fpset_compact, layout_and_bytes_per_entry) {
   cr_assert(mcrt_fpset_init(&w, 128, 1024));
   cr_assert_eq(w.slot_bytes, 0);
   mcrt_fpset_free(&w);
+  cr_assert(mcrt_fpset_init(&w, 64, 1024));
+  cr_assert_eq(w.slot_bytes, 0);
+  mcrt_fpset_free(&w);
 
   McrtFpSet ids;
-  cr_assert(mcrt_fpset_init(&ids, 64, 1024));
+  cr_assert(mcrt_fpset_init_compact(&ids, 1024));
   cr_assert(mcrt_fpset_enable_ids(&ids));
   cr_assert_eq(ids.slot_bytes, 0);
   uint32_t old = 0;
@@ -70,7 +74,7 @@ Test(fpset_compact, layout_and_bytes_per_entry) {
 // interval [k*D, (k+1)*D): the remainder 0 and D-1, both neighbours.
 Test(fpset_compact, extremes_and_home_edges) {
   McrtFpSet s;
-  cr_assert(mcrt_fpset_init(&s, 64, 4096));
+  cr_assert(mcrt_fpset_init_compact(&s, 4096));
   uint64_t d = s.divisor;
   uint64_t v[] = {0, 1, 2, d - 1, d, d + 1, 2 * d - 1, 5 * d, UINT64_MAX - 1, UINT64_MAX,
                   UINT64_MAX - d, (UINT64_MAX / d) * d, (UINT64_MAX / d) * d + 1};
@@ -98,7 +102,7 @@ Test(fpset_compact, extremes_and_home_edges) {
 // the front of its group, moving the change bit.
 Test(fpset_compact, consecutive_share_a_home) {
   McrtFpSet s;
-  cr_assert(mcrt_fpset_init(&s, 64, 1 << 16));
+  cr_assert(mcrt_fpset_init_compact(&s, 1 << 16));
   uint64_t d = s.divisor, base = 1000 * d;
   for (uint64_t j = 300; j-- > 0;) // home 1000 (j < D), then homes 1001.. from the others
     cr_assert_eq(mcrt_fpset_insert(&s, fp64(base + j)), MCRT_FP_NEW);
@@ -129,7 +133,7 @@ Test(fpset_compact, consecutive_share_a_home) {
 // spread*k + 0..3): few spreads crowd several entries onto one home.
 static void against_reference(uint64_t n, uint64_t spread, uint64_t seed) {
   McrtFpSet s;
-  cr_assert(mcrt_fpset_init(&s, 64, 1024));
+  cr_assert(mcrt_fpset_init_compact(&s, 1024));
   uint64_t *ref = calloc(2 * n, sizeof *ref), *all = calloc(2 * n, sizeof *all);
   cr_assert(ref && all);
   uint64_t x = seed, stored = 0, sorted = 0;
@@ -177,7 +181,7 @@ Test(fpset_compact, reference_uniform) { against_reference(400000, UINT64_MAX, 2
 // every earlier one is still there.
 Test(fpset_compact, full_then_grow) {
   McrtFpSet s;
-  cr_assert(mcrt_fpset_init(&s, 64, 1024));
+  cr_assert(mcrt_fpset_init_compact(&s, 1024));
   uint64_t i = 0;
   McrtFpResult r;
   while ((r = mcrt_fpset_insert(&s, fp64(UINT64_MAX - (i << 44)))) == MCRT_FP_NEW)
@@ -219,7 +223,7 @@ static void *race(void *arg) {
 
 Test(fpset_compact, threads_one_winner) {
   McrtFpSet s;
-  cr_assert(mcrt_fpset_init(&s, 64, RACE_N * 2));
+  cr_assert(mcrt_fpset_init_compact(&s, RACE_N * 2));
   s.shared = true;
   _Atomic uint32_t *wins = calloc(RACE_N, sizeof *wins);
   pthread_t t[RACE_THREADS];

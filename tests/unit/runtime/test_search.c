@@ -404,6 +404,18 @@ Test(search, report_ok) {
   remove("/tmp/mcrt_test_ok.json");
 }
 
+// --compact-set: the same answer from the compact fingerprint set.
+Test(search, compact_set) {
+  cr_assert_eq(run(&counter, "--compact-set --report /tmp/mcrt_test_compact.json --quiet"),
+               MCRT_EXIT_OK);
+  const char *j = slurp("/tmp/mcrt_test_compact.json");
+  cr_assert(strstr(j, "\"states\": 10,"), "%s", j);
+  cr_assert(strstr(j, "\"transitions\": 11,"), "%s", j);
+  remove("/tmp/mcrt_test_compact.json");
+  bad_at = 2;
+  cr_assert_eq(run(&counter, "--compact-set"), MCRT_EXIT_VIOLATION);
+}
+
 Test(search, usage_exit_codes) {
   cr_assert_eq(run(&counter, "--bogus"), MCRT_EXIT_USAGE);
   cr_assert_eq(run(&counter, "--threads 0"), MCRT_EXIT_USAGE);
