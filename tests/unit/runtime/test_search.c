@@ -412,6 +412,9 @@ Test(search, compact_set) {
   cr_assert(strstr(j, "\"states\": 10,"), "%s", j);
   cr_assert(strstr(j, "\"transitions\": 11,"), "%s", j);
   remove("/tmp/mcrt_test_compact.json");
+  cr_assert_eq(run(&counter, "--compact-set --checkpoint /tmp/mcrt_test_compact_ck"),
+               MCRT_EXIT_USAGE);
+  cr_assert(strstr(err, "--compact-set does not go with --checkpoint"), "%s", err);
   bad_at = 2;
   cr_assert_eq(run(&counter, "--compact-set"), MCRT_EXIT_VIOLATION);
 }
