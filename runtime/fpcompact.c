@@ -140,6 +140,19 @@ static size_t paged(size_t bytes) {
   return (bytes + ps - 1) & ~(ps - 1);
 }
 
+// Zeroed memory for a table, offered to transparent huge pages when large
+// (fpset.c's map_zeroed also aligns those to 2 MiB; fpset.c calls this file,
+// never the other way).
+static void *map_zeroed(size_t bytes) {
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+#ifdef MADV_HUGEPAGE
+  if (p != MAP_FAILED && bytes >= ((size_t)64 << 20))
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
 static size_t rem_bytes(uint64_t nslots, unsigned slot_bytes) {
   return paged((size_t)(nslots * slot_bytes));
 }
@@ -151,10 +164,10 @@ bool mcrt_fpc_init(McrtFpSet *set, uint64_t capacity) {
   unsigned sb = slot_bytes_for(capacity, &d);
   uint64_t nslots = slots_of(capacity);
   size_t bytes = rem_bytes(nslots, sb), mbytes = meta_bytes(nslots);
-  void *p = mcrt_fpset_map(bytes);
+  void *p = map_zeroed(bytes);
   if (p == MAP_FAILED)
     return false;
-  void *m = mcrt_fpset_map(mbytes);
+  void *m = map_zeroed(mbytes);
   _Atomic uint8_t *locks = calloc(regions_of(nslots), MCRT_FPC_LOCK_STRIDE);
   if (m == MAP_FAILED || !locks) {
     munmap(p, bytes);

@@ -81,8 +81,6 @@ static void *map_zeroed(size_t bytes) {
   return q;
 }
 
-void *mcrt_fpset_map(size_t bytes) { return map_zeroed(bytes); }
-
 // Maps a zeroed table; false on failure.
 static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
   uint64_t nslots = capacity + MCRT_FP_OVERFLOW;

@@ -133,9 +133,6 @@ static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {
 static inline uint64_t mcrt_fpset_count(const McrtFpSet *set) {
   return atomic_load_explicit(&set->count, memory_order_relaxed);
 }
-// Maps `bytes` (a multiple of the page size) of zeroed memory for a table.
-void *mcrt_fpset_map(size_t bytes);
-
 // fpcompact.c: the compact layout, used by fpset.c's functions.
 bool mcrt_fpc_init(McrtFpSet *set, uint64_t capacity);
 void mcrt_fpc_free(McrtFpSet *set); // meta and locks (the caller unmaps the slots)
