@@ -890,9 +890,13 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   mcrt_fprint_bytes(f, (double)peak_rss_bytes());
   fputc('\n', f);
   if (ctx->states >= 100000)
-    fprintf(f, "bytes/state:   %.1f (accounted memory at the end / states; fingerprint set %.1f)\n",
-            (double)accounted / (double)ctx->states,
-            (double)mcrt_fpset_bytes(&ctx->set) / (double)ctx->states);
+  {
+    fprintf(f, "bytes/state:   %.1f (accounted memory at the end / states", (double)accounted /
+                                                                              (double)ctx->states);
+    if (!mcrt_engine.search) // under MPI the set here is one rank's
+      fprintf(f, "; fingerprint set %.1f", (double)mcrt_fpset_bytes(&ctx->set) / (double)ctx->states);
+    fputs(")\n", f);
+  }
   else if (ctx->states)
     fputs("bytes/state:   n/a (under 100000 states the fixed chunk sizes dominate)\n", f);
   print_disk_summary(f, ctx);      // --disk
