@@ -32,7 +32,9 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   mcrt_queue_init(&ctx->queue, model->state_bytes);
   if (opt->disk_dir && !mcrt_disk_init(ctx)) // a file that cannot be created stops the search
     return false;
-  if (!mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
+  if (opt->compact_set && ctx->fp_bits == 64
+          ? !mcrt_fpset_init_compact(&ctx->set, MCRT_FP_INITIAL_CAPACITY)
+          : !mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
     return false;
   if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
     return false;

@@ -1,5 +1,10 @@
 // fpset.c: the fingerprint set, the checker's biggest structure.
 //
+// Two layouts: the word layout below, and for 64-bit fingerprints under
+// --compact-set the compact one (fpcompact.c: remainders and Cleary's bits;
+// the id mode of liveness turns it back into words). The functions here
+// serve both.
+//
 // Design. Open addressing with linear probing over one mmap'd array of slots
 // (8 bytes per slot, 16 in 128-bit mode); 0 marks an empty slot, so a
 // fingerprint of 0 is stored as 1. The home slot of a fingerprint is
@@ -93,6 +98,8 @@ static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
   t->map_bytes = bytes;
   t->ids = NULL;
   t->ids_bytes = 0;
+  t->slot_bytes = 0, t->divisor = 0, t->meta = NULL, t->meta_bytes = 0;
+  t->locks = NULL, t->nregions = 0;
   return true;
 }
 
@@ -121,7 +128,9 @@ bool mcrt_fpset_enable_ids(McrtFpSet *set) {
   if (!map_table(&t, 2, set->capacity))
     return false;
   munmap((void *)set->slots, set->map_bytes);
+  mcrt_fpc_free(set);
   set->words = 2, set->nslots = t.nslots, set->slots = t.slots, set->map_bytes = t.map_bytes;
+  set->max_count = t.max_count;
   set->id_words = true;
   return true;
 }
@@ -134,11 +143,20 @@ bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity) {
   return map_table(set, bits == 128 ? 2 : 1, min_capacity);
 }
 
+bool mcrt_fpset_init_compact(McrtFpSet *set, uint64_t min_capacity) {
+  memset(set, 0, sizeof *set);
+  if (min_capacity < 1024)
+    min_capacity = 1024;
+  atomic_init(&set->count, 0);
+  return mcrt_fpc_init(set, min_capacity);
+}
+
 void mcrt_fpset_free(McrtFpSet *set) {
   if (set->slots)
     munmap((void *)set->slots, set->map_bytes);
   if (set->ids)
     munmap(set->ids, set->ids_bytes);
+  mcrt_fpc_free(set);
   set->ids = NULL;
   set->ids_bytes = 0;
   set->slots = NULL;
@@ -195,6 +213,8 @@ static McrtFpResult insert128(McrtFpSet *set, McrtFp fp, uint64_t *slot) {
 }
 
 McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
+  if (set->slot_bytes)
+    return mcrt_fpc_probe(set, fp.hi, true);
   uint64_t slot;
   return set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
 }
@@ -250,6 +270,8 @@ bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id) {
 }
 
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
+  if (set->slot_bytes) // takes the region locks
+    return mcrt_fpc_probe((McrtFpSet *)set, fp.hi, false) == MCRT_FP_OLD;
   _Atomic uint64_t *s = set->slots;
   unsigned w = set->words;
   for (uint64_t i = home_slot(fp.hi, set->capacity); i < set->nslots; i++) {
@@ -305,6 +327,8 @@ static uint64_t grown_capacity(const McrtFpSet *set) {
 }
 
 size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
+  if (set->slot_bytes)
+    return mcrt_fpc_grow_bytes(set);
   uint64_t nslots = grown_capacity(set) + MCRT_FP_OVERFLOW;
   size_t bytes = (size_t)(nslots * set->words * sizeof(uint64_t));
   bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
@@ -314,6 +338,8 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
 }
 
 bool mcrt_fpset_grow(McrtFpSet *set) {
+  if (set->slot_bytes)
+    return mcrt_fpc_grow(set);
   McrtFpSet old = *set, t;
   if (!map_table(&t, old.words, grown_capacity(&old)))
     return false;

@@ -49,9 +49,29 @@ typedef struct McrtFpSet {
   bool id_words;           // liveness, 64-bit: word 1 of each 2-word slot is the state id
   uint32_t *ids;           // liveness, 128-bit: the state id of each slot (else NULL)
   size_t ids_bytes;        // bytes mapped for ids
+  // The compact layout (fpcompact.c: 64-bit fingerprints without ids).
+  unsigned slot_bytes;     // bytes per remainder in slots; 0: the word layout above
+  uint64_t divisor;        // home(fp) = fp / divisor; the slot keeps fp mod divisor
+  uint64_t reciprocal;     // floor((2^64 - 1) / divisor): fp / divisor without a division
+  uint64_t *meta;          // per 64 slots: occupied, V and C bitmaps (3 words)
+  size_t meta_bytes;       // bytes mapped for meta
+  _Atomic uint8_t *locks;  // one spin lock per region of slots, 64 bytes apart
+  uint64_t nregions;       // locks
+  bool shared;             // threads probe at once: take the region locks
 } McrtFpSet;
 
+// fp / divisor by a multiplication: the estimate is at most 2 below (the
+// reciprocal is rounded down), the remainder corrects it.
+static inline uint64_t mcrt_fpc_home(const McrtFpSet *set, uint64_t fp) {
+  uint64_t q = (uint64_t)(((unsigned __int128)fp * set->reciprocal) >> 64);
+  for (uint64_t r = fp - q * set->divisor; r >= set->divisor; r -= set->divisor)
+    q++;
+  return q;
+}
+
 static inline uint64_t mcrt_fpset_home(const McrtFpSet *set, uint64_t hi) {
+  if (set->slot_bytes)
+    return mcrt_fpc_home(set, hi);
   return (uint64_t)(((unsigned __int128)hi * set->capacity) >> 64);
 }
 
@@ -59,6 +79,12 @@ static inline uint64_t mcrt_fpset_home(const McrtFpSet *set, uint64_t hi) {
 // batch of successors, prefetches, then inserts: the misses overlap).
 static inline void mcrt_fpset_prefetch(const McrtFpSet *set, McrtFp fp) {
   uint64_t home = mcrt_fpset_home(set, fp.hi);
+  if (set->slot_bytes) {
+    // The remainders only: the bitmaps, 0.375 bytes a slot, mostly stay in
+    // the cache, and more prefetches than line fill buffers stall.
+    __builtin_prefetch((const char *)set->slots + home * set->slot_bytes, 1);
+    return;
+  }
   __builtin_prefetch((const void *)&set->slots[set->words * home], 1);
   if (set->ids)
     __builtin_prefetch((const void *)&set->ids[home], 1);
@@ -81,6 +107,8 @@ static inline McrtFp mcrt_fingerprint(const uint8_t *state, size_t n, unsigned b
 
 // bits is 64 or 128; min_capacity home slots at least. False if mmap failed.
 bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity);
+// The same for 64-bit fingerprints in the compact layout (fpcompact.c).
+bool mcrt_fpset_init_compact(McrtFpSet *set, uint64_t min_capacity);
 void mcrt_fpset_free(McrtFpSet *set);
 McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp);
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp);
@@ -100,11 +128,18 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set);
 // goes. False if the new table could not be mapped (the set is unchanged).
 bool mcrt_fpset_grow(McrtFpSet *set);
 static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {
-  return set->map_bytes + set->ids_bytes;
+  return set->map_bytes + set->ids_bytes + set->meta_bytes + set->nregions * 64; // locks
 }
 static inline uint64_t mcrt_fpset_count(const McrtFpSet *set) {
   return atomic_load_explicit(&set->count, memory_order_relaxed);
 }
+// fpcompact.c: the compact layout, used by fpset.c's functions.
+bool mcrt_fpc_init(McrtFpSet *set, uint64_t capacity);
+void mcrt_fpc_free(McrtFpSet *set); // meta and locks (the caller unmaps the slots)
+McrtFpResult mcrt_fpc_probe(McrtFpSet *set, uint64_t fp, bool add);
+size_t mcrt_fpc_grow_bytes(const McrtFpSet *set);
+bool mcrt_fpc_grow(McrtFpSet *set);
+
 // Writes the set to fd (its fields, then its table's raw memory), feeding
 // every byte written to hash (NULL: none); loads such a set into an
 // uninitialised one (fields checked for sanity, the table mapped anew).
@@ -237,6 +272,7 @@ typedef struct McrtOptions {
   uint64_t threads;
   uint64_t max_states, max_steps, max_depth, memory; // MCRT_UNLIMITED if not given
   unsigned fingerprint_bits;
+  bool compact_set; // --compact-set: the compact layout for 64-bit fingerprints
   McrtSymmetry symmetry;
   McrtSymMethod sym_method; // --symmetry-method
   bool deadlock; // check deadlocks (not --no-deadlock)
@@ -473,6 +509,9 @@ struct McrtCtx {
 double mcrt_now(void);
 // Prints a byte count as "12.3 MiB".
 void mcrt_fprint_bytes(FILE *f, double bytes);
+// "estimated collision probability P" for `states` fingerprints of `bits`
+// bits, with the advice to use 128 bits when P is above 1e-3.
+void mcrt_fprint_collision(FILE *f, uint64_t states, unsigned bits);
 void mcrt_clear_error(McrtCtx *ctx);
 // Stops the run at bound b, hit in the given phase (SIGINT/SIGTERM: b is
 // MCRT_BOUND_INTERRUPTED and the signal is mcrt_signal).

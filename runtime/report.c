@@ -778,10 +778,27 @@ static uint64_t peak_rss_bytes(void) {
 // one, so depth + 1 (0 with no states).
 static uint64_t bfs_levels(const McrtCtx *ctx) { return ctx->states ? ctx->depth + 1 : 0; }
 
-static double collision_probability(const McrtCtx *ctx) {
-  double n = (double)ctx->states;
-  double p = n * n / ldexp(1.0, (int)ctx->fp_bits + 1);
+// The summary suggests 128-bit fingerprints above this probability.
+#define MCRT_COLLISION_WARN 1e-3
+
+// The probability of at least one collision among the states stored, n^2 /
+// 2^(b+1) for b-bit fingerprints (the birthday bound; a collision omits a
+// state).
+static double birthday_bound(uint64_t states, unsigned bits) {
+  double n = (double)states;
+  double p = n * n / ldexp(1.0, (int)bits + 1);
   return p > 1 ? 1 : p;
+}
+
+static double collision_probability(const McrtCtx *ctx) {
+  return birthday_bound(ctx->states, ctx->fp_bits);
+}
+
+void mcrt_fprint_collision(FILE *f, uint64_t states, unsigned bits) {
+  double p = birthday_bound(states, bits);
+  fprintf(f, "estimated collision probability %.3g", p);
+  if (bits == 64 && p > MCRT_COLLISION_WARN)
+    fputs(" (64-bit fingerprints); use --fingerprint 128", f);
 }
 
 // The liveness check's outcome: a word for the report, a phrase for people.
@@ -894,14 +911,20 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   mcrt_fprint_bytes(f, (double)peak_rss_bytes());
   fputc('\n', f);
   if (ctx->states >= 100000)
-    fprintf(f, "bytes/state:   %.1f (accounted memory at the end / states)\n",
-            (double)accounted / (double)ctx->states);
+  {
+    fprintf(f, "bytes/state:   %.1f (accounted memory at the end / states", (double)accounted /
+                                                                              (double)ctx->states);
+    if (!mcrt_engine.search) // under MPI the set here is one rank's
+      fprintf(f, "; fingerprint set %.1f", (double)mcrt_fpset_bytes(&ctx->set) / (double)ctx->states);
+    fputs(")\n", f);
+  }
   else if (ctx->states)
     fputs("bytes/state:   n/a (under 100000 states the fixed chunk sizes dominate)\n", f);
   print_disk_summary(f, ctx);      // --disk
   mcrt_checkpoint_summary(f, ctx); // --checkpoint, --resume
-  fprintf(f, "fingerprints:  %u bits, estimated collision probability %.3g\n", ctx->fp_bits,
-          collision_probability(ctx));
+  fprintf(f, "fingerprints:  %u bits, ", ctx->fp_bits);
+  mcrt_fprint_collision(f, ctx->states, ctx->fp_bits);
+  fputc('\n', f);
   if (m->nactions) {
     int w = 0;
     for (uint32_t i = 0; i < m->nactions; i++)
@@ -1050,6 +1073,9 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   print_disk_json(f, ctx); // --disk: disk bytes, RAM and disk bytes per state
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);
+  fprintf(f, ", \"fingerprint_set_bytes\": %zu, \"fingerprint_set_bytes_per_state\": %.2f",
+          mcrt_fpset_bytes(&ctx->set),
+          ctx->states ? (double)mcrt_fpset_bytes(&ctx->set) / (double)ctx->states : 0.0);
   fprintf(f, ", \"fingerprint_bits\": %u, \"collision_probability\": %.6g}\n", ctx->fp_bits,
           collision_probability(ctx));
   bool ok = !ferror(f);

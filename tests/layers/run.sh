@@ -3,8 +3,8 @@
 # downwards, through the layers of docs/DESIGN.md ("Runtime layers"):
 #
 #   1 core      core.c options.c
-#   2 stores    fpset.c log.c queue.c edges.c symmetry.c net.c
-#   3 context   ctx.c por.c
+#   2 stores    fpset.c fpcompact.c log.c queue.c disk.c edges.c symmetry.c net.c
+#   3 context   ctx.c checkpoint.c por.c
 #   4 engines   search.c threads.c
 #   5 analyses  liveness.c
 #   6 output    replay.c report.c netreport.c export.c simulate.c
@@ -28,7 +28,7 @@ ko() { echo "FAIL $1"; fail=$((fail + 1)); }
 layer() {
   case $1 in
   core | options) echo 1 ;;
-  fpset | log | queue | edges | symmetry | net | disk) echo 2 ;;
+  fpset | fpcompact | log | queue | edges | symmetry | net | disk) echo 2 ;;
   ctx | checkpoint | por) echo 3 ;;
   search | threads) echo 4 ;;
   liveness) echo 5 ;;

@@ -5,7 +5,8 @@
 # other error) fails the case; so does an answer that differs from
 # --threads 1. The cases cover the expand and insert phases with many
 # windows (big.mc: more than one window per level), symmetry reduction by
-# sorted canonical forms (peterson.mc), liveness (filter.mc: lookups in the
+# sorted canonical forms (peterson.mc), the compact fingerprint set's region
+# locks (big.mc with --compact-set), liveness (filter.mc: lookups in the
 # commit; mcs.1: windows expanded by several threads), a violation with a trace (philosophers.mc) and a run-time error
 # (tests/e2e/specs, the first spec expecting one).
 #
@@ -55,6 +56,7 @@ case_() {
 }
 
 case_ big tests/cli/specs/big.mc "" "--max-states 200000"
+case_ big-compact tests/cli/specs/big.mc "" "--max-states 200000 --compact-set" # region locks
 case_ peterson specs/peterson.mc "-D N=6" "--symmetry-method sorted"
 case_ filter specs/filter.mc "" ""
 case_ mcs-liveness tests/liveness/beem/mcs.1.mc "" ""

@@ -397,10 +397,26 @@ Test(search, report_ok) {
                         "\"violations\": []",
                         "\"inc\": {\"fired\": 9, \"enabled_ever\": true}",
                         "\"fingerprint_bits\": 64", "\"collision_probability\": ",
+                        "\"fingerprint_set_bytes\": ", "\"fingerprint_set_bytes_per_state\": ",
                         "\"time_s\": ", "\"memory_bytes\": "};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++)
     cr_assert(strstr(j, want[i]), "missing %s in %s", want[i], j);
   remove("/tmp/mcrt_test_ok.json");
+}
+
+// --compact-set: the same answer from the compact fingerprint set.
+Test(search, compact_set) {
+  cr_assert_eq(run(&counter, "--compact-set --report /tmp/mcrt_test_compact.json --quiet"),
+               MCRT_EXIT_OK);
+  const char *j = slurp("/tmp/mcrt_test_compact.json");
+  cr_assert(strstr(j, "\"states\": 10,"), "%s", j);
+  cr_assert(strstr(j, "\"transitions\": 11,"), "%s", j);
+  remove("/tmp/mcrt_test_compact.json");
+  cr_assert_eq(run(&counter, "--compact-set --checkpoint /tmp/mcrt_test_compact_ck"),
+               MCRT_EXIT_USAGE);
+  cr_assert(strstr(err, "--compact-set does not go with --checkpoint"), "%s", err);
+  bad_at = 2;
+  cr_assert_eq(run(&counter, "--compact-set"), MCRT_EXIT_VIOLATION);
 }
 
 Test(search, usage_exit_codes) {

@@ -1,0 +1,267 @@
+// Unit tests of the compact layout of the fingerprint set (runtime/fpcompact.c):
+// 64-bit fingerprints kept as remainders with Cleary's bits, checked against a
+// plain sorted array.
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+static uint64_t splitmix(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+static McrtFp fp64(uint64_t v) { return (McrtFp){v, 0}; }
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static bool in_sorted(const uint64_t *v, size_t n, uint64_t x) {
+  return bsearch(&x, v, n, sizeof *v, cmp_u64) != NULL;
+}
+
+// Inserts until the load factor says grow, then grows; retries on FULL.
+static McrtFpResult insert_growing(McrtFpSet *s, uint64_t v) {
+  McrtFpResult r;
+  while ((r = mcrt_fpset_insert(s, fp64(v))) == MCRT_FP_FULL)
+    cr_assert(mcrt_fpset_grow(s));
+  if (mcrt_fpset_wants_grow(s))
+    cr_assert(mcrt_fpset_grow(s));
+  return r;
+}
+
+// mcrt_fpset_init_compact gives the compact layout, mcrt_fpset_init the word
+// layout (64 or 128 bits), and the id mode turns a compact set into words; a
+// large compact set costs well under the word layout's 9.4 bytes per entry
+// (at its lowest load, 0.76).
+Test(fpset_compact, layout_and_bytes_per_entry) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init_compact(&s, 1024));
+  cr_assert_gt(s.slot_bytes, 0);
+  uint64_t x = 1;
+  for (uint64_t i = 0; i < 2000000; i++)
+    cr_assert_eq(insert_growing(&s, splitmix(&x)), MCRT_FP_NEW);
+  double per = (double)mcrt_fpset_bytes(&s) / (double)mcrt_fpset_count(&s);
+  cr_assert_leq(per, 8.5, "%.2f bytes per entry", per); // 6-byte remainders + 3 bits, load >= 0.76
+  cr_assert_leq(s.slot_bytes, 6);
+  mcrt_fpset_free(&s);
+
+  McrtFpSet w;
+  cr_assert(mcrt_fpset_init(&w, 128, 1024));
+  cr_assert_eq(w.slot_bytes, 0);
+  mcrt_fpset_free(&w);
+  cr_assert(mcrt_fpset_init(&w, 64, 1024));
+  cr_assert_eq(w.slot_bytes, 0);
+  mcrt_fpset_free(&w);
+
+  McrtFpSet ids;
+  cr_assert(mcrt_fpset_init_compact(&ids, 1024));
+  cr_assert(mcrt_fpset_enable_ids(&ids));
+  cr_assert_eq(ids.slot_bytes, 0);
+  uint32_t old = 0;
+  cr_assert_eq(mcrt_fpset_insert_id(&ids, fp64(42), 7, &old), MCRT_FP_NEW);
+  cr_assert_eq(mcrt_fpset_insert_id(&ids, fp64(42), 8, &old), MCRT_FP_OLD);
+  cr_assert_eq(old, 7);
+  mcrt_fpset_free(&ids);
+}
+
+// Fingerprints at the ends of the range and at the edges of one home's
+// interval [k*D, (k+1)*D): the remainder 0 and D-1, both neighbours.
+Test(fpset_compact, extremes_and_home_edges) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init_compact(&s, 4096));
+  uint64_t d = s.divisor;
+  uint64_t v[] = {0, 1, 2, d - 1, d, d + 1, 2 * d - 1, 5 * d, UINT64_MAX - 1, UINT64_MAX,
+                  UINT64_MAX - d, (UINT64_MAX / d) * d, (UINT64_MAX / d) * d + 1};
+  size_t n = sizeof v / sizeof v[0];
+  for (size_t i = 0; i < n; i++)
+    cr_assert_eq(mcrt_fpset_insert(&s, fp64(v[i])), MCRT_FP_NEW, "%zu", i);
+  for (size_t i = 0; i < n; i++) {
+    cr_assert_eq(mcrt_fpset_insert(&s, fp64(v[i])), MCRT_FP_OLD, "%zu", i);
+    cr_assert(mcrt_fpset_contains(&s, fp64(v[i])));
+  }
+  cr_assert(!mcrt_fpset_contains(&s, fp64(3)));
+  cr_assert(!mcrt_fpset_contains(&s, fp64(d + 2)));
+  cr_assert(!mcrt_fpset_contains(&s, fp64(UINT64_MAX - 2)));
+  cr_assert_eq(mcrt_fpset_count(&s), n);
+  for (int g = 0; g < 3; g++) {
+    cr_assert(mcrt_fpset_grow(&s));
+    for (size_t i = 0; i < n; i++)
+      cr_assert(mcrt_fpset_contains(&s, fp64(v[i])), "grow %d, %zu", g, i);
+  }
+  mcrt_fpset_free(&s);
+}
+
+// Consecutive fingerprints share a home (a group of many entries) and spill
+// over the next homes' slots; inserted in descending order, each one goes to
+// the front of its group, moving the change bit.
+Test(fpset_compact, consecutive_share_a_home) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init_compact(&s, 1 << 16));
+  uint64_t d = s.divisor, base = 1000 * d;
+  for (uint64_t j = 300; j-- > 0;) // home 1000 (j < D), then homes 1001.. from the others
+    cr_assert_eq(mcrt_fpset_insert(&s, fp64(base + j)), MCRT_FP_NEW);
+  for (uint64_t k = 1; k <= 100; k++) // homes 1001..1100, displaced by the pile
+    cr_assert_eq(mcrt_fpset_insert(&s, fp64(base + k * d + k)), MCRT_FP_NEW);
+  cr_assert_eq(mcrt_fpset_insert(&s, fp64(base - 1)), MCRT_FP_NEW); // home 999, before the pile
+  for (uint64_t j = 0; j < 300; j++)
+    cr_assert_eq(mcrt_fpset_insert(&s, fp64(base + j)), MCRT_FP_OLD, "%llu", (unsigned long long)j);
+  for (uint64_t k = 1; k <= 100; k++) {
+    cr_assert(mcrt_fpset_contains(&s, fp64(base + k * d + k)));
+    cr_assert(!mcrt_fpset_contains(&s, fp64(base + k * d + k + 1)));
+    cr_assert(!mcrt_fpset_contains(&s, fp64(base + k * d)));
+  }
+  cr_assert(!mcrt_fpset_contains(&s, fp64(base + 300)));
+  cr_assert(mcrt_fpset_contains(&s, fp64(base - 1)));
+  cr_assert_eq(mcrt_fpset_count(&s), 401);
+  cr_assert(mcrt_fpset_grow(&s));
+  for (uint64_t j = 0; j < 300; j++)
+    cr_assert(mcrt_fpset_contains(&s, fp64(base + j)));
+  for (uint64_t k = 1; k <= 100; k++)
+    cr_assert(mcrt_fpset_contains(&s, fp64(base + k * d + k)));
+  mcrt_fpset_free(&s);
+}
+
+// Random fingerprints, the second half of them repeats of the first, against
+// a sorted array: every answer of insert and contains, and the contents after
+// growths through 7- and 6-byte remainders. `spread` homes-to-be (values
+// spread*k + 0..3): few spreads crowd several entries onto one home.
+static void against_reference(uint64_t n, uint64_t spread, uint64_t seed) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init_compact(&s, 1024));
+  uint64_t *ref = calloc(2 * n, sizeof *ref), *all = calloc(2 * n, sizeof *all);
+  cr_assert(ref && all);
+  uint64_t x = seed, stored = 0, sorted = 0;
+  for (uint64_t i = 0; i < 2 * n; i++)
+    all[i] = i < n ? splitmix(&x) % spread * (UINT64_MAX / spread) + splitmix(&x) % 4
+                   : all[splitmix(&x) % n];
+  unsigned first_sb = s.slot_bytes;
+  for (uint64_t i = 0; i < 2 * n; i++) {
+    if (i % 4096 == 0) {
+      qsort(ref, stored, sizeof *ref, cmp_u64);
+      sorted = stored;
+    }
+    bool known = in_sorted(ref, sorted, all[i]);
+    for (uint64_t k = sorted; k < stored && !known; k++)
+      known = ref[k] == all[i];
+    McrtFpResult r = insert_growing(&s, all[i]);
+    cr_assert_eq(r, known ? MCRT_FP_OLD : MCRT_FP_NEW, "fingerprint %llx, known %d",
+                 (unsigned long long)all[i], known);
+    if (r == MCRT_FP_NEW)
+      ref[stored++] = all[i];
+  }
+  qsort(ref, stored, sizeof *ref, cmp_u64);
+  cr_assert_eq(mcrt_fpset_count(&s), stored);
+  for (uint64_t k = 0; k < stored; k++)
+    cr_assert(mcrt_fpset_contains(&s, fp64(ref[k])));
+  for (uint64_t k = 0; k < n; k++) { // neighbours: present exactly when stored
+    uint64_t y = all[k] + 1 + k % 5;
+    cr_assert_eq(mcrt_fpset_contains(&s, fp64(y)), in_sorted(ref, stored, y));
+  }
+  cr_assert(mcrt_fpset_grow(&s)); // contents equal after a growth
+  cr_assert_eq(mcrt_fpset_count(&s), stored);
+  for (uint64_t k = 0; k < stored; k++)
+    cr_assert(mcrt_fpset_contains(&s, fp64(ref[k])));
+  cr_assert_lt(s.slot_bytes, first_sb, "the remainder width never changed");
+  free(ref);
+  free(all);
+  mcrt_fpset_free(&s);
+}
+
+Test(fpset_compact, reference_crowded) { against_reference(400000, 100000, 1); }
+Test(fpset_compact, reference_uniform) { against_reference(400000, UINT64_MAX, 2); }
+
+// A pile on the last home fills the overflow area: FULL, and after a growth
+// (which spreads the pile over 16 homes) the same fingerprint goes in and
+// every earlier one is still there.
+Test(fpset_compact, full_then_grow) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init_compact(&s, 1024));
+  uint64_t i = 0;
+  McrtFpResult r;
+  while ((r = mcrt_fpset_insert(&s, fp64(UINT64_MAX - (i << 44)))) == MCRT_FP_NEW)
+    i++;
+  cr_assert_eq(r, MCRT_FP_FULL);
+  cr_assert_geq(i, s.nslots - s.capacity); // at least the overflow area is full
+  cr_assert_eq(mcrt_fpset_count(&s), i);
+  cr_assert(!mcrt_fpset_contains(&s, fp64(UINT64_MAX - (i << 44))));
+  cr_assert(mcrt_fpset_grow(&s));
+  cr_assert_eq(mcrt_fpset_insert(&s, fp64(UINT64_MAX - (i << 44))), MCRT_FP_NEW);
+  for (uint64_t k = 0; k <= i; k++)
+    cr_assert(mcrt_fpset_contains(&s, fp64(UINT64_MAX - (k << 44))));
+  mcrt_fpset_free(&s);
+}
+
+// Threads insert overlapping ranges at once (the region locks): each
+// fingerprint has exactly one NEW among all of them.
+#define RACE_THREADS 4
+#define RACE_N 200000
+typedef struct Racer {
+  McrtFpSet *set;
+  _Atomic uint32_t *wins;
+  unsigned index;
+} Racer;
+
+static void *race(void *arg) {
+  Racer *r = arg;
+  for (uint64_t k = 0; k < RACE_N; k++) {
+    uint64_t i = (k * 7919 + r->index * 104729) % RACE_N; // each thread in its own order
+    uint64_t v = i / 2 * (UINT64_MAX / RACE_N * 2) + i % 2; // pairs on a home, 4 homes apart
+    McrtFpResult res = mcrt_fpset_insert(r->set, fp64(v));
+    if (res == MCRT_FP_NEW)
+      atomic_fetch_add(&r->wins[i], 1);
+    else if (res != MCRT_FP_OLD)
+      return (void *)1;
+  }
+  return NULL;
+}
+
+Test(fpset_compact, threads_one_winner) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init_compact(&s, RACE_N * 2));
+  s.shared = true;
+  _Atomic uint32_t *wins = calloc(RACE_N, sizeof *wins);
+  pthread_t t[RACE_THREADS];
+  Racer r[RACE_THREADS];
+  for (unsigned i = 0; i < RACE_THREADS; i++) {
+    r[i] = (Racer){&s, wins, i};
+    cr_assert_eq(pthread_create(&t[i], NULL, race, &r[i]), 0);
+  }
+  for (unsigned i = 0; i < RACE_THREADS; i++) {
+    void *ret;
+    pthread_join(t[i], &ret);
+    cr_assert_null(ret, "a thread saw FULL");
+  }
+  for (uint64_t i = 0; i < RACE_N; i++)
+    cr_assert_eq(atomic_load(&wins[i]), 1, "fingerprint %llu won %u times", (unsigned long long)i,
+                 atomic_load(&wins[i]));
+  cr_assert_eq(mcrt_fpset_count(&s), RACE_N);
+  free(wins);
+  mcrt_fpset_free(&s);
+}
+
+// The summary's collision line: n^2 / 2^(b+1), and the advice to use 128
+// bits above 1e-3 (10^9 states of 64 bits: 10^18 / 2^65 = 0.0271).
+static const char *collision_line(uint64_t states, unsigned bits) {
+  static char buf[256];
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  mcrt_fprint_collision(f, states, bits);
+  fclose(f);
+  return buf;
+}
+
+Test(fpset_compact, collision_advice) {
+  cr_assert_str_eq(collision_line(1000000000, 64),
+                   "estimated collision probability 0.0271 (64-bit fingerprints); use "
+                   "--fingerprint 128");
+  cr_assert_str_eq(collision_line(1000000, 64), "estimated collision probability 2.71e-08");
+  cr_assert_str_eq(collision_line(1000000000, 128), "estimated collision probability 1.47e-21");
+  // 2^28 states: 2^56 / 2^65 = 2^-9 = 0.00195, just above the threshold
+  cr_assert(strstr(collision_line((uint64_t)1 << 28, 64), "use --fingerprint 128"));
+  cr_assert(!strstr(collision_line((uint64_t)1 << 27, 64), "use --fingerprint 128")); // 4.9e-4
+}
