@@ -121,6 +121,7 @@ static const McrtModel mc_model = {
     .scenario = m4_defn(⟦MCGEN_SCENARIO⟧),
     .symmetry_refused = m4_defn(⟦MCGEN_SYMMETRY_REFUSED⟧),
     .net = MCGEN_NET_PTR,
+    .source_hash = "MCGEN_SOURCE_HASH",
     .deps = MCGEN_DEPS_PTR,
 };
 
