@@ -75,6 +75,11 @@ static int64_t marking_sum(const McrtNetRun *r, const uint8_t *state) {
   return sum;
 }
 
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
 // Builds the fast path's tables when the actions are the transitions (rule t
 // is transition t); else leaves it off.
 static bool fast_init(McrtCtx *ctx) {
@@ -98,9 +103,11 @@ static bool fast_init(McrtCtx *ctx) {
   r->used = calloc(nt, sizeof *r->used);
   r->watch = calloc(np, sizeof *r->watch);
   int64_t *effect = calloc(np, sizeof *effect);
+  uint32_t *seen = calloc(np, sizeof *seen), *touched = calloc(np, sizeof *touched);
   if (!r->fields || !r->gain_start || !r->gain || !r->moved_start || !r->moved ||
-      !r->test_start || !r->tests || !r->after || !r->used || !r->watch || !effect) {
-    free(effect);
+      !r->test_start || !r->tests || !r->after || !r->used || !r->watch || !effect || !seen ||
+      !touched) {
+    free(effect), free(seen), free(touched);
     return false;
   }
   r->nfields = n->nplaces;
@@ -122,9 +129,15 @@ static bool fast_init(McrtCtx *ctx) {
       if (arc->kind != MCRT_ARC_OUT)
         r->tests[ntests++] = (McrtNetTest){arc->place, arc->weight, arc->kind == MCRT_ARC_INHIBITOR};
     }
-    // In place order, as the whole-marking scan meets them (which place
-    // holds the most tokens first is the lowest one).
-    for (uint32_t p = 0; p < n->nplaces; p++) {
+    // The places of t in place order, as the whole-marking scan meets them
+    // (which place holds the most tokens first is the lowest one).
+    uint32_t ntouched = 0;
+    for (uint64_t a = n->arc_start[t]; a < n->arc_start[t + 1]; a++)
+      if (seen[n->arcs[a].place] != t + 1)
+        seen[n->arcs[a].place] = t + 1, touched[ntouched++] = n->arcs[a].place;
+    qsort(touched, ntouched, sizeof *touched, cmp_u32);
+    for (uint32_t k = 0; k < ntouched; k++) {
+      uint32_t p = touched[k];
       if (effect[p] > 0)
         r->gain[ngain++] = p;
       if (effect[p] != 0)
@@ -134,7 +147,7 @@ static bool fast_init(McrtCtx *ctx) {
   }
   r->gain_start[n->ntrans] = ngain, r->moved_start[n->ntrans] = nmoved;
   r->test_start[n->ntrans] = ntests;
-  free(effect);
+  free(effect), free(seen), free(touched);
 
   // The popcount sum: one mask per (word, bit j of a field) in use.
   r->state_bytes = mo->state_bytes;
