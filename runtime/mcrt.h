@@ -413,6 +413,71 @@ typedef struct McrtNet {
                              // sequence that pumps it (text); NULL: not known
 } McrtNet;
 
+// Dependency (partial-order reduction; compiler/deps.c). The state is cut
+// into ncells cells at the finest granularity the layout allows: a scalar
+// variable, one array element, one record field (recursively); a set,
+// multiset or queue is one cell. For action rule r, three sorted lists of
+// cell indices: what its guard reads, what guard and body read, what the
+// body may write. An index that depends on the state (a[x] with x a
+// variable) reads or writes every cell of the array. The lists of rule r
+// are list[start[r] .. start[r + 1]).
+typedef struct McrtDeps {
+  uint32_t ncells;
+  const char *const *cell_names;         // "x", "a[2]", "p[Proc_1].pc"
+  const uint32_t *guard_start, *guard;   // nrules + 1 offsets; cells
+  const uint32_t *read_start, *read;
+  const uint32_t *write_start, *write;
+  // The process of each rule: DVE: the transition's process (a rendezvous:
+  // the sender's); .mc: the binding of the action's first scalarset
+  // parameter (one process per action and value), else the action itself.
+  uint32_t nprocesses;
+  const uint32_t *process;               // nrules entries
+  const char *const *process_names;
+  // The cells the invariant, reachable, terminal, constraint and accepting
+  // predicates read (visibility), as one sorted list.
+  uint32_t nvisible;
+  const uint32_t *visible;
+  // DVE's error state: a rule whose evaluation may fail (an overflow, an
+  // index out of range) then resets the whole state (its write list holds
+  // every cell). resets[r]: rule r may (NULL: no rule may); its writes
+  // when it does not are normal_write[normal_write_start[r] ..
+  // normal_write_start[r + 1]) (the write lists themselves when resets is
+  // NULL). A successor is the error state when its bits [error_offset,
+  // error_offset + error_width) hold error_value (the first process's
+  // state variable at its error state).
+  const uint8_t *resets;
+  const uint32_t *normal_write_start, *normal_write;
+  uint32_t error_offset, error_width;
+  uint64_t error_value;
+  // Conjuncts of each rule's guard, for the enabling sets of partial-order
+  // reduction: for k in key_start[r] .. key_start[r + 1], rule r is
+  // disabled unless cell key_cell[k] holds the encoding key_value[k]
+  // (key_ne[k]: unless it holds another value). cell_bits[2c] and
+  // cell_bits[2c + 1]: the bit offset and width of cell c.
+  const uint32_t *key_start, *key_cell;
+  const uint64_t *key_value;
+  const uint8_t *key_ne;
+  const uint32_t *cell_bits;
+  // What rule r reads (guard and body) and writes (without the error
+  // state) at a given state: the cells pread[pread_start[r] ..) and
+  // pwrite[pwrite_start[r] ..), and for each entry e of dyn (8 numbers from
+  // 8 * dyn_start[r] up to 8 * dyn_start[r + 1]: base, k, n, cell, shift,
+  // inner, size, write) the cells base + p * k + inner .. + size of the
+  // element p = encoding of cell `cell` + shift, an array access at an
+  // index held in one cell (every element when p is not in 0 .. n - 1). A
+  // rule that reads that cell depends on every writer of it, so within the
+  // rules independent of r the element stays the same.
+  const uint32_t *pread_start, *pread, *pwrite_start, *pwrite, *dyn_start;
+  const int64_t *dyn;
+  // The values rule r writes into single scalar cells (without the error
+  // state): pairs (cell, encoding) from 2 * values_start[r] up to
+  // 2 * values_start[r + 1], encoding -1 where it is not a constant. A
+  // cell of pwrite without a pair is written through a method call or a
+  // dynamic index (any value).
+  const uint32_t *values_start;
+  const int64_t *values;
+} McrtDeps;
+
 typedef struct McrtModel {
   uint32_t abi_version; // MCRT_ABI_VERSION
   const char *name;
@@ -497,6 +562,9 @@ typedef struct McrtModel {
   // A hash of the spec's source text (16 hex digits): a checkpoint of
   // another version of the spec is refused (runtime/checkpoint.c). NULL: none.
   const char *source_hash;
+  // Dependency tables (partial-order reduction); NULL when not computed
+  // (more than 2^20 rules or cells).
+  const McrtDeps *deps;
 } McrtModel;
 
 // ---------------------------------------------------------------------------
