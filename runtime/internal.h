@@ -709,6 +709,22 @@ bool mcrt_sym_realize(McrtCtx *ctx, uint64_t *path, size_t n, bool has_step, uin
 // marking; netreport.c: its answers (token maxima, deadlock, 1-safety,
 // quasi-liveness, stable places, liveness L4), each exact, partial or refused.
 
+typedef struct McrtNetField { // a place's counter in the packed state
+  uint32_t offset;
+  unsigned width;
+  int64_t lo;
+} McrtNetField;
+typedef struct McrtNetTest { // an input or inhibitor arc of a transition
+  uint32_t place;
+  int64_t weight;
+  bool inhibitor;
+} McrtNetTest;
+typedef struct McrtNetMask { // the bits j of the fields in a word of the state
+  uint32_t word;
+  unsigned shift;  // j
+  uint64_t mask;
+} McrtNetMask;
+
 typedef struct McrtNetRun {
   int64_t *m;          // the marking being looked at
   int64_t *initial;    // the initial marking
@@ -728,11 +744,27 @@ typedef struct McrtNetRun {
   int live;            // L4: 1 yes, 0 no, -1 not decided
   uint32_t not_live;   // then a transition missing from a terminal component
   const char *live_refused;
+  // The fast path (net.c), for markings where every place is at most its threshold.
+  bool fast;
+  uint32_t *watch, nwatch;       // the places whose threshold is finite
+  McrtNetField *fields;          // per place
+  uint32_t nfields;
+  uint32_t *gain_start, *gain;   // per transition: the places it adds tokens to
+  uint32_t *moved_start, *moved; // per transition: the places it changes
+  uint32_t *test_start;          // per transition: its input and inhibitor arcs
+  McrtNetTest *tests;
+  uint32_t *after;               // per transition t: the transition found enabled after t
+  bool *used;                    // per transition: it discovered a marking
+  McrtNetMask *masks;            // the popcount sum of a marking (NULL: read each place)
+  uint32_t nmasks, nwords;
+  size_t state_bytes;
+  int64_t sum_lo;
 } McrtNetRun;
 bool mcrt_net_init(McrtCtx *ctx); // false: out of memory
 void mcrt_net_free(McrtCtx *ctx);
-// A new marking (state id, at discovery).
-void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// A new marking (state id, at discovery), discovered by firing transition
+// trans (UINT32_MAX: an initial marking).
+void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t trans);
 // The answers for people (after the summary), as MCC's lines (--mcc), and
 // as the report's "net" member (a leading comma and the member).
 void mcrt_net_print(FILE *f, McrtCtx *ctx);

@@ -177,7 +177,7 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
     ctx->accepting += accepting;
   }
   if (ctx->net) // a net: token maxima, enabled transitions, deadlock
-    mcrt_net_state(ctx, id, state);
+    mcrt_net_state(ctx, id, state, parent == MCRT_LOG_INITIAL ? UINT32_MAX : (uint32_t)rule);
   if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
     return mcrt_failed(ctx) ? error_violation(ctx, id, false) : hit_bound(ctx, MCRT_BOUND_MEMORY);
   if (!mcrt_queue_push(&ctx->queue, state))
