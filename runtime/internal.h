@@ -210,6 +210,10 @@ typedef enum {
   MCRT_SYM_METHOD_SORTED,     // sort by invariant keys, enumerate ties only
 } McrtSymMethod;
 
+// --search: the breadth-first search (search.c, threads.c), or the stateless
+// depth-first exploration of one execution per Mazurkiewicz trace (odpor.c).
+typedef enum { MCRT_SEARCH_BFS, MCRT_SEARCH_ODPOR } McrtSearch;
+
 #define MCRT_UNLIMITED UINT64_MAX
 #define MCRT_MAX_THREADS 1024
 
@@ -232,6 +236,8 @@ typedef struct McrtOptions {
   double progress_s; // 0: off
   bool quiet;
   bool mcc; // --mcc: a net's answers as the Model Checking Contest's lines
+  McrtSearch search;  // --search bfs|odpor
+  bool threads_given; // --threads was on the command line
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -288,6 +294,7 @@ typedef enum {
   MCRT_BOUND_MEMORY,
   MCRT_BOUND_INTERRUPTED,
   MCRT_BOUND_NET_CAPACITY, // a net: a place's counter blocked a transition (the search goes on)
+  MCRT_BOUND_CYCLE,        // --search odpor without --max-depth: an execution met a state twice
 } McrtBound;
 
 typedef enum {
@@ -503,6 +510,11 @@ bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 void mcrt_progress(McrtCtx *ctx, double now);
 // Grows the fingerprint set within --memory. False: the bound (hit).
 bool mcrt_grow_set(McrtCtx *ctx);
+
+// odpor.c: --search odpor. After the options are read: -1 to go on with the
+// run as odpor.c's engine (installed in mcrt_engine), else an exit code
+// (after a message on err): what the exploration cannot do.
+int mcrt_odpor_prepare(const McrtModel *model, McrtOptions *opt, FILE *err);
 
 // threads.c: the multi-threaded engine, n > 1 threads; the same results as
 // mcrt_search.

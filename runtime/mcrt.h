@@ -413,6 +413,32 @@ typedef struct McrtNet {
                              // sequence that pumps it (text); NULL: not known
 } McrtNet;
 
+// Dependency (partial-order reduction; compiler/deps.c). The state is cut
+// into ncells cells at the finest granularity the layout allows: a scalar
+// variable, one array element, one record field (recursively); a set,
+// multiset or queue is one cell. For action rule r, three sorted lists of
+// cell indices: what its guard reads, what guard and body read, what the
+// body may write. An index that depends on the state (a[x] with x a
+// variable) reads or writes every cell of the array. The lists of rule r
+// are list[start[r] .. start[r + 1]).
+typedef struct McrtDeps {
+  uint32_t ncells;
+  const char *const *cell_names;         // "x", "a[2]", "p[Proc_1].pc"
+  const uint32_t *guard_start, *guard;   // nrules + 1 offsets; cells
+  const uint32_t *read_start, *read;
+  const uint32_t *write_start, *write;
+  // The process of each rule: DVE: the transition's process (a rendezvous:
+  // the sender's); .mc: the binding of the action's first scalarset
+  // parameter (one process per action and value), else the action itself.
+  uint32_t nprocesses;
+  const uint32_t *process;               // nrules entries
+  const char *const *process_names;
+  // The cells the invariant, reachable, terminal, constraint and accepting
+  // predicates read (visibility), as one sorted list.
+  uint32_t nvisible;
+  const uint32_t *visible;
+} McrtDeps;
+
 typedef struct McrtModel {
   uint32_t abi_version; // MCRT_ABI_VERSION
   const char *name;
@@ -494,6 +520,9 @@ typedef struct McrtModel {
   const char *symmetry_refused;
   // A place/transition net: its arcs and capacities (NULL for a spec).
   const McrtNet *net;
+  // Dependency tables (partial-order reduction); NULL when not computed
+  // (more than 2^20 rules or cells).
+  const McrtDeps *deps;
 } McrtModel;
 
 // ---------------------------------------------------------------------------
