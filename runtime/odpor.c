@@ -57,6 +57,8 @@ typedef struct Level {
   uint32_t wut;            // root node
   uint32_t *sleep;         // rules
   uint32_t nsleep, sleep_cap;
+  uint32_t *enabled;       // the rules enabled in the prefix's state
+  uint32_t nenabled, enabled_cap;
   uint32_t rule, proc;     // the event taken from here
 } Level;
 
@@ -445,12 +447,36 @@ static void detect_races(Odpor *o, uint64_t n) {
 // The exploration (the paper's Explore(E, Sleep, WuT), E of k events; the
 // caller has set lv[k].wut and lv[k].sleep).
 
-static void add_sleep(Level *L, uint32_t r) {
-  if (L->nsleep == L->sleep_cap) {
-    L->sleep_cap = L->sleep_cap ? 2 * L->sleep_cap : 8;
-    L->sleep = xrealloc(L->sleep, L->sleep_cap * sizeof *L->sleep);
+static void push(uint32_t **list, uint32_t *n, uint32_t *cap, uint32_t r) {
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    *list = xrealloc(*list, *cap * sizeof **list);
   }
-  L->sleep[L->nsleep++] = r;
+  (*list)[(*n)++] = r;
+}
+
+static void add_sleep(Level *L, uint32_t r) { push(&L->sleep, &L->nsleep, &L->sleep_cap, r); }
+
+// Rule p, taken from level k, disabled rule s that was enabled there: the
+// two never meet in one execution, so no race shows it; s first is another
+// trace (they are dependent), inserted into the tree of level k unless a
+// rule asleep there covers it. (The paper's processes stay enabled until
+// they run; guarded actions need not.)
+static void disabling_races(Odpor *o, uint64_t k, uint32_t p) {
+  const Level *L = &o->lv[k];
+  for (uint32_t i = 0; i < L->nenabled; i++) {
+    uint32_t s = L->enabled[i];
+    if (s == p || !dependent(o, p, s) || can_run(o, s, state_at(o, k + 1)))
+      continue;
+    bool covered = false;
+    for (uint32_t q = 0; q < L->nsleep && !covered; q++)
+      covered = weak_initial(o, L->sleep[q], &s, 1);
+    if (!covered) {
+      o->races++;
+      o->seq[0] = s;
+      insert_below(o, L->wut, 0, true, o->seq, 1);
+    }
+  }
 }
 
 static bool asleep(const Level *L, uint32_t r) {
@@ -483,8 +509,11 @@ static void explore(Odpor *o, uint64_t k) {
   // The rules enabled here; the first one that fails is the violation. The
   // first enabled rule that does not sleep is the choice if the tree is empty.
   uint32_t any = NONE, choice = NONE;
+  o->lv[k].nenabled = 0;
   for (uint32_t r = 0; r < o->nrules; r++) {
     if (mcrt_replay_step(ctx, false, r, state_at(o, k), o->b)) {
+      Level *L = &o->lv[k];
+      push(&L->enabled, &L->nenabled, &L->enabled_cap, r);
       if (any == NONE)
         any = r;
       if (choice == NONE && !asleep(&o->lv[k], r))
@@ -552,6 +581,7 @@ static void explore(Odpor *o, uint64_t k) {
       return;
     }
     set_clock(o, k);
+    disabling_races(o, k, p);
     o->events++;
     ctx->transitions++;
     ctx->fired[mcrt_find_group(m->actions, m->nactions, p)]++;
@@ -622,7 +652,7 @@ static void odpor_free(McrtCtx *ctx) {
   if (!o)
     return;
   for (size_t k = 0; k < o->cap; k++)
-    free(o->lv[k].sleep);
+    free(o->lv[k].sleep), free(o->lv[k].enabled);
   free(o->dep_cache), free(o->writes_visible), free(o->states), free(o->clock), free(o->fps);
   free(o->lv), free(o->nodes), free(o->seq), free(o->path), free(o->a), free(o->b);
   free(o);
