@@ -578,6 +578,11 @@ static void explore(Odpor *o, uint64_t k) {
         add_sleep(next, L->sleep[i]);
     L->rule = p;
     L->proc = o->d->process[p];
+    if (ctx->transitions >= ctx->opt->max_steps) {
+      mcrt_stop_at(ctx, MCRT_BOUND_MAX_STEPS, MCRT_PHASE_SEARCH);
+      free_tree(o, c);
+      return;
+    }
     if (!mcrt_replay_step(ctx, false, p, state_at(o, k), state_at(o, k + 1))) {
       if (mcrt_failed(ctx)) {
         found_error(o, k, true, p);
@@ -593,11 +598,6 @@ static void explore(Odpor *o, uint64_t k) {
     o->events++;
     ctx->transitions++;
     ctx->fired[mcrt_find_group(m->actions, m->nactions, p)]++;
-    if (ctx->transitions > ctx->opt->max_steps) {
-      ctx->transitions--;
-      mcrt_stop_at(ctx, MCRT_BOUND_MAX_STEPS, MCRT_PHASE_SEARCH);
-      return;
-    }
     explore(o, k + 1);
     free_tree(o, o->lv[k + 1].wut);
     add_sleep(&o->lv[k], p);
