@@ -494,10 +494,28 @@ static bool asleep(const Level *L, uint32_t r) {
   return false;
 }
 
+// A progress line on stderr every --progress seconds, checked once per 256
+// executions.
+static void progress(Odpor *o) {
+  McrtCtx *ctx = o->ctx;
+  if (ctx->next_progress <= 0 || o->executions % 256)
+    return;
+  double now = mcrt_now();
+  if (now < ctx->next_progress)
+    return;
+  ctx->next_progress = now + ctx->opt->progress_s;
+  FILE *f = ctx->progress_out ? ctx->progress_out : stderr;
+  fprintf(f, "progress: %" PRIu64 " executions, %" PRIu64 " events, %" PRIu64
+             " states met, depth %" PRIu64 ", %.0f s\n",
+          o->executions, o->events, ctx->states, ctx->depth, now - ctx->start_time);
+  fflush(f);
+}
+
 // The end of a maximal execution of k events (or one cut at --max-depth).
 static void execution_end(Odpor *o, uint64_t k) {
   o->executions++;
   detect_races(o, k);
+  progress(o);
 }
 
 static void explore(Odpor *o, uint64_t k) {
@@ -625,6 +643,7 @@ static void odpor_search(McrtCtx *ctx) {
   grow_stack(o, 2);
 
   ctx->start_time = mcrt_now();
+  ctx->next_progress = ctx->opt->progress_s > 0 ? ctx->start_time + ctx->opt->progress_s : 0;
   bool any = false;
   for (uint64_t r = 0; r < m->ninit_rules && !ctx->stop; r++) {
     if (!mcrt_replay_step(ctx, true, r, NULL, state_at(o, 0))) {
