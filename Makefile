@@ -43,7 +43,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile bench-mpi mpi-tests clean conformance conformance-tests docs-tests debug-tests \
-        layers-tests pnml-tests petri-tests threads-tests \
+        layers-tests pnml-tests petri-tests threads-tests disk-tests \
         install uninstall install-tests extern-tests scenario-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
@@ -154,6 +154,7 @@ TEST_SUITES += scenario-tests
 TEST_SUITES += extern-tests
 TEST_SUITES += threads-tests
 TEST_SUITES += mpi-tests
+TEST_SUITES += disk-tests
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
@@ -184,6 +185,11 @@ cli-tests: all asan-runtime
 
 diag-tests: all
 	tests/diag/run.sh $(B)
+
+# --disk, --checkpoint, --resume: the same answers with the log and the
+# frontier on disk, a full disk, SIGKILL at random moments, damaged checkpoints.
+disk-tests: all
+	tests/disk/run.sh $(B)
 
 # Scenarios: the operators' languages against a brute-force evaluator, then
 # model + scenario products, exports and simulation (tests/scenario/).

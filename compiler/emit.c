@@ -2589,6 +2589,15 @@ static void emit_symmetry_reduction(Program *prog, Parts *p) {
 // c_escape (printable ASCII), so no definition holds an m4 quote; the
 // template inserts every one that may hold a word with m4_defn.
 static const char *net_c; // a PNML net's McrtNet table (pnml.c), or NULL
+
+// FNV-1a over the spec's text: the checker refuses to resume a checkpoint
+// written by a checker of another version of the spec.
+static uint64_t source_hash(const SrcFile *f) {
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  for (size_t i = 0; i < f->len; i++)
+    h = (h ^ (unsigned char)f->text[i]) * UINT64_C(0x100000001b3);
+  return h;
+}
 static void write_definitions(Parts *p, FILE *out) {
   Layout *layout = lay;
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
@@ -2597,6 +2606,7 @@ static void write_definitions(Parts *p, FILE *out) {
   DEF("MCGEN_MODEL_STR", "%s", c_str(p->model));
   DEF("MCGEN_SOURCE", "%s", c_str(src->name));
   DEF("MCGEN_SOURCE_COMMENT", "%s", c_comment_escape(src->name));
+  DEF("MCGEN_SOURCE_HASH", "%016llx", (unsigned long long)source_hash(src));
   DEF("MCGEN_STATE_BITS", "%lld", (long long)layout->state_bits);
   DEF("MCGEN_STATE_BYTES", "%lld", (long long)layout->state_bytes);
   DEF("MCGEN_NVARS", "%d", layout->vars.len);

@@ -437,6 +437,15 @@ static Net *read_pnml(const SrcFile *file) {
   net->path = file->name;
   net->id = net->name = "net";
   int before = error_count();
+  // libxml2 would say "Extra content at the end of the document".
+  size_t k = 0;
+  while (k < file->len && (file->text[k] == ' ' || file->text[k] == '\t' ||
+                           file->text[k] == '\r' || file->text[k] == '\n'))
+    k++;
+  if (k == file->len) {
+    error_at_loc(file, file->text, "the file is empty: no PNML document in it");
+    return NULL;
+  }
   xmlTextReaderPtr r = xmlReaderForMemory(file->text, (int)(file->len > INT32_MAX ? INT32_MAX
                                                                                  : file->len),
                                           file->name, NULL,

@@ -30,6 +30,8 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   uint64_t max_rule = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
   mcrt_log_init(&ctx->log, max_rule ? max_rule - 1 : 0);
   mcrt_queue_init(&ctx->queue, model->state_bytes);
+  if (opt->disk_dir && !mcrt_disk_init(ctx)) // a file that cannot be created stops the search
+    return false;
   if (!mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
     return false;
   if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
@@ -54,6 +56,8 @@ void mcrt_ctx_free(McrtCtx *ctx) {
   mcrt_fpset_free(&ctx->set);
   mcrt_log_free(&ctx->log);
   mcrt_queue_free(&ctx->queue);
+  mcrt_disk_free(ctx);
+  mcrt_checkpoint_free(ctx);
   free(ctx->cur);
   free(ctx->pend_states);
   free(ctx->fired);

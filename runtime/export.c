@@ -474,12 +474,20 @@ static bool write_path(Graph *g, const Path *p, FILE *f, bool last) {
   return ok;
 }
 
+// The test paths, planned before anything is written so that a set too
+// large to write can be refused with its true size.
+typedef struct TestPlan {
+  Path *paths;
+  uint64_t npaths, steps; // steps: the states written, over all paths
+  uint64_t ncovered, goals, nreached;
+} TestPlan;
+
 // Paths covering every transition (cover_accepting false) or every
 // accepting state: each starts at an initial state by a shortest path to
 // the first element not covered yet, goes on through uncovered transitions
 // while there are some, then ends by a shortest path to an accepting state
 // when one is reachable.
-static bool write_tests(Graph *g, FILE *f, bool cover_accepting) {
+static TestPlan plan_tests(Graph *g, bool cover_accepting) {
   uint64_t *parent = malloc((g->n + 1) * sizeof *parent);
   uint64_t *to_acc = malloc((g->n + 1) * sizeof *to_acc);
   bool *covered = calloc(g->nedges + 1, 1), *reached = calloc(g->n + 1, 1);
@@ -491,11 +499,10 @@ static bool write_tests(Graph *g, FILE *f, bool cover_accepting) {
     out_first[i] = g->nedges;
   for (uint64_t e = g->nedges; e-- > 0;)
     out_first[g->edges[e].from] = e;
-  Path *paths = NULL;
-  uint64_t npaths = 0, cap = 0, ncovered = 0, goals = 0;
-  uint64_t next_edge = 0, next_state = 0;
+  TestPlan plan = {0};
+  uint64_t cap = 0, next_edge = 0, next_state = 0;
   for (uint64_t i = 0; i < g->n; i++)
-    goals += cover_accepting ? (g->flags[i] & ST_ACCEPTING) != 0 : 0;
+    plan.goals += cover_accepting ? (g->flags[i] & ST_ACCEPTING) != 0 : 0;
   for (;;) {
     Path p;
     if (cover_accepting) {
@@ -511,16 +518,17 @@ static bool write_tests(Graph *g, FILE *f, bool cover_accepting) {
         break;
       p = path_to(g, parent, g->edges[next_edge].from);
       path_push(&p, next_edge);
+      for (uint64_t k = 0; k < p.len; k++)
+        covered[p.edges[k]] = true;
       // On through transitions not covered yet.
       for (;;) {
-        for (uint64_t k = 0; k < p.len; k++)
-          covered[p.edges[k]] = true;
         uint64_t s = path_end(g, &p), e = out_first[s];
         while (e < g->nedges && g->edges[e].from == s && covered[e])
           e++;
         if (e >= g->nedges || g->edges[e].from != s)
           break;
         path_push(&p, e);
+        covered[e] = true;
       }
     }
     // Then to an accepting state, if one is reachable and this is not one.
@@ -532,14 +540,25 @@ static bool write_tests(Graph *g, FILE *f, bool cover_accepting) {
       covered[p.edges[k]] = true;
       reached[g->edges[p.edges[k]].to] = true;
     }
-    paths = grow(paths, &cap, npaths + 1, sizeof *paths);
-    paths[npaths++] = p;
+    plan.paths = grow(plan.paths, &cap, plan.npaths + 1, sizeof *plan.paths);
+    plan.paths[plan.npaths++] = p;
+    plan.steps += p.len + 1;
   }
   for (uint64_t e = 0; e < g->nedges; e++)
-    ncovered += covered[e];
-  uint64_t nreached = 0;
+    plan.ncovered += covered[e];
   for (uint64_t i = 0; i < g->n; i++)
-    nreached += reached[i] && (g->flags[i] & ST_ACCEPTING);
+    plan.nreached += reached[i] && (g->flags[i] & ST_ACCEPTING);
+  free(parent), free(to_acc), free(covered), free(reached), free(out_first);
+  return plan;
+}
+
+static void free_plan(TestPlan *plan) {
+  for (uint64_t i = 0; i < plan->npaths; i++)
+    free(plan->paths[i].edges);
+  free(plan->paths);
+}
+
+static bool write_tests(Graph *g, FILE *f, const TestPlan *plan, bool cover_accepting) {
   const McrtModel *m = g->ctx->model;
   fputs("{\"schema\": \"mcgen-tests\", \"version\": 1,\n \"model\": ", f);
   mcrt_print_json_string(f, m->name);
@@ -551,15 +570,12 @@ static bool write_tests(Graph *g, FILE *f, bool cover_accepting) {
   fprintf(f, ", \"covers\": \"%s\", \"nstates\": %" PRIu64 ", \"ntransitions\": %" PRIu64
              ", \"transitions_covered\": %" PRIu64 ", \"accepting_states\": %" PRIu64
              ", \"accepting_covered\": %" PRIu64 ",\n \"paths\": [\n",
-          cover_accepting ? "accepting" : "transitions", g->n, g->nedges, ncovered, goals,
-          nreached);
+          cover_accepting ? "accepting" : "transitions", g->n, g->nedges, plan->ncovered,
+          plan->goals, plan->nreached);
   bool ok = true;
-  for (uint64_t i = 0; i < npaths; i++) {
-    ok &= write_path(g, &paths[i], f, i + 1 == npaths);
-    free(paths[i].edges);
-  }
+  for (uint64_t i = 0; i < plan->npaths; i++)
+    ok &= write_path(g, &plan->paths[i], f, i + 1 == plan->npaths);
   fputs(" ]\n}\n", f);
-  free(paths), free(parent), free(to_acc), free(covered), free(reached), free(out_first);
   return ok;
 }
 
@@ -568,7 +584,7 @@ static bool write_tests(Graph *g, FILE *f, bool cover_accepting) {
 //
 
 static bool write_file(const char *path, FILE *err, Graph *g,
-                       bool (*write)(Graph *g, FILE *f, bool arg), bool arg) {
+                       bool (*write)(Graph *g, FILE *f, const void *arg), const void *arg) {
   FILE *f = fopen(path, "w");
   if (!f) {
     fprintf(err, "error: cannot write %s: %s\n", path, strerror(errno));
@@ -584,16 +600,46 @@ static bool write_file(const char *path, FILE *err, Graph *g,
   return ok;
 }
 
-static bool graph_writer(Graph *g, FILE *f, bool arg) {
+static bool graph_writer(Graph *g, FILE *f, const void *arg) {
   (void)arg;
   write_graph(g, f);
   return true;
 }
 
-static bool dot_writer(Graph *g, FILE *f, bool arg) {
+static bool dot_writer(Graph *g, FILE *f, const void *arg) {
   (void)arg;
   write_dot(g, f);
   return true;
+}
+
+typedef struct TestsArg {
+  const TestPlan *plan;
+  bool cover_accepting;
+} TestsArg;
+
+static bool tests_writer(Graph *g, FILE *f, const void *arg) {
+  const TestsArg *t = arg;
+  return write_tests(g, f, t->plan, t->cover_accepting);
+}
+
+// --tests: refused, with the true size, when its paths would write more
+// than --tests-max-steps states (each step writes a whole state).
+static bool export_tests(Graph *g, FILE *err, const McrtOptions *opt) {
+  TestPlan plan = plan_tests(g, opt->tests_cover_accepting);
+  bool ok;
+  if (plan.steps > opt->tests_max_steps) {
+    fprintf(err,
+            "error: --tests %s: the %" PRIu64 " paths covering the graph have %" PRIu64
+            " steps, more than --tests-max-steps %" PRIu64 " allows (each step writes a "
+            "whole state); nothing written\n",
+            opt->tests_file, plan.npaths, plan.steps, opt->tests_max_steps);
+    ok = false;
+  } else {
+    TestsArg arg = {&plan, opt->tests_cover_accepting};
+    ok = write_file(opt->tests_file, err, g, tests_writer, &arg);
+  }
+  free_plan(&plan);
+  return ok;
 }
 
 bool mcrt_export(McrtCtx *ctx, FILE *err) {
@@ -608,9 +654,9 @@ bool mcrt_export(McrtCtx *ctx, FILE *err) {
   // Each file on its own: one that fails does not keep the others back.
   bool ok = true;
   if (opt->graph_file)
-    ok &= write_file(opt->graph_file, err, &g, graph_writer, false);
+    ok &= write_file(opt->graph_file, err, &g, graph_writer, NULL);
   if (opt->tests_file)
-    ok &= write_file(opt->tests_file, err, &g, write_tests, opt->tests_cover_accepting);
+    ok &= export_tests(&g, err, opt);
   if (opt->dot_file && g.n > opt->dot_max_states) {
     fprintf(err,
             "error: --dot %s: the graph has %" PRIu64 "%s states, more than graphviz is "
@@ -618,7 +664,7 @@ bool mcrt_export(McrtCtx *ctx, FILE *err) {
             opt->dot_file, g.n, g.bound ? " or more" : "", opt->dot_max_states);
     ok = false;
   } else if (opt->dot_file) {
-    ok &= write_file(opt->dot_file, err, &g, dot_writer, false);
+    ok &= write_file(opt->dot_file, err, &g, dot_writer, NULL);
   }
   free(g.states), free(g.flags), free(g.depth), free(g.init_rule), free(g.table), free(g.edges);
   return ok;

@@ -21,6 +21,7 @@
 // low word of 0 waits for it. Growth is stop-the-world (the caller's job).
 #include "internal.h"
 
+#include <errno.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -357,5 +358,101 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
   atomic_init(&t.count, atomic_load_explicit(&old.count, memory_order_relaxed));
   t.grows = old.grows + 1;
   *set = t;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Saving and loading (checkpoint.c). The set is written as its fields, then
+// the raw memory of its table and of its id array: nothing here depends on
+// what a slot holds, so a new slot layout only has to keep this field list
+// right. Both run with the search stopped (no concurrent insertion).
+
+// The fields a set is saved with, fixed-width, in this order.
+typedef struct McrtFpSetHeader {
+  uint64_t words, capacity, nslots, max_count, count, map_bytes, grows, id_words, ids_bytes;
+} McrtFpSetHeader;
+
+#define MCRT_FP_IO_STEP ((size_t)16 << 20) // bytes per read(2) or write(2)
+
+static bool write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
+  if (hash)
+    XXH3_64bits_update(hash, p, n);
+  for (const char *c = p; n > 0;) {
+    ssize_t w = write(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    c += w, n -= (size_t)w;
+  }
+  return true;
+}
+
+static bool read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash) {
+  size_t want = n;
+  for (char *c = p; n > 0;) {
+    ssize_t r = read(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      if (r == 0)
+        errno = 0; // end of file: a truncated file
+      return false;
+    }
+    c += r, n -= (size_t)r;
+  }
+  if (hash)
+    XXH3_64bits_update(hash, p, want);
+  return true;
+}
+
+bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
+  McrtFpSetHeader h = {
+      .words = set->words, .capacity = set->capacity, .nslots = set->nslots,
+      .max_count = set->max_count, .count = mcrt_fpset_count(set), .map_bytes = set->map_bytes,
+      .grows = set->grows, .id_words = set->id_words, .ids_bytes = set->ids_bytes,
+  };
+  return write_hashed(fd, &h, sizeof h, hash) &&
+         write_hashed(fd, (const void *)set->slots, set->map_bytes, hash) &&
+         (!set->ids || write_hashed(fd, set->ids, set->ids_bytes, hash));
+}
+
+bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
+  McrtFpSetHeader h;
+  memset(set, 0, sizeof *set);
+  if (!read_hashed(fd, &h, sizeof h, hash))
+    return false;
+  size_t slot_bytes = (size_t)(h.nslots * h.words * sizeof(uint64_t));
+  if ((h.words != 1 && h.words != 2) || h.capacity == 0 || h.nslots < h.capacity ||
+      h.map_bytes < slot_bytes || h.map_bytes % page_size() != 0 ||
+      h.map_bytes - slot_bytes >= page_size() || h.count > h.nslots ||
+      (h.ids_bytes != 0 && h.ids_bytes < (size_t)(h.nslots * sizeof(uint32_t)))) {
+    errno = EINVAL; // not a set this code wrote
+    return false;
+  }
+  void *p = map_zeroed(h.map_bytes);
+  if (p == MAP_FAILED)
+    return false;
+  set->slots = p;
+  set->map_bytes = h.map_bytes;
+  if (h.ids_bytes) {
+    void *q = map_zeroed(h.ids_bytes);
+    if (q == MAP_FAILED) {
+      mcrt_fpset_free(set);
+      return false;
+    }
+    set->ids = q;
+    set->ids_bytes = h.ids_bytes;
+  }
+  set->words = (unsigned)h.words, set->capacity = h.capacity, set->nslots = h.nslots;
+  set->max_count = h.max_count, set->grows = h.grows, set->id_words = h.id_words != 0;
+  atomic_init(&set->count, h.count);
+  if (!read_hashed(fd, (void *)set->slots, set->map_bytes, hash) ||
+      (set->ids && !read_hashed(fd, set->ids, set->ids_bytes, hash))) {
+    int e = errno;
+    mcrt_fpset_free(set);
+    errno = e;
+    return false;
+  }
   return true;
 }

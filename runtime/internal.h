@@ -105,6 +105,12 @@ static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {
 static inline uint64_t mcrt_fpset_count(const McrtFpSet *set) {
   return atomic_load_explicit(&set->count, memory_order_relaxed);
 }
+// Writes the set to fd (its fields, then its table's raw memory), feeding
+// every byte written to hash (NULL: none); loads such a set into an
+// uninitialised one (fields checked for sanity, the table mapped anew).
+// False with errno set (0: the file ended early; EINVAL: not a set).
+bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash);
+bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
 
 // ---------------------------------------------------------------------------
 // log.c: the trace log. One 8-byte record per discovered state, in id order,
@@ -126,10 +132,12 @@ typedef struct McrtLogRecord {
 // marks an initial state), then the rule in as few bytes as the model's
 // largest rule index needs (1 to 4).
 typedef struct McrtLog {
-  uint8_t **chunks;
+  uint8_t **chunks; // NULL: the chunk is on disk (--disk, disk.c)
   size_t nchunks, chunks_cap;
   uint64_t count;
   unsigned rule_bytes;
+  struct McrtDiskFile *disk; // --disk: chunks 0 .. disk_chunks-1 are in this file
+  size_t disk_chunks;
 } McrtLog;
 
 // max_rule: the largest rule index (action or init) a record will hold.
@@ -148,8 +156,12 @@ static inline unsigned mcrt_log_parent_bytes(uint64_t c) {
   return limit <= (UINT64_C(1) << 16) ? 2 : limit <= (UINT64_C(1) << 24) ? 3 : 4;
 }
 
+McrtLogRecord mcrt_disk_log_get(const McrtLog *log, uint64_t id); // disk.c
+
 static inline McrtLogRecord mcrt_log_get(const McrtLog *log, uint64_t id) {
   uint64_t c = id >> MCRT_LOG_CHUNK_SHIFT;
+  if (!log->chunks[c]) // written to disk (--disk)
+    return mcrt_disk_log_get(log, id);
   unsigned pb = mcrt_log_parent_bytes(c);
   const uint8_t *p = log->chunks[c] + (id & MCRT_LOG_CHUNK_MASK) * (pb + log->rule_bytes);
   McrtLogRecord r = {0, 0};
@@ -187,9 +199,14 @@ typedef struct McrtQueue {
   size_t head_pos, tail_pos; // state index within head / tail chunk
   uint64_t length;
   size_t nchunks; // mapped, spare included
+  struct McrtDiskQueue *disk; // --disk: the frontier is a file (disk.c); the chunks are unused
 } McrtQueue;
 
 void mcrt_queue_init(McrtQueue *q, size_t state_bytes);
+// Writes the states of the queue, oldest first, through write(w, bytes, n)
+// (checkpoint.c); false when a write failed.
+typedef bool McrtWriteFn(void *w, const void *p, size_t n);
+bool mcrt_queue_save(const McrtQueue *q, McrtWriteFn *write, void *w);
 void mcrt_queue_free(McrtQueue *q);
 // Bytes the next push maps (0 when no new chunk is needed).
 size_t mcrt_queue_push_bytes(const McrtQueue *q);
@@ -197,7 +214,10 @@ size_t mcrt_queue_push_bytes(const McrtQueue *q);
 bool mcrt_queue_push(McrtQueue *q, const uint8_t *state);
 // Copies the oldest state to out; false when empty.
 bool mcrt_queue_pop(McrtQueue *q, uint8_t *out);
-static inline size_t mcrt_queue_bytes(const McrtQueue *q) { return q->nchunks * q->chunk_bytes; }
+size_t mcrt_disk_queue_bytes(const McrtQueue *q); // disk.c
+static inline size_t mcrt_queue_bytes(const McrtQueue *q) {
+  return q->disk ? mcrt_disk_queue_bytes(q) : q->nchunks * q->chunk_bytes;
+}
 
 // ---------------------------------------------------------------------------
 // options.c: the checker's command line (docs/DESIGN.md).
@@ -231,6 +251,7 @@ typedef struct McrtOptions {
   const char *tests_file;      // --tests FILE.json
   bool tests_cover_accepting;  // --tests-cover accepting (default: transitions)
   uint64_t dot_max_states;     // --dot-max-states (default 200)
+  uint64_t tests_max_steps;    // --tests-max-steps (default 100000)
   uint64_t sim_runs;           // --simulate RUNS (0: search, not simulate)
   uint64_t sim_depth, sim_seed; // --depth (default 100), --seed (default 1)
   double progress_s; // 0: off
@@ -238,6 +259,10 @@ typedef struct McrtOptions {
   bool mcc; // --mcc: a net's answers as the Model Checking Contest's lines
   McrtSearch search;  // --search bfs|odpor
   bool threads_given; // --threads was on the command line
+  const char *disk_dir;       // --disk DIR: the trace log and the frontier in files there
+  const char *checkpoint_dir; // --checkpoint DIR
+  double checkpoint_every_s;  // --checkpoint-every MINUTES, in seconds
+  const char *resume_dir;     // --resume DIR
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -295,6 +320,7 @@ typedef enum {
   MCRT_BOUND_INTERRUPTED,
   MCRT_BOUND_NET_CAPACITY, // a net: a place's counter blocked a transition (the search goes on)
   MCRT_BOUND_CYCLE,        // --search odpor without --max-depth: an execution met a state twice
+  MCRT_BOUND_DISK,         // --disk: a file there could not be written or read (disk.c)
 } McrtBound;
 
 typedef enum {
@@ -443,6 +469,8 @@ struct McrtCtx {
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
+  struct McrtDisk *disk;          // --disk (disk.c; NULL without)
+  struct McrtCheckpoint *ckpt;    // --checkpoint, --resume (checkpoint.c; NULL without)
 };
 
 // core.c: the clock, the error slot, stopping.
@@ -572,6 +600,9 @@ typedef struct McrtLive {
   size_t bytes;                            // accounted: what is allocated
   bool done;                               // the check ran to its end
   double time_s;
+  // Wall time of the phases: the search (which records the edges), the
+  // edge table's closing, the cycle search.
+  double search_s, edges_s, scc_s;
 } McrtLive;
 // Sets up recording (ctx->live); false when out of memory.
 bool mcrt_live_init(McrtCtx *ctx);
@@ -703,6 +734,70 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
                        FILE *err);
 const char *mcrt_bound_name(McrtBound b);
 const char *mcrt_violation_kind_name(McrtViolationKind k);
+
+// ---------------------------------------------------------------------------
+// disk.c: --disk DIR. The trace log's full chunks and the frontier go to
+// files in DIR, written in large sequential blocks; RAM keeps bounded
+// windows. A failure is recorded (the file, errno) and makes the log's and
+// the queue's operations fail: the search stops with MCRT_BOUND_DISK.
+
+typedef struct McrtDiskFile {
+  int fd;            // -1: could not be created
+  char *path;        // DIR/mcgen-log.XXXXXX (unlinked once open: no leftovers)
+  uint64_t size;     // bytes written
+  uint64_t released; // bytes given back (frontier: read and punched out)
+  int err;           // errno of the first failure, 0 if none
+  const char *op;    // what failed: "create", "write", "read"
+} McrtDiskFile;
+
+typedef struct McrtDisk {
+  McrtDiskFile log, frontier;
+} McrtDisk;
+
+// Opens the files (a failure is recorded, not returned) and switches the
+// context's log and queue to them. False: out of memory.
+bool mcrt_disk_init(McrtCtx *ctx);
+void mcrt_disk_free(McrtCtx *ctx);
+// The file that failed (NULL: none).
+const McrtDiskFile *mcrt_disk_failure(const McrtCtx *ctx);
+// Bytes the log and the frontier hold on disk now.
+uint64_t mcrt_disk_bytes(const McrtCtx *ctx);
+// The log's full chunks still in RAM are written out when they reach a
+// block's worth (log.c calls it before it maps a chunk). False: a failure.
+bool mcrt_disk_log_spill(McrtLog *log);
+bool mcrt_disk_queue_push(McrtQueue *q, const uint8_t *state);
+bool mcrt_disk_queue_pop(McrtQueue *q, uint8_t *out);
+void mcrt_disk_queue_free(McrtQueue *q);
+bool mcrt_disk_queue_save(const McrtQueue *q, McrtWriteFn *write, void *w);
+// Writes to w the log's records as bytes, chunk after chunk (each chunk's
+// used part), wherever they are.
+bool mcrt_log_save(const McrtLog *log, McrtWriteFn *write, void *w);
+
+// ---------------------------------------------------------------------------
+// checkpoint.c: --checkpoint DIR, --resume DIR (docs/DESIGN.md).
+
+// After the options are read: -1 to go on, else an exit code after a
+// message (combinations refused).
+int mcrt_checkpoint_check(const McrtModel *model, const McrtOptions *opt, FILE *err);
+// Sets up checkpoints (after mcrt_ctx_init) and with --resume loads the
+// checkpoint into ctx: the set, the log, the frontier, the counters. -1 on
+// success, else an exit code after a message on err.
+int mcrt_checkpoint_start(McrtCtx *ctx, FILE *err);
+// Whether the run went on from a checkpoint (its initial states are in it),
+// and where: the id of the frontier's first state, the first id of the next
+// level (ctx->cur_depth is the level's depth). False: a fresh run.
+bool mcrt_checkpoint_resumed(const McrtCtx *ctx);
+bool mcrt_checkpoint_position(const McrtCtx *ctx, uint64_t *popped, uint64_t *level_end);
+// Writes a checkpoint when --checkpoint is on and it is time (or `now`):
+// the search stands between two expansions, nothing pending; the frontier
+// holds the states from id `popped` on. A failure is reported on stderr
+// and the search goes on (the previous checkpoint stays).
+void mcrt_checkpoint_maybe(McrtCtx *ctx, uint64_t popped, uint64_t level_end, bool now);
+// Whether a checkpoint is due (now: a signal asks for one); cheap, so that
+// the search may ask between any two expansions.
+bool mcrt_checkpoint_due(McrtCtx *ctx, bool now);
+void mcrt_checkpoint_summary(FILE *f, const McrtCtx *ctx);
+void mcrt_checkpoint_free(McrtCtx *ctx);
 
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).

@@ -730,11 +730,14 @@ static void stop_liveness(McrtCtx *ctx, double t0) {
 void mcrt_liveness_check(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   double t0 = mcrt_now();
+  ctx->live->search_s = ctx->time_s;
   mcrt_test_pause("liveness");
   if (mcrt_signal || !mcrt_live_finish(ctx)) {
     stop_liveness(ctx, t0);
     return;
   }
+  double t1 = mcrt_now();
+  ctx->live->edges_s = t1 - t0;
   // The check's own arrays (per state: Tarjan's record, stack and frames,
   // the BFS parent and order) count against --memory too.
   size_t check_bytes = (size_t)(ctx->states + 1) * (sizeof(SccNode) + 4 * 5);
@@ -757,6 +760,7 @@ void mcrt_liveness_check(McrtCtx *ctx) {
     }
   }
   ctx->live->done = true;
+  ctx->live->scc_s = mcrt_now() - t1;
   ctx->live->time_s = mcrt_now() - t0;
   ctx->time_s += ctx->live->time_s;
 }

@@ -30,7 +30,8 @@ void mcrt_log_init(McrtLog *log, uint64_t max_rule) {
 
 void mcrt_log_free(McrtLog *log) {
   for (size_t i = 0; i < log->nchunks; i++)
-    munmap(log->chunks[i], chunk_bytes(log, i));
+    if (log->chunks[i]) // NULL: on disk
+      munmap(log->chunks[i], chunk_bytes(log, i));
   free(log->chunks);
   unsigned rule_bytes = log->rule_bytes;
   memset(log, 0, sizeof *log);
@@ -43,6 +44,8 @@ size_t mcrt_log_append_bytes(const McrtLog *log) {
 }
 
 bool mcrt_log_add_chunk(McrtLog *log) {
+  if (log->disk && !mcrt_disk_log_spill(log)) // --disk: full chunks go to the file
+    return false;
   if (log->nchunks == log->chunks_cap) {
     size_t cap = log->chunks_cap ? 2 * log->chunks_cap : 64;
     uint8_t **c = realloc(log->chunks, cap * sizeof *c);
@@ -60,7 +63,7 @@ bool mcrt_log_add_chunk(McrtLog *log) {
 
 size_t mcrt_log_bytes(const McrtLog *log) {
   size_t bytes = log->chunks_cap * sizeof *log->chunks;
-  for (size_t i = 0; i < log->nchunks; i++)
+  for (size_t i = log->disk_chunks; i < log->nchunks; i++) // those before are on disk
     bytes += chunk_bytes(log, i);
   return bytes;
 }

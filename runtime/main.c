@@ -153,6 +153,11 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
     return NULL;
   }
   ctx->progress_out = err;
+  if ((opt->checkpoint_dir || opt->resume_dir) && mcrt_checkpoint_start(ctx, err) >= 0) {
+    mcrt_ctx_free(ctx); // the checkpoint is refused (checkpoint.c said why)
+    free(ctx);
+    return NULL;
+  }
   if (mcrt_engine.search) // another engine (mpi.c)
     mcrt_engine.search(ctx);
   else if (opt->threads > 1)
@@ -393,6 +398,8 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   if (opt.search == MCRT_SEARCH_ODPOR && (code = mcrt_odpor_prepare(model, &opt, err)) >= 0)
     return code;
   if (mcrt_engine.check && (code = mcrt_engine.check(model, &opt, err)) >= 0)
+    return code;
+  if ((code = mcrt_checkpoint_check(model, &opt, err)) >= 0) // --disk, --checkpoint, --resume
     return code;
   if (mcrt_engine.silent) // another process writes the report and the exports
     opt.report_file = opt.graph_file = opt.dot_file = opt.tests_file = NULL;

@@ -520,6 +520,9 @@ typedef struct McrtModel {
   const char *symmetry_refused;
   // A place/transition net: its arcs and capacities (NULL for a spec).
   const McrtNet *net;
+  // A hash of the spec's source text (16 hex digits): a checkpoint of
+  // another version of the spec is refused (runtime/checkpoint.c). NULL: none.
+  const char *source_hash;
   // Dependency tables (partial-order reduction); NULL when not computed
   // (more than 2^20 rules or cells).
   const McrtDeps *deps;

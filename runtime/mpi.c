@@ -48,7 +48,9 @@
 // discoverer its owner received: with the same number of ranks every run
 // gives the same trace (the partition and the order of every exchange are
 // fixed); another number of ranks may give another trace of the same
-// length to the same violation.
+// length to the same violation (a parent fixed whatever the number of
+// ranks would need a key of the parent sent with every record and a map
+// to replace a logged parent: docs/DESIGN.md says why it is not done).
 //
 // Bounds. --max-states and --max-steps are exact: before new states are
 // logged (transitions are sent), the ranks gather how many each has, and
@@ -61,14 +63,16 @@
 // Liveness needs the whole graph in one place: refused with more than one
 // rank (one rank runs the serial search), as are the answers of a Petri
 // net (.pnml) and --simulate. Rank 0 alone writes the report and the
-// exports (--graph, --dot, --tests). A rank is one thread: --threads N > 1
-// given with MPI is refused (start one rank per core instead).
+// exports (--graph, --dot, --tests). A rank is one thread unless --threads N
+// is given: then N threads expand the rank's share of each level (see
+// "Threads inside a rank" below), with the same answers and trace.
 #ifdef MCRT_MPI
 #include "internal.h"
 
 #include <inttypes.h>
 #include <limits.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -82,19 +86,34 @@ typedef struct Buf {
   size_t len, cap;
 } Buf;
 
-static uint8_t *buf_grow(Buf *b, size_t n) {
+// MCRT_MPI_BUFFER_LIMIT (bytes; for tests): a buffer of a round that would
+// grow past it fails as if the system had no memory left.
+static size_t buffer_limit = SIZE_MAX;
+
+// Appends n bytes to b; NULL when the buffer cannot grow (the caller ends
+// the search: the memory bound, seen by every rank at the round's end).
+static uint8_t *buf_try(Buf *b, size_t n) {
   if (b->len + n > b->cap) {
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->len + n)
       cap *= 2;
-    uint8_t *d = realloc(b->data, cap);
+    uint8_t *d = cap > buffer_limit ? NULL : realloc(b->data, cap);
     if (!d)
-      mcrt_die("out of memory (MPI buffers)");
+      return NULL;
     b->data = d;
     b->cap = cap;
   }
   uint8_t *p = b->data + b->len;
   b->len += n;
+  return p;
+}
+
+// The receive buffer: the round's records are on their way, there is no
+// way to refuse them.
+static uint8_t *buf_grow(Buf *b, size_t n) {
+  uint8_t *p = buf_try(b, n);
+  if (!p)
+    mcrt_die("out of memory receiving an MPI round");
   return p;
 }
 
@@ -179,6 +198,8 @@ enum { G_MORE, G_CAND, G_MEMORY, G_SIGNAL, G_STATES, G_TRANS, G_NEXT, G_BYTES, G
 // Per-rank figures for rank 0's report.
 enum { S_STATES, S_PEAK, S_SENT, S_MSGS, S_COMM, S_CPU, S_N };
 
+typedef struct Pool Pool; // --threads N > 1 in a rank
+
 typedef struct Mpi {
   int rank, size;
   McrtCtx *ctx;
@@ -201,11 +222,12 @@ typedef struct Mpi {
   uint64_t bytes_sent, msgs_sent, rounds, levels, max_round_bytes;
   double comm_s, cpu_start; // seconds in MPI calls; CPU time at the start
   double *stats; // rank 0: S_N figures per rank
+  Pool *pool;    // the rank's threads (NULL: one)
 } Mpi;
 
 static MPI_Comm comm = MPI_COMM_WORLD;
 static int world_rank, world_size;
-static bool threads_given; // --threads on the command line (its default is the cores online)
+static bool threads_allowed; // the MPI library lets other threads run beside MPI
 
 // Waits for a nonblocking collective. A rank that waits gives its core
 // away between polls: a rank spinning in MPI (Open MPI polls) would take
@@ -233,11 +255,14 @@ static double cpu_s(void) {
          (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
+static size_t pool_bytes(const Pool *P);
+
 static void update_bytes(Mpi *mp) {
   size_t b = log_bytes(&mp->log) + mp->send.cap + mp->recv.cap + mp->init.cap +
              mp->fresh_cap * (sizeof *mp->fresh + sizeof *mp->fresh_src);
   for (int d = 0; d < mp->size; d++)
     b += mp->out[d].cap + (mp->side ? mp->side[d].cap : 0);
+  b += pool_bytes(mp->pool);
   mp->ctx->engine_bytes = b;
   size_t now = mcrt_accounted_bytes(mp->ctx);
   if (now > mp->ctx->peak_bytes)
@@ -431,11 +456,18 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
       if (r != MCRT_FP_NEW)
         continue;
       if (nfresh == mp->fresh_cap) {
-        mp->fresh_cap = mp->fresh_cap ? 2 * mp->fresh_cap : 1024;
-        mp->fresh = realloc(mp->fresh, mp->fresh_cap * sizeof *mp->fresh);
-        mp->fresh_src = realloc(mp->fresh_src, mp->fresh_cap * sizeof *mp->fresh_src);
-        if (!mp->fresh || !mp->fresh_src)
-          mcrt_die("out of memory");
+        size_t cap = mp->fresh_cap ? 2 * mp->fresh_cap : 1024;
+        uint64_t *f = realloc(mp->fresh, cap * sizeof *f);
+        if (f)
+          mp->fresh = f;
+        uint32_t *fs = f ? realloc(mp->fresh_src, cap * sizeof *fs) : NULL;
+        if (fs)
+          mp->fresh_src = fs;
+        if (!f || !fs || cap * sizeof *f > buffer_limit) {
+          mp->memory_hit = true; // the search ends at this round
+          break;
+        }
+        mp->fresh_cap = cap;
       }
       mp->fresh[nfresh] = off;
       mp->fresh_src[nfresh++] = (uint32_t)s;
@@ -459,6 +491,27 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
 // ---------------------------------------------------------------------------
 // What generated code emits.
 
+// Counts a successor whose record was just put in out[d].
+static void count_successor(Mpi *mp, uint32_t d, uint32_t action) {
+  McrtCtx *ctx = mp->ctx;
+  if (mp->lookup_level) {
+    ctx->bound_transitions++;
+    ctx->bound_fired[action]++;
+    return;
+  }
+  if (mp->side) {
+    uint32_t sa[2] = {(uint32_t)mp->round_trans, action};
+    uint8_t *p = buf_try(&mp->side[d], sizeof sa);
+    if (p)
+      memcpy(p, sa, sizeof sa);
+    else // cut_steps keeps fewer records: the search ends at this round
+      mp->memory_hit = true;
+  }
+  mp->round_trans++;
+  ctx->transitions++;
+  ctx->fired[action]++;
+}
+
 static bool emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
   Mpi *mp = ctx->worker;
   if (ctx->stop)
@@ -471,23 +524,16 @@ static bool emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, u
   }
   McrtFp fp = mcrt_fingerprint(s, ctx->state_bytes, ctx->fp_bits);
   uint32_t d = owner(mp, fp);
-  uint8_t *p = buf_grow(&mp->out[d], mp->rec_bytes);
+  uint8_t *p = buf_try(&mp->out[d], mp->rec_bytes);
+  if (!p) {
+    mp->memory_hit = true;
+    return true;
+  }
   uint32_t parent = (uint32_t)ctx->cur_id, r = (uint32_t)rule;
   memcpy(p, s, ctx->state_bytes);
   memcpy(p + ctx->state_bytes, &parent, 4);
   memcpy(p + ctx->state_bytes + 4, &r, 4);
-  if (ctx->at_depth_bound) {
-    ctx->bound_transitions++;
-    ctx->bound_fired[action]++;
-    return false;
-  }
-  if (mp->side) {
-    uint32_t sa[2] = {(uint32_t)mp->round_trans, action};
-    memcpy(buf_grow(&mp->side[d], sizeof sa), sa, sizeof sa);
-  }
-  mp->round_trans++;
-  ctx->transitions++;
-  ctx->fired[action]++;
+  count_successor(mp, d, action);
   return false;
 }
 
@@ -501,7 +547,11 @@ static void emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
   }
   if (owner(mp, mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits)) != (uint32_t)mp->rank)
     return;
-  uint8_t *p = buf_grow(&mp->init, mp->rec_bytes);
+  uint8_t *p = buf_try(&mp->init, mp->rec_bytes);
+  if (!p) {
+    mp->memory_hit = true;
+    return;
+  }
   uint32_t parent = UINT32_MAX, r = (uint32_t)rule;
   memcpy(p, state, ctx->state_bytes);
   memcpy(p + ctx->state_bytes, &parent, 4);
@@ -555,6 +605,345 @@ static void expand(Mpi *mp) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Threads inside a rank (--threads N > 1 under MPI).
+//
+// The rank pops up to BATCH states of its level at a time into a window;
+// N threads (this one and N - 1 started) expand them at once, CHUNK states
+// at a time, each into buffers of its own: every successor's record as the
+// rank would send it and its destination and action, each state's outcome
+// (outside the constraint, a run-time error, deadlock or terminal). Then
+// this thread takes the window's states in id order, as expand() would have
+// expanded them: their records go to the round's outgoing batches, the
+// counters and violations are counted and offered. So the batches, the
+// rounds' cuts, the log and the trace are byte for byte those of one thread
+// (states of the window past the round's end wait in it for the next round);
+// only the expansion, most of a rank's work, runs in parallel.
+
+#define BATCH 4096 // states in the window
+#define CHUNK 64   // states a thread takes at a time
+
+typedef enum {
+  OUT_EXPANDED,   // successors (or none: deadlock unless terminal)
+  OUT_OUTSIDE,    // outside the constraint
+  OUT_ERR_WITHIN, // run-time error in the constraint
+  OUT_ERR_SUCC,   // run-time error while computing the successors
+  OUT_ERR_TERM,   // run-time error in a terminal predicate
+} Outcome;
+
+typedef struct Slot {
+  uint32_t worker; // whose buffers hold its records
+  uint8_t outcome; // Outcome
+  bool terminal;   // no successor, and a terminal predicate holds
+  size_t first, n; // its records: first .. first + n - 1 in the worker's
+  uint32_t err;    // index in the worker's errors (OUT_ERR_*)
+} Slot;
+
+typedef struct Worker {
+  McrtCtx ctx; // its own error slot and symmetry scratch; emit = worker_emit
+  Pool *P;
+  uint32_t index;
+  pthread_t thread;
+  Buf recs;   // records, rec_bytes each
+  Buf meta;   // per record: destination, action (2 x uint32_t)
+  Buf errs;   // McrtError
+  size_t nrecs;
+  uint8_t *canon; // canonical forms (state_bytes + MCRT_SLACK, zeroed)
+  uint64_t slot;  // the state being expanded
+  bool oom;
+} Worker;
+
+struct Pool {
+  Mpi *mp;
+  uint32_t n, started; // threads; threads running worker_main (+ this one)
+  Worker *w;
+  size_t stride;
+  uint8_t *win;
+  Slot *slot;
+  uint64_t nwin, next_take, base_id; // window size; next state to take; id of state 0
+  _Atomic uint64_t next;             // next chunk to expand
+  bool quit;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  uint32_t arrived;
+  uint64_t generation;
+};
+
+// Appends n bytes to a worker's buffer; NULL when out of memory.
+static uint8_t *wbuf(Worker *w, Buf *b, size_t n) {
+  if (b->len + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n)
+      cap *= 2;
+    uint8_t *d = realloc(b->data, cap);
+    if (!d) {
+      w->oom = true;
+      return NULL;
+    }
+    b->data = d, b->cap = cap;
+  }
+  uint8_t *p = b->data + b->len;
+  b->len += n;
+  return p;
+}
+
+static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint64_t rule) {
+  Worker *w = wc->worker;
+  Mpi *mp = w->P->mp;
+  size_t sb = wc->state_bytes;
+  uint8_t *p = wbuf(w, &w->recs, mp->rec_bytes);
+  uint32_t *m = (uint32_t *)wbuf(w, &w->meta, 2 * sizeof(uint32_t));
+  if (!p || !m)
+    return true;
+  // The class's one representative, written field by field into a buffer
+  // whose unused bits stay zero (they are fingerprinted), with room for
+  // MCRT_SLACK.
+  if (wc->sym) {
+    mcrt_sym_canon(wc->sym, next, w->canon);
+    next = w->canon;
+  }
+  memcpy(p, next, sb);
+  McrtFp fp = mcrt_fingerprint(p, sb, wc->fp_bits);
+  uint32_t parent = (uint32_t)(w->P->base_id + w->slot), r = (uint32_t)rule;
+  memcpy(p + sb, &parent, 4);
+  memcpy(p + sb + 4, &r, 4);
+  m[0] = owner(mp, fp), m[1] = action;
+  w->nrecs++;
+  return false;
+}
+
+static void worker_error(Worker *w, Slot *sl, Outcome o) {
+  McrtError *e = (McrtError *)wbuf(w, &w->errs, sizeof *e);
+  if (e) {
+    *e = w->ctx.err;
+    sl->err = (uint32_t)(w->errs.len / sizeof *e - 1);
+    sl->outcome = (uint8_t)o;
+  }
+  mcrt_clear_error(&w->ctx);
+}
+
+static void worker_expand(Worker *w, uint64_t i) {
+  Pool *P = w->P;
+  McrtCtx *wc = &w->ctx;
+  const McrtModel *m = wc->model;
+  const uint8_t *st = P->win + i * P->stride;
+  Slot *sl = &P->slot[i];
+  *sl = (Slot){.worker = w->index, .outcome = OUT_EXPANDED, .first = w->nrecs};
+  if (m->has_constraint && m->within_constraints) {
+    bool within = m->within_constraints(wc, st);
+    if (mcrt_failed(wc)) {
+      worker_error(w, sl, OUT_ERR_WITHIN);
+      return;
+    }
+    if (!within) {
+      sl->outcome = OUT_OUTSIDE;
+      return;
+    }
+  }
+  w->slot = i;
+  m->successors(wc, st);
+  sl->n = w->nrecs - sl->first;
+  if (mcrt_failed(wc)) {
+    worker_error(w, sl, OUT_ERR_SUCC);
+    return;
+  }
+  if (sl->n == 0 && m->has_terminal && m->is_terminal) {
+    sl->terminal = m->is_terminal(wc, st);
+    if (mcrt_failed(wc))
+      worker_error(w, sl, OUT_ERR_TERM);
+  }
+}
+
+static void worker_run(Worker *w) {
+  Pool *P = w->P;
+  for (;;) {
+    uint64_t a = atomic_fetch_add_explicit(&P->next, CHUNK, memory_order_relaxed);
+    if (a >= P->nwin)
+      return;
+    uint64_t b = a + CHUNK < P->nwin ? a + CHUNK : P->nwin;
+    for (uint64_t i = a; i < b && !w->oom; i++)
+      worker_expand(w, i);
+  }
+}
+
+// The threads meet here twice per window: before and after the expansion.
+static void pool_barrier(Pool *P) {
+  pthread_mutex_lock(&P->mu);
+  uint64_t gen = P->generation;
+  if (++P->arrived == P->started) {
+    P->arrived = 0;
+    P->generation++;
+    pthread_cond_broadcast(&P->cv);
+  } else {
+    while (gen == P->generation)
+      pthread_cond_wait(&P->cv, &P->mu);
+  }
+  pthread_mutex_unlock(&P->mu);
+}
+
+static void *worker_main(void *arg) {
+  Worker *w = arg;
+  for (;;) {
+    pool_barrier(w->P);
+    if (w->P->quit)
+      return NULL;
+    worker_run(w);
+    pool_barrier(w->P);
+  }
+}
+
+// Sets up n threads; when the system refuses one, goes on with those it has.
+static Pool *pool_start(Mpi *mp, uint32_t n) {
+  McrtCtx *ctx = mp->ctx;
+  Pool *P = calloc(1, sizeof *P);
+  if (!P)
+    return NULL;
+  P->mp = mp;
+  P->stride = ctx->state_bytes + MCRT_SLACK;
+  P->w = calloc(n, sizeof *P->w);
+  P->win = calloc(BATCH, P->stride);
+  P->slot = calloc(BATCH, sizeof *P->slot);
+  if (!P->w || !P->win || !P->slot) {
+    free(P->w), free(P->win), free(P->slot), free(P);
+    return NULL;
+  }
+  P->n = n;
+  for (uint32_t i = 0; i < n; i++) {
+    Worker *w = &P->w[i];
+    w->P = P;
+    w->index = i;
+    McrtCtx *wc = &w->ctx;
+    wc->model = ctx->model;
+    wc->opt = ctx->opt;
+    wc->state_bytes = ctx->state_bytes;
+    wc->fp_bits = ctx->fp_bits;
+    wc->emit = worker_emit;
+    wc->worker = w;
+    wc->cur_id = MCRT_NO_STATE;
+    if (ctx->sym) {
+      wc->sym = mcrt_sym_new(ctx->model, ctx->opt->sym_method);
+      w->canon = calloc(1, P->stride);
+      if (!wc->sym || !w->canon)
+        w->oom = true;
+    }
+  }
+  pthread_mutex_init(&P->mu, NULL);
+  pthread_cond_init(&P->cv, NULL);
+  P->started = 1;
+  for (uint32_t i = 1; i < n; i++) {
+    pthread_mutex_lock(&P->mu); // none has arrived yet: started is read at the barrier
+    bool ok = pthread_create(&P->w[i].thread, NULL, worker_main, &P->w[i]) == 0;
+    if (ok)
+      P->started++;
+    pthread_mutex_unlock(&P->mu);
+    if (!ok)
+      break;
+  }
+  return P;
+}
+
+static void pool_free(Pool *P) {
+  if (!P)
+    return;
+  McrtCtx *ctx = P->mp->ctx;
+  P->quit = true;
+  pool_barrier(P);
+  for (uint32_t i = 1; i < P->started; i++)
+    pthread_join(P->w[i].thread, NULL);
+  pthread_mutex_destroy(&P->mu);
+  pthread_cond_destroy(&P->cv);
+  for (uint32_t i = 0; i < P->n; i++) {
+    Worker *w = &P->w[i];
+    if (w->ctx.sym && ctx->sym) { // the summary's figures are the run's
+      ctx->sym->calls += w->ctx.sym->calls;
+      ctx->sym->candidates += w->ctx.sym->candidates;
+    }
+    mcrt_sym_free(w->ctx.sym);
+    free(w->recs.data), free(w->meta.data), free(w->errs.data), free(w->canon);
+  }
+  free(P->w), free(P->win), free(P->slot), free(P);
+}
+
+static size_t pool_bytes(const Pool *P) {
+  if (!P)
+    return 0;
+  size_t b = BATCH * (P->stride + sizeof *P->slot);
+  for (uint32_t i = 0; i < P->n; i++)
+    b += P->w[i].recs.cap + P->w[i].meta.cap + P->w[i].errs.cap;
+  return b;
+}
+
+// Pops the next `n` states of the level and expands them on every thread.
+static void pool_fill(Pool *P, uint64_t n) {
+  McrtCtx *ctx = P->mp->ctx;
+  P->nwin = n < BATCH ? n : BATCH;
+  for (uint64_t i = 0; i < P->nwin; i++)
+    mcrt_queue_pop(&ctx->queue, P->win + i * P->stride);
+  P->base_id = P->mp->popped;
+  P->next_take = 0;
+  for (uint32_t i = 0; i < P->n; i++) {
+    Worker *w = &P->w[i];
+    w->recs.len = w->meta.len = w->errs.len = 0;
+    w->nrecs = 0;
+  }
+  atomic_store(&P->next, 0);
+  double t0 = mcrt_now();
+  pool_barrier(P);
+  worker_run(&P->w[0]);
+  pool_barrier(P);
+  ctx->phase_s[0] += mcrt_now() - t0;
+  for (uint32_t i = 0; i < P->n; i++)
+    P->mp->memory_hit |= P->w[i].oom;
+}
+
+// Takes the window's next state as expand() takes a state it expanded.
+static void pool_take(Pool *P) {
+  Mpi *mp = P->mp;
+  McrtCtx *ctx = mp->ctx;
+  const McrtModel *m = ctx->model;
+  uint64_t i = P->next_take++;
+  uint64_t id = mp->popped++;
+  const uint8_t *st = P->win + i * P->stride;
+  const Slot *sl = &P->slot[i];
+  Worker *w = &P->w[sl->worker];
+  for (size_t k = sl->first; k < sl->first + sl->n; k++) {
+    const uint32_t *meta = (const uint32_t *)w->meta.data + 2 * k;
+    uint8_t *p = buf_try(&mp->out[meta[0]], mp->rec_bytes);
+    if (!p) {
+      mp->memory_hit = true;
+      return;
+    }
+    memcpy(p, w->recs.data + k * mp->rec_bytes, mp->rec_bytes);
+    count_successor(mp, meta[0], meta[1]);
+  }
+  if (sl->outcome != OUT_EXPANDED && sl->outcome != OUT_OUTSIDE) {
+    ctx->err = ((const McrtError *)w->errs.data)[sl->err];
+    offer_error(mp, st, id, mp->level, sl->outcome == OUT_ERR_SUCC);
+    mcrt_clear_error(ctx);
+    return;
+  }
+  if (sl->outcome == OUT_OUTSIDE || sl->n > 0)
+    return;
+  ctx->deadlocks += !sl->terminal;
+  if (!sl->terminal && ctx->opt->deadlock && offer(mp, MCRT_VIOL_DEADLOCK, st, mp->level)) {
+    snprintf(mp->cand.message, sizeof mp->cand.message, "deadlock: no action is enabled%s",
+             m->has_terminal ? " and no terminal predicate holds" : "");
+    mp->cand.state = (uint32_t)id;
+  }
+}
+
+// The next state of the level, as expand(mp) does: from the window,
+// expanding the next BATCH states of the level first if it has been taken.
+// left: the level's states not yet taken.
+static void pool_expand(Pool *P, uint64_t left) {
+  if (P->next_take == P->nwin) {
+    pool_fill(P, left);
+    if (P->mp->memory_hit)
+      return;
+  }
+  pool_take(P);
+}
+
 // --max-steps: keeps the transitions of this round that the bound leaves
 // (rank r after ranks 0 .. r-1); the others are not sent.
 static void cut_steps(Mpi *mp) {
@@ -590,9 +979,16 @@ static void exchange(Mpi *mp) {
     total += mp->out[d].len;
   }
   mp->send.len = 0;
-  uint8_t *p = buf_grow(&mp->send, total + 1);
+  uint8_t *p = buf_try(&mp->send, total + 1);
+  if (!p) { // nothing is sent: the search ends at this round (memory)
+    mp->memory_hit = true;
+    total = 0;
+    for (int d = 0; d < mp->size; d++)
+      mp->scount[d] = mp->sdispl[d] = 0, mp->out[d].len = 0;
+  }
   for (int d = 0; d < mp->size; d++) {
-    memcpy(p + mp->sdispl[d], mp->out[d].data, mp->out[d].len);
+    if (mp->out[d].len)
+      memcpy(p + mp->sdispl[d], mp->out[d].data, mp->out[d].len);
     if (d != mp->rank && mp->out[d].len) {
       mp->bytes_sent += mp->out[d].len;
       mp->msgs_sent++;
@@ -865,6 +1261,9 @@ static Mpi *setup(McrtCtx *ctx) {
       (ctx->opt->max_steps != MCRT_UNLIMITED && !mp->side))
     mcrt_die("out of memory");
   mp->rec_bytes = ctx->state_bytes + 8;
+  const char *limit = getenv("MCRT_MPI_BUFFER_LIMIT");
+  if (limit && *limit)
+    buffer_limit = (size_t)strtoull(limit, NULL, 10);
   const McrtModel *m = ctx->model;
   uint64_t max_rule = m->nrules > m->ninit_rules ? m->nrules : m->ninit_rules;
   log_init(&mp->log, mp->size, max_rule ? max_rule - 1 : 0);
@@ -935,17 +1334,26 @@ static bool run_level(Mpi *mp) {
   do {
     size_t queued = 0;
     mp->round_trans = 0;
+    double t0 = mcrt_now(), expanding = ctx->phase_s[0];
     while (left > 0 && queued < ROUND_BYTES && !mp->memory_hit) {
-      expand(mp);
+      if (mp->pool)
+        pool_expand(mp->pool, left);
+      else
+        expand(mp);
       left--;
       queued = 0;
       for (int d = 0; d < mp->size; d++)
         queued += mp->out[d].len;
     }
+    if (mp->pool) // the batches' merge in state order: the threads' "commit"
+      ctx->phase_s[2] += mcrt_now() - t0 - (ctx->phase_s[0] - expanding);
     if (mp->side && !mp->lookup_level)
       cut_steps(mp);
+    double t1 = mcrt_now();
     exchange(mp);
     receive(mp, mp->recv.data, mp->rcount, mp->rdispl, false);
+    if (mp->pool) // the exchange and the insertion at the owner
+      ctx->phase_s[1] += mcrt_now() - t1;
     gather(mp, mp->memory_hit ? 0 : left);
     if (mp->rounds == 2) // the initial states' round, then the first of level 0
       mcrt_test_pause("search");
@@ -989,11 +1397,18 @@ static void mpi_search(McrtCtx *ctx) {
              "nothing was checked");
     go = false;
   }
+  uint32_t nthreads = (uint32_t)ctx->opt->threads; // 1 unless --threads was given
+  if (nthreads > 1 && !(mp->pool = pool_start(mp, nthreads)))
+    mp->memory_hit = true; // seen at the first round's gather
+  ctx->threads = mp->pool ? mp->pool->started : 1;
   while (go && !mp->gathered[G_CAND] && mp->gathered[G_NEXT] > 0) {
     go = run_level(mp);
     if (go)
       mp->level++;
   }
+  update_bytes(mp); // the peak with the threads' buffers
+  pool_free(mp->pool);
+  mp->pool = NULL;
   if (mp->gathered[G_CAND] && !ctx->has_violation)
     pick_violation(mp);
   ctx->at_depth_bound = false;
@@ -1074,9 +1489,9 @@ static void report(FILE *f, const McrtCtx *ctx) {
 // stopped here while the others searched would leave them waiting).
 static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
   int code = -1;
-  if (threads_given && opt->threads > 1) {
-    fprintf(err, "error: --threads %" PRIu64 " cannot be combined with MPI yet: start one rank "
-                 "per core instead (mpirun -np K)\n",
+  if (opt->threads > 1 && !threads_allowed) {
+    fprintf(err, "error: --threads %" PRIu64 ": this MPI library does not support threads beside "
+                 "MPI (MPI_THREAD_FUNNELED): start one rank per core instead (mpirun -np K)\n",
             opt->threads);
     code = MCRT_EXIT_USAGE;
   } else if (mcrt_liveness_wanted(m, opt) && world_size > 1) {
@@ -1110,9 +1525,11 @@ static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
   return report_bad ? -1 : all; // rank 0: main.c opens it, says why, exits 2
 }
 
-// Under MPI a rank is one thread unless --threads says otherwise (and that
-// is refused for now): the default, the cores online, is for a run without
-// MPI. Whether the option was given is read here, before the options are.
+// Under MPI a rank is one thread unless --threads says otherwise: the
+// default, the cores online, is for a run without MPI (with one rank per
+// core, the usual way to start ranks, more threads would only compete for
+// the cores). Whether the option was given is read here, before the options
+// are.
 static bool gives_threads(int argc, char **argv) {
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
     if (!strcmp(argv[i], "--threads") || !strncmp(argv[i], "--threads=", 10))
@@ -1121,8 +1538,11 @@ static bool gives_threads(int argc, char **argv) {
 }
 
 int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  threads_given = gives_threads(argc, argv);
+  // Threads in a rank (--threads N) never call MPI: only this one does.
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  threads_allowed = provided >= MPI_THREAD_FUNNELED;
+  bool threads_given = gives_threads(argc, argv);
   MPI_Comm_rank(comm, &world_rank);
   MPI_Comm_size(comm, &world_size);
   FILE *out = stdout, *err = stderr;
@@ -1137,7 +1557,23 @@ int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
                              .summary = summary,
                              .report = report,
                              .silent = world_rank != 0};
-  int code = mcrt_run(model, argc, argv, out, err);
+  // Without --threads the options say 1, so that a rank that hands its run
+  // to search.c (liveness, a net: one rank) is one thread too.
+  char **args = argv;
+  if (!threads_given) {
+    args = calloc((size_t)argc + 3, sizeof *args);
+    if (!args)
+      mcrt_die("out of memory");
+    args[0] = argv[0];
+    args[1] = "--threads";
+    args[2] = "1";
+    for (int i = 1; i < argc; i++)
+      args[i + 2] = argv[i];
+    argc += 2;
+  }
+  int code = mcrt_run(model, argc, args, out, err);
+  if (args != argv)
+    free(args);
   fflush(stdout);
   MPI_Finalize();
   return code;

@@ -47,11 +47,16 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --dot-max-states N     refuse --dot past N states (default 200)\n"
           "  --tests FILE.json      write test paths covering the graph's transitions\n"
           "  --tests-cover transitions|accepting  what the test paths cover\n"
+          "  --tests-max-steps N    refuse --tests past N steps in all (default 100000)\n"
           "  --simulate RUNS        random runs instead of the search (not a proof)\n"
           "  --depth D, --seed S    steps per run (default 100), random seed (default 1)\n"
           "  --quiet                print only the verdict and the trace\n"
           "  --mcc                  a Petri net's answers as the Model Checking Contest's\n"
           "                         STATE_SPACE and FORMULA lines, nothing else\n"
+          "  --disk DIR             keep the trace log and the frontier in files in DIR\n"
+          "  --checkpoint DIR       save the search's state to DIR/checkpoint now and then\n"
+          "  --checkpoint-every MINUTES  how often (default 10; fractions allowed)\n"
+          "  --resume DIR           go on from DIR/checkpoint (same model and options)\n"
           "  --help, --version\n"
           "\n"
           "Exit codes: 0 every property holds (exhaustive search), 1 violation,\n"
@@ -116,6 +121,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       .liveness = MCRT_LIVENESS_DEFAULT,
       .progress_s = 10,
       .dot_max_states = 200,
+      .tests_max_steps = 100000,
       .sim_depth = 100,
       .sim_seed = 1,
   };
@@ -169,7 +175,9 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         "--threads",  "--max-states",   "--max-steps",    "--max-depth", "--memory",
         "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",     "--trace-format", "--report",
         "--dot",      "--graph",        "--progress",
-        "--tests",    "--tests-cover",  "--dot-max-states", "--simulate", "--depth", "--seed",
+        "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states",
+        "--simulate", "--depth",        "--seed",
+        "--disk",     "--checkpoint",   "--checkpoint-every", "--resume",
         "--search",
     };
     bool known = false;
@@ -267,6 +275,9 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       if (strcmp(val, "transitions") && strcmp(val, "accepting"))
         return bad(err, name, val, "transitions or accepting");
       opt->tests_cover_accepting = !strcmp(val, "accepting");
+    } else if (!strcmp(name, "--tests-max-steps")) {
+      if (!parse_u64(val, &opt->tests_max_steps) || !opt->tests_max_steps)
+        return bad(err, name, val, "a number of steps (at least 1)");
     } else if (!strcmp(name, "--dot-max-states")) {
       if (!parse_u64(val, &opt->dot_max_states) || !opt->dot_max_states)
         return bad(err, name, val, "a number of states (at least 1)");
@@ -281,6 +292,20 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       if (!parse_u64(val, &opt->sim_seed))
         return bad(err, name, val, "a number");
       sim_seed_given = true;
+    } else if (!strcmp(name, "--disk") || !strcmp(name, "--checkpoint") ||
+               !strcmp(name, "--resume")) {
+      if (!*val)
+        return bad(err, name, val, "a directory");
+      *(!strcmp(name, "--disk")         ? &opt->disk_dir
+        : !strcmp(name, "--checkpoint") ? &opt->checkpoint_dir
+                                        : &opt->resume_dir) = val;
+    } else if (!strcmp(name, "--checkpoint-every")) {
+      char *end;
+      errno = 0;
+      double minutes = strtod(val, &end);
+      if (errno || *end || end == val || !(minutes > 0) || minutes > 1e7)
+        return bad(err, name, val, "a number of minutes above 0, such as 10 or 0.05");
+      opt->checkpoint_every_s = minutes * 60;
     } else if (!strcmp(name, "--progress")) {
       char *end;
       errno = 0;
@@ -291,6 +316,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     }
   }
 
+  if (opt->checkpoint_dir && opt->checkpoint_every_s == 0)
+    opt->checkpoint_every_s = 600; // --checkpoint-every 10
   if (help) {
     usage(out, m, program_name(m, argc, argv));
     return MCRT_EXIT_OK;

@@ -32,6 +32,8 @@ static void unmap_chunk(McrtQueue *q, McrtChunk *c) {
 }
 
 void mcrt_queue_free(McrtQueue *q) {
+  if (q->disk)
+    mcrt_disk_queue_free(q);
   for (McrtChunk *c = q->head, *next; c; c = next) {
     next = c->next;
     unmap_chunk(q, c);
@@ -43,11 +45,15 @@ void mcrt_queue_free(McrtQueue *q) {
 }
 
 size_t mcrt_queue_push_bytes(const McrtQueue *q) {
+  if (q->disk) // its buffers are allocated once
+    return 0;
   bool need = !q->tail || q->tail_pos == q->per_chunk;
   return need && !q->spare ? q->chunk_bytes : 0;
 }
 
 bool mcrt_queue_push(McrtQueue *q, const uint8_t *state) {
+  if (q->disk)
+    return mcrt_disk_queue_push(q, state);
   if (!q->tail || q->tail_pos == q->per_chunk) {
     McrtChunk *c = q->spare;
     if (c) {
@@ -77,6 +83,8 @@ bool mcrt_queue_push(McrtQueue *q, const uint8_t *state) {
 bool mcrt_queue_pop(McrtQueue *q, uint8_t *out) {
   if (q->length == 0)
     return false;
+  if (q->disk)
+    return mcrt_disk_queue_pop(q, out);
   McrtChunk *c = q->head;
   memcpy(out, c->data + q->head_pos * q->state_bytes, q->state_bytes);
   q->head_pos++;
@@ -93,4 +101,18 @@ bool mcrt_queue_pop(McrtQueue *q, uint8_t *out) {
       q->spare = c;
   }
   return true;
+}
+
+bool mcrt_queue_save(const McrtQueue *q, McrtWriteFn *write, void *w) {
+  if (q->disk)
+    return mcrt_disk_queue_save(q, write, w);
+  uint64_t left = q->length;
+  size_t pos = q->head_pos;
+  for (const McrtChunk *c = q->head; c && left > 0; c = c->next, pos = 0) {
+    uint64_t n = q->per_chunk - pos < left ? q->per_chunk - pos : left;
+    if (!write(w, c->data + pos * q->state_bytes, (size_t)n * q->state_bytes))
+      return false;
+    left -= n;
+  }
+  return left == 0;
 }

@@ -599,6 +599,7 @@ const char *mcrt_bound_name(McrtBound b) {
   case MCRT_BOUND_INTERRUPTED: return "interrupted";
   case MCRT_BOUND_NET_CAPACITY: return "net-capacity";
   case MCRT_BOUND_CYCLE: return "cycle";
+  case MCRT_BOUND_DISK: return "disk";
   }
   return NULL;
 }
@@ -632,6 +633,53 @@ const char *mcrt_verdict_word(int exit_code) {
   case MCRT_EXIT_VIOLATION: return "violation";
   case MCRT_EXIT_INCOMPLETE: return "incomplete";
   default: return "error";
+  }
+}
+
+// --disk (runtime/disk.c): the file that failed, the bytes on disk, RAM and
+// disk bytes per state; nothing without --disk.
+static void print_disk_failure(FILE *f, const McrtCtx *ctx) {
+  const McrtDiskFile *d = mcrt_disk_failure(ctx);
+  if (d)
+    fprintf(f, "--disk: cannot %s %s: %s", d->op, d->path, strerror(d->err));
+}
+
+static void print_disk_summary(FILE *f, const McrtCtx *ctx) {
+  if (!ctx->disk)
+    return;
+  uint64_t disk = mcrt_disk_bytes(ctx);
+  fputs("disk:          ", f);
+  mcrt_fprint_bytes(f, (double)disk);
+  fprintf(f, " in %s at the end (trace log ", ctx->opt->disk_dir);
+  mcrt_fprint_bytes(f, (double)ctx->disk->log.size);
+  fputs(", frontier ", f);
+  mcrt_fprint_bytes(f, (double)(ctx->disk->frontier.size - ctx->disk->frontier.released));
+  fputs(")\n", f);
+  if (ctx->states >= 100000)
+    fprintf(f, "bytes/state:   %.1f in RAM, %.1f on disk\n",
+            (double)mcrt_accounted_bytes(ctx) / (double)ctx->states,
+            (double)disk / (double)ctx->states);
+}
+
+static void print_disk_json(FILE *f, const McrtCtx *ctx) {
+  if (!ctx->disk)
+    return;
+  uint64_t disk = mcrt_disk_bytes(ctx);
+  fputs(", \"disk_dir\": ", f);
+  mcrt_print_json_string(f, ctx->opt->disk_dir);
+  fprintf(f, ", \"disk_bytes\": %" PRIu64 ", \"disk_log_bytes\": %" PRIu64
+             ", \"disk_frontier_bytes\": %" PRIu64 ", \"ram_bytes_per_state\": %.2f"
+             ", \"disk_bytes_per_state\": %.2f",
+          disk, ctx->disk->log.size, ctx->disk->frontier.size - ctx->disk->frontier.released,
+          ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0,
+          ctx->states ? (double)disk / (double)ctx->states : 0.0);
+  const McrtDiskFile *d = mcrt_disk_failure(ctx);
+  if (d) {
+    fprintf(f, ", \"disk_error\": {\"op\": \"%s\", \"path\": ", d->op);
+    mcrt_print_json_string(f, d->path);
+    fputs(", \"reason\": ", f);
+    mcrt_print_json_string(f, strerror(d->err));
+    fputc('}', f);
   }
 }
 
@@ -671,6 +719,9 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
   case MCRT_BOUND_CYCLE:
     fputs("an execution returned to a state it had passed (the state space has a cycle): "
           "--search odpor needs an acyclic state space, or --max-depth", f);
+    break;
+  case MCRT_BOUND_DISK:
+    print_disk_failure(f, ctx);
     break;
   case MCRT_BOUND_NONE:
     break;
@@ -831,6 +882,8 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
             (double)accounted / (double)ctx->states);
   else if (ctx->states)
     fputs("bytes/state:   n/a (under 100000 states the fixed chunk sizes dominate)\n", f);
+  print_disk_summary(f, ctx);      // --disk
+  mcrt_checkpoint_summary(f, ctx); // --checkpoint, --resume
   fprintf(f, "fingerprints:  %u bits, estimated collision probability %.3g\n", ctx->fp_bits,
           collision_probability(ctx));
   if (m->nactions) {
@@ -960,8 +1013,12 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
     fputs(i ? ", " : "", f);
     mcrt_print_json_string(f, m->instances[i].name);
   }
-  fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f}", mcrt_live_bytes(ctx),
+  fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f", mcrt_live_bytes(ctx),
           mcrt_liveness_time(ctx));
+  if (mcrt_liveness_done(ctx))
+    fprintf(f, ", \"phases_s\": {\"search\": %.6f, \"edges\": %.6f, \"scc\": %.6f}",
+            ctx->live->search_s, ctx->live->edges_s, ctx->live->scc_s);
+  fputc('}', f);
   print_symmetry_json(f, ctx);
   if (mcrt_engine.report)
     mcrt_engine.report(f, ctx);
@@ -972,6 +1029,7 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
     fprintf(f, ", \"thread_phases_s\": {\"expand\": %.6f, \"insert\": %.6f, \"commit\": %.6f}",
             ctx->phase_s[0], ctx->phase_s[1], ctx->phase_s[2]);
   fprintf(f, ", \"memory_bytes\": %zu", (size_t)ctx->peak_bytes);
+  print_disk_json(f, ctx); // --disk: disk bytes, RAM and disk bytes per state
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);
   fprintf(f, ", \"fingerprint_bits\": %u, \"collision_probability\": %.6g}\n", ctx->fp_bits,

@@ -39,6 +39,12 @@
 // SIGINT and SIGTERM (main.c's handler sets mcrt_signal) are polled before
 // each initial state and each expansion: the same orderly "incomplete".
 //
+// --checkpoint (checkpoint.c): between two expansions, when one is due or a
+// signal came, the batch is flushed and the whole search saved; --resume
+// starts the loop where a checkpoint left it instead of at the initial
+// states. --disk (disk.c) changes nothing here: the log and the frontier
+// fail like an allocation when a file does (MCRT_BOUND_DISK).
+//
 // A spec whose init blocks give no state is a violation of its own kind
 // (no-initial-state), as TLC stops with an error: "every property holds"
 // of an empty graph would be vacuous.
@@ -83,6 +89,11 @@ static bool error_violation(McrtCtx *ctx, uint64_t state, bool step_allowed) {
     v->step_rule = e->rule;
   }
   return true;
+}
+
+// The log or the frontier failed: the memory, or with --disk a file (disk.c).
+static bool store_failed(McrtCtx *ctx) {
+  return hit_bound(ctx, mcrt_disk_failure(ctx) ? MCRT_BOUND_DISK : MCRT_BOUND_MEMORY);
 }
 
 // Checks that `extra` more bytes fit under --memory.
@@ -130,7 +141,7 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
   if (need && !reserve(ctx, need))
     return true;
   if (!mcrt_log_append(&ctx->log, parent, (uint32_t)rule))
-    return hit_bound(ctx, MCRT_BOUND_MEMORY);
+    return store_failed(ctx);
   uint64_t id = ctx->states++;
   if (depth > ctx->depth)
     ctx->depth = depth;
@@ -170,7 +181,7 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
   if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
     return mcrt_failed(ctx) ? error_violation(ctx, id, false) : hit_bound(ctx, MCRT_BOUND_MEMORY);
   if (!mcrt_queue_push(&ctx->queue, state))
-    return hit_bound(ctx, MCRT_BOUND_MEMORY);
+    return store_failed(ctx);
   return false;
 }
 
@@ -316,8 +327,12 @@ void mcrt_progress(McrtCtx *ctx, double now) {
 void mcrt_search_begin(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   const McrtOptions *opt = ctx->opt;
-  ctx->start_time = mcrt_now();
-  ctx->next_progress = opt->progress_s > 0 ? ctx->start_time + opt->progress_s : 0;
+  bool resumed = mcrt_checkpoint_resumed(ctx); // start_time is the checkpointed run's
+  if (!resumed)
+    ctx->start_time = mcrt_now();
+  ctx->next_progress = opt->progress_s > 0 ? mcrt_now() + opt->progress_s : 0;
+  if (resumed) // the checkpoint holds the initial states
+    return;
 
   // Initial states.
   ctx->cur_id = MCRT_NO_STATE;
@@ -365,15 +380,30 @@ void mcrt_search(McrtCtx *ctx) {
   // Expansion in id order.
   uint64_t level_end = ctx->states; // first id of the next level
   uint64_t popped = 0;
+  mcrt_checkpoint_position(ctx, &popped, &level_end); // --resume
   while (!ctx->stop) {
+    if (ctx->ckpt) { // --checkpoint: when it is time, with the batch in
+      bool now = mcrt_signal;
+      if (mcrt_checkpoint_due(ctx, now) && !flush(ctx))
+        mcrt_checkpoint_maybe(ctx, popped, level_end, now);
+    }
+    if (ctx->stop)
+      break;
     if (mcrt_signal) {
       hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
       break;
     }
     if (!mcrt_queue_pop(&ctx->queue, ctx->cur)) {
+      if (ctx->queue.length) { // --disk: the frontier could not be read
+        store_failed(ctx);
+        break;
+      }
       if (ctx->npending == 0 || flush(ctx) || ctx->queue.length == 0)
         break;
-      mcrt_queue_pop(&ctx->queue, ctx->cur);
+      if (!mcrt_queue_pop(&ctx->queue, ctx->cur)) {
+        store_failed(ctx);
+        break;
+      }
     }
     uint64_t id = ctx->cur_id = popped++;
     if (id == 1)

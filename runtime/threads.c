@@ -446,7 +446,7 @@ static void commit(Threads *T) {
   const McrtOptions *opt = ctx->opt;
   for (uint64_t i = 0; i < T->nwin && !ctx->stop; i++) {
     uint64_t id = T->base_id + i;
-    if (mcrt_signal) {
+    if (mcrt_signal && !(ctx->ckpt && opt->checkpoint_dir)) { // else at the window's end, checkpointed
       mcrt_stop_at(ctx, MCRT_BOUND_INTERRUPTED, MCRT_PHASE_SEARCH);
       return;
     }
@@ -508,7 +508,15 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
   bool ok = start(&T, ctx, n);
   ctx->threads = T.n;
   uint64_t level_end = ctx->states, popped = 0;
+  mcrt_checkpoint_position(ctx, &popped, &level_end); // --resume
   while (ok && !ctx->stop) {
+    if (ctx->ckpt && mcrt_checkpoint_due(ctx, mcrt_signal)) { // --checkpoint, between windows
+      mcrt_checkpoint_maybe(ctx, popped, level_end, mcrt_signal);
+      if (mcrt_signal) {
+        mcrt_stop_at(ctx, MCRT_BOUND_INTERRUPTED, MCRT_PHASE_SEARCH);
+        break;
+      }
+    }
     if (popped == level_end) {
       if (ctx->queue.length == 0)
         break;
@@ -516,8 +524,12 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
       level_end = ctx->states;
     }
     T.nwin = level_end - popped < WINDOW ? level_end - popped : WINDOW;
-    for (uint64_t i = 0; i < T.nwin; i++)
-      mcrt_queue_pop(&ctx->queue, T.win + i * T.stride);
+    for (uint64_t i = 0; i < T.nwin && ok; i++)
+      ok = mcrt_queue_pop(&ctx->queue, T.win + i * T.stride);
+    if (!ok) { // --disk: the frontier could not be read
+      mcrt_stop_at(ctx, MCRT_BOUND_DISK, MCRT_PHASE_SEARCH);
+      break;
+    }
     T.base_id = popped;
     popped += T.nwin;
     T.at_bound = ctx->cur_depth >= opt->max_depth;

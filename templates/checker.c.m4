@@ -119,6 +119,7 @@ static const McrtModel mc_model = {
     .scenario = m4_defn(⟦MCGEN_SCENARIO⟧),
     .symmetry_refused = m4_defn(⟦MCGEN_SYMMETRY_REFUSED⟧),
     .net = MCGEN_NET_PTR,
+    .source_hash = "MCGEN_SOURCE_HASH",
 };
 
 m4_ifdef(⟦MCGEN_MPI⟧, ⟦/* Built by mcgen --mpi: the search runs on every rank of `mpirun -np K`. */

@@ -51,6 +51,19 @@ done
 
 excerpt() { head -c 300 "$1" | tr '\n' '|'; }
 
+# Waits up to 10 s until process $1 catches signal $2 (its handler is
+# installed: the SigCgt mask of /proc/PID/status); false if it never does.
+caught() {
+  local bit mask _
+  bit=$(($(kill -l "$2") - 1))
+  for _ in $(seq 200); do
+    mask=$(awk '/^SigCgt:/ {print $2}' "/proc/$1/status" 2>/dev/null) || return 1
+    [ -n "$mask" ] && (((0x$mask >> bit) & 1)) && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
 # Waits up to 10 s for $pid to end; its status in $rc (KILL and 124 if not).
 reap() {
   local _
@@ -165,6 +178,10 @@ t_double_term() {
   for ((i = 0; i < 20; i++)); do
     (cd "$d" && exec "$work/big" --report r.json >out.txt 2>err.txt) &
     pid=$!
+    # Under load the checker may not have started yet after a fixed sleep,
+    # and a TERM before its handler is installed kills it, which is not what
+    # this test is about: wait until /proc says SIGTERM is caught.
+    caught "$pid" TERM || { why="round $i: SIGTERM never caught"; return 1; }
     sleep 0.2
     kill -TERM "$pid"
     kill -TERM "$pid"

@@ -28,8 +28,8 @@ ko() { echo "FAIL $1"; fail=$((fail + 1)); }
 layer() {
   case $1 in
   core | options) echo 1 ;;
-  fpset | log | queue | edges | symmetry | net) echo 2 ;;
-  ctx) echo 3 ;;
+  fpset | log | queue | edges | symmetry | net | disk) echo 2 ;;
+  ctx | checkpoint) echo 3 ;;
   search | threads) echo 4 ;;
   liveness) echo 5 ;;
   replay | report | netreport | export | simulate | odpor) echo 6 ;;

@@ -12,14 +12,17 @@
 #   - tests/mpi/unit_mpi.c, the engine's pieces (Criterion, built with mpicc);
 #   - every spec of specs/, the symmetry and error specs of tests/e2e/specs
 #     and two of tests/cli/specs, and BEEM instances of the conformance run
-#     (../shared/suites/beem, when present): on 1, 2, 3 and 4 ranks the same
+#     (../shared/suites/beem, when present): on 1, 2, 3 and 4 ranks, and on
+#     2 and 3 ranks of 2 threads (the violations and traces of as many
+#     ranks of one thread, byte for byte), the same
 #     exit code, verdict, violation kind and property, and trace length as
 #     the serial checker; when the search was exhaustive the same states,
 #     transitions, depth and deadlocks; no replay error (rank 0 replays each
 #     trace and checks every state against its owner's set). For BEEM also
 #     the published states, edges and deadlocks (beem_expected.csv);
 #   - bounds: --max-states and --max-steps stop at exactly the bound;
-#     --max-depth gives the serial counts; --memory bounds each rank;
+#     --max-depth gives the serial counts; --memory bounds each rank; a
+#     round's buffer that cannot grow ends the search (exit 3, memory);
 #     --progress lines come from rank 0; --symmetry verify agrees;
 #   - a --mpi checker run without mpirun is one rank, with the serial counts;
 #   - liveness, nets and --simulate on several ranks are refused (exit 2,
@@ -97,17 +100,33 @@ build() {
     "$mcgen" --mpi "$@" -o "${name}_m" "$src" >>"$name.mcgen" 2>&1
 }
 
-# compare NAME [checker args...]: the serial run against 1..4 ranks.
+# compare NAME [checker args...]: the serial run against 1..4 ranks, and
+# against 2 and 3 ranks of 2 threads each (NxT), whose violation and trace
+# must also be those of N ranks of one thread, step for step.
 compare() {
-  local name=$1 np rc why=
+  local name=$1 run np rc why=
   shift
   "./${name}_s" --report "$name.s.json" "$@" >"$name.s.out" 2>&1
   local want_rc=$?
   jq -S "$summary" "$name.s.json" >"$name.s.sum" 2>/dev/null || why="serial run: no report (exit $want_rc)"
-  for np in 1 2 3 4; do
+  for run in 1 2 3 4 2x2 3x2; do
     [ -n "$why" ] && break
-    mpi "$np" "./${name}_m" --report "$name.$np.json" "$@" >"$name.$np.out" 2>&1
-    rc=$?
+    np=${run%x*}
+    if [ "$np" = "$run" ]; then
+      mpi "$np" "./${name}_m" --report "$name.$np.json" "$@" >"$name.$np.out" 2>&1
+      rc=$?
+    else
+      mpi "$np" "./${name}_m" --threads "${run#*x}" --report "$name.$run.json" "$@" >"$name.$run.out" 2>&1
+      rc=$?
+      if ! jq -e '.threads == '"${run#*x}"'' "$name.$run.json" >/dev/null 2>&1; then
+        why="-np $np --threads ${run#*x}: $(jq -c '{threads}' "$name.$run.json" 2>&1) ($(head -c 300 "$name.$run.out" | tr '\n' '|'))"
+        break
+      elif ! cmp -s <(jq -S .violations "$name.$run.json") <(jq -S .violations "$name.$np.json"); then
+        why="-np $np --threads ${run#*x}: not the violations and traces of -np $np"
+        break
+      fi
+      np=$run
+    fi
     if [ "$rc" -ne "$want_rc" ]; then
       why="-np $np: exit $rc, serial $want_rc ($(head -c 300 "$name.$np.out" | tr '\n' '|'))"
     elif grep -q 'internal error\|trace replay' "$name.$np.out"; then
@@ -270,18 +289,37 @@ t_exports() {
 if why=$(t_exports); then pass "exports (--graph from rank 0, --simulate refused)"; else fail exports "$why"; fi
 
 # A rank is one thread by default (the checker's default, the cores online,
-# is for runs without MPI: every run above used it); --threads N > 1 given
-# with MPI is refused, exit 2.
+# is for runs without MPI: every run above but NxT used it); --threads 2 in
+# a rank (compared above on every case) says so in the report.
 t_threads() {
-  mpi 2 ./peterson_m --threads 2 >thr.out 2>&1
-  local rc=$?
-  [ "$rc" -eq 2 ] && grep -q -- '--threads 2 cannot be combined with MPI' thr.out ||
-    { echo "--threads 2 on 2 ranks: exit $rc: $(head -c 200 thr.out)"; return 1; }
-  mpi 2 ./peterson_m --threads 1 --report thr.json >/dev/null 2>&1
+  mpi 2 ./peterson_m --report thr.json >/dev/null 2>&1
   jq -e '.verdict == "ok" and .threads == 1 and .mpi.ranks == 2' thr.json >/dev/null ||
-    { echo "--threads 1: $(jq -c '{verdict, threads}' thr.json 2>&1)"; return 1; }
+    { echo "default: $(jq -c '{verdict, threads}' thr.json 2>&1)"; return 1; }
+  mpi 2 ./peterson_m --threads 2 --report thr2.json >/dev/null 2>&1
+  jq -e '.verdict == "ok" and .threads == 2 and .mpi.ranks == 2 and (.thread_phases_s.expand > 0)' thr2.json >/dev/null ||
+    { echo "--threads 2: $(jq -c '{verdict, threads, thread_phases_s}' thr2.json 2>&1)"; return 1; }
 }
-if why=$(t_threads); then pass "threads (one per rank; --threads 2 refused)"; else fail threads "$why"; fi
+if why=$(t_threads); then pass "threads (one per rank by default; --threads 2 in each rank)"; else fail threads "$why"; fi
+
+# A buffer of a round that cannot grow (MCRT_MPI_BUFFER_LIMIT makes a
+# 64 KiB one fail as if the system had refused it) ends the search at that
+# round: every rank exits 3 and the report says the memory bound, with one
+# thread per rank and with two. (Before: the rank aborted.)
+t_buffer() {
+  local t r
+  for t in 1 2; do
+    rm -f buf.rc.*
+    MCRT_MPI_BUFFER_LIMIT=65536 mpi 2 -x MCRT_MPI_BUFFER_LIMIT sh -c \
+      './peterson_m --threads '"$t"' --report buf.json >buf.out 2>&1; echo $? >buf.rc.$OMPI_COMM_WORLD_RANK'
+    for r in 0 1; do
+      [ "$(cat "buf.rc.$r" 2>/dev/null)" = 3 ] ||
+        { echo "--threads $t: rank $r exit $(cat "buf.rc.$r" 2>/dev/null), expected 3 ($(head -c 200 buf.out))"; return 1; }
+    done
+    jq -e '.exit_code == 3 and .bound_hit == "memory" and .verdict == "incomplete" and .states > 0' buf.json >/dev/null ||
+      { echo "--threads $t: $(jq -c '{exit_code, bound_hit, verdict, states}' buf.json 2>&1)"; return 1; }
+  done
+}
+if why=$(t_buffer); then pass "buffer (a round's buffer that cannot grow: incomplete, exit 3 on every rank)"; else fail buffer "$why"; fi
 
 t_verify() {
   compare lost_update --symmetry verify || return 1
@@ -303,10 +341,12 @@ t_liveness() {
   mpi 1 ./filter_m --symmetry off --report live1.json >/dev/null 2>&1
   ./filter_m --symmetry off --report live0.json >/dev/null 2>&1 # no mpirun: one rank
   local f
+  # (one thread: the serial search checks it, as a rank is one thread
+  # unless --threads says otherwise)
   for f in live1.json live0.json; do
     jq -e --slurpfile s live_s.json '.liveness.status == "ok" and .liveness.status == $s[0].liveness.status and
-      .states == $s[0].states' "$f" >/dev/null ||
-      { echo "$f: $(jq -c '{states, liveness}' "$f")"; return 1; }
+      .states == $s[0].states and .threads == 1' "$f" >/dev/null ||
+      { echo "$f: $(jq -c '{states, liveness, threads}' "$f")"; return 1; }
   done
 }
 if why=$(t_liveness); then pass "liveness (refused on 2 ranks, checked on one)"; else fail liveness "$why"; fi

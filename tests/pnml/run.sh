@@ -167,6 +167,7 @@ no_net              1 1 no <net> in the file
 truncated           2 6 not well-formed PNML
 not_utf8            2 4 not well-formed PNML
 deep                2 4 not well-formed PNML
+empty               2 1 the file is empty: no PNML document in it
 EOF
 
 echo "$pass passed, $fail failed"

@@ -137,6 +137,35 @@ for c in "${cases[@]}"; do
     fi
   done
 done
+# --tests past --tests-max-steps: refused with the paths' true number of
+# steps and nothing written. The true number is read off a file written
+# with the cap exactly at it (the steps the file holds), then one below
+# must refuse with that number. peterson (163,298 states under symmetry:
+# 224,574 paths, 16 million steps) at the default
+# cap is refused too: it used to write gigabytes.
+"$build/mcgen" -o "$work/lost" "$root/specs/lost_update.mc" >/dev/null 2>&1
+"$work/lost" --symmetry off --no-deadlock --tests "$work/t1.json" --tests-max-steps 1000000 \
+  >/dev/null 2>&1
+steps=$(jq '[.paths[].steps | length] | add' "$work/t1.json" 2>/dev/null)
+"$work/lost" --symmetry off --no-deadlock --tests "$work/t2.json" --tests-max-steps "$steps" \
+  >/dev/null 2>&1; rc_at=$?
+"$work/lost" --symmetry off --no-deadlock --tests "$work/t3.json" --tests-max-steps $((steps - 1)) \
+  >/dev/null 2>"$work/err"; rc_below=$?
+if [ -n "$steps" ] && [ "$steps" -gt 1 ] && cmp -s "$work/t1.json" "$work/t2.json" &&
+   [ ! -e "$work/t3.json" ] && [ "$rc_below" -eq 2 ] && [ "$rc_at" -ne 2 ] &&
+   grep -q "have $steps steps, more than --tests-max-steps $((steps - 1))" "$work/err"; then
+  ok "lost_update: --tests written at --tests-max-steps $steps, refused at $((steps - 1)) with the true size"
+else
+  ko "lost_update: --tests cap: steps=$steps rc at cap $rc_at, below $rc_below"; head -3 "$work/err"
+fi
+"$build/mcgen" -o "$work/pet" "$root/specs/peterson.mc" >/dev/null 2>&1
+"$work/pet" --tests "$work/pt.json" >/dev/null 2>"$work/err"; rc=$?
+if [ "$rc" -eq 2 ] && [ ! -e "$work/pt.json" ] &&
+   grep -Eq "paths covering the graph have [0-9]+ steps, more than --tests-max-steps 100000" "$work/err"; then
+  ok "peterson: --tests refused at the default cap, nothing written"
+else
+  ko "peterson: --tests at the default cap: exit $rc"; head -3 "$work/err"
+fi
 # The violation's path in red: lost_update's lost update, 4 steps after the
 # initial state: 5 states and 4 transitions highlighted.
 "$build/mcgen" -o "$work/lost" "$root/specs/lost_update.mc" >/dev/null 2>&1

@@ -31,7 +31,10 @@
 #   --max-depth 6 (the bounds are exact: the same states as the serial
 #   search's).
 #   - the JSON report without time_s, threads, thread_phases_s,
-#     memory_bytes, peak_rss_bytes, bytes_per_state, liveness.time_s.
+#     memory_bytes, peak_rss_bytes, bytes_per_state, liveness.time_s and
+#     liveness.phases_s.
+# And (with the default cases or specs/filter.mc) the report's
+# liveness.phases_s at --threads 1 and 2: search, edges and scc times.
 # One PASS or FAIL line per case and thread count; a tally; exit 1 on a FAIL.
 set -uo pipefail
 
@@ -70,7 +73,7 @@ summary() { # FILE: stdout without what depends on time and memory
 
 report() { # FILE: the report without what depends on time and memory
   jq -S 'del(.time_s, .threads, .thread_phases_s, .memory_bytes, .peak_rss_bytes, .bytes_per_state)
-         | if (.liveness | type) == "object" then .liveness |= del(.time_s) else . end' "$1"
+         | if (.liveness | type) == "object" then .liveness |= del(.time_s, .phases_s) else . end' "$1"
 }
 
 # check NAME FILE "MCGEN ARGS" "RUN ARGS" [VARIANT...]: the run, and one more
@@ -148,6 +151,24 @@ for r in csv.DictReader(open(sys.argv[1])):
         print(f'{r["name"]},{r["states"]},{r["dve_file"]}')
 EOF
     )
+  fi
+fi
+
+# The report times each phase of a liveness check (search, the edge
+# table's closing, the cycle search), at any thread count.
+if [ "${default:-0}" = 1 ] || [[ " ${cases[*]} " == *" specs/filter.mc "* ]]; then
+  if "$MCGEN" --cflags "$CFLAGS" -o "$tmp/phases" specs/filter.mc >"$tmp/mcgen.out" 2>&1; then
+    for t in 1 2; do
+      "$tmp/phases" --threads "$t" --progress 0 --report "$tmp/p.json" >/dev/null 2>&1
+      if jq -e '.liveness.status == "ok" and (.liveness.phases_s | (.search > 0 and .edges >= 0 and .scc >= 0))
+                and .liveness.phases_s.search <= .time_s' "$tmp/p.json" >/dev/null 2>&1; then
+        ok "liveness phases timed --threads $t"
+      else
+        ko "liveness phases timed --threads $t: $(jq -c .liveness "$tmp/p.json" 2>&1 | head -c 300)"
+      fi
+    done
+  else
+    ko "liveness phases: mcgen failed: $(head -3 "$tmp/mcgen.out" | tr '\n' ' ')"
   fi
 fi
 

@@ -6,7 +6,7 @@
 # --threads 1. The cases cover the expand and insert phases with many
 # windows (big.mc: more than one window per level), symmetry reduction by
 # sorted canonical forms (peterson.mc), liveness (filter.mc: lookups in the
-# commit), a violation with a trace (philosophers.mc) and a run-time error
+# commit; mcs.1: windows expanded by several threads), a violation with a trace (philosophers.mc) and a run-time error
 # (tests/e2e/specs, the first spec expecting one).
 #
 # Usage: tests/threads/tsan.sh [BUILD_DIR]
@@ -57,6 +57,7 @@ case_() {
 case_ big tests/cli/specs/big.mc "" "--max-states 200000"
 case_ peterson specs/peterson.mc "-D N=6" "--symmetry-method sorted"
 case_ filter specs/filter.mc "" ""
+case_ mcs-liveness tests/liveness/beem/mcs.1.mc "" ""
 case_ philosophers specs/philosophers.mc "" ""
 err=$(grep -l 'EXPECT-OUTPUT: .*error' tests/e2e/specs/*.mc | head -1)
 [ -n "$err" ] && case_ "$(basename "$err" .mc)" "$err" "" ""

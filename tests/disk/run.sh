@@ -1,0 +1,348 @@
+#!/usr/bin/env bash
+# --disk, --checkpoint and --resume (docs/DESIGN.md, "Disk and checkpoints").
+#
+# Usage: tests/disk/run.sh [BUILD_DIR]   (default: build, from the repo root)
+#
+#   1. --disk gives the same output (verdict, counts, trace; times and memory
+#      aside) as the run in RAM, for every spec of specs/ and tests/e2e/specs/
+#      at --threads 1 and 2, with blocks shrunk to 4 KiB (the test hook
+#      MCRT_TEST_DISK_BLOCK) so that tiny models spill the log and cycle the
+#      frontier through its file; and for BEEM models at the real block size
+#      and at 4 KiB, their state counts checked against the BEEM suite's
+#      (beem_expected.csv), one with a deadlock trace read back from disk.
+#   2. A full disk (the test hook MCRT_TEST_DISK_LIMIT, and a real 1 MiB
+#      tmpfs where mount works: as root; skipped loudly otherwise), a missing
+#      DIR and a DIR that is a file: exit 3, "incomplete", the file and the
+#      reason in the summary and in the report.
+#   3. The crash test: a checkpointing run of adding.4 (3370680 states) is
+#      killed with SIGKILL at random moments (at least 20 kills; runs
+#      alternate --threads 1/2 and with/without --disk), resumed each time;
+#      every run that ends gives exactly the uninterrupted run's counts and
+#      verdict. SIGTERM writes a final checkpoint and exits 3; the resumed run
+#      ends with the same counts.
+#   4. A truncated, a bit-flipped and a cut-short checkpoint are refused
+#      (exit 2, the file named); so are a checkpoint of another model and one
+#      resumed with options that change the answer (each option named), and
+#      --checkpoint with liveness.
+# Each check prints `PASS name` or `FAIL name: why`; the last line is
+# `N passed, N failed`. About two to four minutes on two loaded cores.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build_dir=${1:-$root/build}
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+mcgen=$build_dir/mcgen
+beem=$("$root/tools/beem-dir") || beem=
+unset MCGEN_RUNTIME CC MCRT_TEST_PAUSE MCRT_TEST_DISK_BLOCK MCRT_TEST_DISK_LIMIT
+
+passed=0 failed=0 skipped=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+skip() { echo "SKIP $1: $2 (NOT TESTED HERE)"; skipped=$((skipped + 1)); }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-disk.XXXXXX")
+mounted=
+cleanup() {
+  [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
+  chmod -R u+w "$work" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+for tool in jq "$mcgen"; do
+  command -v "$tool" >/dev/null || {
+    fail setup "$tool is missing (make all, make test-deps)"
+    echo "$passed passed, $failed failed"
+    exit 1
+  }
+done
+
+excerpt() { head -c 400 "$1" | tr '\n' '|'; }
+
+# What must not differ between two runs: stdout without times, memory and
+# the lines --disk and --checkpoint add.
+normalize() {
+  grep -vE '^(time|memory|bytes/state|disk|checkpoints|resumed): ' "$1" |
+    sed -E 's/\([0-9.]+ s\)//g'
+}
+
+# build NAME SPEC [MCGEN-ARGS...]
+build() {
+  local name=$1 spec=$2
+  shift 2
+  (cd "$work" && timeout 120 "$mcgen" -o "$name" "$@" "$spec" >"build-$name.log" 2>&1)
+}
+
+directive() { sed -n "s|^// $1: ||p" "$2" | head -1; }
+
+# ---------------------------------------------------------------------------
+# 1. --disk gives the same answers.
+
+for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc; do
+  name=$(basename "$spec" .mc)
+  # shellcheck disable=SC2046
+  if ! build "$name" "$spec" $(directive MCGEN-ARGS "$spec"); then
+    grep -q "^// EXPECT-MCGEN" "$spec" || fail "disk-same-$name" "mcgen failed: $(excerpt "$work/build-$name.log")"
+    continue
+  fi
+  read -r -a args <<<"$(directive RUN-ARGS "$spec")"
+  bad=
+  for t in 1 2; do
+    (cd "$work" && timeout 120 ./"$name" --threads $t "${args[@]}" >ram.out 2>ram.err)
+    rc_ram=$?
+    mkdir -p "$work/d"
+    (cd "$work" && MCRT_TEST_DISK_BLOCK=4096 timeout 120 ./"$name" --threads $t --disk d \
+      "${args[@]}" >disk.out 2>disk.err)
+    rc_disk=$?
+    if [ $rc_ram != $rc_disk ]; then
+      bad="--threads $t: exit $rc_disk with --disk, $rc_ram without"
+    elif ! diff <(normalize "$work/ram.out") <(normalize "$work/disk.out") >"$work/diff"; then
+      bad="--threads $t: the outputs differ: $(excerpt "$work/diff")"
+    elif ! grep -q '^disk: ' "$work/disk.out" && grep -q '^states: ' "$work/disk.out"; then
+      bad="--threads $t: no disk line in the summary"
+    elif [ -n "$(ls -A "$work/d")" ]; then
+      bad="--threads $t: files left in DIR: $(ls "$work/d")"
+    fi
+    [ -n "$bad" ] && break
+  done
+  [ -z "$bad" ] && pass "disk-same-$name" || fail "disk-same-$name" "$bad"
+done
+
+# BEEM models: counts from the suite's own table; with and without --disk,
+# at the real block size (4 MiB) and at 4 KiB, serial and threaded.
+# name,model,instance,"parameters",states,...
+beem_states() { sed -n "s/^$1,[^\"]*\"[^\"]*\",\([0-9]*\),.*/\1/p" "$beem/beem_expected.csv"; }
+if [ -z "$beem" ] || [ ! -d "$beem/dve" ]; then
+  skip beem "no BEEM suite found (tools/beem-dir; BEEM_DIR)"
+else
+  for m in adding.2 bakery.3 lamport.3; do
+    want=$(beem_states "$m")
+    if ! build "$m" "$beem/dve/$m.dve"; then
+      fail "disk-beem-$m" "mcgen failed: $(excerpt "$work/build-$m.log")"
+      continue
+    fi
+    bad=
+    for run in "1 0" "2 0" "1 4096" "2 4096"; do
+      set -- $run
+      (cd "$work" && MCRT_TEST_DISK_BLOCK=$2 ./"$m" --threads "$1" --no-deadlock --disk d \
+        --report disk.json >disk.out 2>&1)
+      rc=$?
+      got=$(jq .states "$work/disk.json" 2>/dev/null)
+      if [ $rc != 0 ] || [ "$got" != "$want" ]; then
+        bad="--threads $1, block $2: exit $rc, $got states, BEEM says $want"
+        break
+      fi
+      jq -e '.disk_bytes >= 0 and .ram_bytes_per_state > 0 and .disk_dir == "d"' \
+        "$work/disk.json" >/dev/null || { bad="the report lacks the disk fields"; break; }
+    done
+    [ -z "$bad" ] && pass "disk-beem-$m ($want states)" || fail "disk-beem-$m" "$bad"
+  done
+  # adding.2 with deadlocks checked: a violation deep in the graph, its
+  # trace rebuilt from the log on disk, the same as from the log in RAM.
+  (cd "$work" && ./adding.2 --threads 1 >ram.out 2>&1)
+  rc_ram=$?
+  (cd "$work" && MCRT_TEST_DISK_BLOCK=4096 ./adding.2 --threads 2 --disk d >disk.out 2>&1)
+  rc_disk=$?
+  if [ $rc_ram = 1 ] && [ $rc_disk = 1 ] && grep -q '^deadlock\|deadlock' "$work/disk.out" &&
+    diff <(normalize "$work/ram.out") <(normalize "$work/disk.out") >/dev/null; then
+    pass "disk-trace-from-disk (adding.2's deadlock)"
+  else
+    fail disk-trace-from-disk "exit $rc_disk (RAM: $rc_ram): $(excerpt "$work/disk.out")"
+  fi
+fi
+
+# ---------------------------------------------------------------------------
+# 2. The disk full, DIR missing or not a directory: an orderly incomplete.
+
+build counter "$root/tests/cli/specs/counter.mc" || fail build-counter "$(excerpt "$work/build-counter.log")"
+have_adding2=false
+[ -x "$work/adding.2" ] && have_adding2=true
+
+# incomplete NAME REASON-REGEX DIR [ENV...]
+incomplete() {
+  local name=$1 reason=$2 dir=$3
+  shift 3
+  (cd "$work" && env "$@" ./adding.2 --no-deadlock --disk "$dir" --report inc.json >inc.out 2>inc.err)
+  local rc=$?
+  if [ $rc != 3 ]; then
+    fail "$name" "exit $rc, expected 3: $(excerpt "$work/inc.out") $(excerpt "$work/inc.err")"
+  elif ! grep -qE "^result: incomplete.*--disk: cannot .*$reason" "$work/inc.out"; then
+    fail "$name" "the result line does not give the reason: $(excerpt "$work/inc.out")"
+  elif ! jq -e --arg r "$reason" '.bound_hit == "disk" and .verdict == "incomplete" and
+          (.disk_error.reason | test($r)) and .states >= 0' "$work/inc.json" >/dev/null; then
+    fail "$name" "the report: $(head -c 300 "$work/inc.json")"
+  else
+    pass "$name"
+  fi
+}
+
+if $have_adding2; then
+  mkdir -p "$work/full"
+  incomplete disk-full-hook 'No space left on device' full MCRT_TEST_DISK_LIMIT=200000 \
+    MCRT_TEST_DISK_BLOCK=4096
+  incomplete disk-dir-missing 'No such file or directory' "$work/no/such/dir"
+  : >"$work/afile"
+  incomplete disk-dir-is-a-file 'Not a directory' "$work/afile"
+  # A real full file system: a 1 MiB tmpfs (root only).
+  mkdir -p "$work/tmpfs"
+  if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$work/tmpfs" 2>/dev/null; then
+    mounted=$work/tmpfs
+    incomplete disk-full-tmpfs 'No space left on device' "$work/tmpfs" MCRT_TEST_DISK_BLOCK=65536
+    umount "$work/tmpfs" && mounted=
+  else
+    skip disk-full-tmpfs "cannot mount a 1 MiB tmpfs here (not root, or mount refused); the full disk is tested through MCRT_TEST_DISK_LIMIT only"
+  fi
+fi
+
+# ---------------------------------------------------------------------------
+# 3. The crash test.
+
+m=adding.4
+want=$([ -n "$beem" ] && beem_states $m)
+if [ -z "$beem" ]; then
+  skip crash "no BEEM suite found: the crash test needs adding.4"
+elif ! build $m "$beem/dve/$m.dve"; then
+  fail crash-build "mcgen $m failed"
+else
+  (cd "$work" && ./$m --no-deadlock --report ref.json >ref.out 2>&1)
+  ref=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/ref.json")
+  [ "$(jq .states "$work/ref.json")" = "$want" ] && pass "crash-reference ($want states, as BEEM)" ||
+    fail crash-reference "$(jq .states "$work/ref.json") states, BEEM says $want"
+  kills=0 finished=0 runs=0 torn=0 bad=
+  rm -rf "$work/ck" "$work/cd"
+  mkdir -p "$work/cd"
+  start=$SECONDS
+  while [ $kills -lt 20 ] && [ $((SECONDS - start)) -lt 150 ]; do
+    args=(--no-deadlock --checkpoint ck --checkpoint-every 0.004 --threads $((runs % 2 + 1)))
+    [ $((runs % 3)) = 2 ] && args+=(--disk cd)
+    [ -f "$work/ck/checkpoint" ] && args+=(--resume ck)
+    (cd "$work" && exec ./$m "${args[@]}" --report run.json >run.out 2>run.err) &
+    pid=$!
+    runs=$((runs + 1))
+    sleep "0.$((RANDOM % 9 + 1))$((RANDOM % 10))"
+    if kill -KILL $pid 2>/dev/null; then
+      wait $pid 2>/dev/null
+      kills=$((kills + 1))
+      [ -f "$work/ck/checkpoint.tmp" ] && torn=$((torn + 1)) # killed while writing one
+      continue
+    fi
+    wait $pid
+    rc=$?
+    got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
+    if [ $rc != 0 ] || [ "$got" != "$ref" ]; then
+      bad="run $runs (after $kills kills) ended with exit $rc: $got, not $ref: $(excerpt "$work/run.err")"
+      break
+    fi
+    finished=$((finished + 1))
+    rm -rf "$work/ck" # a fresh search for the next kills
+  done
+  # The last one runs to its end.
+  if [ -z "$bad" ]; then
+    args=(--no-deadlock --checkpoint ck --threads 2)
+    [ -f "$work/ck/checkpoint" ] && args+=(--resume ck)
+    (cd "$work" && ./$m "${args[@]}" --report run.json >run.out 2>run.err)
+    rc=$?
+    got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
+    [ $rc = 0 ] && [ "$got" = "$ref" ] || bad="the last run: exit $rc: $got, not $ref: $(excerpt "$work/run.err")"
+    finished=$((finished + 1))
+  fi
+  if [ -n "$bad" ]; then
+    fail crash-kill "$bad"
+  elif [ $kills -lt 20 ]; then
+    fail crash-kill "only $kills kills in 150 s"
+  else
+    pass "crash-kill ($kills SIGKILLs over $runs runs, $torn left a half-written checkpoint.tmp behind; $finished ran to the end with exactly the uninterrupted counts)"
+  fi
+
+  # SIGTERM: a final checkpoint, exit 3; the resumed run ends as it should
+  # (serial, then threaded: the threads finish their window first).
+  for t in 1 2; do
+    rm -rf "$work/ck"
+    (cd "$work" && exec ./$m --no-deadlock --checkpoint ck --threads $t --report term.json >term.out 2>&1) &
+    pid=$!
+    sleep 1.5
+    kill -TERM $pid
+    wait $pid
+    rc=$?
+    (cd "$work" && ./$m --no-deadlock --resume ck --threads 2 --report run.json >run.out 2>&1)
+    rc2=$?
+    got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
+    if [ $rc = 3 ] && grep -q '^checkpoints: *1 written' "$work/term.out" &&
+      jq -e '.signal == "SIGTERM"' "$work/term.json" >/dev/null && [ $rc2 = 0 ] && [ "$got" = "$ref" ]; then
+      pass "crash-sigterm-threads-$t (a final checkpoint, exit 3; resumed: the same counts)"
+    else
+      fail "crash-sigterm-threads-$t" "exit $rc then $rc2: $(excerpt "$work/term.out") $got"
+    fi
+  done
+fi
+
+# ---------------------------------------------------------------------------
+# 4. Damaged checkpoints and mismatches are refused.
+
+if [ -f "$work/ck/checkpoint" ]; then
+  good=$work/good.ckpt
+  cp "$work/ck/checkpoint" "$good"
+  size=$(stat -c %s "$good")
+  # refused NAME REGEX [CHECKER-ARGS...]: exit 2, the message, no result
+  refused() {
+    local name=$1 re=$2
+    shift 2
+    (cd "$work" && ./$m --no-deadlock "$@" >ref2.out 2>ref2.err)
+    local rc=$?
+    if [ $rc = 2 ] && grep -qE -- "$re" "$work/ref2.err" && ! grep -q '^result:' "$work/ref2.out"; then
+      pass "$name"
+    else
+      fail "$name" "exit $rc: $(excerpt "$work/ref2.err") $(excerpt "$work/ref2.out")"
+    fi
+  }
+  mkdir -p "$work/bad"
+  head -c $((size / 2)) "$good" >"$work/bad/checkpoint"
+  refused ckpt-truncated "bad/checkpoint is damaged" --resume bad
+  head -c 20 "$good" >"$work/bad/checkpoint"
+  refused ckpt-cut-short "bad/checkpoint is truncated" --resume bad
+  for at in 100 $((size / 3)) $((size - 3)); do
+    cp "$good" "$work/bad/checkpoint"
+    byte=$(od -An -tu1 -j $at -N1 "$good" | tr -d ' ')
+    printf "$(printf '\\%03o' $((byte ^ 16)))" |
+      dd of="$work/bad/checkpoint" bs=1 seek=$at conv=notrunc status=none
+    refused "ckpt-bit-flip-at-$at" "bad/checkpoint is damaged" --resume bad
+  done
+  cp "$good" "$work/bad/checkpoint"
+  refused ckpt-other-options '--max-depth is 5 now but was none.*|--fingerprint is 128' \
+    --resume bad --max-depth 5 --fingerprint 128
+  grep -q -- '--fingerprint is 128 now but was 64' "$work/ref2.err" &&
+    grep -q -- '--max-depth is 5 now but was none' "$work/ref2.err" &&
+    pass "ckpt-other-options names both" || fail ckpt-other-options-both "$(excerpt "$work/ref2.err")"
+  (cd "$work" && ./$m --resume bad >ref2.out 2>ref2.err) # deadlocks checked: another answer
+  [ $? = 2 ] && grep -q 'deadlocks are checked now but were not checked' "$work/ref2.err" &&
+    pass ckpt-other-deadlock || fail ckpt-other-deadlock "$(excerpt "$work/ref2.err")"
+  if [ -x "$work/adding.2" ]; then
+    (cd "$work" && ./adding.2 --no-deadlock --resume bad >ref2.out 2>ref2.err)
+    [ $? = 2 ] && grep -q "checkpoint of another model ('adding.4'" "$work/ref2.err" &&
+      pass ckpt-other-model || fail ckpt-other-model "$(excerpt "$work/ref2.err")"
+  fi
+  (cd "$work" && ./$m --no-deadlock --resume bad --threads 1 >ref2.out 2>ref2.err)
+  [ $? = 0 ] && pass "ckpt-intact-copy-resumes" || fail ckpt-intact-copy-resumes "$(excerpt "$work/ref2.err")"
+fi
+# Under MPI (a checker built with mcgen --mpi): refused, not half-working.
+if command -v mpicc >/dev/null && build counter-mpi "$root/tests/cli/specs/counter.mc" --mpi; then
+  for o in "--disk d" "--checkpoint ck3" "--resume ck"; do
+    # shellcheck disable=SC2086
+    (cd "$work" && ./counter-mpi $o >m.out 2>m.err)
+    [ $? = 2 ] && grep -q 'not available under MPI' "$work/m.err" && pass "mpi-refuses ${o%% *}" ||
+      fail "mpi-refuses ${o%% *}" "$(excerpt "$work/m.err")"
+  done
+else
+  skip mpi-refuses "no mpicc, or mcgen --mpi failed: MPI's refusal of --disk and --checkpoint"
+fi
+if build filter "$root/specs/filter.mc"; then
+  (cd "$work" && ./filter --checkpoint ck2 >f.out 2>f.err)
+  [ $? = 2 ] && grep -q 'liveness' "$work/f.err" && pass ckpt-liveness-refused ||
+    fail ckpt-liveness-refused "$(excerpt "$work/f.err")"
+  (cd "$work" && ./filter --checkpoint-every 1 >f.out 2>f.err)
+  [ $? = 2 ] && grep -q 'goes with --checkpoint' "$work/f.err" && pass ckpt-every-alone-refused ||
+    fail ckpt-every-alone-refused "$(excerpt "$work/f.err")"
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed = 0 ]
