@@ -14,6 +14,8 @@
 #                                  states for the breadth-first search)
 #    Every spec has no violation (exit 0), and so says the breadth-first
 #    search where the brute force runs.
+#    Then ten random specs of random_spec.py (choices, blocking guards):
+#    executions equal the brute force's traces (blocked ones allowed).
 # 2. The bugs: specs/lost_update.mc's invariant violation and the deadlock
 #    of specs/philosophers.mc are found, and their traces replay (the
 #    runtime replays every printed trace; a trace that does not is an
@@ -22,7 +24,8 @@
 #    without it (incomplete, bound "cycle"), the refusals (liveness,
 #    --symmetry verify, constraints), the report's "odpor" member.
 #
-# Needs jq and cc; the runtime's headers for brute.c.
+# Needs jq, cc and python3; the runtime's headers for brute.c; checkers
+# with the compiler's dependency table (McrtModel.deps).
 set -u
 B=${1:?usage: tests/odpor/run.sh BUILD}
 root=$(cd "$(dirname "$0")/../.." && pwd)
