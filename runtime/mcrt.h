@@ -437,6 +437,45 @@ typedef struct McrtDeps {
   // predicates read (visibility), as one sorted list.
   uint32_t nvisible;
   const uint32_t *visible;
+  // DVE's error state: a rule whose evaluation may fail (an overflow, an
+  // index out of range) then resets the whole state (its write list holds
+  // every cell). resets[r]: rule r may (NULL: no rule may); its writes
+  // when it does not are normal_write[normal_write_start[r] ..
+  // normal_write_start[r + 1]) (the write lists themselves when resets is
+  // NULL). A successor is the error state when its bits [error_offset,
+  // error_offset + error_width) hold error_value (the first process's
+  // state variable at its error state).
+  const uint8_t *resets;
+  const uint32_t *normal_write_start, *normal_write;
+  uint32_t error_offset, error_width;
+  uint64_t error_value;
+  // Conjuncts of each rule's guard, for the enabling sets of partial-order
+  // reduction: for k in key_start[r] .. key_start[r + 1], rule r is
+  // disabled unless cell key_cell[k] holds the encoding key_value[k]
+  // (key_ne[k]: unless it holds another value). cell_bits[2c] and
+  // cell_bits[2c + 1]: the bit offset and width of cell c.
+  const uint32_t *key_start, *key_cell;
+  const uint64_t *key_value;
+  const uint8_t *key_ne;
+  const uint32_t *cell_bits;
+  // What rule r reads (guard and body) and writes (without the error
+  // state) at a given state: the cells pread[pread_start[r] ..) and
+  // pwrite[pwrite_start[r] ..), and for each entry e of dyn (8 numbers from
+  // 8 * dyn_start[r] up to 8 * dyn_start[r + 1]: base, k, n, cell, shift,
+  // inner, size, write) the cells base + p * k + inner .. + size of the
+  // element p = encoding of cell `cell` + shift, an array access at an
+  // index held in one cell (every element when p is not in 0 .. n - 1). A
+  // rule that reads that cell depends on every writer of it, so within the
+  // rules independent of r the element stays the same.
+  const uint32_t *pread_start, *pread, *pwrite_start, *pwrite, *dyn_start;
+  const int64_t *dyn;
+  // The values rule r writes into single scalar cells (without the error
+  // state): pairs (cell, encoding) from 2 * values_start[r] up to
+  // 2 * values_start[r + 1], encoding -1 where it is not a constant. A
+  // cell of pwrite without a pair is written through a method call or a
+  // dynamic index (any value).
+  const uint32_t *values_start;
+  const int64_t *values;
 } McrtDeps;
 
 typedef struct McrtModel {
