@@ -18,7 +18,7 @@ COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
                  compiler/dve_lower.c compiler/symmetry.c compiler/paths.c compiler/petri.c \
                  compiler/pnml.c compiler/extern.c \
-                 compiler/scenario.c
+                 compiler/scenario.c compiler/deps.c
 COMPILER_MAIN := compiler/main.c
 # runtime/mpi.c is the MPI engine: built by mpicc into its own library
 # (libmcrt_mpi.a, for `mcgen --mpi`), never into libmcrt.a.
@@ -155,6 +155,7 @@ TEST_SUITES += extern-tests
 TEST_SUITES += threads-tests
 TEST_SUITES += mpi-tests
 TEST_SUITES += disk-tests
+TEST_SUITES += por-tests
 TEST_SUITES += odpor-tests
 
 test: test-deps
@@ -237,6 +238,12 @@ e2e-tests: all asan-runtime
 	MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_specs.sh $(B)
 	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_ltl.sh $(B)
 
+# Partial-order reduction: mcgen --deps against hand-derived tables, then
+# the checker's --por against --por off (tests/por/run.sh): the specs, and
+# the BEEM instances up to 20000 states (make conformance: up to LIMIT).
+por-tests: all
+	tests/por/run.sh $(B)
+
 # The MPI engine (mcgen --mpi) under mpirun -np 1..4 against the serial
 # checker (tests/mpi/run.sh); it says so loudly and skips without mpirun.
 mpi-tests: all
@@ -257,6 +264,7 @@ conformance: all
 	tests/conformance/run.sh $(B) --compile-all --limit $(LIMIT)
 	tests/conformance/ltl.sh $(B) --limit $(LIMIT)
 	tests/conformance/mcc.sh $(B) --compile-all --limit $(MCC_LIMIT)
+	POR_BEEM_LIMIT=$(LIMIT) tests/por/run.sh $(B)
 
 conformance-tests: all
 	tests/conformance/selftest.sh $(B)

@@ -1182,6 +1182,7 @@ static void lower_single(DTrans *t, DTrans *pt) {
   Body b;
   Decl *d = new_action(t->tok, with_property_name(side_name(t), pt),
                        with_property_label(side_label(t), pt), &b);
+  d->process = t->proc->name->str;
   Node *gbad;
   d->expr = with_property(single_guard(t, &gbad), &gbad, pt);
   add_check(&b, gbad);
@@ -1205,6 +1206,7 @@ static void lower_pair(DTrans *r, DTrans *s, DTrans *pt) {
   const char *label = format("%s, %s (%s)", side_label(s), side_label(r), r->chan->name->str);
   const char *name = format("%s_%s", side_name(s), side_name(r));
   Decl *d = new_action(r->tok, with_property_name(name, pt), with_property_label(label, pt), &b);
+  d->process = s->proc->name->str; // a rendezvous is the sender's step
   Node *gbad;
   d->expr = with_property(pair_guard(r, s, &gbad), &gbad, pt);
   add_check(&b, gbad);
@@ -1291,6 +1293,7 @@ static void lower_property(void) {
     Body b;
     Decl *d = new_action(pt->tok, format("idle_%s", side_name(pt)),
                          format("(no system step); %s", side_label(pt)), &b);
+    d->process = pp->name->str;
     Vec conds = {0};
     Node *gbad = side_guard(pt, &conds);
     if (any)

@@ -1994,7 +1994,8 @@ typedef struct Parts {
   int ninv, nreach, nprop, nterm, ncons;
   Buf inst_table, bits_fn, fair_tables;
   int ninst, nfair;
-  Buf search, groups, sym;
+  Buf search, groups, sym, deps;
+  bool has_deps;
   int nscalarsets, nsym;
   bool has_accepting; // a scenario or an accepting predicate: mc_is_accepting
 } Parts;
@@ -2653,6 +2654,8 @@ static void write_definitions(Parts *p, FILE *out) {
                          "confuse", scenario_name())));
   DEF("MCGEN_NET", "%s", net_c ? net_c : "");
   DEF("MCGEN_NET_PTR", "%s", net_c ? "&mc_net" : "NULL");
+  DEF("MCGEN_DEPS", "%s", p->deps.data);
+  DEF("MCGEN_DEPS_PTR", "%s", p->has_deps ? "&mc_deps" : "NULL");
 #undef DEF
 }
 
@@ -2677,6 +2680,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   emit_replay(&p);
   emit_rule_groups(&p);
   emit_symmetry_reduction(prog, &p);
+  p.has_deps = deps_emit(prog, lay, &p.deps);
   write_definitions(&p, out);
   return true;
 }

@@ -21,6 +21,7 @@ typedef struct Options {
   bool keep;
   bool debug;         // -O0 -g, accessors kept for the debugger
   bool net_info;      // a .pnml: print its structural analyses, build nothing
+  int deps;           // --deps (1) or --deps-json (2): print the dependency tables
   const char *cc;
   bool cc_given;      // --cc (under --mpi it names the MPI compiler wrapper)
   const char *cflags;
@@ -57,6 +58,9 @@ static void usage(FILE *out) {
           "  --keep           keep the intermediate m4 definitions (NAME.m4)\n"
           "  --net-info       SPEC is a Petri net (.pnml): print its semiflows, place\n"
           "                   bounds and workflow soundness, build nothing\n"
+          "  --deps           print what each action rule reads and writes, its process,\n"
+          "                   the cells the predicates read and which rules can enable\n"
+          "                   or disable which; build nothing (--deps-json: as JSON)\n"
           "  --version        print the version\n"
           "  --help           print this help\n"
           "  --               end of the options (for a SPEC whose name begins with -)\n"
@@ -118,6 +122,8 @@ static Options parse_args(int argc, char **argv) {
       o.debug = true;
     } else if (!strcmp(a, "--net-info")) {
       o.net_info = true;
+    } else if (!strcmp(a, "--deps") || !strcmp(a, "--deps-json")) {
+      o.deps = strcmp(a, "--deps") ? 2 : 1;
     } else if (!strcmp(a, "--keep")) {
       o.keep = true;
     } else if (!strcmp(a, "--cc")) {
@@ -442,7 +448,7 @@ int main(int argc, char **argv) {
   // The templates and the runtime, looked for first: a broken installation
   // is reported before any work is done.
   Paths paths;
-  if (!find_paths(argv[0], !o.emit_c_only, &paths))
+  if (!find_paths(argv[0], !o.emit_c_only && !o.deps, &paths))
     return 2;
   if (o.mpi && !o.emit_c_only && !mpi_runtime_ok(&o, &paths))
     return 2;
@@ -482,6 +488,8 @@ int main(int argc, char **argv) {
   Layout lay;
   if (!layout(prog, &lay))
     return spec_errors(&o);
+  if (o.deps)
+    return deps_print(prog, &lay, stdout, o.deps == 2);
 
   const char *name = checker_name(&o, prog);
   char *defs_path = format("%s.m4", name), *c_path = format("%s.c", name);

@@ -378,6 +378,7 @@ struct Decl {
   bool is_extern;  // DK_FN, DK_CONST: `extern fn` (no body), `extern const`
                    // (expr set by extern_load)
   bool trusted;    // DK_FN: `extern fn ... trusted;`
+  const char *process; // DK_ACTION from a DVE transition: its process (deps.c)
 };
 
 // extern "h" sources "a.c", "b.c";   (extern.c reads the files)
@@ -561,6 +562,18 @@ const char *scenario_name(void);
 Obj *scenario_state_var(void);
 bool scenario_symmetric(void);
 void scenario_emit_tables(Buf *out);
+
+//
+// deps.c: the cells each action rule reads and writes, the process of each
+// rule and the cells the predicates read (partial-order reduction).
+// Requires check() and layout(); after scenario_compile().
+//
+// Appends the C tables (mc_deps, a McrtDeps) to out; false when there are
+// too many rules or cells to tabulate (then only a comment saying so).
+bool deps_emit(Program *prog, Layout *lay, Buf *out);
+// mcgen --deps: the tables for a person (json false) or for tools. 0
+// printed, 2 too large to tabulate (said on stderr).
+int deps_print(Program *prog, Layout *lay, FILE *out, bool json);
 
 //
 // paths.c: the templates and the runtime, found relative to the running

@@ -199,6 +199,12 @@ int mcrt_checkpoint_check(const McrtModel *model, const McrtOptions *opt, FILE *
             which);
     return MCRT_EXIT_USAGE;
   }
+  if (opt->por) {
+    fprintf(err, "error: %s is not available with --por on (the checkpoint does not record "
+                 "the reduction, so a resumed run could mix reduced and full levels)\n",
+            which);
+    return MCRT_EXIT_USAGE;
+  }
   if (opt->symmetry == MCRT_SYM_VERIFY || opt->sim_runs) {
     fprintf(err, "error: %s goes with one search: not with --symmetry verify or --simulate\n",
             which);

@@ -44,11 +44,15 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
     if (!ctx->canon)
       return false;
   }
+  if (opt->por && !(ctx->por = mcrt_por_new(ctx)))
+    return false;
   ctx->peak_bytes = mcrt_accounted_bytes(ctx);
   return true;
 }
 
 void mcrt_ctx_free(McrtCtx *ctx) {
+  mcrt_por_free(ctx->por);
+  ctx->por = NULL;
   mcrt_live_free(ctx);
   mcrt_net_free(ctx);
   free(ctx->viol.path);

@@ -263,6 +263,7 @@ typedef struct McrtOptions {
   const char *checkpoint_dir; // --checkpoint DIR
   double checkpoint_every_s;  // --checkpoint-every MINUTES, in seconds
   const char *resume_dir;     // --resume DIR
+  bool por; // --por on: partial-order reduction (por.c)
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -467,6 +468,8 @@ struct McrtCtx {
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
   struct McrtNetRun *net; // a place/transition net's records (net.c; NULL for a spec)
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
+  struct McrtPor *por; // --por on: this context's reduction (por.c; NULL: off)
+  size_t por_bytes;    // what the reduction holds (por.c keeps it up to date)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
   struct McrtDisk *disk;          // --disk (disk.c; NULL without)
@@ -504,6 +507,40 @@ typedef struct McrtEngine {
 } McrtEngine;
 extern McrtEngine mcrt_engine;
 
+// ---------------------------------------------------------------------------
+// por.c: partial-order reduction (--por on): static stubborn sets over the
+// model's dependency tables, with a cycle proviso for breadth-first search.
+
+typedef struct McrtPor McrtPor;
+// The search context's reduction (NULL: out of memory, or no tables), and a
+// worker's, sharing the main one's tables (threads.c).
+McrtPor *mcrt_por_new(McrtCtx *ctx);
+McrtPor *mcrt_por_worker(const McrtPor *main);
+void mcrt_por_free(McrtPor *p);
+// The successors of a state (every enabled rule's, in rule order) and those
+// to take: take[i] for successor i, or take NULL: all of them. Valid until
+// the next call on the same context.
+typedef struct McrtPorBatch {
+  uint32_t n;
+  const uint8_t *states; // successor i at states + i * stride
+  size_t stride;
+  const uint64_t *rules;
+  const uint32_t *actions;
+  const bool *take;
+} McrtPorBatch;
+McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state);
+// The search found a new state at `depth` (the proviso's "new").
+void mcrt_por_discovered(McrtCtx *ctx, McrtFp fp, uint64_t depth);
+typedef struct McrtPorStats {
+  bool on;
+  uint64_t reduced, full; // expansions with a proper subset of the enabled rules, with all
+  uint64_t pruned;        // enabled rules left out, over all reduced expansions
+} McrtPorStats;
+McrtPorStats mcrt_por_stats(const McrtCtx *ctx);
+// After the options are read: -1 to go on, else MCRT_EXIT_USAGE after a
+// message (no tables, liveness, the MPI engine).
+int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err);
+
 // ctx.c: the context's stores.
 // Sets up ctx for a run of model with opt; false on failure (message on err).
 bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt);
@@ -517,6 +554,9 @@ size_t mcrt_path_to(const McrtCtx *ctx, uint64_t id, uint64_t **out);
 // order to give the same results.
 // Runs the search to the end, the first violation, or a bound.
 void mcrt_search(McrtCtx *ctx);
+// Hands the successors of a state to the search (generated successors(),
+// through por.c's choice under --por).
+void mcrt_expand(McrtCtx *ctx, const uint8_t *state);
 // The start (clock, initial states) and end (the depth bound, reachables,
 // time) of a search.
 void mcrt_search_begin(McrtCtx *ctx);
@@ -622,7 +662,7 @@ bool mcrt_live_finish(McrtCtx *ctx);
 // holds on the side (ctx->engine_bytes: the threads' or MPI's buffers).
 static inline size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
   return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
-         mcrt_live_bytes(ctx) + ctx->engine_bytes;
+         mcrt_live_bytes(ctx) + ctx->engine_bytes + ctx->por_bytes;
 }
 // After an exhaustive search without violation: checks every property
 // instance; the first one violated becomes ctx->viol (kind LIVENESS).

@@ -796,6 +796,8 @@ int mcrt_odpor_prepare(const McrtModel *m, McrtOptions *opt, FILE *err) {
     why = "scenarios and accepting predicates are not supported";
   else if (opt->sim_runs)
     why = "--simulate is another way to explore";
+  else if (opt->por)
+    why = "--por on reduces the breadth-first search; --search odpor reduces by itself";
   else if (opt->disk_dir || opt->checkpoint_dir || opt->resume_dir)
     why = "--disk, --checkpoint and --resume hold a breadth-first search's stores";
   else if (opt->symmetry == MCRT_SYM_VERIFY)

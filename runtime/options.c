@@ -32,6 +32,8 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "                         liveness); verify: run with and without, compare\n"
           "  --symmetry-method auto|exhaustive|sorted  how canonical forms are found\n"
           "                         (exhaustive: all N! permutations, the reference)\n"
+          "  --por on|off           partial-order reduction (default off): expand a stubborn\n"
+          "                         subset of the enabled actions; deadlocks and safety kept\n"
           "  --no-deadlock          do not report states without successors\n"
           "  --liveness on|off      check the temporal properties under fairness (default:\n"
           "                         on when the spec has a property); 'off' skips them\n"
@@ -174,7 +176,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     static const char *const valued[] = {
         "--threads",  "--max-states",   "--max-steps",    "--max-depth", "--memory",
         "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",     "--trace-format", "--report",
-        "--dot",      "--graph",        "--progress",
+        "--dot",      "--graph",        "--progress",     "--por",
         "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states",
         "--simulate", "--depth",        "--seed",
         "--disk",     "--checkpoint",   "--checkpoint-every", "--resume",
@@ -227,6 +229,11 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         opt->fingerprint_bits = 128;
       else
         return bad(err, name, val, "64 or 128");
+    } else if (!strcmp(name, "--por")) {
+      if (!strcmp(val, "on") || !strcmp(val, "off"))
+        opt->por = !strcmp(val, "on");
+      else
+        return bad(err, name, val, "on or off");
     } else if (!strcmp(name, "--symmetry")) {
       if (!strcmp(val, "on"))
         opt->symmetry = MCRT_SYM_ON;

@@ -816,6 +816,27 @@ static const char *liveness_status_text(const McrtCtx *ctx) {
   return ctx->model->ninstances ? "checked under fairness, all hold" : "edges recorded, nothing to check";
 }
 
+// The summary's partial-order reduction line: the states and transitions
+// above are the reduced graph's (a --por off run gives the full one's).
+static void print_por(FILE *f, const McrtCtx *ctx) {
+  McrtPorStats s = mcrt_por_stats(ctx);
+  if (!s.on)
+    return;
+  fprintf(f, "por:           on: %" PRIu64 " expansions reduced, %" PRIu64 " full; %" PRIu64
+             " enabled action bindings pruned (states and transitions above are the reduced "
+             "graph's)\n",
+          s.reduced, s.full, s.pruned);
+}
+
+static void print_por_json(FILE *f, const McrtCtx *ctx) {
+  McrtPorStats s = mcrt_por_stats(ctx);
+  fprintf(f, ",\n \"por\": \"%s\"", s.on ? "on" : "off");
+  if (s.on)
+    fprintf(f, ", \"por_reduced_expansions\": %" PRIu64 ", \"por_full_expansions\": %" PRIu64
+               ", \"por_pruned_rules\": %" PRIu64,
+            s.reduced, s.full, s.pruned);
+}
+
 // The summary's symmetry line.
 static void print_symmetry(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
@@ -920,6 +941,7 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
     fputc('\n', f);
   }
   print_symmetry(f, ctx);
+  print_por(f, ctx);
   if (mcrt_engine.summary)
     mcrt_engine.summary(f, ctx);
 }
@@ -1020,6 +1042,7 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
             ctx->live->search_s, ctx->live->edges_s, ctx->live->scc_s);
   fputc('}', f);
   print_symmetry_json(f, ctx);
+  print_por_json(f, ctx);
   if (mcrt_engine.report)
     mcrt_engine.report(f, ctx);
   if (c->more_json)

@@ -276,6 +276,8 @@ bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *stat
                                                    : MCRT_FP_OLD;
   if (r == MCRT_FP_FULL)
     return true;
+  if (r == MCRT_FP_NEW && ctx->por)
+    mcrt_por_discovered(ctx, p->fp, p->depth);
   if (r == MCRT_FP_NEW && record_new(ctx, state, p->parent, p->rule, p->depth, pre))
     return true;
   if (ctx->live && !mcrt_live_edge(ctx, p->parent, to, p->rule))
@@ -307,6 +309,20 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
   p->lookup = MCRT_LOOKUP_INSERT;
   mcrt_fpset_prefetch(&ctx->set, p->fp);
   return ctx->npending == MCRT_BATCH ? flush(ctx) : false;
+}
+
+// The successors of a state: all of them, or under --por those of the
+// stubborn set por.c chooses.
+void mcrt_expand(McrtCtx *ctx, const uint8_t *state) {
+  if (!ctx->por) {
+    ctx->model->successors(ctx, state);
+    return;
+  }
+  McrtPorBatch b = mcrt_por_choose(ctx, state);
+  for (uint32_t i = 0; i < b.n; i++)
+    if ((!b.take || b.take[i]) &&
+        mcrt_emit_successor(ctx, b.states + i * b.stride, b.actions[i], b.rules[i]))
+      break;
 }
 
 // ---------------------------------------------------------------------------
@@ -437,7 +453,7 @@ void mcrt_search(McrtCtx *ctx) {
     }
     ctx->at_depth_bound = ctx->cur_depth >= opt->max_depth;
     ctx->cur_has_successor = false;
-    m->successors(ctx, ctx->cur);
+    mcrt_expand(ctx, ctx->cur);
     if (ctx->stop)
       break;
     if (mcrt_failed(ctx)) {

@@ -226,7 +226,7 @@ static void expand_state(Worker *w, uint64_t i) {
     }
   }
   w->slot = i;
-  m->successors(wc, st);
+  mcrt_expand(wc, st);
   if (mcrt_failed(wc))
     save_error(w, sl);
 }
@@ -391,6 +391,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
       return false;
     if (ctx->sym)
       wc->sym = mcrt_sym_new(m, ctx->opt->sym_method);
+    if (ctx->por && !(wc->por = mcrt_por_worker(ctx->por)))
+      return false;
   }
   pthread_mutex_init(&T->mu, NULL);
   pthread_cond_init(&T->cv, NULL);
@@ -429,6 +431,7 @@ static void finish(Threads *T) {
       free(T->w[i].arena);
       free(T->w[i].errs);
       mcrt_sym_free(T->w[i].ctx.sym);
+      mcrt_por_free(T->w[i].ctx.por);
     }
   }
   free(T->w);

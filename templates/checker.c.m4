@@ -73,6 +73,8 @@ m4_defn(⟦MCGEN_INSTANCE_TABLE⟧)};
 m4_defn(⟦MCGEN_PROPERTY_BITS⟧)
 m4_defn(⟦MCGEN_FAIRNESS⟧)
 m4_defn(⟦MCGEN_NET⟧)
+/* ---- Dependency: the cells each action rule reads and writes ---- */
+m4_defn(⟦MCGEN_DEPS⟧)
 
 static const McrtModel mc_model = {
     .abi_version = MCRT_ABI_VERSION,
@@ -120,6 +122,7 @@ static const McrtModel mc_model = {
     .symmetry_refused = m4_defn(⟦MCGEN_SYMMETRY_REFUSED⟧),
     .net = MCGEN_NET_PTR,
     .source_hash = "MCGEN_SOURCE_HASH",
+    .deps = MCGEN_DEPS_PTR,
 };
 
 m4_ifdef(⟦MCGEN_MPI⟧, ⟦/* Built by mcgen --mpi: the search runs on every rank of `mpirun -np K`. */

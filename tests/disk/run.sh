@@ -321,6 +321,9 @@ if [ -f "$work/ck/checkpoint" ]; then
     [ $? = 2 ] && grep -q "checkpoint of another model ('adding.4'" "$work/ref2.err" &&
       pass ckpt-other-model || fail ckpt-other-model "$(excerpt "$work/ref2.err")"
   fi
+  refused ckpt-resume-por "--resume is not available with --por on" --resume bad --por on
+  refused ckpt-checkpoint-por "--checkpoint is not available with --por on" \
+    --checkpoint ckpor --por on
   (cd "$work" && ./$m --no-deadlock --resume bad --threads 1 >ref2.out 2>ref2.err)
   [ $? = 0 ] && pass "ckpt-intact-copy-resumes" || fail ckpt-intact-copy-resumes "$(excerpt "$work/ref2.err")"
 fi

@@ -4,7 +4,7 @@
 #
 #   1 core      core.c options.c
 #   2 stores    fpset.c log.c queue.c edges.c symmetry.c net.c
-#   3 context   ctx.c
+#   3 context   ctx.c por.c
 #   4 engines   search.c threads.c
 #   5 analyses  liveness.c
 #   6 output    replay.c report.c netreport.c export.c simulate.c odpor.c
@@ -29,7 +29,7 @@ layer() {
   case $1 in
   core | options) echo 1 ;;
   fpset | log | queue | edges | symmetry | net | disk) echo 2 ;;
-  ctx | checkpoint) echo 3 ;;
+  ctx | checkpoint | por) echo 3 ;;
   search | threads) echo 4 ;;
   liveness) echo 5 ;;
   replay | report | netreport | export | simulate | odpor) echo 6 ;;

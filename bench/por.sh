@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# bench/por.sh: mcgen's partial-order reduction (--por on) against SPIN's
+# default one, on BEEM instances.
+#
+# For each instance: mcgen compiles BEEM's dve/NAME.dve and runs it with
+# --por off and --por on (--no-deadlock --threads 1: the state space as BEEM
+# counts it, one thread); SPIN compiles BEEM's own Promela translation
+# promela/NAME.pm (`spin -a`, then pan built with PAN_CFLAGS of bench/lib.sh,
+# the flags SPIN's manual gives for a safety search, with its default
+# partial-order reduction) and runs `pan -E -n -m1000000 -w22` (no
+# invalid-end-state check, as --no-deadlock). The table gives mcgen's states
+# without and with reduction, pan's "states, stored", and the CPU seconds
+# (user + sys, /usr/bin/time) of each run, the least of --repeat N runs.
+# The encodings differ (Promela's d_steps and gotos are not DVE's
+# transitions): the counts are compared as they are.
+#
+# Usage: bench/por.sh [--repeat N] [--timeout SECONDS] [NAME...]
+#   MCGEN=/other/build/mcgen; BEEM_DIR overrides the suite
+#   (default ../shared/suites/beem from the repo root).
+# Outputs in bench/out/por/ (por.md, logs, binaries).
+set -euo pipefail
+
+default_instances="peterson.1 mcs.1 protocols.2 at.1 lamport.1 anderson.1 phils.1
+leader_filters.1 fischer.1 bopdp.1 driving_phils.1 brp.1"
+
+repeat=1
+timeout_s=300
+names=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --repeat) repeat=$2; shift 2 ;;
+    --timeout) timeout_s=$2; shift 2 ;;
+    -h | --help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) names+=("$1"); shift ;;
+  esac
+done
+[ ${#names[@]} -gt 0 ] || read -r -a names <<<"$(echo $default_instances)"
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+MCGEN=${MCGEN:-$root/build/mcgen}
+beem=${BEEM_DIR:-$root/../shared/suites/beem}
+out=$root/bench/out/por
+mkdir -p "$out"
+command -v spin >/dev/null || { echo "bench/por.sh: spin is not installed (make test-deps)" >&2; exit 2; }
+
+# pan_states FILE: pan's "states, stored".
+pan_states() { sed -n 's/^ *\([0-9]*\) states, stored.*/\1/p' "$1" | head -n 1; }
+mc_states() { sed -n 's/^states: *\([0-9]*\) distinct.*/\1/p' "$1" | head -n 1; }
+
+{
+  echo "Measured $(date -u +%Y-%m-%d) on $cpu ($mem_total), $(spin -V 2>&1 | head -n 1); the"
+  echo "machine was shared with other jobs (CPU times, least of $repeat run(s))."
+  echo
+  echo "| instance | mcgen states, --por off | mcgen states, --por on | pan states (POR) | on / pan | CPU s mcgen off / on / pan |"
+  echo "| --- | ---: | ---: | ---: | ---: | --- |"
+} >"$out/por.md"
+for n in "${names[@]}"; do
+  dir=$out/$n
+  mkdir -p "$dir"
+  echo "== $n" >&2
+  cp "$beem/promela/$n.pm" "$dir/"
+  # shellcheck disable=SC2086  # flag list
+  if ! "$MCGEN" -o "$dir/checker" "$beem/dve/$n.dve" >"$dir/build.log" 2>&1 ||
+     ! (cd "$dir" && spin -a "$n.pm" && "$CC" $PAN_CFLAGS -o pan pan.c) >>"$dir/build.log" 2>&1; then
+    echo "bench/por.sh: ERROR: building $n failed (see $dir/build.log)" >&2
+    continue
+  fi
+  measure "$dir" off "$dir/checker" --por off --no-deadlock --progress 0 --threads 1
+  off_cpu=$best_cpu off_states=$(mc_states "$dir/off.out")
+  measure "$dir" on "$dir/checker" --por on --no-deadlock --progress 0 --threads 1
+  on_cpu=$best_cpu on_states=$(mc_states "$dir/on.out")
+  measure "$dir" pan "$dir/pan" -E -n -m1000000 -w22
+  pan_cpu=$best_cpu pan_st=$(pan_states "$dir/pan.out")
+  echo "| $n | $(commas "${off_states:-?}") | $(commas "${on_states:-?}") | $(commas "${pan_st:-?}") | $(div "${on_states:-x}" "${pan_st:-x}") | ${off_cpu:-?} / ${on_cpu:-?} / ${pan_cpu:-?} |" >>"$out/por.md"
+done
+cat "$out/por.md"

@@ -1,0 +1,623 @@
+// por.c: partial-order reduction for the breadth-first search (--por on):
+// static stubborn sets over the compiler's dependency tables
+// (McrtModel.deps, compiler/deps.c), with a cycle proviso sound for BFS.
+//
+// Expansion. The generated successors() runs as usual, but into a buffer:
+// every enabled rule is executed, so a failing assert or run-time error of
+// any enabled rule is found in every state the search expands, exactly as
+// without reduction. Then a subset of the enabled rules is chosen and only
+// their successors are handed to the search.
+//
+// The set (Valmari's stubborn sets, the strong form). Rules r and u are
+// dependent when one writes a cell the other reads or writes (reads: guard
+// and body). For a seed, an enabled rule t, the closure T is the least set
+// holding t such that
+//   - for an enabled rule in T, every rule dependent on it is in T, its
+//     own accesses at an index held in one cell (McrtDeps.dyn) taken at
+//     the element this state selects: it reads that cell, so every writer
+//     of it is in T and no rule outside T moves the index;
+//   - for a disabled rule in T, a necessary enabling set: if one of its key
+//     conjuncts (McrtDeps.key_*) is false here, the writers of that cell
+//     (for `c == v`, those that may write v: McrtDeps.values); else every
+//     rule that writes a cell its guard reads. Nothing else can enable it.
+// Then no sequence of rules outside T, from this state, enables a rule of
+// T, disables an enabled one or changes what it does, and every enabled
+// rule of T stays enabled after it (D1, D2): every deadlock stays
+// reachable. Up to 8 enabled rules, each not in an earlier seed's
+// closure, are tried as the seed, and a closure past a work budget (twice
+// the rules) is given up; the closure
+// with the fewest enabled rules wins (ties: the earliest seed), so the
+// choice is a function of the state.
+//
+// Visibility. A rule that writes a cell an invariant, reachable, terminal,
+// constraint or accepting predicate reads (McrtDeps.visible) is visible;
+// a closure that holds an enabled visible rule is not used (the state is
+// fully expanded when every closure holds one). With the proviso below,
+// every state where a predicate's value differs from the initial one along
+// some run is reached along a run of the reduced graph that changes the
+// predicates in the same order: invariant violations, reachables, the
+// states outside the constraints and accepting states are all preserved.
+//
+// Failures (a failed assert, a run-time error) are the failing rule's
+// transition to a sink. A rule u outside T fails after a sequence of other
+// rules outside T exactly as it would after t of T first (t writes nothing
+// u reads, or u would be in T), so the failure stays reachable; the proviso
+// keeps it from being postponed forever, as for the predicates.
+//
+// Cycle proviso (breadth-first: Bošnački, Leue and Lluch Lafuente). A
+// reduced expansion at depth d is kept only when every successor it takes
+// is new: not already found at depth <= d. Otherwise the state is fully
+// expanded. Then along every path of reduced expansions the depth grows
+// by one at each step, so no cycle of the reduced graph is made of reduced
+// expansions alone: a rule left out at a state is taken, or made
+// irrelevant, at the latest where the depth stops growing (the ignoring
+// problem cannot arise). "Found at depth <= d" is the fingerprint set minus
+// the states found at depth d + 1 so far (the `fresh` table below, filled
+// where the search records a new state): a function of the states of depth
+// <= d only, so the threaded search (same states per level) makes the same
+// choices as the serial one, however its windows and batches fall.
+//
+// DVE's error state. A rule whose evaluation may fail resets the whole
+// state there (McrtDeps.resets): the closure uses what it writes otherwise
+// (normal_write), and a state where an enabled rule takes the error state
+// is fully expanded (its successor is not the image of the others'). A rule
+// u outside T that takes the error state after a sequence w of rules
+// outside T does so after t too (it reads what it read), and reaches the
+// same state, the error state; so the argument for failures above applies,
+// and from the error state on the runs are the same.
+//
+// Symmetry: the set is computed at the representative state on its own
+// rules, the proviso looks up the canonical successors (those the search
+// stores). Liveness is refused with --por (the next-free provisos are not
+// implemented), and so is the MPI engine.
+#include "internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+
+// What every context of a run shares: the tables built from the
+// dependency lists, the fresh states, the counters.
+typedef struct McrtPorShared {
+  const McrtDeps *d;
+  uint32_t nrules;
+  uint32_t *readers_start, *readers; // per cell: the rules whose read list holds it
+  uint32_t *writers_start, *writers; // per cell: the rules that may write it
+  bool *visible;                     // per rule: writes a visible cell
+  uint32_t *dep_start, *dep;         // per rule: the rules dependent on it (static
+                                     // lists; NULL past MCRT_POR_DEP_RULES rules)
+  McrtCtx *main;                     // the search's context (its depth, its set)
+  McrtFp *fresh;                     // states found at depth fresh_depth (open addressing)
+  uint64_t fresh_cap, fresh_count, fresh_depth;
+  size_t table_bytes;
+  bool proviso; // false only under MCRT_POR_NO_PROVISO=1 (tests/por: the proviso matters)
+  _Atomic uint64_t reduced, full, pruned;
+} McrtPorShared;
+
+// One context's scratch: the successors of the state being expanded, and
+// the marks of the closure.
+struct McrtPor {
+  McrtPorShared *sh;
+  bool owner;
+  size_t stride;
+  uint8_t *states; // captured successors, stride bytes each
+  uint64_t *rules;
+  uint32_t *actions;
+  uint32_t nsucc, cap;
+  uint32_t *succ_of; // per rule: its captured successor, when en_gen[rule] is state_gen
+  uint32_t *en_gen, state_gen;
+  uint32_t *mark, mark_gen; // closure membership
+  uint32_t *stack;
+  bool *take, *best;        // per captured successor
+  uint8_t *canon;
+  const uint8_t *cur; // the state being expanded
+  uint64_t work;      // rules looked at by the closure being computed
+  bool *covered;      // per captured successor: in an earlier closure of this state
+};
+
+// ---------------------------------------------------------------------------
+// Setup
+
+// Per cell, the rules whose list (start/list) holds it, as offsets + rules.
+static bool invert(const McrtDeps *d, uint32_t nrules, const uint32_t *start,
+                   const uint32_t *list, uint32_t **out_start, uint32_t **out) {
+  uint32_t *s = calloc((size_t)d->ncells + 2, sizeof *s);
+  uint32_t *o = calloc((size_t)start[nrules] + 1, sizeof *o);
+  if (!s || !o) {
+    free(s), free(o);
+    return false;
+  }
+  for (uint32_t i = 0; i < start[nrules]; i++)
+    s[list[i] + 2]++;
+  for (uint32_t c = 0; c < d->ncells; c++)
+    s[c + 2] += s[c + 1];
+  for (uint32_t r = 0; r < nrules; r++)
+    for (uint32_t i = start[r]; i < start[r + 1]; i++)
+      o[s[list[i] + 1]++] = r;
+  *out_start = s;
+  *out = o;
+  return true;
+}
+
+// Keeps the search context's por_bytes (accounted under --memory) up to
+// date: the tables, the fresh table and the main context's scratch.
+static void account(McrtPorShared *sh, const McrtPor *p) {
+  sh->main->por_bytes = sh->table_bytes + sh->fresh_cap * sizeof(McrtFp) +
+                        ((size_t)sh->nrules + 1) * 4 * sizeof(uint32_t) +
+                        (size_t)p->cap * (p->stride + sizeof(uint64_t) + sizeof(uint32_t) + 2);
+}
+
+#define MCRT_POR_DEP_RULES 4096
+
+// Per rule, the rules dependent on it by its static lists (what the
+// closure would gather cell by cell), once for the run.
+static bool tabulate_dependents(McrtPorShared *sh) {
+  const McrtDeps *d = sh->d;
+  uint32_t n = sh->nrules;
+  uint32_t *seen = calloc((size_t)n + 1, sizeof *seen);
+  sh->dep_start = calloc((size_t)n + 1, sizeof *sh->dep_start);
+  size_t cap = 1024, len = 0;
+  sh->dep = malloc(cap * sizeof *sh->dep);
+  if (!seen || !sh->dep_start || !sh->dep)
+    return free(seen), false;
+  for (uint32_t r = 0; r < n; r++) {
+    sh->dep_start[r] = (uint32_t)len;
+    for (int pass = 0; pass < 3; pass++) {
+      const uint32_t *start = pass == 2 ? d->read_start : d->normal_write_start;
+      const uint32_t *list = pass == 2 ? d->read : d->normal_write;
+      const uint32_t *ostart = pass == 0 ? sh->readers_start : sh->writers_start;
+      const uint32_t *other = pass == 0 ? sh->readers : sh->writers;
+      for (uint32_t i = start[r]; i < start[r + 1]; i++)
+        for (uint32_t j = ostart[list[i]]; j < ostart[list[i] + 1]; j++) {
+          uint32_t u = other[j];
+          if (seen[u] == r + 1)
+            continue;
+          seen[u] = r + 1;
+          if (len == cap) {
+            uint32_t *t = realloc(sh->dep, 2 * cap * sizeof *t);
+            if (!t)
+              return free(seen), false;
+            sh->dep = t, cap *= 2;
+          }
+          sh->dep[len++] = u;
+        }
+    }
+  }
+  sh->dep_start[n] = (uint32_t)len;
+  sh->table_bytes += (len + n + 1) * sizeof(uint32_t);
+  free(seen);
+  return true;
+}
+
+static McrtPor *scratch_new(McrtPorShared *sh, size_t state_bytes) {
+  McrtPor *p = calloc(1, sizeof *p);
+  if (!p)
+    return NULL;
+  p->sh = sh;
+  p->stride = state_bytes + MCRT_SLACK;
+  size_t n = (size_t)sh->nrules + 1;
+  p->succ_of = calloc(n, sizeof *p->succ_of);
+  p->en_gen = calloc(n, sizeof *p->en_gen);
+  p->mark = calloc(n, sizeof *p->mark);
+  p->stack = calloc(n, sizeof *p->stack);
+  p->canon = calloc(1, p->stride);
+  if (!p->succ_of || !p->en_gen || !p->mark || !p->stack || !p->canon) {
+    mcrt_por_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+McrtPor *mcrt_por_new(McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  const McrtDeps *d = m->deps;
+  McrtPorShared *sh = calloc(1, sizeof *sh);
+  if (!sh || !d)
+    return free(sh), NULL;
+  sh->d = d;
+  sh->nrules = (uint32_t)m->nrules;
+  sh->main = ctx;
+  const char *no_proviso = getenv("MCRT_POR_NO_PROVISO");
+  sh->proviso = !(no_proviso && !strcmp(no_proviso, "1"));
+  sh->visible = calloc((size_t)sh->nrules + 1, sizeof *sh->visible);
+  bool *vis_cell = calloc((size_t)d->ncells + 1, sizeof *vis_cell);
+  if (!sh->visible || !vis_cell ||
+      !invert(d, sh->nrules, d->read_start, d->read, &sh->readers_start, &sh->readers) ||
+      !invert(d, sh->nrules, d->normal_write_start, d->normal_write, &sh->writers_start,
+              &sh->writers)) {
+    free(vis_cell);
+    goto fail;
+  }
+  for (uint32_t i = 0; i < d->nvisible; i++)
+    vis_cell[d->visible[i]] = true;
+  for (uint32_t r = 0; r < sh->nrules; r++)
+    for (uint32_t i = d->normal_write_start[r]; i < d->normal_write_start[r + 1]; i++)
+      sh->visible[r] |= vis_cell[d->normal_write[i]];
+  free(vis_cell);
+  if (sh->nrules <= MCRT_POR_DEP_RULES && !tabulate_dependents(sh))
+    goto fail;
+  sh->fresh_cap = 1024;
+  sh->fresh = calloc(sh->fresh_cap, sizeof *sh->fresh);
+  if (!sh->fresh)
+    goto fail;
+  sh->table_bytes += ((size_t)d->ncells * 2 + d->read_start[sh->nrules] +
+                     d->normal_write_start[sh->nrules]) * sizeof(uint32_t) + sh->nrules;
+  McrtPor *p = scratch_new(sh, ctx->state_bytes);
+  if (!p)
+    goto fail;
+  p->owner = true;
+  ctx->por = p;
+  account(sh, p);
+  return p;
+fail:
+  free(sh->dep_start), free(sh->dep);
+  free(sh->visible), free(sh->readers_start), free(sh->readers);
+  free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
+  return NULL;
+}
+
+McrtPor *mcrt_por_worker(const McrtPor *main) {
+  return main ? scratch_new(main->sh, main->stride - MCRT_SLACK) : NULL;
+}
+
+void mcrt_por_free(McrtPor *p) {
+  if (!p)
+    return;
+  if (p->owner) {
+    McrtPorShared *sh = p->sh;
+    free(sh->dep_start), free(sh->dep);
+    free(sh->visible), free(sh->readers_start), free(sh->readers);
+    free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
+  }
+  free(p->states), free(p->rules), free(p->actions);
+  free(p->succ_of), free(p->en_gen), free(p->mark), free(p->stack);
+  free(p->take), free(p->best), free(p->covered), free(p->canon);
+  free(p);
+}
+
+// ---------------------------------------------------------------------------
+// The states found at the depth being discovered (the proviso's "new").
+
+static uint64_t fresh_home(const McrtPorShared *sh, McrtFp fp) {
+  return (fp.hi ^ (fp.lo * UINT64_C(0x9e3779b97f4a7c15))) & (sh->fresh_cap - 1);
+}
+
+static bool fresh_has(const McrtPorShared *sh, McrtFp fp, uint64_t depth) {
+  if (sh->fresh_depth != depth || !sh->fresh_count)
+    return false;
+  for (uint64_t i = fresh_home(sh, fp);; i = (i + 1) & (sh->fresh_cap - 1)) {
+    if (!sh->fresh[i].hi)
+      return false;
+    if (sh->fresh[i].hi == fp.hi && sh->fresh[i].lo == fp.lo)
+      return true;
+  }
+}
+
+static void fresh_put(McrtPorShared *sh, McrtFp fp) {
+  for (uint64_t i = fresh_home(sh, fp);; i = (i + 1) & (sh->fresh_cap - 1))
+    if (!sh->fresh[i].hi) {
+      sh->fresh[i] = fp;
+      sh->fresh_count++;
+      return;
+    }
+}
+
+void mcrt_por_discovered(McrtCtx *ctx, McrtFp fp, uint64_t depth) {
+  McrtPorShared *sh = ctx->por->sh;
+  if (depth != sh->fresh_depth) { // a new level: the previous one is all "old" now
+    memset(sh->fresh, 0, sh->fresh_cap * sizeof *sh->fresh);
+    sh->fresh_count = 0;
+    sh->fresh_depth = depth;
+  }
+  if (2 * (sh->fresh_count + 1) > sh->fresh_cap) {
+    McrtFp *old = sh->fresh;
+    uint64_t old_cap = sh->fresh_cap;
+    McrtFp *t = calloc(2 * old_cap, sizeof *t);
+    if (!t) { // no room to remember: every such state will look old (full expansions)
+      memset(sh->fresh, 0, sh->fresh_cap * sizeof *sh->fresh);
+      sh->fresh_count = 0;
+      return;
+    }
+    sh->fresh = t, sh->fresh_cap = 2 * old_cap, sh->fresh_count = 0;
+    for (uint64_t i = 0; i < old_cap; i++)
+      if (old[i].hi)
+        fresh_put(sh, old[i]);
+    free(old);
+    account(sh, ctx->por);
+  }
+  fresh_put(sh, fp);
+}
+
+// ---------------------------------------------------------------------------
+// Expansion
+
+static bool capture(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
+  McrtPor *p = ctx->por;
+  if (p->nsucc == p->cap) {
+    uint32_t cap = p->cap ? 2 * p->cap : 16;
+    uint8_t *st = realloc(p->states, (size_t)cap * p->stride);
+    if (st)
+      p->states = st;
+    uint64_t *ru = realloc(p->rules, cap * sizeof *ru);
+    if (ru)
+      p->rules = ru;
+    uint32_t *ac = realloc(p->actions, cap * sizeof *ac);
+    if (ac)
+      p->actions = ac;
+    bool *tk = realloc(p->take, cap * sizeof *tk);
+    if (tk)
+      p->take = tk;
+    bool *be = realloc(p->best, cap * sizeof *be);
+    if (be)
+      p->best = be;
+    bool *cv = realloc(p->covered, cap * sizeof *cv);
+    if (cv)
+      p->covered = cv;
+    if (!st || !ru || !ac || !tk || !be || !cv)
+      mcrt_die("out of memory in partial-order reduction");
+    p->cap = cap;
+    if (p->owner)
+      account(p->sh, p);
+  }
+  memcpy(p->states + (size_t)p->nsucc * p->stride, next, ctx->state_bytes);
+  p->rules[p->nsucc] = rule;
+  p->actions[p->nsucc] = action;
+  p->nsucc++;
+  return false;
+}
+
+static void add(McrtPor *p, uint32_t *top, uint32_t r) {
+  p->work++;
+  if (p->mark[r] != p->mark_gen) {
+    p->mark[r] = p->mark_gen;
+    p->stack[(*top)++] = r;
+  }
+}
+
+// Whether rule w may write encoding v into cell c: it writes c other than
+// by constant assignments (or through a dynamic index, a method, which
+// leave no pair), or one of its constants is v.
+static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint64_t v) {
+  bool paired = false;
+  for (uint32_t i = d->values_start[w]; i < d->values_start[w + 1]; i++) {
+    if (d->values[2 * i] != (int64_t)c)
+      continue;
+    paired = true;
+    if (d->values[2 * i + 1] < 0 || (uint64_t)d->values[2 * i + 1] == v)
+      return true;
+  }
+  return !paired;
+}
+
+// The cell of a key conjunct of disabled rule r that is false in the state
+// being expanded, the one whose writers add the fewest rules not yet in the
+// closure; UINT32_MAX when none is false (or r has none).
+static uint32_t falsified_key(McrtPor *p, uint32_t r, uint32_t *key) {
+  const McrtPorShared *sh = p->sh;
+  const McrtDeps *d = sh->d;
+  uint32_t best = UINT32_MAX, best_new = UINT32_MAX;
+  for (uint32_t k = d->key_start[r]; k < d->key_start[r + 1]; k++) {
+    uint32_t c = d->key_cell[k];
+    bool equal = mcrt_get_wide(p->cur, d->cell_bits[2 * c], d->cell_bits[2 * c + 1]) ==
+                 d->key_value[k];
+    if (equal != (bool)d->key_ne[k])
+      continue; // this conjunct holds
+    uint32_t fresh = 0;
+    for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
+      fresh += p->mark[sh->writers[j]] != p->mark_gen;
+    if (fresh < best_new)
+      best = c, best_new = fresh, *key = k;
+  }
+  return best;
+}
+
+// Adds the rules dependent on a rule that writes (or only reads) cell c:
+// its readers and writers (or its writers).
+static void add_dependents(McrtPor *p, uint32_t *top, uint32_t c, bool write) {
+  const McrtPorShared *sh = p->sh;
+  if (write)
+    for (uint32_t j = sh->readers_start[c]; j < sh->readers_start[c + 1]; j++)
+      add(p, top, sh->readers[j]);
+  for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
+    add(p, top, sh->writers[j]);
+}
+
+// Whether every access of rule r at a dynamic index selects an element in
+// the state being expanded, and the rule does not write the index cell
+// itself (then the element could change before the access).
+static bool resolve_dyn(const McrtPor *p, uint32_t r) {
+  const McrtDeps *d = p->sh->d;
+  for (uint32_t e = d->dyn_start[r]; e < d->dyn_start[r + 1]; e++) {
+    const int64_t *x = d->dyn + 8 * (size_t)e;
+    int64_t pos = (int64_t)mcrt_get_wide(p->cur, d->cell_bits[2 * x[3]],
+                                         d->cell_bits[2 * x[3] + 1]) + x[4];
+    if (pos < 0 || pos >= x[2])
+      return false;
+    for (uint32_t i = d->pwrite_start[r]; i < d->pwrite_start[r + 1]; i++)
+      if (d->pwrite[i] == (uint32_t)x[3])
+        return false;
+  }
+  return true;
+}
+
+// The closure of seed (a captured successor's rule): marks its enabled
+// rules in p->take and returns how many, or UINT32_MAX when it holds a
+// visible enabled rule or reaches `limit` enabled rules.
+static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
+  McrtPorShared *sh = p->sh;
+  const McrtDeps *d = sh->d;
+  if (++p->mark_gen == 0) {
+    memset(p->mark, 0, ((size_t)sh->nrules + 1) * sizeof *p->mark);
+    p->mark_gen = 1;
+  }
+  memset(p->take, 0, p->nsucc * sizeof *p->take);
+  uint32_t top = 0, enabled = 0, c, k;
+  // A closure that grows past this much work is given up (the state is
+  // then expanded with another seed's closure or fully): bounds the cost
+  // of a state on models whose rules share many cells.
+  uint64_t budget = 2 * (uint64_t)sh->nrules + 256;
+  p->work = 0;
+  add(p, &top, seed);
+  while (top > 0) {
+    if (p->work > budget)
+      return UINT32_MAX;
+    uint32_t r = p->stack[--top];
+    if (p->en_gen[r] == p->state_gen) {
+      if (sh->visible[r] || ++enabled >= limit)
+        return UINT32_MAX;
+      p->take[p->succ_of[r]] = true;
+      bool has_dyn = d->dyn_start[r] < d->dyn_start[r + 1];
+      if ((!has_dyn || !resolve_dyn(p, r)) && sh->dep) { // the static lists, tabulated
+        for (uint32_t i = sh->dep_start[r]; i < sh->dep_start[r + 1]; i++)
+          add(p, &top, sh->dep[i]);
+        continue;
+      }
+      if (has_dyn && !resolve_dyn(p, r)) { // the rule's static lists (every element)
+        for (uint32_t i = d->normal_write_start[r]; i < d->normal_write_start[r + 1]; i++)
+          add_dependents(p, &top, d->normal_write[i], true);
+        for (uint32_t i = d->read_start[r]; i < d->read_start[r + 1]; i++)
+          add_dependents(p, &top, d->read[i], false);
+        continue;
+      }
+      for (uint32_t i = d->pwrite_start[r]; i < d->pwrite_start[r + 1]; i++)
+        add_dependents(p, &top, d->pwrite[i], true);
+      for (uint32_t i = d->pread_start[r]; i < d->pread_start[r + 1]; i++)
+        add_dependents(p, &top, d->pread[i], false);
+      for (uint32_t e = d->dyn_start[r]; e < d->dyn_start[r + 1]; e++) {
+        const int64_t *x = d->dyn + 8 * (size_t)e; // base k n cell shift inner size write
+        int64_t pos = (int64_t)mcrt_get_wide(p->cur, d->cell_bits[2 * x[3]],
+                                             d->cell_bits[2 * x[3] + 1]) + x[4];
+        for (int64_t k2 = 0; k2 < x[6]; k2++)
+          add_dependents(p, &top, (uint32_t)(x[0] + pos * x[1] + x[5] + k2), x[7] != 0);
+      }
+    } else if ((c = falsified_key(p, r, &k)) != UINT32_MAX) {
+      // Disabled by a key conjunct: only a writer of its cell enables it,
+      // and for `c == v` only one that may write v there.
+      for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
+        if (d->key_ne[k] || may_write(d, sh->writers[j], c, d->key_value[k]))
+          add(p, &top, sh->writers[j]);
+    } else {
+      for (uint32_t i = d->guard_start[r]; i < d->guard_start[r + 1]; i++) {
+        uint32_t c = d->guard[i];
+        for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
+          add(p, &top, sh->writers[j]);
+      }
+    }
+  }
+  return enabled;
+}
+
+// Whether a successor was found at a depth <= the current one.
+static bool is_old(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
+  McrtCtx *main = p->sh->main;
+  if (ctx->sym) {
+    mcrt_sym_canon(ctx->sym, state, p->canon);
+    state = p->canon;
+  }
+  McrtFp fp = mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits);
+  return mcrt_fpset_contains(&main->set, fp) && !fresh_has(p->sh, fp, main->cur_depth + 1);
+}
+
+// The subset to take: p->best, false when every successor is to be taken.
+static bool choose(McrtCtx *ctx, McrtPor *p) {
+  McrtCtx *main = p->sh->main;
+  if (p->nsucc < 2 || main->cur_depth >= ctx->opt->max_depth)
+    return false;
+  if (++p->state_gen == 0) {
+    memset(p->en_gen, 0, ((size_t)p->sh->nrules + 1) * sizeof *p->en_gen);
+    p->state_gen = 1;
+  }
+  const McrtDeps *d = p->sh->d;
+  for (uint32_t i = 0; i < p->nsucc; i++) {
+    uint32_t r = (uint32_t)p->rules[i];
+    p->en_gen[r] = p->state_gen;
+    p->succ_of[r] = i;
+    // A rule that took DVE's error state here wrote every cell: no
+    // reduction (see the header).
+    if (d->resets && d->resets[r] &&
+        mcrt_get_wide(p->states + (size_t)i * p->stride, d->error_offset, d->error_width) ==
+            d->error_value)
+      return false;
+  }
+  // Every enabled rule is tried as the seed, but one already in an earlier
+  // seed's closure is not (its closure is within that one: rarely better,
+  // and the cost grows with the square of the enabled rules otherwise).
+  uint32_t best = p->nsucc;
+  memset(p->covered, 0, p->nsucc * sizeof *p->covered);
+  for (uint32_t i = 0, tried = 0; i < p->nsucc && best > 1 && tried < 8; i++) {
+    if (p->covered[i])
+      continue;
+    tried++;
+    uint32_t n = closure(p, (uint32_t)p->rules[i], best);
+    for (uint32_t j = 0; j < p->nsucc; j++)
+      p->covered[j] |= p->take[j];
+    if (n < best) {
+      best = n;
+      memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
+    }
+  }
+  if (best == p->nsucc)
+    return false;
+  for (uint32_t i = 0; i < p->nsucc && p->sh->proviso; i++)
+    if (p->best[i] && is_old(ctx, p, p->states + (size_t)i * p->stride))
+      return false;
+  return true;
+}
+
+McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
+  McrtPor *p = ctx->por;
+  bool (*saved)(McrtCtx *, const uint8_t *, uint32_t, uint64_t) = ctx->emit;
+  ctx->emit = capture;
+  p->nsucc = 0;
+  p->cur = state;
+  ctx->model->successors(ctx, state);
+  ctx->emit = saved;
+  // After a failure, what was emitted before it goes on as without
+  // reduction (the search reports the failure in this state).
+  bool reduce = !mcrt_failed(ctx) && choose(ctx, p);
+  McrtPorShared *sh = p->sh;
+  if (reduce) {
+    uint32_t taken = 0;
+    for (uint32_t i = 0; i < p->nsucc; i++)
+      taken += p->best[i];
+    atomic_fetch_add_explicit(&sh->reduced, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->pruned, p->nsucc - taken, memory_order_relaxed);
+  } else {
+    atomic_fetch_add_explicit(&sh->full, 1, memory_order_relaxed);
+  }
+  return (McrtPorBatch){p->nsucc, p->states, p->stride, p->rules, p->actions,
+                        reduce ? p->best : NULL};
+}
+
+McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
+  McrtPorStats s = {0};
+  if (!ctx->por)
+    return s;
+  McrtPorShared *sh = ctx->por->sh;
+  s.on = true;
+  s.reduced = atomic_load(&sh->reduced);
+  s.full = atomic_load(&sh->full);
+  s.pruned = atomic_load(&sh->pruned);
+  return s;
+}
+
+int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
+  if (!opt->por)
+    return -1;
+  if (!m->deps) {
+    fprintf(err, "error: --por on: this checker has no dependency tables (the model has more "
+                 "than 2^20 action rules or state cells); run with --por off\n");
+    return MCRT_EXIT_USAGE;
+  }
+  if (mcrt_liveness_wanted(m, opt)) {
+    fprintf(err, "error: --por on cannot be used while liveness properties are checked: the "
+                 "reduction preserves deadlocks and safety properties only; run with --por off "
+                 "(or --liveness off to check only safety with the reduction)\n");
+    return MCRT_EXIT_USAGE;
+  }
+  if (mcrt_engine.search) {
+    fprintf(err, "error: --por on is not available in the MPI engine; run the checker without "
+                 "--mpi (--threads N works with --por)\n");
+    return MCRT_EXIT_USAGE;
+  }
+  return -1;
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Partial-order reduction: the dependency tables (mcgen --deps) and the
+# checker's --por. Each check prints `PASS name` or `FAIL name: why`; the
+# last line is exactly `N passed, N failed`, and the exit status is non-zero
+# on a failure.
+#
+# Usage: tests/por/run.sh [BUILD_DIR]     (default: build, from the repo root)
+#
+#   deps.mc      mcgen --deps and --deps-json against the sets derived by
+#                hand in the spec's header (deps.expected is that text)
+#   ignoring.mc  a violation reachable only past a cycle of independent
+#                actions: found with the cycle proviso, missed without it
+#                (MCRT_POR_NO_PROVISO=1), as counted by hand in its header
+# Then --por on against --por off on every spec of specs/, tests/e2e/specs
+# and tests/dve (DVE's error state among them)
+# and on the BEEM instances with up to POR_BEEM_LIMIT states (default 20000;
+# make conformance runs them up to 10^6; BEEM_DIR: the suite's place): the same verdict (the same violated
+# property, or deadlock), no more states, a counterexample that the checker
+# replays (it prints a trace only after replaying it through the generated
+# code: a genuine run); the same counts at --threads 1 and 2, and with
+# symmetry; liveness refused.
+set -uo pipefail   # no -e: a failing check is counted, not fatal
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+specs=$root/tests/por/specs
+build_dir=${1:-$root/build}
+case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+mcgen=$build_dir/mcgen
+
+passed=0 failed=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-por.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+[ -x "$mcgen" ] || { fail setup "$mcgen is not built (make all)"; finish; }
+command -v jq >/dev/null || { fail setup "jq is not installed (make test-deps)"; finish; }
+
+# ---------------------------------------------------------------------------
+# mcgen --deps: the text, and the JSON's lists (cells by index, as the
+# header of deps.mc numbers them).
+
+if "$mcgen" --deps "$specs/deps.mc" >"$work/deps.txt" 2>"$work/err" &&
+   diff -u "$specs/deps.expected" "$work/deps.txt" >"$work/diff"; then
+  pass deps-text
+else
+  fail deps-text "$(head -c 400 "$work/diff" "$work/err" | tr '\n' '|')"
+fi
+
+"$mcgen" --deps-json "$specs/deps.mc" >"$work/deps.json" 2>"$work/err"
+want_json() { # name jq-filter expected
+  local got
+  got=$(jq -c "$2" "$work/deps.json" 2>&1)
+  if [ "$got" = "$3" ]; then pass "$1"; else fail "$1" "$2 is $got, expected $3"; fi
+}
+want_json deps-json-cells '.cells' '["a[Id_1].v","a[Id_1].ok","a[Id_2].v","a[Id_2].ok","n","s","k"]'
+want_json deps-json-guard '[.rules[].guard]' '[[1],[3],[4],[],[],[0,2,4,6]]'
+want_json deps-json-read '[.rules[].read]' '[[0,1,5],[2,3,5],[4,6],[],[],[0,2,4,6]]'
+want_json deps-json-write '[.rules[].write]' '[[0,5],[2,5],[1,3,4],[6],[6],[4]]'
+want_json deps-json-process '[.rules[].process]' '[0,1,2,3,4,5]'
+want_json deps-json-processes '.processes' '["bump(Id_1)","bump(Id_2)","pick","flip(Id_1)","flip(Id_2)","reset_n"]'
+want_json deps-json-visible '.visible' '[0,2,4,6]'
+want_json deps-json-enables '[.rules[].enables_or_disables]' '[[5],[5],[0,1,5],[5],[5],[2]]'
+
+# The generated checker carries the same tables (mc_deps) and builds clean.
+if (cd "$work" && "$mcgen" -o deps --cflags "-Werror" "$specs/deps.mc" >"$work/err" 2>&1) &&
+   grep -q '\.deps = &mc_deps' "$work/deps.c" &&
+   grep -A1 'mc_deps_write\[\] = {' "$work/deps.c" | tail -1 | grep -q '^  0, 5, 2, 5, 1, 3, 4, 6, 6, 4$'; then
+  pass deps-emitted
+else
+  fail deps-emitted "$(head -c 400 "$work/err" | tr '\n' '|')"
+fi
+
+# ---------------------------------------------------------------------------
+# The cycle proviso.
+
+if (cd "$work" && "$mcgen" -o ignoring "$specs/ignoring.mc" >"$work/err" 2>&1); then
+  "$work/ignoring" --por on --report "$work/ignoring.json" >"$work/on.txt" 2>&1
+  rc_on=$?
+  MCRT_POR_NO_PROVISO=1 "$work/ignoring" --por on >"$work/noprov.txt" 2>&1
+  rc_noprov=$?
+  if [ $rc_on -eq 1 ] && grep -q "invariant 'y_zero' does not hold" "$work/on.txt" &&
+     grep -q '^states: *3 distinct' "$work/on.txt"; then
+    pass proviso-finds-violation
+  else
+    fail proviso-finds-violation "exit $rc_on: $(head -c 300 "$work/on.txt" | tr '\n' '|')"
+  fi
+  got=$(jq -c '[.por, .por_reduced_expansions, .por_full_expansions, .por_pruned_rules]' \
+    "$work/ignoring.json" 2>&1)
+  if [ "$got" = '["on",1,1,1]' ] &&
+     grep -q '^por: *on: 1 expansions reduced, 1 full; 1 enabled action bindings pruned' "$work/on.txt"; then
+    pass proviso-report
+  else
+    fail proviso-report "report $got; summary: $(grep '^por:' "$work/on.txt")"
+  fi
+  # The same spec without the proviso misses it: what the test above guards.
+  if [ $rc_noprov -eq 0 ] && grep -q '^states: *2 distinct' "$work/noprov.txt"; then
+    pass proviso-needed
+  else
+    fail proviso-needed "exit $rc_noprov: $(head -c 300 "$work/noprov.txt" | tr '\n' '|')"
+  fi
+else
+  fail proviso-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
+# ---------------------------------------------------------------------------
+# --por on against --por off.
+
+# verdict FILE: the result line's verdict and what it names.
+verdict() {
+  sed -n 's/^result: *//p' "$1" | head -1 | sed 's/ (.*//'
+}
+states_of() { sed -n 's/^states: *\([0-9]*\) distinct.*/\1/p' "$1" | head -1; }
+
+# compare NAME CHECKER ARGS...: the run with --por on against --por off.
+compare() {
+  local name=$1 checker=$2
+  shift 2
+  timeout 300 "$checker" --progress 0 "$@" --por off >"$work/off.txt" 2>&1
+  local rc_off=$?
+  timeout 300 "$checker" --progress 0 "$@" --por on >"$work/on.txt" 2>&1
+  local rc_on=$?
+  local v_off v_on s_off s_on
+  v_off=$(verdict "$work/off.txt") v_on=$(verdict "$work/on.txt")
+  s_off=$(states_of "$work/off.txt") s_on=$(states_of "$work/on.txt")
+  if [ $rc_off -ne $rc_on ] || [ "$v_off" != "$v_on" ]; then
+    fail "$name" "--por off: exit $rc_off '$v_off'; --por on: exit $rc_on '$v_on'"
+  elif [ $rc_on -eq 0 ] && [ "${s_on:-x}" -gt "${s_off:-0}" ] 2>/dev/null; then
+    fail "$name" "--por on found $s_on states, --por off $s_off"
+  elif [ $rc_on -ne 0 ] && [ $rc_on -ne 1 ] && [ $rc_on -ne 3 ]; then
+    fail "$name" "exit $rc_on: $(head -c 300 "$work/on.txt" | tr '\n' '|')"
+  elif grep -q 'error: trace replay' "$work/on.txt"; then
+    fail "$name" "the counterexample does not replay: $(grep 'error: trace replay' "$work/on.txt")"
+  elif [ $rc_on -eq 1 ] && ! grep -q '^0 ' "$work/on.txt" &&
+       ! grep -q 'no initial state\|holds in no reachable state\|no accepting state' "$work/on.txt"; then
+    fail "$name" "a violation without a trace: $(head -c 300 "$work/on.txt" | tr '\n' '|')"
+  else
+    pass "$name ($v_on; states $s_off -> $s_on)"
+  fi
+}
+
+for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/dve/*.dve; do
+  base=$(basename "$spec"); base=${base%.*}
+  if ! (cd "$work" && "$mcgen" -o "c_$base" "$spec" >"$work/err" 2>&1); then
+    continue # a spec written to be refused (tests/dve has some)
+  fi
+  run_args=$(sed -n 's|^// RUN-ARGS: *||p' "$spec" | head -1)
+  # --liveness off: --por refuses liveness (checked below).
+  # shellcheck disable=SC2086
+  compare "spec-$base" "$work/c_$base" --liveness off $run_args
+  rm -f "$work/c_$base" "$work/c_$base.c"
+done
+
+# Threads and symmetry: the same counts as the serial reduced run.
+if (cd "$work" && "$mcgen" -o peterson -D N=4 "$root/specs/peterson.mc" >"$work/err" 2>&1); then
+  "$work/peterson" --progress 0 --por on --threads 1 --symmetry off >"$work/t1.txt" 2>&1
+  "$work/peterson" --progress 0 --por on --threads 2 --symmetry off >"$work/t2.txt" 2>&1
+  if [ "$(grep -E '^(states|transitions|por):' "$work/t1.txt")" = \
+       "$(grep -E '^(states|transitions|por):' "$work/t2.txt")" ] && [ -n "$(states_of "$work/t1.txt")" ]; then
+    pass threads-same-counts
+  else
+    fail threads-same-counts "$(grep -E '^(states|por):' "$work/t1.txt" "$work/t2.txt" | tr '\n' '|')"
+  fi
+  compare symmetry-peterson "$work/peterson" --symmetry on
+  "$work/peterson" --progress 0 --por on --symmetry off --liveness on >"$work/live.txt" 2>&1
+  rc=$?
+  if [ $rc -eq 2 ] && grep -q 'error: --por on cannot be used while liveness' "$work/live.txt"; then
+    pass liveness-refused
+  else
+    fail liveness-refused "exit $rc: $(head -c 300 "$work/live.txt" | tr '\n' '|')"
+  fi
+else
+  fail peterson-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
+# BEEM: every complete instance up to the limit.
+limit=${POR_BEEM_LIMIT:-20000}
+beem=${BEEM_DIR:-$root/../shared/suites/beem}
+if [ -f "$beem/beem_expected.csv" ]; then
+  awk -F, -v lim="$limit" 'NR > 1 && $6 == "yes" && $5 + 0 <= lim { print $1 }' \
+    "$beem/beem_expected.csv" >"$work/beem.txt"
+  while read -r inst; do
+    if (cd "$work" && "$mcgen" -o beem "$beem/dve/$inst.dve" >"$work/err" 2>&1); then
+      compare "beem-$inst" "$work/beem" --threads 1
+    else
+      fail "beem-$inst" "does not compile: $(head -c 200 "$work/err" | tr '\n' '|')"
+    fi
+  done <"$work/beem.txt"
+else
+  fail beem "the BEEM suite is not at $beem"
+fi
+
+finish
