@@ -44,7 +44,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile bench-mpi mpi-tests clean conformance conformance-tests docs-tests debug-tests \
         layers-tests pnml-tests petri-tests threads-tests disk-tests \
-        install uninstall install-tests extern-tests scenario-tests
+        install uninstall install-tests extern-tests scenario-tests odpor-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -156,6 +156,7 @@ TEST_SUITES += threads-tests
 TEST_SUITES += mpi-tests
 TEST_SUITES += disk-tests
 TEST_SUITES += por-tests
+TEST_SUITES += odpor-tests
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
@@ -199,6 +200,11 @@ scenario-tests: all
 	tests/scenario/products.sh $(B)
 	tests/scenario/exports.sh $(B)
 	tests/scenario/simulate.sh $(B)
+# --search odpor: its executions against brute-force trace counts, the bugs
+# it must find, its bounds and refusals (tests/odpor/run.sh).
+odpor-tests: all
+	tests/odpor/run.sh $(B)
+
 # `extern` C against the same logic in .mc: same counts, verdicts, traces.
 extern-tests: all
 	tests/extern/run.sh $(B)

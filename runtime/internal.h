@@ -265,6 +265,10 @@ typedef enum {
   MCRT_SYM_METHOD_SORTED,     // sort by invariant keys, enumerate ties only
 } McrtSymMethod;
 
+// --search: the breadth-first search (search.c, threads.c), or the stateless
+// depth-first exploration of one execution per Mazurkiewicz trace (odpor.c).
+typedef enum { MCRT_SEARCH_BFS, MCRT_SEARCH_ODPOR } McrtSearch;
+
 #define MCRT_UNLIMITED UINT64_MAX
 #define MCRT_MAX_THREADS 1024
 
@@ -289,6 +293,8 @@ typedef struct McrtOptions {
   double progress_s; // 0: off
   bool quiet;
   bool mcc; // --mcc: a net's answers as the Model Checking Contest's lines
+  McrtSearch search;  // --search bfs|odpor
+  bool threads_given; // --threads was on the command line
   const char *disk_dir;       // --disk DIR: the trace log and the frontier in files there
   const char *checkpoint_dir; // --checkpoint DIR
   double checkpoint_every_s;  // --checkpoint-every MINUTES, in seconds
@@ -350,6 +356,7 @@ typedef enum {
   MCRT_BOUND_MEMORY,
   MCRT_BOUND_INTERRUPTED,
   MCRT_BOUND_NET_CAPACITY, // a net: a place's counter blocked a transition (the search goes on)
+  MCRT_BOUND_CYCLE,        // --search odpor without --max-depth: an execution met a state twice
   MCRT_BOUND_DISK,         // --disk: a file there could not be written or read (disk.c)
 } McrtBound;
 
@@ -610,6 +617,11 @@ bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 void mcrt_progress(McrtCtx *ctx, double now);
 // Grows the fingerprint set within --memory. False: the bound (hit).
 bool mcrt_grow_set(McrtCtx *ctx);
+
+// odpor.c: --search odpor. After the options are read: -1 to go on with the
+// run as odpor.c's engine (installed in mcrt_engine), else an exit code
+// (after a message on err): what the exploration cannot do.
+int mcrt_odpor_prepare(const McrtModel *model, McrtOptions *opt, FILE *err);
 
 // threads.c: the multi-threaded engine, n > 1 threads; the same results as
 // mcrt_search.

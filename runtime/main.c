@@ -395,6 +395,8 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   code = resolve_symmetry(model, &opt, err);
   if (code >= 0)
     return code;
+  if (opt.search == MCRT_SEARCH_ODPOR && (code = mcrt_odpor_prepare(model, &opt, err)) >= 0)
+    return code;
   if ((code = mcrt_por_check(model, &opt, err)) >= 0)
     return code;
   if (mcrt_engine.check && (code = mcrt_engine.check(model, &opt, err)) >= 0)

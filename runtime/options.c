@@ -43,6 +43,9 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
           "  --threads N            worker threads (default: the cores online; 1: the serial search)\n"
+          "  --search bfs|odpor     breadth-first search (default), or optimal dynamic partial-order\n"
+          "                         reduction: one execution per trace, no state stored (acyclic\n"
+          "                         state spaces, or under --max-depth)\n"
           "  --graph FILE.json      write the explored transition system as JSON\n"
           "  --dot FILE             write it for graphviz, the violation's path in red\n"
           "  --dot-max-states N     refuse --dot past N states (default 200)\n"
@@ -181,6 +184,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states",
         "--simulate", "--depth",        "--seed",
         "--disk",     "--checkpoint",   "--checkpoint-every", "--resume",
+        "--search",
     };
     bool known = false;
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
@@ -202,6 +206,14 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       if (!parse_u64(val, &opt->threads) || opt->threads == 0 ||
           opt->threads > MCRT_MAX_THREADS)
         return bad(err, name, val, "a number of threads from 1 to 1024");
+      opt->threads_given = true;
+    } else if (!strcmp(name, "--search")) {
+      if (!strcmp(val, "bfs"))
+        opt->search = MCRT_SEARCH_BFS;
+      else if (!strcmp(val, "odpor"))
+        opt->search = MCRT_SEARCH_ODPOR;
+      else
+        return bad(err, name, val, "bfs or odpor");
     } else if (!strcmp(name, "--max-states")) {
       if (!parse_u64(val, &opt->max_states))
         return bad(err, name, val, "a number of states");

@@ -598,6 +598,7 @@ const char *mcrt_bound_name(McrtBound b) {
   case MCRT_BOUND_MEMORY: return "memory";
   case MCRT_BOUND_INTERRUPTED: return "interrupted";
   case MCRT_BOUND_NET_CAPACITY: return "net-capacity";
+  case MCRT_BOUND_CYCLE: return "cycle";
   case MCRT_BOUND_DISK: return "disk";
   }
   return NULL;
@@ -714,6 +715,10 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
   case MCRT_BOUND_NET_CAPACITY:
     fputs("a place's counter could not hold the tokens a transition would put there "
           "(no proven bound): markings past it are not explored", f);
+    break;
+  case MCRT_BOUND_CYCLE:
+    fputs("an execution returned to a state it had passed (the state space has a cycle): "
+          "--search odpor needs an acyclic state space, or --max-depth", f);
     break;
   case MCRT_BOUND_DISK:
     print_disk_failure(f, ctx);

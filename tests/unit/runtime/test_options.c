@@ -131,3 +131,18 @@ Test(options, help_and_version) {
   cr_assert_eq(parse(&o, out, sizeof out, "--version"), 0);
   cr_assert(strstr(out, "mcgen 0.1"));
 }
+
+Test(options, search) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, ""), -1);
+  cr_assert_eq(o.search, MCRT_SEARCH_BFS);
+  cr_assert(!o.threads_given);
+  cr_assert_eq(parse(&o, out, sizeof out, "--search odpor --threads 2"), -1, "%s", out);
+  cr_assert_eq(o.search, MCRT_SEARCH_ODPOR);
+  cr_assert(o.threads_given);
+  cr_assert_eq(parse(&o, out, sizeof out, "--search=bfs"), -1, "%s", out);
+  cr_assert_eq(o.search, MCRT_SEARCH_BFS);
+  cr_assert_eq(parse(&o, out, sizeof out, "--search dfs"), MCRT_EXIT_USAGE);
+  cr_assert(strstr(out, "bad value 'dfs' for --search (expected bfs or odpor)"), "%s", out);
+}
