@@ -18,6 +18,8 @@
 #
 # Usage: bench/disk.sh [MODEL...]   default: grid3.216 adding.6
 #   e.g. bench/disk.sh grid3.465 for 10^8 states (a few minutes per run)
+#   MODES="ram disk disk-compact" (default "ram disk"): the runs per model;
+#   compact and disk-compact add --compact-set. THREADS=N (default 1).
 #   MCGEN=/other/build/mcgen bench/disk.sh ...; BEEM_DIR overrides the suite.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -63,9 +65,13 @@ status=0
 for name in "${models[@]}"; do
   build "$name" || { echo "error: mcgen $name failed (bench/out/disk/build-$name.log)" >&2; status=1; continue; }
   prev=
-  for mode in ram disk; do
-    args=(--threads 1 --no-deadlock --progress 0 --report "$out/$name.$mode.json")
-    if [ $mode = disk ]; then
+  for mode in ${MODES:-ram disk}; do
+    args=(--threads "${THREADS:-1}" --no-deadlock --progress 0 --report "$out/$name.$mode.json")
+    case $mode in ram | disk | compact | disk-compact) ;;
+    *) echo "error: MODES: unknown mode $mode" >&2; exit 2 ;;
+    esac
+    case $mode in *compact) args+=(--compact-set) ;; esac
+    if [ "${mode#disk}" != "$mode" ]; then
       rm -rf "$out/files" && mkdir -p "$out/files"
       args+=(--disk "$out/files")
     fi
@@ -94,7 +100,7 @@ for name in "${models[@]}"; do
     wps=$(awk -v s="$states" -v t="$time_s" 'BEGIN { printf "%.0f", s / t }')
     echo "$name,$mode,$states,$cpu,$wall,$cps,$wps,$ram,$rss,$diskb,$load" >>"$csv"
     printf '| %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %s |\n' "$name" "$states" \
-      "$([ $mode = disk ] && echo "\`--disk\`" || echo RAM)" "$cps" "$wps" "$ram" "$rss" "$diskb" "$load" >>"$md"
+      "$mode" "$cps" "$wps" "$ram" "$rss" "$diskb" "$load" >>"$md"
   done
 done
 rm -rf "$out/files"

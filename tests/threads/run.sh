@@ -31,7 +31,8 @@
 #   --max-depth 6 (the bounds are exact: the same states as the serial
 #   search's).
 #   - the JSON report without time_s, threads, thread_phases_s,
-#     memory_bytes, peak_rss_bytes, bytes_per_state, liveness.time_s and
+#     memory_bytes, peak_rss_bytes, bytes_per_state, the fingerprint set's
+#     bytes (threads grow it a window ahead), liveness.time_s and
 #     liveness.phases_s.
 # And (with the default cases or specs/filter.mc) the report's
 # liveness.phases_s at --threads 1 and 2: search, edges and scc times.
@@ -72,7 +73,8 @@ summary() { # FILE: stdout without what depends on time and memory
 }
 
 report() { # FILE: the report without what depends on time and memory
-  jq -S 'del(.time_s, .threads, .thread_phases_s, .memory_bytes, .peak_rss_bytes, .bytes_per_state)
+  jq -S 'del(.time_s, .threads, .thread_phases_s, .memory_bytes, .peak_rss_bytes, .bytes_per_state,
+             .fingerprint_set_bytes, .fingerprint_set_bytes_per_state)
          | if (.liveness | type) == "object" then .liveness |= del(.time_s, .phases_s) else . end' "$1"
 }
 
