@@ -255,12 +255,19 @@ else
   fi
 
   # SIGTERM: a final checkpoint, exit 3; the resumed run ends as it should
-  # (serial, then threaded: the threads finish their window first).
+  # (serial, then threaded: the threads finish their window first). The
+  # signal comes while the search is paused after its first expansion (the
+  # runtime's test hook, as in tests/cli/signals.sh): a fixed sleep raced
+  # with the whole run, which takes 1.3 s on a quiet machine.
   for t in 1 2; do
     rm -rf "$work/ck"
-    (cd "$work" && exec ./$m --no-deadlock --checkpoint ck --threads $t --report term.json >term.out 2>&1) &
+    (cd "$work" && MCRT_TEST_PAUSE=search exec ./$m --no-deadlock --checkpoint ck --threads $t \
+      --report term.json >term.out 2>&1) &
     pid=$!
-    sleep 1.5
+    for _ in $(seq 600); do
+      grep -q '^mcrt-test-pause: search' "$work/term.out" 2>/dev/null && break
+      sleep 0.05
+    done
     kill -TERM $pid
     wait $pid
     rc=$?
