@@ -259,6 +259,17 @@ static void precheck(Worker *w, Succ *e, const uint8_t *st) {
   mcrt_clear_error(wc); // the commit evaluates again, and meets the error itself
 }
 
+// Inserts one candidate (its home slot prefetched MCRT_BATCH candidates ago).
+static void insert_one(Worker *w, Worker *src, Succ *e) {
+  Threads *T = w->T;
+  McrtFpResult r = mcrt_fpset_insert(&T->ctx->set, e->p.fp);
+  if (r == MCRT_FP_FULL)
+    return; // the commit grows the set and inserts it
+  e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
+  if (r == MCRT_FP_NEW && T->precheck)
+    precheck(w, e, src->arena + e->state);
+}
+
 static void insert_phase(Worker *w) {
   Threads *T = w->T;
   McrtFpSet *set = &T->ctx->set;
@@ -266,7 +277,15 @@ static void insert_phase(Worker *w) {
   for (uint32_t i = 0; i < T->n; i++)
     w->pos[i] = 0;
   // Merge the lists own[t] of every thread by parent id (a parent's
-  // successors are all in one list, in emit order): the key order.
+  // successors are all in one list, in emit order): the key order. Each
+  // candidate's home slot is prefetched when the merge takes it and the
+  // candidate inserted MCRT_BATCH candidates later, in the same order, as
+  // the serial search does: the probes' cache misses overlap.
+  struct {
+    Worker *src;
+    Succ *e;
+  } ring[MCRT_BATCH];
+  unsigned head = 0, len = 0;
   for (;;) {
     Worker *src = NULL;
     Succ *e = NULL;
@@ -279,15 +298,20 @@ static void insert_phase(Worker *w) {
         src = c, e = ce;
     }
     if (!e)
-      return;
+      break;
     w->pos[src->index]++;
-    McrtFpResult r = mcrt_fpset_insert(set, e->p.fp);
-    if (r == MCRT_FP_FULL)
-      continue; // the commit grows the set and inserts it
-    e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
-    if (r == MCRT_FP_NEW && T->precheck)
-      precheck(w, e, src->arena + e->state);
+    mcrt_fpset_prefetch(set, e->p.fp);
+    if (len == MCRT_BATCH) {
+      insert_one(w, ring[head].src, ring[head].e);
+      ring[head].src = src, ring[head].e = e;
+      head = (head + 1) % MCRT_BATCH;
+    } else {
+      ring[(head + len++) % MCRT_BATCH].src = src;
+      ring[(head + len - 1) % MCRT_BATCH].e = e;
+    }
   }
+  for (; len > 0; len--, head = (head + 1) % MCRT_BATCH)
+    insert_one(w, ring[head].src, ring[head].e);
 }
 
 // ---------------------------------------------------------------------------
