@@ -52,6 +52,24 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   return true;
 }
 
+McrtViolation *mcrt_path_violation(McrtCtx *ctx, McrtViolationKind kind, uint64_t npath) {
+  McrtViolation *v = &ctx->viol;
+  char message[sizeof v->message];
+  memcpy(message, v->message, sizeof message);
+  memset(v, 0, sizeof *v);
+  memcpy(v->message, message, sizeof message);
+  ctx->has_violation = true;
+  ctx->stop = true;
+  v->kind = kind;
+  v->state = npath ? 0 : MCRT_NO_STATE; // the trace is the path
+  v->loop_start = -1;
+  v->path = malloc((npath + 1) * sizeof *v->path);
+  if (!v->path)
+    mcrt_die("out of memory");
+  v->npath = npath;
+  return v;
+}
+
 void mcrt_ctx_free(McrtCtx *ctx) {
   mcrt_por_free(ctx->por);
   ctx->por = NULL;

@@ -583,6 +583,12 @@ int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err);
 // ctx.c: the context's stores.
 // Sets up ctx for a run of model with opt; false on failure (message on err).
 bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt);
+// Records a violation whose trace is a rule path (an initial rule, then
+// action rules) rather than a state of the log, as the stateless searches
+// (--simulate, --search odpor) have: the message already in ctx->viol is
+// kept, the run stops, and v->path has room for npath rules (npath set; the
+// caller fills them). With npath 0 there is no state to show.
+McrtViolation *mcrt_path_violation(McrtCtx *ctx, McrtViolationKind kind, uint64_t npath);
 void mcrt_ctx_free(McrtCtx *ctx);
 // The path of rules from an initial state to state id: out[0] is the init
 // rule, out[i>0] action rules. Returns the number of steps (depth + 1);

@@ -324,22 +324,10 @@ static void set_clock(Odpor *o, uint64_t k) {
 // rule), k events long, then the failing step if any.
 
 static void found(Odpor *o, uint64_t k, McrtViolationKind kind) {
-  McrtCtx *ctx = o->ctx;
-  McrtViolation *v = &ctx->viol;
-  char message[sizeof v->message];
-  memcpy(message, v->message, sizeof message);
-  memset(v, 0, sizeof *v);
-  memcpy(v->message, message, sizeof message);
-  ctx->has_violation = true;
-  ctx->stop = true;
-  v->kind = kind;
-  v->state = 0; // the trace is the path below
-  v->loop_start = -1;
-  v->path = xrealloc(NULL, (k + 1) * sizeof *v->path);
+  McrtViolation *v = mcrt_path_violation(o->ctx, kind, k + 1);
   v->path[0] = o->init_rule;
   for (uint64_t i = 0; i < k; i++)
     v->path[i + 1] = o->lv[i].rule;
-  v->npath = k + 1;
 }
 
 // A run-time error or failed assert from generated code: in state k, or in

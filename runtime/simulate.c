@@ -56,22 +56,8 @@ static void push_rule(Sim *s, uint64_t rule) {
 // Records the violation of the current run (its path so far), for the
 // trace printer. Returns true (stop).
 static bool found(Sim *s, McrtViolationKind kind) {
-  McrtCtx *ctx = s->ctx;
-  McrtViolation *v = &ctx->viol;
-  char message[sizeof v->message];
-  memcpy(message, v->message, sizeof message);
-  memset(v, 0, sizeof *v);
-  memcpy(v->message, message, sizeof message);
-  ctx->has_violation = true;
-  ctx->stop = true;
-  v->kind = kind;
-  v->state = s->len ? 0 : MCRT_NO_STATE; // the trace is the path below
-  v->loop_start = -1;
-  v->path = malloc((s->len + 1) * sizeof *v->path);
-  if (!v->path)
-    mcrt_die("out of memory");
+  McrtViolation *v = mcrt_path_violation(s->ctx, kind, s->len);
   memcpy(v->path, s->path, s->len * sizeof *v->path);
-  v->npath = s->len;
   return true;
 }
 
