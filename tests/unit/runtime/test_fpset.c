@@ -166,3 +166,79 @@ static void ids_run(unsigned bits, uint64_t n) {
 
 Test(fpset, ids_64) { ids_run(64, 200000); }
 Test(fpset, ids_128) { ids_run(128, 200000); }
+
+// True when the table's entries, read in slot order, have increasing
+// fingerprints (non-decreasing high words at 128 bits).
+static bool table_sorted(const McrtFpSet *s) {
+  uint64_t prev = 0;
+  for (uint64_t i = 0; i < s->nslots; i++) {
+    uint64_t hi = atomic_load(&s->slots[s->words * i]);
+    if (hi == 0)
+      continue;
+    if (hi < prev || (hi == prev && s->words == 1))
+      return false;
+    prev = hi;
+  }
+  return true;
+}
+
+// Growth writes each cluster of the old table in fingerprint order, so a
+// table just grown is sorted (first-come insertion leaves it unsorted), and
+// every entry is still found, with its id.
+static void grow_sorted_run(unsigned bits, bool ids) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, bits, 1 << 16));
+  if (ids)
+    cr_assert(mcrt_fpset_enable_ids(&s));
+  uint64_t n = s.max_count; // load 0.85: long clusters
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t old;
+    McrtFpResult r = ids ? mcrt_fpset_insert_id(&s, fp_of(i, bits), (uint32_t)i, &old)
+                         : mcrt_fpset_insert(&s, fp_of(i, bits));
+    cr_assert_eq(r, MCRT_FP_NEW);
+  }
+  cr_assert(!table_sorted(&s)); // first come, first served
+  cr_assert(mcrt_fpset_grow(&s));
+  cr_assert(table_sorted(&s));
+  cr_assert(mcrt_fpset_grow(&s));
+  cr_assert(table_sorted(&s));
+  cr_assert_eq(mcrt_fpset_count(&s), n);
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t id = UINT32_MAX;
+    if (ids) {
+      cr_assert(mcrt_fpset_find_id(&s, fp_of(i, bits), &id));
+      cr_assert_eq(id, (uint32_t)i);
+    }
+    cr_assert(mcrt_fpset_contains(&s, fp_of(i, bits)));
+  }
+  for (uint64_t i = n; i < n + 10000; i++)
+    cr_assert(!mcrt_fpset_contains(&s, fp_of(i, bits)));
+  mcrt_fpset_free(&s);
+}
+
+Test(fpset, grow_sorts_64) { grow_sorted_run(64, false); }
+Test(fpset, grow_sorts_128) { grow_sorted_run(128, false); }
+Test(fpset, grow_sorts_ids_64) { grow_sorted_run(64, true); }
+Test(fpset, grow_sorts_ids_128) { grow_sorted_run(128, true); }
+
+// A cluster longer than growth sorts at once (fingerprints piled onto a few
+// homes in the middle of the table, among uniform ones): every entry, in the
+// pile and after it, is still found after growth.
+Test(fpset, grow_long_cluster) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, 64, 1 << 14));
+  uint64_t mid = UINT64_MAX / 2, pile = 3000;
+  for (uint64_t k = 0; k < pile; k++)
+    cr_assert_eq(mcrt_fpset_insert(&s, (McrtFp){mid + (pile - k) * 7, 0}), MCRT_FP_NEW);
+  for (uint64_t i = 0; i < 8000; i++)
+    cr_assert_neq(mcrt_fpset_insert(&s, fp_of(i, 64)), MCRT_FP_FULL);
+  uint64_t count = mcrt_fpset_count(&s);
+  cr_assert(mcrt_fpset_grow(&s));
+  cr_assert_eq(mcrt_fpset_count(&s), count);
+  for (uint64_t k = 0; k < pile; k++)
+    cr_assert_eq(mcrt_fpset_insert(&s, (McrtFp){mid + (pile - k) * 7, 0}), MCRT_FP_OLD);
+  for (uint64_t i = 0; i < 8000; i++)
+    cr_assert_eq(mcrt_fpset_insert(&s, fp_of(i, 64)), MCRT_FP_OLD);
+  cr_assert_eq(mcrt_fpset_count(&s), count);
+  mcrt_fpset_free(&s);
+}
