@@ -34,7 +34,7 @@
 #define MCRT_FP_LOAD_NUM 17   // max load factor 17/20 = 0.85
 #define MCRT_FP_LOAD_DEN 20
 #define MCRT_HUGE_PAGE ((size_t)2 << 20)
-#define MCRT_FP_HUGE_MIN ((size_t)8 << 20) // tables from 64 MiB use huge pages
+#define MCRT_FP_HUGE_MIN ((size_t)64 << 20) // tables from 64 MiB use huge pages
 #define MCRT_FP_SMALL_BYTES ((size_t)1 << 20)
 // The old table is released behind the migration in steps of whole pages:
 // 2 MiB for a table on huge pages, 256 KiB otherwise.
