@@ -733,9 +733,11 @@ typedef struct McrtNetField { // a place's counter in the packed state
   int64_t lo;
 } McrtNetField;
 typedef struct McrtNetTest { // an input or inhibitor arc of a transition
-  uint32_t place;
-  int64_t weight;
-  bool inhibitor;
+  uint32_t byte;   // its place's counter: (8 bytes from byte >> shift) & mask
+  unsigned shift;
+  uint64_t mask;
+  int64_t need;    // the weight in counter units (weight - the counter's lo)
+  bool inhibitor;  // then it fails at need or more, else below need
 } McrtNetTest;
 typedef struct McrtNetMask { // the bits j of the fields in a word of the state
   uint32_t word;

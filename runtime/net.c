@@ -126,8 +126,12 @@ static bool fast_init(McrtCtx *ctx) {
         effect[arc->place] += arc->weight;
       else if (arc->kind == MCRT_ARC_IN)
         effect[arc->place] -= arc->weight;
-      if (arc->kind != MCRT_ARC_OUT)
-        r->tests[ntests++] = (McrtNetTest){arc->place, arc->weight, arc->kind == MCRT_ARC_INHIBITOR};
+      if (arc->kind != MCRT_ARC_OUT) {
+        const McrtNetField *f = &r->fields[arc->place];
+        r->tests[ntests++] = (McrtNetTest){f->offset / 8, f->offset % 8,
+                                           (UINT64_C(1) << f->width) - 1, arc->weight - f->lo,
+                                           arc->kind == MCRT_ARC_INHIBITOR};
+      }
     }
     // The places of t in place order, as the whole-marking scan meets them
     // (which place holds the most tokens first is the lowest one).
@@ -271,11 +275,14 @@ static bool overflows(const McrtNet *n, uint32_t t, const int64_t *m, uint32_t *
   return false;
 }
 
+// The scan for an enabled transition reads arcs, not places: each test is
+// a load, a shift, a mask and one comparison, its operands precomputed.
 static bool enabled_packed(const McrtNetRun *r, uint32_t t, const uint8_t *state) {
   for (uint32_t k = r->test_start[t]; k < r->test_start[t + 1]; k++) {
     const McrtNetTest *x = &r->tests[k];
-    int64_t v = place_get(&r->fields[x->place], state);
-    if (x->inhibitor ? v >= x->weight : v < x->weight)
+    uint64_t w;
+    memcpy(&w, state + x->byte, sizeof w); // as mcrt_get reads it
+    if (((int64_t)((w >> x->shift) & x->mask) < x->need) != x->inhibitor)
       return false;
   }
   return true;
