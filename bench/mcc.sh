@@ -13,7 +13,7 @@
 # main cost), CPU s, states per CPU second, bytes per state (the checker's
 # accounted memory / states, as its report gives it) and peak RSS / states.
 #
-# Usage: bench/mcc.sh [--render] [NAME...]   (default: the eleven below)
+# Usage: bench/mcc.sh [--render] [NAME...]   (default: the fifteen below)
 #   --render: only tabulate the outputs of an earlier run
 #   MCGEN=/other/build/mcgen bench/mcc.sh; MCC_DIR overrides the suite
 #   (default ../shared/suites/mcc beside the repo root or a parent).
@@ -43,7 +43,9 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(Kanban-PT-00005 FMS-PT-00005 TCPcondis-PT-05 ShieldRVs-PT-003A
                                  CloudOpsManagement-PT-00005by00002 MAPK-PT-00008
                                  DoubleExponent-PT-003 Peterson-PT-3 LamportFastMutEx-PT-4
-                                 SatelliteMemory-PT-X01000Y0032 GPPP-PT-C0001N0000000010)
+                                 SatelliteMemory-PT-X01000Y0032 GPPP-PT-C0001N0000000010
+                                 SwimmingPool-PT-02 ShieldIIPt-PT-001B ShieldRVs-PT-002B
+                                 ClientsAndServers-PT-N0002P0)
 status=0
 {
   echo "| instance | states | edges/state | CPU s | states/CPU s | bytes/state (accounted) | peak RSS/state |"
