@@ -98,7 +98,7 @@ static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
   t->map_bytes = bytes;
   t->ids = NULL;
   t->ids_bytes = 0;
-  t->slot_bytes = 0, t->divisor = 0, t->meta = NULL, t->meta_bytes = 0;
+  t->rem_bits = 0, t->divisor = 0, t->meta = NULL, t->meta_bytes = 0;
   t->locks = NULL, t->nregions = 0;
   return true;
 }
@@ -213,7 +213,7 @@ static McrtFpResult insert128(McrtFpSet *set, McrtFp fp, uint64_t *slot) {
 }
 
 McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
-  if (set->slot_bytes)
+  if (set->rem_bits)
     return mcrt_fpc_probe(set, fp.hi, true);
   uint64_t slot;
   return set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
@@ -270,7 +270,7 @@ bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id) {
 }
 
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
-  if (set->slot_bytes) // takes the region locks
+  if (set->rem_bits) // takes the region locks
     return mcrt_fpc_probe((McrtFpSet *)set, fp.hi, false) == MCRT_FP_OLD;
   _Atomic uint64_t *s = set->slots;
   unsigned w = set->words;
@@ -327,7 +327,7 @@ static uint64_t grown_capacity(const McrtFpSet *set) {
 }
 
 size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
-  if (set->slot_bytes)
+  if (set->rem_bits)
     return mcrt_fpc_grow_bytes(set);
   uint64_t nslots = grown_capacity(set) + MCRT_FP_OVERFLOW;
   size_t bytes = (size_t)(nslots * set->words * sizeof(uint64_t));
@@ -338,7 +338,7 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
 }
 
 bool mcrt_fpset_grow(McrtFpSet *set) {
-  if (set->slot_bytes)
+  if (set->rem_bits)
     return mcrt_fpc_grow(set);
   McrtFpSet old = *set, t;
   if (!map_table(&t, old.words, grown_capacity(&old)))
