@@ -45,6 +45,7 @@
 // caller's job).
 #include "internal.h"
 
+#include <errno.h>
 #include <sys/mman.h>
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -534,5 +535,76 @@ bool mcrt_fpc_grow(McrtFpSet *set) {
   atomic_init(&t.count, atomic_load_explicit(&old.count, memory_order_relaxed));
   t.grows = old.grows + 1;
   *set = t;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Saving and loading (checkpoint.c), with the search stopped: the fields, then
+// the raw remainders and bitmaps. The locks are not saved (all free then).
+
+// The fields a compact set is saved with, fixed-width, in this order.
+typedef struct McrtFpcHeader {
+  uint64_t capacity, nslots, max_count, count, grows, rem_bits, divisor, map_bytes, meta_bytes;
+} McrtFpcHeader;
+
+bool mcrt_fpc_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
+  McrtFpcHeader h = {
+      .capacity = set->capacity, .nslots = set->nslots, .max_count = set->max_count,
+      .count = mcrt_fpset_count(set), .grows = set->grows, .rem_bits = set->rem_bits,
+      .divisor = set->divisor, .map_bytes = set->map_bytes, .meta_bytes = set->meta_bytes,
+  };
+  return mcrt_write_hashed(fd, &h, sizeof h, hash) &&
+         mcrt_write_hashed(fd, (const void *)set->slots, set->map_bytes, hash) &&
+         mcrt_write_hashed(fd, set->meta, set->meta_bytes, hash);
+}
+
+bool mcrt_fpc_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
+  McrtFpcHeader h;
+  memset(set, 0, sizeof *set);
+  if (!mcrt_read_hashed(fd, &h, sizeof h, hash))
+    return false;
+  // Every derived field as mcrt_fpc_init computes it, the sizes as this
+  // code maps them (nslots may exceed the init's: a growth that extended
+  // its overflow area).
+  uint64_t d = 0;
+  bool sane = h.capacity >= MCRT_FPC_MIN_CAPACITY && h.capacity <= ((uint64_t)1 << 40) &&
+              h.rem_bits == rem_bits_for(h.capacity, &d) && h.divisor == d &&
+              h.nslots >= slots_of(h.capacity) && h.nslots % 64 == 0 &&
+              h.nslots - h.capacity <= ((uint64_t)1 << 32) &&
+              h.max_count == (uint64_t)((unsigned __int128)h.capacity * MCRT_FPC_LOAD_NUM /
+                                        MCRT_FPC_LOAD_DEN) &&
+              h.count <= h.nslots && h.map_bytes == rem_bytes(h.nslots, (unsigned)h.rem_bits) &&
+              h.meta_bytes == meta_bytes(h.nslots);
+  if (!sane) {
+    errno = EINVAL; // not a set this code wrote
+    return false;
+  }
+  void *p = map_zeroed(h.map_bytes), *m = map_zeroed(h.meta_bytes);
+  _Atomic uint8_t *locks = calloc(regions_of(h.nslots), MCRT_FPC_LOCK_STRIDE);
+  if (p == MAP_FAILED || m == MAP_FAILED || !locks) {
+    if (p != MAP_FAILED)
+      munmap(p, h.map_bytes);
+    if (m != MAP_FAILED)
+      munmap(m, h.meta_bytes);
+    free((void *)locks);
+    errno = ENOMEM;
+    return false;
+  }
+  set->words = 1;
+  set->rem_bits = (unsigned)h.rem_bits;
+  set->divisor = h.divisor;
+  set->reciprocal = UINT64_MAX / h.divisor;
+  set->capacity = h.capacity, set->nslots = h.nslots, set->max_count = h.max_count;
+  set->grows = h.grows;
+  set->slots = p, set->map_bytes = h.map_bytes;
+  set->meta = m, set->meta_bytes = h.meta_bytes;
+  set->locks = locks, set->nregions = regions_of(h.nslots);
+  atomic_init(&set->count, h.count);
+  if (!mcrt_read_hashed(fd, p, h.map_bytes, hash) || !mcrt_read_hashed(fd, m, h.meta_bytes, hash)) {
+    int e = errno;
+    mcrt_fpset_free(set);
+    errno = e;
+    return false;
+  }
   return true;
 }

@@ -400,7 +400,7 @@ typedef struct McrtFpSetHeader {
 
 #define MCRT_FP_IO_STEP ((size_t)16 << 20) // bytes per read(2) or write(2)
 
-static bool write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
+bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
   if (hash)
     XXH3_64bits_update(hash, p, n);
   for (const char *c = p; n > 0;) {
@@ -414,7 +414,7 @@ static bool write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
   return true;
 }
 
-static bool read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash) {
+bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash) {
   size_t want = n;
   for (char *c = p; n > 0;) {
     ssize_t r = read(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
@@ -438,15 +438,15 @@ bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
       .max_count = set->max_count, .count = mcrt_fpset_count(set), .map_bytes = set->map_bytes,
       .grows = set->grows, .id_words = set->id_words, .ids_bytes = set->ids_bytes,
   };
-  return write_hashed(fd, &h, sizeof h, hash) &&
-         write_hashed(fd, (const void *)set->slots, set->map_bytes, hash) &&
-         (!set->ids || write_hashed(fd, set->ids, set->ids_bytes, hash));
+  return mcrt_write_hashed(fd, &h, sizeof h, hash) &&
+         mcrt_write_hashed(fd, (const void *)set->slots, set->map_bytes, hash) &&
+         (!set->ids || mcrt_write_hashed(fd, set->ids, set->ids_bytes, hash));
 }
 
 bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
   McrtFpSetHeader h;
   memset(set, 0, sizeof *set);
-  if (!read_hashed(fd, &h, sizeof h, hash))
+  if (!mcrt_read_hashed(fd, &h, sizeof h, hash))
     return false;
   size_t slot_bytes = (size_t)(h.nslots * h.words * sizeof(uint64_t));
   if ((h.words != 1 && h.words != 2) || h.capacity == 0 || h.nslots < h.capacity ||
@@ -473,8 +473,8 @@ bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
   set->words = (unsigned)h.words, set->capacity = h.capacity, set->nslots = h.nslots;
   set->max_count = h.max_count, set->grows = h.grows, set->id_words = h.id_words != 0;
   atomic_init(&set->count, h.count);
-  if (!read_hashed(fd, (void *)set->slots, set->map_bytes, hash) ||
-      (set->ids && !read_hashed(fd, set->ids, set->ids_bytes, hash))) {
+  if (!mcrt_read_hashed(fd, (void *)set->slots, set->map_bytes, hash) ||
+      (set->ids && !mcrt_read_hashed(fd, set->ids, set->ids_bytes, hash))) {
     int e = errno;
     mcrt_fpset_free(set);
     errno = e;

@@ -139,6 +139,10 @@ void mcrt_fpc_free(McrtFpSet *set); // meta and locks (the caller unmaps the slo
 McrtFpResult mcrt_fpc_probe(McrtFpSet *set, uint64_t fp, bool add);
 size_t mcrt_fpc_grow_bytes(const McrtFpSet *set);
 bool mcrt_fpc_grow(McrtFpSet *set);
+// mcrt_fpset_save and mcrt_fpset_load for a compact set (the checkpoint's
+// layout tag says which was written).
+bool mcrt_fpc_save(int fd, const McrtFpSet *set, XXH3_state_t *hash);
+bool mcrt_fpc_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
 
 // Writes the set to fd (its fields, then its table's raw memory), feeding
 // every byte written to hash (NULL: none); loads such a set into an
@@ -146,6 +150,10 @@ bool mcrt_fpc_grow(McrtFpSet *set);
 // False with errno set (0: the file ended early; EINVAL: not a set).
 bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash);
 bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
+// n bytes to or from fd in large calls, fed to hash (NULL: none); false with
+// errno set (0: the file ended early).
+bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash);
+bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash);
 
 // ---------------------------------------------------------------------------
 // log.c: the trace log. One 8-byte record per discovered state, in id order,
