@@ -102,25 +102,29 @@ static inline void store_rem(McrtFpSet *t, uint64_t i, uint64_t rem) {
 
 // Moves the remainders of slots [p, e) one slot up, into [p + 1, e]: the bits
 // [p*r, e*r) r bits up, a destination word at a time from the top down (each
-// word reads itself and the word below, which has not changed yet).
+// word reads itself and the word below, which has not changed yet). Only the
+// two end words are masked; the ones between are whole.
 static void shift_rems(McrtFpSet *t, uint64_t p, uint64_t e) {
   uint64_t *w = (uint64_t *)t->slots;
   unsigned r = t->rem_bits;
   uint64_t lo = (p + 1) * r, hi = (e + 1) * r; // the destination bits [lo, hi)
-  for (uint64_t k = (hi - 1) >> 6;; k--) {
-    uint64_t base = k * 64;
-    uint64_t mask = ~(uint64_t)0;
-    if (lo > base)
-      mask &= from_bit((unsigned)(lo - base));
-    if (hi < base + 64)
-      mask &= below_bit((unsigned)(hi - base));
-    uint64_t moved = w[k] << r;
-    if (lo - r < base) // the source starts below this word (else the word below may be unlocked)
-      moved |= w[k - 1] >> (64 - r);
-    w[k] = (w[k] & ~mask) | (moved & mask);
-    if (base <= lo)
-      break;
+  uint64_t kl = lo >> 6, kh = (hi - 1) >> 6;
+  // The bottom word takes bits from the one below only if the source starts
+  // there (else that word may be another region's, unlocked).
+  uint64_t low_carry = lo - r < kl * 64 ? w[kl - 1] >> (64 - r) : 0;
+  uint64_t top_mask = below_bit((unsigned)(hi - kh * 64 - 1)) << 1 | 1; // bits [kh*64, hi)
+  uint64_t low_mask = from_bit((unsigned)(lo - kl * 64));
+  if (kh == kl) {
+    uint64_t mask = top_mask & low_mask, moved = w[kl] << r | low_carry;
+    w[kl] = (w[kl] & ~mask) | (moved & mask);
+    return;
   }
+  uint64_t moved = w[kh] << r | w[kh - 1] >> (64 - r);
+  w[kh] = (w[kh] & ~top_mask) | (moved & top_mask);
+  for (uint64_t k = kh - 1; k > kl; k--)
+    w[k] = w[k] << r | w[k - 1] >> (64 - r);
+  moved = w[kl] << r | low_carry;
+  w[kl] = (w[kl] & ~low_mask) | (moved & low_mask);
 }
 
 static inline uint64_t *word(const McrtFpSet *t, uint64_t i, int map) {
