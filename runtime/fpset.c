@@ -391,7 +391,8 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
 // Saving and loading (checkpoint.c). The set is written as its fields, then
 // the raw memory of its table and of its id array: nothing here depends on
 // what a slot holds, so a new slot layout only has to keep this field list
-// right. Both run with the search stopped (no concurrent insertion).
+// right (the compact layout has its own fields and bitmaps: mcrt_fpc_save).
+// Both run with the search stopped (no concurrent insertion).
 
 // The fields a set is saved with, fixed-width, in this order.
 typedef struct McrtFpSetHeader {
