@@ -207,9 +207,9 @@ bool mcrt_fpc_init(McrtFpSet *set, uint64_t capacity) {
   if (capacity < MCRT_FPC_MIN_CAPACITY)
     capacity = MCRT_FPC_MIN_CAPACITY;
   uint64_t d;
-  unsigned sb = rem_bits_for(capacity, &d);
+  unsigned bits = rem_bits_for(capacity, &d);
   uint64_t nslots = slots_of(capacity);
-  size_t bytes = rem_bytes(nslots, sb), mbytes = meta_bytes(nslots);
+  size_t bytes = rem_bytes(nslots, bits), mbytes = meta_bytes(nslots);
   void *p = map_zeroed(bytes);
   if (p == MAP_FAILED)
     return false;
@@ -223,7 +223,7 @@ bool mcrt_fpc_init(McrtFpSet *set, uint64_t capacity) {
     return false;
   }
   set->words = 1;
-  set->rem_bits = sb;
+  set->rem_bits = bits;
   set->divisor = d;
   set->reciprocal = UINT64_MAX / d;
   set->capacity = capacity;
@@ -464,9 +464,9 @@ static uint64_t grown_capacity(const McrtFpSet *set) {
 
 size_t mcrt_fpc_grow_bytes(const McrtFpSet *set) {
   uint64_t cap = grown_capacity(set), d;
-  unsigned sb = rem_bits_for(cap, &d);
+  unsigned bits = rem_bits_for(cap, &d);
   uint64_t nslots = slots_of(cap);
-  return rem_bytes(nslots, sb) + meta_bytes(nslots) + regions_of(nslots) * MCRT_FPC_LOCK_STRIDE;
+  return rem_bytes(nslots, bits) + meta_bytes(nslots) + regions_of(nslots) * MCRT_FPC_LOCK_STRIDE;
 }
 
 // Extends the overflow area of a table being filled by a migration.
