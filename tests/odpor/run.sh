@@ -17,6 +17,9 @@
 #                                  states for the breadth-first search)
 #    Every spec has no violation (exit 0), and so says the breadth-first
 #    search where the brute force runs.
+#    Also the classics at more sizes, printed by classic_spec.py:
+#    lastzero(2) and (4), indexer(14) (its hand count: 512 traces, 7 s of
+#    CPU), readers-writers(R, W) for five (R, W) (hand counts W! (W+1)^R).
 #    Then ten random specs of random_spec.py (choices, blocking guards):
 #    executions equal the brute force's traces (blocked ones allowed).
 # 2. The bugs: specs/lost_update.mc's invariant violation and the deadlock
@@ -54,7 +57,15 @@ build() {
 # the dependency of DVE processes, rendezvous, committed states and the
 # error state.
 dve="buffered committed committed_sync index_out_of_range error_state_explored"
-for spec in "$root"/tests/odpor/specs/*.mc $(for d in $dve; do echo "$root/tests/dve/$d.dve"; done); do
+mkdir -p "$tmp/classic"
+for c in "lastzero 2" "lastzero 4" "indexer 14" "readers 1 1" "readers 2 2" "readers 4 2" \
+  "readers 3 3" "readers 5 1"; do
+  # shellcheck disable=SC2086
+  python3 "$root/tests/odpor/classic_spec.py" $c >"$tmp/classic/$(echo $c | tr ' ' _).mc" ||
+    ko "classic_spec.py $c" "the generator failed"
+done
+for spec in "$root"/tests/odpor/specs/*.mc "$tmp"/classic/*.mc \
+  $(for d in $dve; do echo "$root/tests/dve/$d.dve"; done); do
   name=$(basename "$spec" .mc)
   name=$(basename "$name" .dve)
   args=$(sed -n 's|^// ODPOR-RUN-ARGS: ||p' "$spec")
