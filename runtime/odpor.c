@@ -119,6 +119,7 @@ typedef struct Odpor {
   uint8_t *a, *b, *c;   // scratch states
 
   uint64_t executions, blocked, events, races, insertions;
+  uint64_t cut_branches; // branches added at the levels of cut executions
   uint64_t cycle_from, cycle_to; // the repeated state's depths (cycle bound)
 } Odpor;
 
@@ -579,6 +580,33 @@ static void progress(Odpor *o) {
   fflush(f);
 }
 
+// An execution cut at --max-depth after k events: every rule enabled at a
+// level of it, not asleep there nor already in its tree, becomes a branch
+// of that level. A cut hides the races of the events past it: an event
+// there may depend on one before the cut, and its reversal (a sequence that
+// fits in the bound where the cut execution does not reach it) would go
+// into the tree of a level of this execution. A level that explores every
+// rule that does not sleep misses no such sequence (each starts with one
+// of those rules: a source set); the sleep sets still prune the
+// interleavings explored twice, and the executions are no longer one per
+// trace. Levels whose executions all end before the bound keep the races
+// alone.
+static void expand_cut(Odpor *o, uint64_t k) {
+  for (uint64_t i = 0; i < k; i++) {
+    Level *L = &o->lv[i];
+    for (uint32_t e = 0; e < L->nenabled; e++) {
+      uint32_t r = L->enabled[e];
+      bool known = r == L->rule || asleep(L, r);
+      for (uint32_t c = o->nodes[L->wut].first; c != NONE && !known; c = o->nodes[c].next)
+        known = o->nodes[c].rule == r;
+      if (!known) {
+        add_child(o, L->wut, new_node(o, r));
+        o->cut_branches++;
+      }
+    }
+  }
+}
+
 // The end of a maximal execution of k events (or one cut at --max-depth).
 static void execution_end(Odpor *o, uint64_t k) {
   o->executions++;
@@ -636,6 +664,7 @@ static void explore(Odpor *o, uint64_t k) {
   }
   if (k >= ctx->opt->max_depth) {
     ctx->depth_truncated = true;
+    expand_cut(o, k);
     execution_end(o, k);
     return;
   }
@@ -767,6 +796,10 @@ static void odpor_summary(FILE *f, const McrtCtx *ctx) {
   fprintf(f, "odpor races:   %" PRIu64 " reversible races, %" PRIu64
              " wakeup tree insertions; no state is stored besides the count above\n",
           o->races, o->insertions);
+  if (o->cut_branches)
+    fprintf(f, "odpor cut:     %" PRIu64 " branches added at the levels of executions cut at "
+               "--max-depth (there, not one execution per trace)\n",
+            o->cut_branches);
   if (ctx->bound == MCRT_BOUND_CYCLE)
     fprintf(f, "odpor cycle:   the state at depth %" PRIu64 " came back at depth %" PRIu64
                " of the same execution\n",
@@ -779,8 +812,9 @@ static void odpor_report(FILE *f, const McrtCtx *ctx) {
     return;
   fprintf(f, ", \"odpor\": {\"executions\": %" PRIu64 ", \"sleep_set_blocked\": %" PRIu64
              ", \"events\": %" PRIu64 ", \"max_depth\": %" PRIu64 ", \"races\": %" PRIu64
-             ", \"insertions\": %" PRIu64 "}",
-          o->executions, o->blocked, o->events, ctx->depth, o->races, o->insertions);
+             ", \"insertions\": %" PRIu64 ", \"cut_branches\": %" PRIu64 "}",
+          o->executions, o->blocked, o->events, ctx->depth, o->races, o->insertions,
+          o->cut_branches);
 }
 
 int mcrt_odpor_prepare(const McrtModel *m, McrtOptions *opt, FILE *err) {
