@@ -22,6 +22,8 @@
 #    CPU), readers-writers(R, W) for five (R, W) (hand counts W! (W+1)^R).
 #    Then ten random specs of random_spec.py (choices, blocking guards):
 #    executions equal the brute force's traces (blocked ones allowed).
+#    Then twenty with a terminal predicate (whose cells are not visible):
+#    the breadth-first search's verdict, executions = traces where ok.
 # 2. The bugs: specs/lost_update.mc's invariant violation and the deadlock
 #    of specs/philosophers.mc are found, and their traces replay (the
 #    runtime replays every printed trace; a trace that does not is an
@@ -153,6 +155,36 @@ for seed in 3 5 6 7 11 34 37 38 40 75; do
     ko "$name" "ODPOR explored $execs executions, brute force counts $traces traces"
   fi
 done
+
+# 1c. The random specs with a terminal predicate (`terminal fin: x0 != 1;`,
+# deadlocks checked): its cells are not visible, so it adds no trace, and
+# the verdict is the breadth-first search's (a deadlock where it fails, an
+# invariant violation); where none, executions = the brute force's traces.
+tbad= tviol=0 tcount=0
+for seed in $(seq 1 20); do
+  name=term$seed
+  { python3 "$root/tests/odpor/random_spec.py" $seed && echo "terminal fin: x0 != 1;"; } >"$tmp/$name.mc"
+  build "$tmp/$name.mc" "$name" || { tbad="$tbad $seed(build)"; continue; }
+  "$tmp/$name" --search odpor --report "$tmp/$name.json" >"$tmp/$name.out" 2>&1
+  code=$?
+  "$tmp/$name" >"$tmp/$name.bfs" 2>&1
+  bfs=$?
+  [ $code = $bfs ] || { tbad="$tbad $seed(exit $code, BFS $bfs)"; continue; }
+  [ $code = 1 ] && { tviol=$((tviol + 1)); continue; }
+  if ! cc -std=c11 -O2 -D_GNU_SOURCE -DCHECKER="\"$tmp/$name.c\"" -I"$root/runtime" \
+    -o "$tmp/$name.brute" "$root/tests/odpor/brute.c" "$B/libmcrt.a" -lm -pthread >/dev/null 2>&1; then
+    tbad="$tbad $seed(brute.c)"
+    continue
+  fi
+  traces=$("$tmp/$name.brute" | sed -n 's/^traces //p')
+  execs=$(jq .odpor.executions "$tmp/$name.json")
+  [ "$execs" = "$traces" ] && tcount=$((tcount + 1)) || tbad="$tbad $seed($execs != $traces)"
+done
+if [ -z "$tbad" ] && [ $tviol -gt 0 ] && [ $tcount -gt 0 ]; then
+  ok "terminal predicates: 20 random specs, $tviol violations as the breadth-first search finds, $tcount with executions = traces"
+else
+  ko "terminal predicates" "$tbad"
+fi
 
 # 2. The bugs, with traces that replay.
 if build "$root/specs/lost_update.mc" lost_update; then
