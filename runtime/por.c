@@ -85,6 +85,8 @@ typedef struct McrtPorShared {
   bool *visible;                     // per rule: writes a visible cell
   uint32_t *dep_start, *dep;         // per rule: the rules dependent on it (static
                                      // lists; NULL past MCRT_POR_DEP_RULES rules)
+  uint32_t *en_start, *en;           // per rule: the writers of its guard's cells
+                                     // (the same bound)
   McrtCtx *main;                     // the search's context (its depth, its set)
   McrtFp *fresh;                     // states found at depth fresh_depth (open addressing)
   uint64_t fresh_cap, fresh_count, fresh_depth;
@@ -111,6 +113,7 @@ struct McrtPor {
   uint8_t *canon;
   const uint8_t *cur; // the state being expanded
   uint64_t work;      // rules looked at by the closure being computed
+  uint32_t marked_enabled; // enabled rules marked in the closure being computed
   bool *covered;      // per captured successor: in an earlier closure of this state
 };
 
@@ -149,21 +152,24 @@ static void account(McrtPorShared *sh, const McrtPor *p) {
 #define MCRT_POR_DEP_RULES 4096
 
 // Per rule, the rules dependent on it by its static lists (what the
-// closure would gather cell by cell), once for the run.
-static bool tabulate_dependents(McrtPorShared *sh) {
+// closure would gather cell by cell: guard = false), or the writers of the
+// cells its guard reads (its enabling set when no key conjunct is false:
+// guard = true), once for the run, each rule once in a list.
+static bool tabulate(McrtPorShared *sh, bool guard, uint32_t **out_start, uint32_t **out) {
   const McrtDeps *d = sh->d;
   uint32_t n = sh->nrules;
   uint32_t *seen = calloc((size_t)n + 1, sizeof *seen);
-  sh->dep_start = calloc((size_t)n + 1, sizeof *sh->dep_start);
+  uint32_t *dep_start = *out_start = calloc((size_t)n + 1, sizeof *dep_start);
   size_t cap = 1024, len = 0;
-  sh->dep = malloc(cap * sizeof *sh->dep);
-  if (!seen || !sh->dep_start || !sh->dep)
+  uint32_t *dep = *out = malloc(cap * sizeof *dep);
+  if (!seen || !dep_start || !dep)
     return free(seen), false;
   for (uint32_t r = 0; r < n; r++) {
-    sh->dep_start[r] = (uint32_t)len;
-    for (int pass = 0; pass < 3; pass++) {
-      const uint32_t *start = pass == 2 ? d->read_start : d->normal_write_start;
-      const uint32_t *list = pass == 2 ? d->read : d->normal_write;
+    dep_start[r] = (uint32_t)len;
+    for (int pass = guard ? 1 : 0; pass < (guard ? 2 : 3); pass++) {
+      const uint32_t *start = guard ? d->guard_start
+                              : pass == 2 ? d->read_start : d->normal_write_start;
+      const uint32_t *list = guard ? d->guard : pass == 2 ? d->read : d->normal_write;
       const uint32_t *ostart = pass == 0 ? sh->readers_start : sh->writers_start;
       const uint32_t *other = pass == 0 ? sh->readers : sh->writers;
       for (uint32_t i = start[r]; i < start[r + 1]; i++)
@@ -173,16 +179,16 @@ static bool tabulate_dependents(McrtPorShared *sh) {
             continue;
           seen[u] = r + 1;
           if (len == cap) {
-            uint32_t *t = realloc(sh->dep, 2 * cap * sizeof *t);
+            uint32_t *t = realloc(dep, 2 * cap * sizeof *t);
             if (!t)
               return free(seen), false;
-            sh->dep = t, cap *= 2;
+            dep = *out = t, cap *= 2;
           }
-          sh->dep[len++] = u;
+          dep[len++] = u;
         }
     }
   }
-  sh->dep_start[n] = (uint32_t)len;
+  dep_start[n] = (uint32_t)len;
   sh->table_bytes += (len + n + 1) * sizeof(uint32_t);
   free(seen);
   return true;
@@ -233,7 +239,9 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
     for (uint32_t i = d->normal_write_start[r]; i < d->normal_write_start[r + 1]; i++)
       sh->visible[r] |= vis_cell[d->normal_write[i]];
   free(vis_cell);
-  if (sh->nrules <= MCRT_POR_DEP_RULES && !tabulate_dependents(sh))
+  if (sh->nrules <= MCRT_POR_DEP_RULES &&
+      (!tabulate(sh, false, &sh->dep_start, &sh->dep) ||
+       !tabulate(sh, true, &sh->en_start, &sh->en)))
     goto fail;
   sh->fresh_cap = 1024;
   sh->fresh = calloc(sh->fresh_cap, sizeof *sh->fresh);
@@ -249,7 +257,7 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   account(sh, p);
   return p;
 fail:
-  free(sh->dep_start), free(sh->dep);
+  free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
   free(sh->visible), free(sh->readers_start), free(sh->readers);
   free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   return NULL;
@@ -264,7 +272,7 @@ void mcrt_por_free(McrtPor *p) {
     return;
   if (p->owner) {
     McrtPorShared *sh = p->sh;
-    free(sh->dep_start), free(sh->dep);
+    free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
     free(sh->visible), free(sh->readers_start), free(sh->readers);
     free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   }
@@ -370,6 +378,7 @@ static void add(McrtPor *p, uint32_t *top, uint32_t r) {
   if (p->mark[r] != p->mark_gen) {
     p->mark[r] = p->mark_gen;
     p->stack[(*top)++] = r;
+    p->marked_enabled += p->en_gen[r] == p->state_gen;
   }
 }
 
@@ -456,9 +465,13 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
   // of a state on models whose rules share many cells.
   uint64_t budget = 2 * (uint64_t)sh->nrules + 256;
   p->work = 0;
+  p->marked_enabled = 0;
   add(p, &top, seed);
   while (top > 0) {
-    if (p->work > budget)
+    // Every rule marked ends up in the closure: once `limit` enabled ones
+    // are, this closure cannot win (stopping early, not only when they are
+    // reached, is most of the saving on models that reduce nothing).
+    if (p->work > budget || p->marked_enabled >= limit)
       return UINT32_MAX;
     uint32_t r = p->stack[--top];
     if (p->en_gen[r] == p->state_gen) {
@@ -495,6 +508,9 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
       for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
         if (d->key_ne[k] || may_write(d, sh->writers[j], c, d->key_value[k]))
           add(p, &top, sh->writers[j]);
+    } else if (sh->en) { // the writers of its guard's cells, tabulated
+      for (uint32_t i = sh->en_start[r]; i < sh->en_start[r + 1]; i++)
+        add(p, &top, sh->en[i]);
     } else {
       for (uint32_t i = d->guard_start[r]; i < d->guard_start[r + 1]; i++) {
         uint32_t c = d->guard[i];

@@ -176,10 +176,15 @@ fi
 
 # BEEM: every complete instance up to the limit.
 limit=${POR_BEEM_LIMIT:-20000}
+min=${POR_BEEM_MIN:-0}
 beem=${BEEM_DIR:-$root/../shared/suites/beem}
 if [ -f "$beem/beem_expected.csv" ]; then
-  awk -F, -v lim="$limit" 'NR > 1 && $6 == "yes" && $5 + 0 <= lim { print $1 }' \
-    "$beem/beem_expected.csv" >"$work/beem.txt"
+  # tools/beem-expected parses the CSV (its parameters field is quoted and
+  # may hold commas): name states complete ...
+  "$root/tools/beem-expected" "$beem" |
+    awk -v lim="$limit" -v min="$min" '$3 == "yes" && $2 <= lim && $2 >= min { print $1 }' \
+    >"$work/beem.txt"
+  echo "== $(wc -l <"$work/beem.txt") BEEM instances with $min to $limit states"
   while read -r inst; do
     if (cd "$work" && "$mcgen" -o beem "$beem/dve/$inst.dve" >"$work/err" 2>&1); then
       compare "beem-$inst" "$work/beem" --threads 1
