@@ -17,17 +17,22 @@
 //     the element this state selects: it reads that cell, so every writer
 //     of it is in T and no rule outside T moves the index;
 //   - for a disabled rule in T, a necessary enabling set: if one of its key
-//     conjuncts (McrtDeps.key_*) is false here, the writers of that cell
-//     (for `c == v`, those that may write v: McrtDeps.values); else every
-//     rule that writes a cell its guard reads. Nothing else can enable it.
+//     conjuncts (McrtDeps.key_*: a cell against a constant, ==, !=, <, <=,
+//     >, >=) is false here, the writers of that cell that may write a value
+//     making it hold (McrtDeps.values: a rule that writes only constants
+//     that do not cannot); else every rule that writes a cell its guard
+//     reads. The guard stays false until the conjunct holds, and the
+//     conjunct's cell changes only by its writers: nothing else enables it.
 // Then no sequence of rules outside T, from this state, enables a rule of
 // T, disables an enabled one or changes what it does, and every enabled
 // rule of T stays enabled after it (D1, D2): every deadlock stays
 // reachable. Up to 8 enabled rules, each not in an earlier seed's
 // closure, are tried as the seed, and a closure past a work budget (twice
-// the rules) is given up; the closure
-// with the fewest enabled rules wins (ties: the earliest seed), so the
-// choice is a function of the state.
+// the rules), or one whose marked rules already hold as many enabled ones
+// as the best so far, is given up (neither changes what a closure that
+// completes holds: giving up only expands more); the closure with the
+// fewest enabled rules wins (ties: the earliest seed), so the choice is a
+// function of the state.
 //
 // Visibility. A rule that writes a cell an invariant, reachable, terminal,
 // constraint or accepting predicate reads (McrtDeps.visible) is visible;
@@ -382,16 +387,35 @@ static void add(McrtPor *p, uint32_t *top, uint32_t r) {
   }
 }
 
-// Whether rule w may write encoding v into cell c: it writes c other than
-// by constant assignments (or through a dynamic index, a method, which
-// leave no pair), or one of its constants is v.
-static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint64_t v) {
+// Whether encoding x compares to v by key comparison op (McrtDeps.key_op).
+static bool key_holds(uint64_t x, uint8_t op, uint64_t v) {
+  switch (op) {
+  case 0:
+    return x == v;
+  case 1:
+    return x != v;
+  case 2:
+    return x < v;
+  case 3:
+    return x <= v;
+  case 4:
+    return x > v;
+  default:
+    return x >= v;
+  }
+}
+
+// Whether rule w may make key conjunct k (cell c) hold: it writes c other
+// than by constant assignments (or through a dynamic index, a method,
+// which leave no pair), or one of its constants makes the conjunct hold.
+static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint32_t k) {
   bool paired = false;
   for (uint32_t i = d->values_start[w]; i < d->values_start[w + 1]; i++) {
     if (d->values[2 * i] != (int64_t)c)
       continue;
     paired = true;
-    if (d->values[2 * i + 1] < 0 || (uint64_t)d->values[2 * i + 1] == v)
+    if (d->values[2 * i + 1] < 0 ||
+        key_holds((uint64_t)d->values[2 * i + 1], d->key_op[k], d->key_value[k]))
       return true;
   }
   return !paired;
@@ -406,9 +430,8 @@ static uint32_t falsified_key(McrtPor *p, uint32_t r, uint32_t *key) {
   uint32_t best = UINT32_MAX, best_new = UINT32_MAX;
   for (uint32_t k = d->key_start[r]; k < d->key_start[r + 1]; k++) {
     uint32_t c = d->key_cell[k];
-    bool equal = mcrt_get_wide(p->cur, d->cell_bits[2 * c], d->cell_bits[2 * c + 1]) ==
-                 d->key_value[k];
-    if (equal != (bool)d->key_ne[k])
+    if (key_holds(mcrt_get_wide(p->cur, d->cell_bits[2 * c], d->cell_bits[2 * c + 1]),
+                  d->key_op[k], d->key_value[k]))
       continue; // this conjunct holds
     uint32_t fresh = 0;
     for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
@@ -504,9 +527,9 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
       }
     } else if ((c = falsified_key(p, r, &k)) != UINT32_MAX) {
       // Disabled by a key conjunct: only a writer of its cell enables it,
-      // and for `c == v` only one that may write v there.
+      // and only one that may write a value that makes it hold.
       for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
-        if (d->key_ne[k] || may_write(d, sh->writers[j], c, d->key_value[k]))
+        if (may_write(d, sh->writers[j], c, k))
           add(p, &top, sh->writers[j]);
     } else if (sh->en) { // the writers of its guard's cells, tabulated
       for (uint32_t i = sh->en_start[r]; i < sh->en_start[r + 1]; i++)
