@@ -51,8 +51,9 @@
 //
 // Cycle proviso (breadth-first: Bošnački, Leue and Lluch Lafuente). A
 // reduced expansion at depth d is kept only when every successor it takes
-// is new: not already found at depth <= d. Otherwise the state is fully
-// expanded. Then along every path of reduced expansions the depth grows
+// is new: not already found at depth <= d. A closure that fails this is
+// not a candidate (another seed's may be); with none left the state is
+// fully expanded. Then along every path of reduced expansions the depth grows
 // by one at each step, so no cycle of the reduced graph is made of reduced
 // expansions alone: a rule left out at a state is taken, or made
 // irrelevant, at the latest where the depth stops growing (the ignoring
@@ -120,6 +121,7 @@ struct McrtPor {
   uint64_t work;      // rules looked at by the closure being computed
   uint32_t marked_enabled; // enabled rules marked in the closure being computed
   bool *covered;      // per captured successor: in an earlier closure of this state
+  uint8_t *age;       // per captured successor: 0 not looked up yet, 1 new, 2 old
 };
 
 // ---------------------------------------------------------------------------
@@ -283,7 +285,7 @@ void mcrt_por_free(McrtPor *p) {
   }
   free(p->states), free(p->rules), free(p->actions);
   free(p->succ_of), free(p->en_gen), free(p->mark), free(p->stack);
-  free(p->take), free(p->best), free(p->covered), free(p->canon);
+  free(p->take), free(p->best), free(p->covered), free(p->age), free(p->canon);
   free(p);
 }
 
@@ -365,7 +367,10 @@ static bool capture(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t
     bool *cv = realloc(p->covered, cap * sizeof *cv);
     if (cv)
       p->covered = cv;
-    if (!st || !ru || !ac || !tk || !be || !cv)
+    uint8_t *ag = realloc(p->age, cap * sizeof *ag);
+    if (ag)
+      p->age = ag;
+    if (!st || !ru || !ac || !tk || !be || !cv || !ag)
       mcrt_die("out of memory in partial-order reduction");
     p->cap = cap;
     if (p->owner)
@@ -556,6 +561,20 @@ static bool is_old(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
   return mcrt_fpset_contains(&main->set, fp) && !fresh_has(p->sh, fp, main->cur_depth + 1);
 }
 
+// Whether the closure in p->take meets the cycle proviso: each of its
+// successors new (not found at a depth <= the current one).
+static bool provisional(McrtCtx *ctx, McrtPor *p) {
+  for (uint32_t i = 0; i < p->nsucc && p->sh->proviso; i++) {
+    if (!p->take[i])
+      continue;
+    if (!p->age[i])
+      p->age[i] = is_old(ctx, p, p->states + (size_t)i * p->stride) ? 2 : 1;
+    if (p->age[i] == 2)
+      return false;
+  }
+  return true;
+}
+
 // The subset to take: p->best, false when every successor is to be taken.
 static bool choose(McrtCtx *ctx, McrtPor *p) {
   McrtCtx *main = p->sh->main;
@@ -580,8 +599,13 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
   // Every enabled rule is tried as the seed, but one already in an earlier
   // seed's closure is not (its closure is within that one: rarely better,
   // and the cost grows with the square of the enabled rules otherwise).
+  // A closure is a candidate only when it meets the proviso (below,
+  // is_old): one that does not leaves the others in the running, so a
+  // state is expanded fully only when no closure both is smaller than all
+  // and leads to new states only.
   uint32_t best = p->nsucc;
   memset(p->covered, 0, p->nsucc * sizeof *p->covered);
+  memset(p->age, 0, p->nsucc * sizeof *p->age);
   for (uint32_t i = 0, tried = 0; i < p->nsucc && best > 1 && tried < 8; i++) {
     if (p->covered[i])
       continue;
@@ -589,17 +613,12 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
     uint32_t n = closure(p, (uint32_t)p->rules[i], best);
     for (uint32_t j = 0; j < p->nsucc; j++)
       p->covered[j] |= p->take[j];
-    if (n < best) {
-      best = n;
-      memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
-    }
+    if (n >= best || !provisional(ctx, p))
+      continue;
+    best = n;
+    memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
   }
-  if (best == p->nsucc)
-    return false;
-  for (uint32_t i = 0; i < p->nsucc && p->sh->proviso; i++)
-    if (p->best[i] && is_old(ctx, p, p->states + (size_t)i * p->stride))
-      return false;
-  return true;
+  return best < p->nsucc;
 }
 
 McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
