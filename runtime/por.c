@@ -119,6 +119,9 @@ struct McrtPor {
   uint8_t *canon;
   const uint8_t *cur; // the state being expanded
   uint64_t work;      // rules looked at by the closure being computed
+  uint64_t scan;      // writers counted by falsified_key for it
+  uint32_t spent;     // closures of this state given up for the budget
+  uint64_t budget;    // the most either may reach
   uint32_t marked_enabled; // enabled rules marked in the closure being computed
   bool *covered;      // per captured successor: in an earlier closure of this state
   uint8_t *age;       // per captured successor: 0 not looked up yet, 1 new, 2 old
@@ -439,6 +442,9 @@ static uint32_t falsified_key(McrtPor *p, uint32_t r, uint32_t *key) {
                   d->key_op[k], d->key_value[k]))
       continue; // this conjunct holds
     uint32_t fresh = 0;
+    p->scan += sh->writers_start[c + 1] - sh->writers_start[c];
+    if (p->scan > p->budget)
+      return UINT32_MAX; // the closure gives up
     for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
       fresh += p->mark[sh->writers[j]] != p->mark_gen;
     if (fresh < best_new)
@@ -490,16 +496,25 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
   uint32_t top = 0, enabled = 0, c, k;
   // A closure that grows past this much work is given up (the state is
   // then expanded with another seed's closure or fully): bounds the cost
-  // of a state on models whose rules share many cells.
+  // of a state on models whose rules share many cells, by the rules and by
+  // the enabled ones (pouring.2: 1724 rules on 7 cells, 24 enabled).
   uint64_t budget = 2 * (uint64_t)sh->nrules + 256;
-  p->work = 0;
+  if (budget > 32 * (uint64_t)p->nsucc + 256)
+    budget = 32 * (uint64_t)p->nsucc + 256;
+  // A list walk stops past four times the budget (one rule's list can be
+  // all the rules): the closure is then incomplete, and given up.
+  uint64_t hard = 4 * budget;
+  p->budget = hard;
+  p->work = p->scan = 0;
   p->marked_enabled = 0;
   add(p, &top, seed);
   while (top > 0) {
     // Every rule marked ends up in the closure: once `limit` enabled ones
     // are, this closure cannot win (stopping early, not only when they are
     // reached, is most of the saving on models that reduce nothing).
-    if (p->work > budget || p->marked_enabled >= limit)
+    if (p->work > budget)
+      return p->spent++, UINT32_MAX;
+    if (p->marked_enabled >= limit)
       return UINT32_MAX;
     uint32_t r = p->stack[--top];
     if (p->en_gen[r] == p->state_gen) {
@@ -508,7 +523,9 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
       p->take[p->succ_of[r]] = true;
       bool has_dyn = d->dyn_start[r] < d->dyn_start[r + 1];
       if ((!has_dyn || !resolve_dyn(p, r)) && sh->dep) { // the static lists, tabulated
-        for (uint32_t i = sh->dep_start[r]; i < sh->dep_start[r + 1]; i++)
+        if (p->work + sh->dep_start[r + 1] - sh->dep_start[r] > budget)
+          return p->spent++, UINT32_MAX; // the walk would be cut short
+        for (uint32_t i = sh->dep_start[r]; i < sh->dep_start[r + 1] && p->work <= hard; i++)
           add(p, &top, sh->dep[i]);
         continue;
       }
@@ -533,11 +550,16 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
     } else if ((c = falsified_key(p, r, &k)) != UINT32_MAX) {
       // Disabled by a key conjunct: only a writer of its cell enables it,
       // and only one that may write a value that makes it hold.
-      for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
+      for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1] && p->work <= hard;
+           j++)
         if (may_write(d, sh->writers[j], c, k))
           add(p, &top, sh->writers[j]);
+    } else if (p->scan > hard) {
+      return p->spent++, UINT32_MAX; // falsified_key gave up
     } else if (sh->en) { // the writers of its guard's cells, tabulated
-      for (uint32_t i = sh->en_start[r]; i < sh->en_start[r + 1]; i++)
+      if (p->work + sh->en_start[r + 1] - sh->en_start[r] > budget)
+        return p->spent++, UINT32_MAX;
+      for (uint32_t i = sh->en_start[r]; i < sh->en_start[r + 1] && p->work <= hard; i++)
         add(p, &top, sh->en[i]);
     } else {
       for (uint32_t i = d->guard_start[r]; i < d->guard_start[r + 1]; i++) {
@@ -547,7 +569,7 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
       }
     }
   }
-  return enabled;
+  return p->work > hard ? (p->spent++, UINT32_MAX) : enabled;
 }
 
 // Whether a successor was found at a depth <= the current one.
@@ -606,7 +628,9 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
   uint32_t best = p->nsucc;
   memset(p->covered, 0, p->nsucc * sizeof *p->covered);
   memset(p->age, 0, p->nsucc * sizeof *p->age);
-  for (uint32_t i = 0, tried = 0; i < p->nsucc && best > 1 && tried < 8; i++) {
+  // Two closures given up for the budget: the others would be as costly.
+  p->spent = 0;
+  for (uint32_t i = 0, tried = 0; i < p->nsucc && best > 1 && tried < 8 && p->spent < 2; i++) {
     if (p->covered[i])
       continue;
     tried++;
