@@ -11,6 +11,8 @@
 #   ignoring.mc  a violation reachable only past a cycle of independent
 #                actions: found with the cycle proviso, missed without it
 #                (MCRT_POR_NO_PROVISO=1), as counted by hand in its header
+#   ordered_key.mc  an enabling set from `i > 0`: 3 states reduced, 4
+#                full, as counted by hand in its header
 # Then --por on against --por off on every spec of specs/, tests/e2e/specs
 # and tests/dve (DVE's error state among them)
 # and on the BEEM instances with POR_BEEM_MIN to POR_BEEM_LIMIT states
@@ -105,6 +107,21 @@ if (cd "$work" && "$mcgen" -o ignoring "$specs/ignoring.mc" >"$work/err" 2>&1); 
   fi
 else
   fail proviso-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
+# An enabling set from an ordered key conjunct (`i > 0`): counted by hand in
+# the spec's header.
+if (cd "$work" && "$mcgen" -o ordered_key "$specs/ordered_key.mc" >"$work/err" 2>&1); then
+  "$work/ordered_key" --progress 0 --no-deadlock --por on >"$work/on.txt" 2>&1
+  if grep -q '^states: *3 distinct' "$work/on.txt" &&
+     grep -q '^deadlocks: *1 ' "$work/on.txt" &&
+     grep -q '^por: *on: 1 expansions reduced, 2 full; 1 enabled' "$work/on.txt"; then
+    pass ordered-key
+  else
+    fail ordered-key "$(grep -E '^(states|deadlocks|por):' "$work/on.txt" | tr '\n' '|')"
+  fi
+else
+  fail ordered-key-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
 # ---------------------------------------------------------------------------
