@@ -19,8 +19,9 @@
 //   description (name, layout, rules, predicates) and the generated file's
 //   hash of its source; the options that change the answer; the position;
 //   the counters and per-action/per-reachable arrays; the fingerprint set
-//   (mcrt_fpset_save or mcrt_fpc_save, by its layout); the trace log's records; the frontier's states; and
-//   last the XXH3-64 of every byte before it.
+//   (mcrt_fpset_save or mcrt_fpc_save, by its layout); the trace log's
+//   records; the frontier's states; and last the XXH3-64 of every byte
+//   before it.
 //
 // Crash safety. The file is written as DIR/checkpoint.tmp, fsync'd, the
 // directory fsync'd, renamed to DIR/checkpoint (rename(2) replaces it
@@ -323,7 +324,9 @@ static bool write_body(McrtCtx *ctx, Writer *w, uint64_t popped, uint64_t level_
   w_bytes(w, ctx->bound_fired, m->nactions * sizeof *ctx->bound_fired);
   for (uint32_t i = 0; i < m->nreachables; i++)
     w_u64(w, ctx->reached[i]);
-  if (!w_flush(w) || !(ctx->set.rem_bits ? mcrt_fpc_save : mcrt_fpset_save)(w->fd, &ctx->set, w->hash))
+  bool compact = ctx->set.rem_bits != 0;
+  if (!w_flush(w) || !(compact ? mcrt_fpc_save(w->fd, &ctx->set, w->hash)
+                               : mcrt_fpset_save(w->fd, &ctx->set, w->hash)))
     return w->ok = false;
   w_u64(w, ctx->log.count);
   w_u64(w, ctx->log.rule_bytes);

@@ -100,6 +100,16 @@ static inline void store_rem(McrtFpSet *t, uint64_t i, uint64_t rem) {
   }
 }
 
+// store_rem into a slot of a new table, still zero: the bits are or'ed in.
+static inline void append_rem(McrtFpSet *t, uint64_t i, uint64_t rem) {
+  uint64_t *w = (uint64_t *)t->slots;
+  uint64_t bit = i * t->rem_bits;
+  unsigned shift = (unsigned)(bit & 63);
+  w[bit >> 6] |= rem << shift;
+  if (shift + t->rem_bits > 64)
+    w[(bit >> 6) + 1] |= rem >> (64 - shift);
+}
+
 // Moves the remainders of slots [p, e) one slot up, into [p + 1, e]: the bits
 // [p*r, e*r) r bits up, a destination word at a time from the top down (each
 // word reads itself and the word below, which has not changed yet). Only the
@@ -519,14 +529,21 @@ bool mcrt_fpc_grow(McrtFpSet *set) {
         vbits &= vbits - 1;
       }
       uint64_t fp = home * old.divisor + load_rem(&old, i);
-      uint64_t h = mcrt_fpc_home(&t, fp), at = h > next ? h : next;
+      // fp / D by the reciprocal and at most two corrections, without branches.
+      uint64_t h = (uint64_t)(((unsigned __int128)fp * t.reciprocal) >> 64);
+      uint64_t rem = fp - h * t.divisor;
+      uint64_t over = rem >= t.divisor;
+      h += over, rem -= t.divisor & -over;
+      over = rem >= t.divisor;
+      h += over, rem -= t.divisor & -over;
+      uint64_t at = h > next ? h : next;
       while (at >= t.nslots) // a pile on the last homes, past the new overflow area
         if (!extend_overflow(&t))
           mcrt_die("fingerprint set: cannot extend the overflow area while growing");
       set_bit(&t, at, OCC), set_bit(&t, h, V);
       if (h != last_home)
         set_bit(&t, at, C);
-      store_rem(&t, at, fp - h * t.divisor);
+      append_rem(&t, at, rem);
       last_home = h, next = at + 1;
     }
     // Give back the old table's pages below both the walk and its V scan.

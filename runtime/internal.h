@@ -124,7 +124,8 @@ static inline bool mcrt_fpset_wants_grow(const McrtFpSet *set) {
 }
 // Bytes of the table after the next growth (for the memory limit).
 size_t mcrt_fpset_grow_bytes(const McrtFpSet *set);
-// Grows (x4, x1.5 or x1.125 by size), migrating in slot order, releasing the old table as it
+// Grows (x4, x1.5 or x1.125 by size; the compact layout's large tables
+// x1.1), migrating in slot order, releasing the old table as it
 // goes. False if the new table could not be mapped (the set is unchanged).
 bool mcrt_fpset_grow(McrtFpSet *set);
 static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {
