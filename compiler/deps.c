@@ -544,11 +544,12 @@ static uint32_t process_id(StrSet *seen, const char *name) {
 // The key conjuncts' comparisons (Deps.key_op, McrtDeps.key_op): the
 // cell's encoding against the key value.
 enum { KEY_EQ, KEY_NE, KEY_LT, KEY_LE, KEY_GT, KEY_GE };
+static const char *const key_op_text[] = {"==", "!=", "<", "<=", ">", ">="};
 
-// The conjuncts of the guard of the form `LOC == CONST` or `LOC != CONST`,
-// and `LOC < CONST` (<=, >, >=) where LOC is an integer range (either side;
-// `!(LOC == CONST)` too) where LOC is one scalar cell: while one of them is
-// false the rule is disabled, and only a rule that writes its cell can
+// The conjuncts of the guard of the form `LOC == CONST` or `LOC != CONST`
+// where LOC is one scalar cell, and `LOC < CONST` (<=, >, >=) where it is
+// one cell of an integer range (either side; `!(LOC == CONST)` too): while
+// one of them is false the rule is disabled, and only a rule that writes its cell can
 // enable it (a DVE transition's source state, a channel's fill, a loop's
 // bound `j < N`; an action's `P[i] == L0`). Each is appended to the key
 // lists: the cell, the value's encoding, and the comparison (KEY_*; a
@@ -821,10 +822,12 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
   buf_puts(out, "static const uint64_t mc_deps_key_value[] = {");
   for (int i = 0; i < deps.key_value.len; i++)
     buf_printf(out, "%s%lluu", sep((uint64_t)i), (unsigned long long)(intptr_t)deps.key_value.data[i]);
-  buf_printf(out, "%s};\nstatic const uint8_t mc_deps_key_op[] = {", deps.key_value.len ? "\n" : "0");
+  buf_printf(out, "%s};\nstatic const uint8_t mc_deps_key_op[] = {",
+             deps.key_value.len ? "\n" : "0");
   for (int i = 0; i < deps.key_op.len; i++)
     buf_printf(out, "%s%u", sep((uint64_t)i), (unsigned)(intptr_t)deps.key_op.data[i]);
-  buf_printf(out, "%s};\nstatic const uint32_t mc_deps_cell_bits[] = {", deps.key_op.len ? "\n" : "0");
+  buf_printf(out, "%s};\nstatic const uint32_t mc_deps_cell_bits[] = {",
+             deps.key_op.len ? "\n" : "0");
   for (int i = 0; i < deps.cell_bits.len; i++)
     buf_printf(out, "%s%llu", sep((uint64_t)i), (unsigned long long)(intptr_t)deps.cell_bits.data[i]);
   buf_printf(out, "%s};\n", deps.cell_bits.len ? "\n" : "0");
@@ -1006,7 +1009,7 @@ int deps_print(Program *prog, Layout *layout, FILE *out, bool json) {
     for (uint32_t k = deps.key_start[r]; k < deps.key_start[r + 1]; k++)
       fprintf(out, "  key     %s %s %llu (encoding)\n",
               (const char *)deps.cell_names.data[(intptr_t)deps.key_cell.data[k]],
-              (const char *[]){"==", "!=", "<", "<=", ">", ">="}[(intptr_t)deps.key_op.data[k]],
+              key_op_text[(intptr_t)deps.key_op.data[k]],
               (unsigned long long)(intptr_t)deps.key_value.data[k]);
   }
   text_cells(out, "visible", &deps.visible, 0, (uint32_t)deps.visible.len);
