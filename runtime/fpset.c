@@ -399,39 +399,6 @@ typedef struct McrtFpSetHeader {
   uint64_t words, capacity, nslots, max_count, count, map_bytes, grows, id_words, ids_bytes;
 } McrtFpSetHeader;
 
-#define MCRT_FP_IO_STEP ((size_t)16 << 20) // bytes per read(2) or write(2)
-
-bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
-  if (hash)
-    XXH3_64bits_update(hash, p, n);
-  for (const char *c = p; n > 0;) {
-    ssize_t w = write(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    c += w, n -= (size_t)w;
-  }
-  return true;
-}
-
-bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash) {
-  size_t want = n;
-  for (char *c = p; n > 0;) {
-    ssize_t r = read(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0) {
-      if (r == 0)
-        errno = 0; // end of file: a truncated file
-      return false;
-    }
-    c += r, n -= (size_t)r;
-  }
-  if (hash)
-    XXH3_64bits_update(hash, p, want);
-  return true;
-}
 
 bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
   McrtFpSetHeader h = {

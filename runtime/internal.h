@@ -151,10 +151,6 @@ bool mcrt_fpc_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
 // False with errno set (0: the file ended early; EINVAL: not a set).
 bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash);
 bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
-// n bytes to or from fd in large calls, fed to hash (NULL: none); false with
-// errno set (0: the file ended early).
-bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash);
-bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash);
 
 // ---------------------------------------------------------------------------
 // log.c: the trace log. One 8-byte record per discovered state, in id order,
@@ -539,6 +535,10 @@ extern volatile sig_atomic_t mcrt_signal;
 const char *mcrt_signal_name(int sig);
 // Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE.
 void mcrt_test_pause(const char *phase);
+// n bytes to or from fd in large calls, fed to hash (NULL: none); false with
+// errno set (0: the file ended early).
+bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash);
+bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash);
 // The search engine mcrt_run (main.c) uses: search.c's serial search unless
 // another one (mpi.c) is installed before mcrt_run. Any hook but search may
 // be NULL (search: mcrt_search). Defined in core.c, at the bottom, so that
