@@ -207,6 +207,20 @@ static inline McrtLogRecord mcrt_log_get(const McrtLog *log, uint64_t id) {
   return r;
 }
 
+// Several records at once (threads.c's parallel commit): reserve maps the
+// chunks of ids count .. count+n-1 (reserve_bytes: the bytes that maps),
+// threads then put each record at its id, and the caller adds n to count.
+// Not with --disk.
+size_t mcrt_log_reserve_bytes(const McrtLog *log, uint64_t n);
+bool mcrt_log_reserve(McrtLog *log, uint64_t n);
+static inline void mcrt_log_put(McrtLog *log, uint64_t id, uint32_t parent, uint32_t rule) {
+  uint64_t c = id >> MCRT_LOG_CHUNK_SHIFT;
+  unsigned pb = mcrt_log_parent_bytes(c);
+  uint8_t *p = log->chunks[c] + (id & MCRT_LOG_CHUNK_MASK) * (pb + log->rule_bytes);
+  memcpy(p, &parent, pb);
+  memcpy(p + pb, &rule, log->rule_bytes);
+}
+
 // Appends a record; its id is the previous count. False if mmap failed.
 static inline bool mcrt_log_append(McrtLog *log, uint32_t parent, uint32_t rule) {
   uint64_t c = log->count >> MCRT_LOG_CHUNK_SHIFT, i = log->count & MCRT_LOG_CHUNK_MASK;
@@ -249,6 +263,18 @@ size_t mcrt_queue_push_bytes(const McrtQueue *q);
 bool mcrt_queue_push(McrtQueue *q, const uint8_t *state);
 // Copies the oldest state to out; false when empty.
 bool mcrt_queue_pop(McrtQueue *q, uint8_t *out);
+// Room for n states at once (threads.c's parallel commit): append_bytes is
+// what append maps; append adds n states to the tail, their bytes to be
+// written by the caller at the places it gives: span k holds spans[k].n
+// states from spans[k].at on, in order. *nspans: how many (at most
+// n / per_chunk + 2). False if mmap failed (the queue is unchanged). Not
+// with --disk.
+typedef struct McrtQueueSpan {
+  uint8_t *at;
+  uint64_t n;
+} McrtQueueSpan;
+size_t mcrt_queue_append_bytes(const McrtQueue *q, uint64_t n);
+bool mcrt_queue_append(McrtQueue *q, uint64_t n, McrtQueueSpan *spans, size_t *nspans);
 size_t mcrt_disk_queue_bytes(const McrtQueue *q); // disk.c
 static inline size_t mcrt_queue_bytes(const McrtQueue *q) {
   return q->disk ? mcrt_disk_queue_bytes(q) : q->nchunks * q->chunk_bytes;
