@@ -127,6 +127,27 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set);
 // Grows (x4, x1.5 or x1.125 by size), migrating in slot order, releasing the old table as it
 // goes. False if the new table could not be mapped (the set is unchanged).
 bool mcrt_fpset_grow(McrtFpSet *set);
+// Growth by several threads at once (threads.c), for the word layout
+// without ids (parallel_ok): begin maps the new table (false: it could
+// not, the set is unchanged); then each thread migrates its part of the
+// old table's slots, [a, b) (CAS into the new table, releasing its part of
+// the old one as it goes); end, once every part is done, installs the new
+// table. A part whose probe runs off the end of the new table keeps those
+// fingerprints aside (its stash), and end inserts them after extending the
+// overflow area.
+typedef struct McrtFpStash {
+  uint64_t *fp; // words per fingerprint: the set's
+  size_t n, cap;
+} McrtFpStash;
+typedef struct McrtFpGrow {
+  McrtFpSet old, t;
+} McrtFpGrow;
+static inline bool mcrt_fpset_parallel_grow_ok(const McrtFpSet *set) {
+  return !set->slot_bytes && !set->ids && !set->id_words;
+}
+bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g);
+void mcrt_fpset_grow_part(McrtFpGrow *g, uint64_t a, uint64_t b, McrtFpStash *stash);
+void mcrt_fpset_grow_end(McrtFpSet *set, McrtFpGrow *g, McrtFpStash *stashes, uint32_t n);
 static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {
   return set->map_bytes + set->ids_bytes + set->meta_bytes + set->nregions * 64; // locks
 }
@@ -649,6 +670,8 @@ bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 void mcrt_progress(McrtCtx *ctx, double now);
 // Grows the fingerprint set within --memory. False: the bound (hit).
 bool mcrt_grow_set(McrtCtx *ctx);
+// What --memory counts while the set grows (the other stores, the new table).
+size_t mcrt_grow_set_bytes(const McrtCtx *ctx);
 
 // odpor.c: --search odpor. After the options are read: -1 to go on with the
 // run as odpor.c's engine (installed in mcrt_engine), else an exit code

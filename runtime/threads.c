@@ -17,7 +17,9 @@
 //           state.
 //   insert  (all threads) The set's growth, if the window's candidates may
 //           need it, happens first, at the barrier (nobody else touches the
-//           set then). Each fingerprint has one owning thread (by its bits);
+//           set then), every thread migrating a part of the old table
+//           (grow_set: a serial growth was a fifth of bakery.5's CPU time,
+//           the one serial stretch left once the commit is parallel). Each fingerprint has one owning thread (by its bits);
 //           the expand phase lists the candidates by owner, and each thread
 //           inserts those it owns in key order (parent id, then emit order:
 //           the serial search's order), merging the lists the threads
@@ -117,7 +119,7 @@ typedef struct Worker {
   bool truncated;
 } Worker;
 
-typedef enum { PHASE_EXPAND, PHASE_INSERT, PHASE_TALLY, PHASE_WRITE, PHASE_QUIT } Phase;
+typedef enum { PHASE_EXPAND, PHASE_INSERT, PHASE_TALLY, PHASE_WRITE, PHASE_GROW, PHASE_QUIT } Phase;
 
 struct Threads {
   McrtCtx *ctx; // the run's: the stores
@@ -135,6 +137,8 @@ struct Threads {
   McrtQueueSpan *spans; // the parallel commit: where the window's new states go
   size_t spans_cap;
   uint64_t log_base;    // the parallel commit: the id of the window's first new state
+  McrtFpGrow grow;      // the set's growth by every thread
+  McrtFpStash *stash;   // per thread: what its part put off the new table's end
   uint64_t reach_open; // reachables not yet reached when the window began
   _Atomic uint64_t next; // next chunk of the expand phase
   Phase phase;
@@ -392,6 +396,11 @@ static void run_phase(Worker *w) {
     tally_phase(w);
   else if (w->T->phase == PHASE_WRITE)
     write_phase(w);
+  else if (w->T->phase == PHASE_GROW) {
+    uint64_t n = w->T->grow.old.nslots;
+    mcrt_fpset_grow_part(&w->T->grow, n * w->index / w->T->n, n * (w->index + 1) / w->T->n,
+                         &w->T->stash[w->index]);
+  }
 }
 
 static void *worker_main(void *arg) {
@@ -453,7 +462,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->w = calloc(n, sizeof *T->w);
   T->win = calloc(WINDOW, T->stride);
   T->slot = calloc(WINDOW, sizeof *T->slot);
-  if (!T->w || !T->win || !T->slot)
+  T->stash = calloc(n, sizeof *T->stash);
+  if (!T->w || !T->win || !T->slot || !T->stash)
     return false;
   T->nalloc = n;
   for (uint32_t i = 0; i < n; i++) {
@@ -515,6 +525,7 @@ static void finish(Threads *T) {
         free(T->w[i].own[j]);
       free(T->w[i].own), free(T->w[i].own_len), free(T->w[i].own_cap), free(T->w[i].pos);
       free(T->w[i].fired), free(T->w[i].bound_fired);
+      free(T->stash ? T->stash[i].fp : NULL);
       free(T->w[i].succ);
       free(T->w[i].arena);
       free(T->w[i].errs);
@@ -526,6 +537,7 @@ static void finish(Threads *T) {
   free(T->win);
   free(T->slot);
   free(T->spans);
+  free(T->stash);
   T->ctx->engine_bytes = 0;
 }
 
@@ -727,6 +739,23 @@ static bool commit_parallel(Threads *T) {
 // ---------------------------------------------------------------------------
 // The search.
 
+// Grows the set, every thread migrating a part of it (mcrt_grow_set's
+// check of --memory first; a layout that grows serially only, a solo
+// window, a table that cannot be mapped: mcrt_grow_set). False: the memory
+// bound (hit).
+static bool grow_set(Threads *T) {
+  McrtCtx *ctx = T->ctx;
+  size_t total = mcrt_grow_set_bytes(ctx);
+  if (T->solo || T->n == 1 || !mcrt_fpset_parallel_grow_ok(&ctx->set) ||
+      total > ctx->opt->memory || !mcrt_fpset_grow_begin(&ctx->set, &T->grow))
+    return mcrt_grow_set(ctx);
+  run(T, PHASE_GROW);
+  mcrt_fpset_grow_end(&ctx->set, &T->grow, T->stash, T->n);
+  if (total > ctx->peak_bytes)
+    ctx->peak_bytes = total;
+  return true;
+}
+
 // Grows the set before the insert phase when the window's candidates could
 // fill 95% of its home slots (most candidates are duplicates: the usual
 // growth at the load factor happens in the commit, as in the serial search,
@@ -738,7 +767,7 @@ static bool make_room(Threads *T) {
     for (uint32_t j = 0; j < T->n; j++)
       cand += T->w[i].own_len[j];
   while (mcrt_fpset_count(&ctx->set) + cand >= ctx->set.capacity - ctx->set.capacity / 20)
-    if (!mcrt_grow_set(ctx))
+    if (!grow_set(T))
       return false;
   return true;
 }
@@ -804,6 +833,12 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     }
     double t2 = mcrt_now();
     ctx->phase_s[1] += t2 - t1;
+    // The growth the commit's first new state would make (the serial
+    // commit grows there, when --memory forbids it: the bound falls at
+    // the serial search's place).
+    if (T.parallel_commit && mcrt_fpset_wants_grow(&ctx->set) &&
+        mcrt_grow_set_bytes(ctx) <= opt->memory && !grow_set(&T))
+      break;
     if (!commit_parallel(&T))
       commit(&T);
     ctx->phase_s[2] += mcrt_now() - t2;
