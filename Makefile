@@ -293,29 +293,32 @@ bench-compile: all
 # make install PREFIX=DIR [DESTDIR=STAGE]: mcgen finds the other files
 # relative to its own location (compiler/paths.c), so the tree below PREFIX
 # keeps working when moved or copied elsewhere as a whole. The paths are
-# quoted for the shell: a PREFIX may hold spaces and backquotes (not ').
+# quoted for the shell by sq: a PREFIX may hold spaces, backquotes and '.
 PREFIX  ?= /usr/local
 I       := $(DESTDIR)$(PREFIX)
+# $(call sq,TEXT): TEXT as one shell word, whatever it holds.
+sq = '$(subst ','\'',$(1))'
+QI      = $(call sq,$(I))
 MANS    := man/mcgen.1 man/mcgen-checker.1
 TEMPLATES := $(sort $(wildcard templates/*.m4))
 install: all
-	install -d '$(I)/bin' '$(I)/lib/mcgen' '$(I)/include/mcgen' '$(I)/share/mcgen/templates' \
-	  '$(I)/share/man/man1'
-	install -m 755 $(B)/mcgen '$(I)/bin/mcgen'
-	install -m 644 $(B)/libmcrt.a '$(I)/lib/mcgen/libmcrt.a'
-	[ ! -f $(B)/libmcrt_mpi.a ] || install -m 644 $(B)/libmcrt_mpi.a '$(I)/lib/mcgen/libmcrt_mpi.a'
-	install -m 644 runtime/mcrt.h '$(I)/include/mcgen/mcrt.h'
-	install -m 644 $(TEMPLATES) '$(I)/share/mcgen/templates/'
-	install -m 644 $(MANS) '$(I)/share/man/man1/'
+	install -d $(QI)/bin $(QI)/lib/mcgen $(QI)/include/mcgen $(QI)/share/mcgen/templates \
+	  $(QI)/share/man/man1
+	install -m 755 $(B)/mcgen $(QI)/bin/mcgen
+	install -m 644 $(B)/libmcrt.a $(QI)/lib/mcgen/libmcrt.a
+	[ ! -f $(B)/libmcrt_mpi.a ] || install -m 644 $(B)/libmcrt_mpi.a $(QI)/lib/mcgen/libmcrt_mpi.a
+	install -m 644 runtime/mcrt.h $(QI)/include/mcgen/mcrt.h
+	install -m 644 $(TEMPLATES) $(QI)/share/mcgen/templates/
+	install -m 644 $(MANS) $(QI)/share/man/man1/
 
 uninstall:
-	rm -f '$(I)/bin/mcgen' '$(I)/lib/mcgen/libmcrt.a' '$(I)/lib/mcgen/libmcrt_mpi.a' \
-	  '$(I)/include/mcgen/mcrt.h'
+	rm -f $(QI)/bin/mcgen $(QI)/lib/mcgen/libmcrt.a $(QI)/lib/mcgen/libmcrt_mpi.a \
+	  $(QI)/include/mcgen/mcrt.h
 	for f in $(TEMPLATES) $(MANS); do \
 	  case $$f in *.m4) d=share/mcgen/templates ;; *) d=share/man/man1 ;; esac; \
-	  rm -f '$(I)'/$$d/$${f##*/}; done
+	  rm -f $(QI)/$$d/$${f##*/}; done
 	for d in lib/mcgen include/mcgen share/mcgen/templates share/mcgen; do \
-	  [ ! -d '$(I)'/$$d ] || rmdir --ignore-fail-on-non-empty '$(I)'/$$d; done
+	  [ ! -d $(QI)/$$d ] || rmdir --ignore-fail-on-non-empty $(QI)/$$d; done
 
 # Installs into a temporary prefix, moves $(B) away for the while, and runs
 # the installed mcgen (tests/install/run.sh).

@@ -446,6 +446,7 @@ static void resolve_type(Type *ty) {
     if (ty->lo > ty->hi) {
       error_at(ty->tok, "empty range %lld..%lld", (long long)ty->lo, (long long)ty->hi);
       ty->hi = ty->lo;
+      ty->made_up = true;
     }
     return;
   case TY_ENUM:
@@ -955,7 +956,7 @@ static void check_index(Node *node) {
   if (!assignable(index, it))
     error_at(node->rhs->tok, "an array indexed by %s cannot be indexed by %s", type_name(index),
              type_name(it));
-  else if (node->rhs->is_const && index->kind == TY_RANGE &&
+  else if (node->rhs->is_const && index->kind == TY_RANGE && !index->made_up &&
            (node->rhs->val < index->lo || node->rhs->val > index->hi))
     error_at(node->rhs->tok, "index %lld is out of range %lld..%lld", (long long)node->rhs->val,
              (long long)index->lo, (long long)index->hi);
@@ -1398,7 +1399,7 @@ static void check_lvalue(Node *node, const char *what) {
 // Reports a constant assigned to a range it does not fit.
 static void check_const_fits(Type *dst, Node *src) {
   Type *ty = unopt(resolve(dst));
-  if (ty->kind == TY_RANGE && src->is_const && is_intlike(resolve(src->ty)) &&
+  if (ty->kind == TY_RANGE && !ty->made_up && src->is_const && is_intlike(resolve(src->ty)) &&
       (src->val < ty->lo || src->val > ty->hi))
     error_at(src->tok, "constant %lld is out of range %lld..%lld", (long long)src->val,
              (long long)ty->lo, (long long)ty->hi);

@@ -434,9 +434,16 @@ static bool mpi_runtime_ok(Options *o, Paths *paths) {
   return false;
 }
 
-// Exit status 1 after the spec's errors, with their count.
+// Exit status 1 after the spec's errors, with their count, and the -D
+// overrides they were found under (an error there may come from a value
+// given on the command line rather than written in the spec).
 static int spec_errors(Options *o) {
-  fprintf(stderr, "%d error%s in %s\n", error_count(), error_count() == 1 ? "" : "s", o->spec);
+  fprintf(stderr, "%d error%s in %s", error_count(), error_count() == 1 ? "" : "s", o->spec);
+  for (int i = 0; i < o->defines.len; i++) {
+    Define *d = o->defines.data[i];
+    fprintf(stderr, "%s-D %s=%s", i ? " " : " (with ", d->name, d->value);
+  }
+  fputs(o->defines.len ? ")\n" : "\n", stderr);
   return 1;
 }
 

@@ -169,6 +169,8 @@ struct Type {
 
   Node *lo_expr, *hi_expr; // TY_RANGE as written
   int64_t lo, hi;          // TY_RANGE, after check
+  bool made_up;            // TY_RANGE: empty as written (reported); lo..lo stands in,
+                           // and no constant is reported out of it
 
   Vec members;        // TY_ENUM: Token* of each member
   Obj **member_objs;  // TY_ENUM: check.c

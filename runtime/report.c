@@ -803,7 +803,7 @@ void mcrt_fprint_collision(FILE *f, uint64_t states, unsigned bits) {
   double p = birthday_bound(states, bits);
   fprintf(f, "estimated collision probability %.3g", p);
   if (bits == 64 && p > MCRT_COLLISION_WARN)
-    fputs(" (64-bit fingerprints); use --fingerprint 128", f);
+    fputs(", above 1e-3: use --fingerprint 128", f);
 }
 
 // The liveness check's outcome: a word for the report, a phrase for people.

@@ -467,6 +467,18 @@ t_mcgen_define_wrong_type() {
 }
 check mcgen-D-wrong-type t_mcgen_define_wrong_type
 
+# A -D value that empties a range (peterson: Priority = 0..N) gives that error
+# and the scalarset's, not one more per constant written into the range's
+# stand-in; the count line names the overrides the errors were found under.
+t_mcgen_define_empty_range() {
+  fresh
+  run "$mcgen" -D N=-1 "$root/specs/peterson.mc"
+  want_rc 1 && want_in "$err" 'empty range 0\.\.-1' stderr && want_no_file peterson_checker || return
+  want_in "$err" '^2 errors in .*peterson\.mc \(with -D N=-1\)$' stderr || return
+  if grep -q 'out of range' "$err"; then why="follow-on errors: $(grep 'out of range' "$err" | head -2 | tr '\n' '|')"; return 1; fi
+}
+check mcgen-D-empty-range-no-cascade t_mcgen_define_empty_range
+
 # -D is given once per constant (mcgen --help says so); values beyond int64
 # are refused like the same literal in a spec. Both are spec errors (exit 1).
 t_mcgen_define_twice_and_too_large() {

@@ -92,9 +92,10 @@ expect_json() {
 # ---------------------------------------------------------------------------
 # Install, with the build tree still in place.
 
-# A prefix with a space and backquotes: make's recipes must quote it (once
-# split at the space, and the backquotes run as a command).
-prefix="$work/pre fix \`true\`"
+# A prefix with a space, backquotes and a single quote: make's recipes must
+# quote it (once split at the space, the backquotes run as a command, the
+# quote ending a '...' word early).
+prefix="$work/pre fix \`true\` it's"
 run make -C "$root" --no-print-directory B="$build_dir" install PREFIX="$prefix"
 expect "make install PREFIX=" 0
 

@@ -257,7 +257,7 @@ static const char *collision_line(uint64_t states, unsigned bits) {
 
 Test(fpset_compact, collision_advice) {
   cr_assert_str_eq(collision_line(1000000000, 64),
-                   "estimated collision probability 0.0271 (64-bit fingerprints); use "
+                   "estimated collision probability 0.0271, above 1e-3: use "
                    "--fingerprint 128");
   cr_assert_str_eq(collision_line(1000000, 64), "estimated collision probability 2.71e-08");
   cr_assert_str_eq(collision_line(1000000000, 128), "estimated collision probability 1.47e-21");
