@@ -62,7 +62,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#define WINDOW 4096 // frontier states per window
+#define WINDOW 2048 // frontier states per window
 #define CHUNK 64    // states a thread takes at a time in the expand phase
 #define SPIN 1000   // polls of a barrier before a thread sleeps there
 #define SOLO 256    // a smaller window is expanded by one thread, without barriers
