@@ -28,11 +28,12 @@
 //           serial search, and no two threads ever race for the same
 //           fingerprint. A NEW state's invariants and reachables are
 //           evaluated there too, by its owner.
-//   commit  (all threads) Each thread takes a share of the window's states
-//           (consecutive ids), counts its new states and looks for what
-//           would stop the search there; a prefix sum over the shares then
-//           gives each share the id of its first new state, and every
-//           thread writes its share's log records and next-frontier states
+//   commit  (all threads) Each thread takes the chunks of states it
+//           expanded (their successors are in its own arena and lists),
+//           counts their new states and looks for what would stop the
+//           search there; a prefix sum over the chunks in id order then
+//           gives each chunk the id of its first new state, and every
+//           thread writes its chunks' log records and next-frontier states
 //           at their places, and its own counters (added up at the end).
 //           See commit_parallel() for when a window is committed that way.
 //           Otherwise (a violation, a bound hit inside the window, a
@@ -108,16 +109,21 @@ typedef struct Worker {
   // their indices in succ, in key order; pos: the insert phase's merge.
   uint32_t **own;
   size_t *own_len, *own_cap, *pos;
-  // Its share of the parallel commit: the window's states [ca, cb), what
-  // the tally found there, and its counters (added to the run's after).
-  uint64_t ca, cb;
-  uint64_t nnew, ntrans; // new states, transitions (not at the bound)
-  bool serial;           // something there needs the serial commit
-  uint64_t first_new;    // the index among the window's new states of its first
+  // Its share of the parallel commit: the chunks it expanded (their bytes
+  // are in its arena, in its cache), and its counters (added to the run's
+  // after).
+  uint32_t chunk[WINDOW / CHUNK], nchunks;
   uint64_t *fired, *bound_fired; // per action
   uint64_t bound_transitions, deadlocks;
   bool truncated;
 } Worker;
+
+// A chunk of the window in the parallel commit: what the tally found.
+typedef struct Part {
+  uint64_t nnew, ntrans; // new states, transitions (not at the bound)
+  uint64_t first_new;    // the index among the window's new states of its first
+  bool serial;           // something there needs the serial commit
+} Part;
 
 typedef enum { PHASE_EXPAND, PHASE_INSERT, PHASE_TALLY, PHASE_WRITE, PHASE_GROW, PHASE_QUIT } Phase;
 
@@ -139,6 +145,7 @@ struct Threads {
   uint64_t log_base;    // the parallel commit: the id of the window's first new state
   McrtFpGrow grow;      // the set's growth by every thread
   McrtFpStash *stash;   // per thread: what its part put off the new table's end
+  Part part[WINDOW / CHUNK];
   uint64_t reach_open; // reachables not yet reached when the window began
   _Atomic uint64_t next; // next chunk of the expand phase
   Phase phase;
@@ -275,6 +282,7 @@ static void expand_phase(Worker *w) {
     uint64_t a = atomic_fetch_add_explicit(&T->next, CHUNK, memory_order_relaxed);
     if (a >= T->nwin || w->oom)
       return;
+    w->chunk[w->nchunks++] = (uint32_t)(a / CHUNK);
     uint64_t b = a + CHUNK < T->nwin ? a + CHUNK : T->nwin;
     for (uint64_t i = a; i < b && !w->oom; i++)
       expand_state(w, i);
@@ -585,26 +593,26 @@ static void commit(Threads *T) {
   }
 }
 
-// The parallel commit. Each thread takes a share of the window's states
-// (consecutive ids). The tally phase counts its new states and transitions
+// The parallel commit. Each thread takes the chunks of the window's states
+// (consecutive ids) it expanded. The tally phase counts their new states and transitions
 // and looks for anything that stops the search or needs the serial steps
 // (an error, a failed invariant, a reachable reached, a deadlock that is a
 // violation, an insertion left to the commit); then this thread checks the
 // bounds against the window's totals (--max-states, --max-steps, --memory,
 // the set's growth, a signal). When nothing of that happens in the window,
 // the serial commit would take every state the same way, each new state
-// getting the next id: the shares' new states get consecutive ids, in share
-// order, so a share's first id is the sum of those before it. The write
-// phase then puts each share's log records and frontier states at their
+// getting the next id: the chunks' new states get consecutive ids, in chunk
+// order, so a chunk's first id is the sum of those before it. The write
+// phase then puts each chunk's log records and frontier states at their
 // places, every thread at once. Otherwise the window goes through the
 // serial commit, which stops exactly where the serial search stops.
 
-static void tally_phase(Worker *w) {
-  Threads *T = w->T;
+static void tally_chunk(Threads *T, uint32_t c) {
   bool deadlock = T->ctx->opt->deadlock;
   uint64_t nnew = 0, ntrans = 0;
   bool serial = false;
-  for (uint64_t i = w->ca; i < w->cb && !serial; i++) {
+  uint64_t end = (c + 1) * CHUNK < T->nwin ? (c + 1) * CHUNK : T->nwin;
+  for (uint64_t i = c * CHUNK; i < end && !serial; i++) {
     const Slot *sl = &T->slot[i];
     if (sl->kind == SLOT_OUTSIDE)
       continue;
@@ -626,24 +634,27 @@ static void tally_phase(Worker *w) {
       }
     }
   }
-  w->nnew = nnew, w->ntrans = ntrans, w->serial = serial;
+  T->part[c] = (Part){.nnew = nnew, .ntrans = ntrans, .serial = serial};
 }
 
-static void write_phase(Worker *w) {
+static void tally_phase(Worker *w) {
+  for (uint32_t k = 0; k < w->nchunks; k++)
+    tally_chunk(w->T, w->chunk[k]);
+}
+
+static void write_chunk(Worker *w, uint32_t c) {
   Threads *T = w->T;
   McrtCtx *ctx = T->ctx;
-  uint32_t na = ctx->model->nactions;
-  memset(w->fired, 0, na * sizeof *w->fired);
-  memset(w->bound_fired, 0, na * sizeof *w->bound_fired);
-  w->bound_transitions = 0, w->deadlocks = 0, w->truncated = false;
+  const Part *part = &T->part[c];
   // Where its first new state goes in the frontier.
-  uint64_t pos = w->first_new;
+  uint64_t pos = part->first_new;
   size_t sp = 0;
-  while (pos >= T->spans[sp].n && w->nnew > 0)
+  while (part->nnew > 0 && pos >= T->spans[sp].n)
     pos -= T->spans[sp++].n;
-  uint64_t id = T->log_base + w->first_new;
+  uint64_t id = T->log_base + part->first_new;
   size_t bytes = ctx->state_bytes;
-  for (uint64_t i = w->ca; i < w->cb; i++) {
+  uint64_t end = (c + 1) * CHUNK < T->nwin ? (c + 1) * CHUNK : T->nwin;
+  for (uint64_t i = c * CHUNK; i < end; i++) {
     const Slot *sl = &T->slot[i];
     if (sl->kind == SLOT_OUTSIDE)
       continue;
@@ -671,6 +682,15 @@ static void write_phase(Worker *w) {
   }
 }
 
+static void write_phase(Worker *w) {
+  uint32_t na = w->T->ctx->model->nactions;
+  memset(w->fired, 0, na * sizeof *w->fired);
+  memset(w->bound_fired, 0, na * sizeof *w->bound_fired);
+  w->bound_transitions = 0, w->deadlocks = 0, w->truncated = false;
+  for (uint32_t k = 0; k < w->nchunks; k++)
+    write_chunk(w, w->chunk[k]);
+}
+
 // True when the window was committed here; false: nothing was done, the
 // serial commit must take it.
 static bool commit_parallel(Threads *T) {
@@ -679,18 +699,14 @@ static bool commit_parallel(Threads *T) {
   const McrtModel *m = ctx->model;
   if (!T->parallel_commit || T->base_id <= 1 || mcrt_signal || mcrt_fpset_wants_grow(&ctx->set))
     return false; // (ids 0 and 1: the serial commit has the test hook)
-  uint32_t parts = T->solo ? 1 : T->n;
-  for (uint32_t t = 0; t < parts; t++) {
-    T->w[t].ca = T->nwin * t / parts;
-    T->w[t].cb = T->nwin * (t + 1) / parts;
-  }
+  uint32_t parts = T->solo ? 1 : T->n; // the threads that expanded the window
   run(T, PHASE_TALLY);
   uint64_t nnew = 0, ntrans = 0;
-  for (uint32_t t = 0; t < parts; t++) {
-    if (T->w[t].serial)
+  for (uint64_t c = 0; c * CHUNK < T->nwin; c++) {
+    if (T->part[c].serial)
       return false;
-    T->w[t].first_new = nnew;
-    nnew += T->w[t].nnew, ntrans += T->w[t].ntrans;
+    T->part[c].first_new = nnew;
+    nnew += T->part[c].nnew, ntrans += T->part[c].ntrans;
   }
   uint64_t limit = opt->max_states < MCRT_LOG_MAX_STATES ? opt->max_states : MCRT_LOG_MAX_STATES;
   if (ctx->states + nnew > limit || ctx->transitions + ntrans > opt->max_steps)
@@ -812,7 +828,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
       T.reach_open |= (uint64_t)!ctx->reached[i] << i;
     for (uint32_t i = 0; i < T.n; i++) {
       Worker *w = &T.w[i];
-      w->nsucc = 0, w->arena_len = 0, w->nerrs = 0;
+      w->nsucc = 0, w->arena_len = 0, w->nerrs = 0, w->nchunks = 0;
       memset(w->own_len, 0, T.n * sizeof *w->own_len);
     }
     double t0 = mcrt_now();
