@@ -26,12 +26,23 @@
 // its transition (Decl.process); in a .mc spec the binding of the action's
 // first scalarset parameter (one process per action and value), else the
 // action itself. The visible cells are those the invariants, reachable,
-// terminal, constraint and accepting predicates read.
+// terminal, constraint and accepting predicates read; what each of the five
+// kinds reads is listed apart too (pred_reads; a scenario's state cell goes
+// with the accepting predicates), for a search that needs only some of them
+// (--search odpor: invariants and reachables).
 #include "mcgen.h"
 
 #define DEPS_MAX_RULES (1u << 20)
 #define DEPS_MAX_CELLS (1u << 20)
 #define DEPS_MAX_ENTRIES (1u << 26) // cells in all the lists together
+
+// The kinds of predicate whose reads are listed apart, and their names in
+// McrtDeps (n<name>_reads, <name>_reads) and in mcgen --deps-json.
+enum { PK_INVARIANT, PK_REACHABLE, PK_TERMINAL, PK_CONSTRAINT, PK_ACCEPTING, PK_COUNT };
+static const char *const pred_kind_name[PK_COUNT] = {"invariant", "reachable", "terminal",
+                                                     "constraint", "accepting"};
+static const DeclKind pred_kind_decl[PK_COUNT] = {DK_INVARIANT, DK_REACHABLE, DK_TERMINAL,
+                                                  DK_CONSTRAINT, DK_ACCEPTING};
 
 static Type *R(Type *ty) { return resolve(ty); }
 
@@ -491,6 +502,7 @@ typedef struct Deps {
   uint32_t *process;
   Vec process_names;
   Vec visible;
+  Vec pred_reads[PK_COUNT]; // per kind of predicate, sorted cells
   const char *refused; // why there is no table, or NULL
 } Deps;
 
@@ -723,14 +735,21 @@ static bool compute(Program *prog, Layout *layout) {
     }
   }
   nbound = 0;
-  for (int i = 0; i < prog->decls.len; i++) {
-    Decl *d = prog->decls.data[i];
-    if (d->kind == DK_INVARIANT || d->kind == DK_REACHABLE || d->kind == DK_TERMINAL ||
-        d->kind == DK_CONSTRAINT || d->kind == DK_ACCEPTING)
-      reads_of(d->expr, &r);
+  for (int k = 0; k < PK_COUNT; k++) {
+    for (int i = 0; i < prog->decls.len; i++) {
+      Decl *d = prog->decls.data[i];
+      if (d->kind == pred_kind_decl[k])
+        reads_of(d->expr, &r);
+    }
+    if (k == PK_ACCEPTING && scenario_cell >= 0)
+      set_add_range(&r, scenario_cell, scenario_cell + 1);
+    set_drain(&r, &deps.pred_reads[k]);
   }
-  if (scenario_cell >= 0)
-    set_add_range(&r, scenario_cell, scenario_cell + 1);
+  for (int k = 0; k < PK_COUNT; k++)
+    for (int i = 0; i < deps.pred_reads[k].len; i++) {
+      intptr_t c = (intptr_t)deps.pred_reads[k].data[i];
+      set_add_range(&r, c, c + 1);
+    }
   set_drain(&r, &deps.visible);
   return true;
 }
@@ -812,6 +831,13 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
   for (int i = 0; i < deps.visible.len; i++)
     buf_printf(out, "%s%u", sep(i), (uint32_t)(intptr_t)deps.visible.data[i]);
   buf_printf(out, "%s};\n", deps.visible.len ? "\n" : "0");
+  for (int k = 0; k < PK_COUNT; k++) {
+    Vec *v = &deps.pred_reads[k];
+    buf_printf(out, "static const uint32_t mc_deps_%s_reads[] = {", pred_kind_name[k]);
+    for (int i = 0; i < v->len; i++)
+      buf_printf(out, "%s%u", sep((uint64_t)i), (uint32_t)(intptr_t)v->data[i]);
+    buf_printf(out, "%s};\n", v->len ? "\n" : "0");
+  }
   buf_printf(out,
              "static const McrtDeps mc_deps = {\n"
              "    .ncells = %uu,\n"
@@ -845,12 +871,15 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
              "    .dyn_start = mc_deps_dyn_start,\n"
              "    .dyn = mc_deps_dyn,\n"
              "    .values_start = mc_deps_values_start,\n"
-             "    .values = mc_deps_values,\n"
-             "};\n",
+             "    .values = mc_deps_values,\n",
              deps.ncells, (uint32_t)deps.process_names.len, (uint32_t)deps.visible.len,
              deps.any_resets ? "mc_deps_resets" : "NULL",
              deps.any_resets ? "normal_write" : "write", deps.any_resets ? "normal_write" : "write",
              (long long)error_offset, (long long)error_width, (long long)error_value);
+  for (int k = 0; k < PK_COUNT; k++)
+    buf_printf(out, "    .n%s_reads = %uu,\n    .%s_reads = mc_deps_%s_reads,\n", pred_kind_name[k],
+               (uint32_t)deps.pred_reads[k].len, pred_kind_name[k], pred_kind_name[k]);
+  buf_puts(out, "};\n");
   return true;
 }
 
@@ -922,7 +951,12 @@ int deps_print(Program *prog, Layout *layout, FILE *out, bool json) {
     fprintf(out, "],\n \"visible\": [");
     for (int i = 0; i < deps.visible.len; i++)
       fprintf(out, "%s%u", i ? ", " : "", (uint32_t)(intptr_t)deps.visible.data[i]);
-    fprintf(out, "],\n \"rules\": [");
+    fprintf(out, "],\n \"predicate_reads\": {");
+    for (int k = 0; k < PK_COUNT; k++) {
+      fprintf(out, "%s", k ? ", " : "");
+      json_cells(out, pred_kind_name[k], &deps.pred_reads[k], 0, (uint32_t)deps.pred_reads[k].len);
+    }
+    fprintf(out, "},\n \"rules\": [");
     for (uint32_t r = 0; r < n; r++) {
       fprintf(out, "%s\n  {\"rule\": %u, \"name\": ", r ? "," : "", r);
       json_string(out, deps.rule_names.data[r]);

@@ -434,7 +434,8 @@ typedef struct McrtDeps {
   const uint32_t *process;               // nrules entries
   const char *const *process_names;
   // The cells the invariant, reachable, terminal, constraint and accepting
-  // predicates read (visibility), as one sorted list.
+  // predicates read (visibility), as one sorted list (each kind's apart at
+  // the end of the struct).
   uint32_t nvisible;
   const uint32_t *visible;
   // DVE's error state: a rule whose evaluation may fail (an overflow, an
@@ -476,6 +477,20 @@ typedef struct McrtDeps {
   // dynamic index (any value).
   const uint32_t *values_start;
   const int64_t *values;
+  // What each kind of predicate reads, sorted lists of cells (visible is
+  // their union): the invariants, the reachables, the terminal predicates,
+  // the constraints, the accepting predicates (with a scenario's state
+  // cell). A search may need only some to be visible (runtime/odpor.c).
+  uint32_t ninvariant_reads;
+  const uint32_t *invariant_reads;
+  uint32_t nreachable_reads;
+  const uint32_t *reachable_reads;
+  uint32_t nterminal_reads;
+  const uint32_t *terminal_reads;
+  uint32_t nconstraint_reads;
+  const uint32_t *constraint_reads;
+  uint32_t naccepting_reads;
+  const uint32_t *accepting_reads;
 } McrtDeps;
 
 typedef struct McrtModel {

@@ -8,10 +8,23 @@
 // Events and dependency. An event is one firing of an action rule. Two rules
 // are dependent when one writes a cell the other reads or writes, when they
 // belong to the same process (McrtDeps.process), when they are the same rule,
-// or when both write a visible cell (one an invariant or reachable reads:
-// then every execution of a trace passes through the same sequence of
-// visible values, so checking the states of one execution checks those of
-// all). The rules, not the processes, are what sleep sets and wakeup trees
+// or when both write a cell the invariants read, or both one the reachables
+// read (McrtDeps.invariant_reads, reachable_reads). Visibility is what the
+// checks of every state need: the writers of a predicate's cells are then
+// ordered alike in every execution of a trace, and each writes the same
+// values (what it reads was written by the same dependent events), so every
+// execution of the trace passes through the same sequence of values of those
+// cells, and checking the states of one checks those of all. A predicate
+// evaluated only where an execution ends needs no visibility: every
+// execution of a trace ends in the same state (independent rules commute),
+// and a terminal predicate is read only there (at a state where no rule is
+// enabled, to tell an end from a deadlock). Its cells are visible to the
+// breadth-first search's stubborn sets (McrtDeps.visible), not here.
+// Constraints and accepting predicates are refused (mcrt_odpor_prepare): a
+// constraint cuts executions in states that depend on the interleaving. Two
+// kinds apart (a rule writing only invariant cells and one writing only
+// reachable cells are independent) is still coarser than one predicate
+// apart, which is sound by the same argument. The rules, not the processes, are what sleep sets and wakeup trees
 // hold: a process with two rules enabled at once (a nondeterministic choice,
 // an action whose parameters are not a scalarset) is then explored
 // alternative by alternative, and the traces are those of the rules under
@@ -86,7 +99,7 @@ typedef struct Odpor {
   const McrtDeps *d;
   uint32_t nrules, nproc;
   uint8_t *dep_cache;   // nrules^2: 0 not known, 1 independent, 2 dependent (NULL: too many)
-  bool *writes_visible; // per rule
+  uint8_t *writes_visible; // per rule: 1 writes a cell an invariant reads, 2 a reachable's
   uint64_t init_rule;
 
   // The stack, levels 0 .. cap-1: state k (after k events), the clock
@@ -106,6 +119,7 @@ typedef struct Odpor {
   uint8_t *a, *b, *c;   // scratch states
 
   uint64_t executions, blocked, events, races, insertions;
+  uint64_t cut_branches; // branches added at the levels of cut executions
   uint64_t cycle_from, cycle_to; // the repeated state's depths (cycle bound)
 } Odpor;
 
@@ -138,7 +152,7 @@ static bool compute_dependent(const Odpor *o, uint32_t r, uint32_t s) {
   const McrtDeps *d = o->d;
   if (r == s || d->process[r] == d->process[s])
     return true;
-  if (o->writes_visible[r] && o->writes_visible[s])
+  if (o->writes_visible[r] & o->writes_visible[s])
     return true;
   return lists_meet(LIST(d, write, r), LIST(d, read, s)) ||
          lists_meet(LIST(d, write, s), LIST(d, read, r)) ||
@@ -566,6 +580,33 @@ static void progress(Odpor *o) {
   fflush(f);
 }
 
+// An execution cut at --max-depth after k events: every rule enabled at a
+// level of it, not asleep there nor already in its tree, becomes a branch
+// of that level. A cut hides the races of the events past it: an event
+// there may depend on one before the cut, and its reversal (a sequence that
+// fits in the bound where the cut execution does not reach it) would go
+// into the tree of a level of this execution. A level that explores every
+// rule that does not sleep misses no such sequence (each starts with one
+// of those rules: a source set); the sleep sets still prune the
+// interleavings explored twice, and the executions are no longer one per
+// trace. Levels whose executions all end before the bound keep the races
+// alone.
+static void expand_cut(Odpor *o, uint64_t k) {
+  for (uint64_t i = 0; i < k; i++) {
+    Level *L = &o->lv[i];
+    for (uint32_t e = 0; e < L->nenabled; e++) {
+      uint32_t r = L->enabled[e];
+      bool known = r == L->rule || asleep(L, r);
+      for (uint32_t c = o->nodes[L->wut].first; c != NONE && !known; c = o->nodes[c].next)
+        known = o->nodes[c].rule == r;
+      if (!known) {
+        add_child(o, L->wut, new_node(o, r));
+        o->cut_branches++;
+      }
+    }
+  }
+}
+
 // The end of a maximal execution of k events (or one cut at --max-depth).
 static void execution_end(Odpor *o, uint64_t k) {
   o->executions++;
@@ -623,6 +664,7 @@ static void explore(Odpor *o, uint64_t k) {
   }
   if (k >= ctx->opt->max_depth) {
     ctx->depth_truncated = true;
+    expand_cut(o, k);
     execution_end(o, k);
     return;
   }
@@ -692,7 +734,9 @@ static void odpor_search(McrtCtx *ctx) {
     o->dep_cache = calloc((size_t)o->nrules * o->nrules + 1, 1);
   o->writes_visible = xrealloc(NULL, (o->nrules + 1) * sizeof *o->writes_visible);
   for (uint32_t r = 0; r < o->nrules; r++)
-    o->writes_visible[r] = lists_meet(LIST(o->d, write, r), o->d->visible, o->d->nvisible);
+    o->writes_visible[r] =
+        (uint8_t)(lists_meet(LIST(o->d, write, r), o->d->invariant_reads, o->d->ninvariant_reads) |
+                  lists_meet(LIST(o->d, write, r), o->d->reachable_reads, o->d->nreachable_reads) << 1);
   o->a = xrealloc(NULL, o->stride);
   o->b = xrealloc(NULL, o->stride);
   o->c = xrealloc(NULL, o->stride);
@@ -752,6 +796,10 @@ static void odpor_summary(FILE *f, const McrtCtx *ctx) {
   fprintf(f, "odpor races:   %" PRIu64 " reversible races, %" PRIu64
              " wakeup tree insertions; no state is stored besides the count above\n",
           o->races, o->insertions);
+  if (o->cut_branches)
+    fprintf(f, "odpor cut:     %" PRIu64 " branches added at the levels of executions cut at "
+               "--max-depth (there, not one execution per trace)\n",
+            o->cut_branches);
   if (ctx->bound == MCRT_BOUND_CYCLE)
     fprintf(f, "odpor cycle:   the state at depth %" PRIu64 " came back at depth %" PRIu64
                " of the same execution\n",
@@ -764,8 +812,9 @@ static void odpor_report(FILE *f, const McrtCtx *ctx) {
     return;
   fprintf(f, ", \"odpor\": {\"executions\": %" PRIu64 ", \"sleep_set_blocked\": %" PRIu64
              ", \"events\": %" PRIu64 ", \"max_depth\": %" PRIu64 ", \"races\": %" PRIu64
-             ", \"insertions\": %" PRIu64 "}",
-          o->executions, o->blocked, o->events, ctx->depth, o->races, o->insertions);
+             ", \"insertions\": %" PRIu64 ", \"cut_branches\": %" PRIu64 "}",
+          o->executions, o->blocked, o->events, ctx->depth, o->races, o->insertions,
+          o->cut_branches);
 }
 
 int mcrt_odpor_prepare(const McrtModel *m, McrtOptions *opt, FILE *err) {

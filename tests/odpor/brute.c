@@ -18,8 +18,10 @@
 // The dependency is the one docs/DESIGN.md states for --search odpor, read
 // here from the table on its own (not through runtime/odpor.c): two rules
 // are dependent when they are the same rule or of the same process, when
-// one writes a cell the other reads or writes, or when both write a cell
-// the spec's predicates read (McrtDeps.visible).
+// one writes a cell the other reads or writes, when both write a cell the
+// invariants read (McrtDeps.invariant_reads), or both one the reachables
+// read (reachable_reads). A terminal predicate's cells are not visible: it
+// is read only where an execution ends.
 //
 // Exit 2 (message on stderr) if the model has no table, a rule fails, an
 // execution is longer than MAX_DEPTH (a cycle), or there are more than
@@ -64,9 +66,9 @@ static bool meet(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb)
   return false;
 }
 
-static bool writes_visible(uint32_t r) {
+static bool writes_to(uint32_t r, const uint32_t *cells, uint32_t n) {
   const uint32_t *w = deps->write + deps->write_start[r];
-  return meet(w, deps->write_start[r + 1] - deps->write_start[r], deps->visible, deps->nvisible);
+  return meet(w, deps->write_start[r + 1] - deps->write_start[r], cells, n);
 }
 
 static uint8_t *dep; // nrules x nrules
@@ -81,7 +83,10 @@ static bool compute_dep(uint32_t r, uint32_t s) {
   uint32_t nrr = deps->read_start[r + 1] - deps->read_start[r];
   uint32_t nrs = deps->read_start[s + 1] - deps->read_start[s];
   return meet(wr, nwr, rs, nrs) || meet(ws, nws, rr, nrr) || meet(wr, nwr, ws, nws) ||
-         (writes_visible(r) && writes_visible(s));
+         (writes_to(r, deps->invariant_reads, deps->ninvariant_reads) &&
+          writes_to(s, deps->invariant_reads, deps->ninvariant_reads)) ||
+         (writes_to(r, deps->reachable_reads, deps->nreachable_reads) &&
+          writes_to(s, deps->reachable_reads, deps->nreachable_reads));
 }
 
 static int cmp_pair(const void *a, const void *b) {

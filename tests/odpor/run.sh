@@ -10,19 +10,29 @@
 #      // ODPOR-RUN-ARGS: ARGS     the checker's options (both runs)
 #      // ODPOR-TRACES: N          the traces, counted by hand or published
 #                                  (the header says which): ODPOR must agree
+#      // ODPOR-TRACES-OF: SPEC    the traces are those the brute force
+#                                  counts for SPEC (a spec of specs/ that
+#                                  sorts before this one)
 #      // ODPOR-NO-BRUTE: WHY      too many interleavings for brute.c (and
 #                                  states for the breadth-first search)
 #    Every spec has no violation (exit 0), and so says the breadth-first
 #    search where the brute force runs.
+#    Also the classics at more sizes, printed by classic_spec.py:
+#    lastzero(2) and (4), indexer(14) (its hand count: 512 traces, 7 s of
+#    CPU), readers-writers(R, W) for five (R, W) (hand counts W! (W+1)^R).
 #    Then ten random specs of random_spec.py (choices, blocking guards):
 #    executions equal the brute force's traces (blocked ones allowed).
+#    Then twenty with a terminal predicate (whose cells are not visible):
+#    the breadth-first search's verdict, executions = traces where ok.
 # 2. The bugs: specs/lost_update.mc's invariant violation and the deadlock
 #    of specs/philosophers.mc are found, and their traces replay (the
 #    runtime replays every printed trace; a trace that does not is an
 #    internal error, exit 2).
-# 3. The rest of the contract: --max-depth (incomplete, exit 3), a cycle
-#    without it (incomplete, bound "cycle"), the refusals (liveness,
-#    --symmetry verify, constraints), the report's "odpor" member.
+# 3. The rest of the contract: --max-depth (incomplete, exit 3; a violation
+#    within the bound found as the breadth-first search finds it), a cycle
+#    without it (incomplete, bound "cycle"), --symmetry on and --threads
+#    (run without either, with notes), the refusals (liveness, --symmetry
+#    verify, constraints), the report's "odpor" member.
 #
 # Needs jq, cc and python3; the runtime's headers for brute.c; checkers
 # with the compiler's dependency table (McrtModel.deps).
@@ -51,12 +61,25 @@ build() {
 # the dependency of DVE processes, rendezvous, committed states and the
 # error state.
 dve="buffered committed committed_sync index_out_of_range error_state_explored"
-for spec in "$root"/tests/odpor/specs/*.mc $(for d in $dve; do echo "$root/tests/dve/$d.dve"; done); do
+mkdir -p "$tmp/classic"
+for c in "lastzero 2" "lastzero 4" "indexer 14" "readers 1 1" "readers 2 2" "readers 4 2" \
+  "readers 3 3" "readers 5 1"; do
+  # shellcheck disable=SC2086
+  python3 "$root/tests/odpor/classic_spec.py" $c >"$tmp/classic/$(echo $c | tr ' ' _).mc" ||
+    ko "classic_spec.py $c" "the generator failed"
+done
+for spec in "$root"/tests/odpor/specs/*.mc "$tmp"/classic/*.mc \
+  $(for d in $dve; do echo "$root/tests/dve/$d.dve"; done); do
   name=$(basename "$spec" .mc)
   name=$(basename "$name" .dve)
   args=$(sed -n 's|^// ODPOR-RUN-ARGS: ||p' "$spec")
   case $spec in *.dve) args=--no-deadlock ;; esac
   want=$(sed -n 's|^// ODPOR-TRACES: ||p' "$spec")
+  of=$(sed -n 's|^// ODPOR-TRACES-OF: ||p' "$spec")
+  if [ -n "$of" ]; then
+    want=$(sed -n 's/^traces //p' "$tmp/$of.count" 2>/dev/null)
+    [ -n "$want" ] || { ko "$name" "no brute force count of $of"; continue; }
+  fi
   if ! build "$spec" "$name"; then
     ko "$name" "mcgen failed: $(head -3 "$tmp/$name.mcgen")"
     continue
@@ -96,7 +119,7 @@ for spec in "$root"/tests/odpor/specs/*.mc $(for d in $dve; do echo "$root/tests
   elif [ "$inter" -lt "$traces" ]; then
     ko "$name" "$inter interleavings, fewer than the $traces traces"
   else
-    ok "$name: $execs executions = $traces traces (of $inter interleavings), 0 blocked${want:+, as counted in its header}"
+    ok "$name: $execs executions = $traces traces (of $inter interleavings), 0 blocked${want:+, as counted in its header}${of:+ (those of $of)}"
   fi
 done
 
@@ -132,6 +155,36 @@ for seed in 3 5 6 7 11 34 37 38 40 75; do
     ko "$name" "ODPOR explored $execs executions, brute force counts $traces traces"
   fi
 done
+
+# 1c. The random specs with a terminal predicate (`terminal fin: x0 != 1;`,
+# deadlocks checked): its cells are not visible, so it adds no trace, and
+# the verdict is the breadth-first search's (a deadlock where it fails, an
+# invariant violation); where none, executions = the brute force's traces.
+tbad= tviol=0 tcount=0
+for seed in $(seq 1 20); do
+  name=term$seed
+  { python3 "$root/tests/odpor/random_spec.py" $seed && echo "terminal fin: x0 != 1;"; } >"$tmp/$name.mc"
+  build "$tmp/$name.mc" "$name" || { tbad="$tbad $seed(build)"; continue; }
+  "$tmp/$name" --search odpor --report "$tmp/$name.json" >"$tmp/$name.out" 2>&1
+  code=$?
+  "$tmp/$name" >"$tmp/$name.bfs" 2>&1
+  bfs=$?
+  [ $code = $bfs ] || { tbad="$tbad $seed(exit $code, BFS $bfs)"; continue; }
+  [ $code = 1 ] && { tviol=$((tviol + 1)); continue; }
+  if ! cc -std=c11 -O2 -D_GNU_SOURCE -DCHECKER="\"$tmp/$name.c\"" -I"$root/runtime" \
+    -o "$tmp/$name.brute" "$root/tests/odpor/brute.c" "$B/libmcrt.a" -lm -pthread >/dev/null 2>&1; then
+    tbad="$tbad $seed(brute.c)"
+    continue
+  fi
+  traces=$("$tmp/$name.brute" | sed -n 's/^traces //p')
+  execs=$(jq .odpor.executions "$tmp/$name.json")
+  [ "$execs" = "$traces" ] && tcount=$((tcount + 1)) || tbad="$tbad $seed($execs != $traces)"
+done
+if [ -z "$tbad" ] && [ $tviol -gt 0 ] && [ $tcount -gt 0 ]; then
+  ok "terminal predicates: 20 random specs, $tviol violations as the breadth-first search finds, $tcount with executions = traces"
+else
+  ko "terminal predicates" "$tbad"
+fi
 
 # 2. The bugs, with traces that replay.
 if build "$root/specs/lost_update.mc" lost_update; then
@@ -174,6 +227,86 @@ if build "$root/specs/philosophers.mc" philosophers; then
   fi
 else
   ko philosophers "mcgen failed"
+fi
+
+# A terminal predicate's cells are not visible (only the end state of an
+# execution is checked against it): one that fails at the ends of some
+# traces (thread 0 of lastzero(3) stops at the last zero, i == 0 only when
+# every writer came first) is a deadlock that --search odpor finds, as the
+# breadth-first search does.
+sed 's/^terminal all_done: .*/terminal at_zero: found \&\& i == 0;/' \
+  "$root/tests/odpor/specs/terminal_lastzero3.mc" >"$tmp/terminal_fails.mc"
+if grep -q '^terminal at_zero' "$tmp/terminal_fails.mc" && build "$tmp/terminal_fails.mc" terminal_fails; then
+  "$tmp/terminal_fails" --search odpor >"$tmp/tf.out" 2>&1
+  code=$?
+  "$tmp/terminal_fails" >"$tmp/tf.bfs" 2>&1
+  bfs=$?
+  if [ $code = 1 ] && [ $bfs = 1 ] && grep -q '^result: violation: deadlock' "$tmp/tf.out" &&
+    grep -q '^result: violation: deadlock' "$tmp/tf.bfs"; then
+    ok "terminal_fails: the deadlock where the terminal predicate fails found, as by BFS"
+  else
+    ko terminal_fails "exit $code (BFS $bfs): $(grep '^result' "$tmp/tf.out")"
+  fi
+else
+  ko terminal_fails "mcgen failed"
+fi
+
+# --max-depth D: a violation within D events is found, as the breadth-first
+# search under the same bound finds it (a spec whose runs are all longer:
+# the random specs of 1b, cut at 1 to 5 events, with deadlocks checked and,
+# if the spec has an invariant, without). The races of events past the cut
+# are not seen; without expanding the levels of cut executions (odpor.c's
+# expand_cut) 11 of the --no-deadlock runs alone missed an invariant
+# violation.
+md_runs=0 md_viol=0 md_bad=
+for seed in $(seq 1 60); do
+  name=md$seed
+  python3 "$root/tests/odpor/random_spec.py" $seed >"$tmp/$name.mc" && build "$tmp/$name.mc" "$name" ||
+    { md_bad="$md_bad $seed(build)"; continue; }
+  modes=deadlock
+  grep -q '^invariant' "$tmp/$name.mc" && modes="deadlock --no-deadlock"
+  for mode in $modes; do
+    [ $mode = deadlock ] && mode=
+    for d in 1 2 3 4 5; do
+      # shellcheck disable=SC2086
+      "$tmp/$name" --search odpor $mode --max-depth $d >"$tmp/md.out" 2>&1
+      code=$?
+      # shellcheck disable=SC2086
+      "$tmp/$name" $mode --max-depth $d >"$tmp/md.bfs" 2>&1
+      bfs=$?
+      md_runs=$((md_runs + 1))
+      [ $bfs = 1 ] && md_viol=$((md_viol + 1))
+      # (With both a deadlock and an invariant violation in reach, which
+      # one is found first depends on the order of the search.)
+      if { [ $code = 1 ] || [ $bfs = 1 ]; } && [ $code != $bfs ]; then
+        md_bad="$md_bad $seed(${mode:+nd,}d$d:$code/$bfs)"
+      fi
+    done
+  done
+done
+if [ -z "$md_bad" ] && [ $md_viol -gt 0 ]; then
+  ok "--max-depth: $md_runs bounded runs, the $md_viol violations of the breadth-first search found"
+else
+  ko "--max-depth" "verdicts differ from the breadth-first search's:$md_bad"
+fi
+
+# --symmetry on and --threads 2: the same executions, in one thread and
+# without symmetry reduction, each with a note on stderr, and the report
+# says so (readers_writers.mc has two scalarsets; 54 traces by hand).
+if build "$root/tests/odpor/specs/readers_writers.mc" rw_sym; then
+  "$tmp/rw_sym" --search odpor --no-deadlock --symmetry on --threads 2 --report "$tmp/rw.json" \
+    >"$tmp/rw.out" 2>"$tmp/rw.err"
+  code=$?
+  got=$(jq -c '[.odpor.executions, .odpor.sleep_set_blocked, .symmetry, .threads]' "$tmp/rw.json")
+  if [ $code = 0 ] && [ "$got" = '[54,0,"off",1]' ] &&
+    grep -q '^note: --search odpor runs in one thread (--threads 2 ignored)' "$tmp/rw.err" &&
+    grep -q '^note: --search odpor explores .* without symmetry reduction' "$tmp/rw.err"; then
+    ok "--symmetry on --threads 2: 54 executions, symmetry off and one thread, with notes"
+  else
+    ko "--symmetry on --threads 2" "exit $code, $got: $(head -2 "$tmp/rw.err" | tr '\n' '|')"
+  fi
+else
+  ko "--symmetry on --threads 2" "mcgen failed"
 fi
 
 # 3. Refusals.
