@@ -143,7 +143,7 @@ typedef struct McrtFpGrow {
   McrtFpSet old, t;
 } McrtFpGrow;
 static inline bool mcrt_fpset_parallel_grow_ok(const McrtFpSet *set) {
-  return !set->slot_bytes && !set->ids && !set->id_words;
+  return !set->rem_bits && !set->ids && !set->id_words;
 }
 bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g);
 void mcrt_fpset_grow_part(McrtFpGrow *g, uint64_t a, uint64_t b, McrtFpStash *stash);
