@@ -8,11 +8,15 @@
 # promela/NAME.pm (`spin -a`, then pan built with PAN_CFLAGS of bench/lib.sh,
 # the flags SPIN's manual gives for a safety search, with its default
 # partial-order reduction) and runs `pan -E -n -m1000000 -w22` (no
-# invalid-end-state check, as --no-deadlock). The table gives mcgen's states
-# without and with reduction, pan's "states, stored", and the CPU seconds
-# (user + sys, /usr/bin/time) of each run, the least of --repeat N runs.
-# The encodings differ (Promela's d_steps and gotos are not DVE's
-# transitions): the counts are compared as they are.
+# invalid-end-state check, as --no-deadlock); a second pan built with
+# -DNOREDUCE gives pan's count without its reduction. The table gives
+# mcgen's states without and with reduction, pan's "states, stored" with and
+# without its reduction, each tool's reduction factor (states off / on),
+# and the CPU seconds (user + sys, /usr/bin/time) of each reduced run, the
+# least of --repeat N runs. The encodings differ (Promela's atomic blocks,
+# d_steps and gotos are not DVE's transitions; on some instances pan's
+# count without reduction is already below mcgen's with it): the factors
+# compare the reductions, the counts the state spaces as they are.
 #
 # Usage: bench/por.sh [--repeat N] [--timeout SECONDS] [NAME...]
 #   MCGEN=/other/build/mcgen; BEEM_DIR overrides the suite
@@ -54,8 +58,8 @@ mc_states() { sed -n 's/^states: *\([0-9]*\) distinct.*/\1/p' "$1" | head -n 1; 
   echo "Measured $(date -u +%Y-%m-%d) on $cpu ($mem_total), $(spin -V 2>&1 | head -n 1); the"
   echo "machine was shared with other jobs (CPU times, least of $repeat run(s))."
   echo
-  echo "| instance | mcgen states, --por off | mcgen states, --por on | pan states (POR) | on / pan | CPU s mcgen off / on / pan |"
-  echo "| --- | ---: | ---: | ---: | ---: | --- |"
+  echo "| instance | mcgen states, --por off | mcgen states, --por on | pan states, no POR | pan states, POR | on / pan | factor mcgen / pan | CPU s mcgen off / on / pan |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"
 } >"$out/por.md"
 for n in "${names[@]}"; do
   dir=$out/$n
@@ -64,7 +68,8 @@ for n in "${names[@]}"; do
   cp "$beem/promela/$n.pm" "$dir/"
   # shellcheck disable=SC2086  # flag list
   if ! "$MCGEN" -o "$dir/checker" "$beem/dve/$n.dve" >"$dir/build.log" 2>&1 ||
-     ! (cd "$dir" && spin -a "$n.pm" && "$CC" $PAN_CFLAGS -o pan pan.c) >>"$dir/build.log" 2>&1; then
+     ! (cd "$dir" && spin -a "$n.pm" && "$CC" $PAN_CFLAGS -o pan pan.c &&
+        "$CC" $PAN_CFLAGS -DNOREDUCE -o pan_noreduce pan.c) >>"$dir/build.log" 2>&1; then
     echo "bench/por.sh: ERROR: building $n failed (see $dir/build.log)" >&2
     continue
   fi
@@ -74,6 +79,8 @@ for n in "${names[@]}"; do
   on_cpu=$best_cpu on_states=$(mc_states "$dir/on.out")
   measure "$dir" pan "$dir/pan" -E -n -m1000000 -w22
   pan_cpu=$best_cpu pan_st=$(pan_states "$dir/pan.out")
-  echo "| $n | $(commas "${off_states:-?}") | $(commas "${on_states:-?}") | $(commas "${pan_st:-?}") | $(div "${on_states:-x}" "${pan_st:-x}") | ${off_cpu:-?} / ${on_cpu:-?} / ${pan_cpu:-?} |" >>"$out/por.md"
+  "$dir/pan_noreduce" -E -n -m1000000 -w22 >"$dir/pan_noreduce.out" 2>&1 || true
+  pan_nr=$(pan_states "$dir/pan_noreduce.out")
+  echo "| $n | $(commas "${off_states:-?}") | $(commas "${on_states:-?}") | $(commas "${pan_nr:-?}") | $(commas "${pan_st:-?}") | $(div "${on_states:-x}" "${pan_st:-x}") | $(div "${off_states:-x}" "${on_states:-x}") / $(div "${pan_nr:-x}" "${pan_st:-x}") | ${off_cpu:-?} / ${on_cpu:-?} / ${pan_cpu:-?} |" >>"$out/por.md"
 done
 cat "$out/por.md"

@@ -8,14 +8,18 @@
 # of each is kept). Speed is states per WALL second (threads exist to cut
 # wall time; CPU time grows with them), from /usr/bin/time; bytes/state is
 # the report's (accounted memory at the end / states) and peak RSS / states.
-# The counts of the two runs must be equal, and equal to BEEM's published
-# one (else a loud error, exit 1). The machine is shared: the load average
+# CPU seconds (user + system) and the report's thread_phases_s (wall
+# seconds of the expand, insert and commit phases) are kept beside them:
+# on a loaded machine the wall-clock ratio says little, the CPU seconds
+# still say what the threads cost. The counts of the two runs must be
+# equal, and equal to BEEM's published one (else a loud error, exit 1). The machine is shared: the load average
 # before each run is recorded next to it, and a ratio measured under load
 # is a lower bound of what a quiet machine gives.
 #
 # Outputs go to bench/out/threads/ (threads.md, threads.csv, logs).
 #
 # Usage: bench/threads.sh [--repeat N] [--threads T] [NAME...]
+#   --repeat N   runs per setting (default 2; the fastest is kept)
 #   default NAMES: lamport.5 peterson.4 at.3 fischer.3 bakery.5 bakery.6
 #   --threads T  the thread count compared with 1 (default 2)
 #   MCGEN=/other/build/mcgen bench/threads.sh ...; BEEM_DIR overrides the
@@ -23,7 +27,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 MCGEN=${MCGEN:-$PWD/build/mcgen}
-REPEAT=1
+REPEAT=2
 T=2
 names=()
 while [ $# -gt 0 ]; do
@@ -38,7 +42,7 @@ beem=$(tools/beem-dir) || { echo "error: the BEEM suite is not there (tools/beem
 out=bench/out/threads
 mkdir -p "$out"
 csv=$out/threads.csv
-echo "name,beem_states,threads,states,wall_s,cpu_s,states_per_wall_s,report_bytes_per_state,rss_bytes_per_state,load" >"$csv"
+echo "name,beem_states,threads,states,wall_s,cpu_s,states_per_wall_s,report_bytes_per_state,rss_bytes_per_state,load,expand_s,insert_s,commit_s" >"$csv"
 status=0
 
 expected() { python3 -c 'import csv,sys
@@ -62,10 +66,12 @@ for name in "${names[@]}"; do
         >"$out/$name.t$t.log" 2>&1
       read -r wall user sys rss_kb <"$out/$name.t$t.time"
       if [ -z "$best" ] || awk -v a="$wall" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
-        best="$wall $user $sys $rss_kb $load"
+        phases=$(jq -r '.thread_phases_s // {} | "\(.expand // "") \(.insert // "") \(.commit // "")"' \
+          "$out/$name.t$t.json")
+        best="$wall $user $sys $rss_kb $load $phases"
       fi
     done
-    read -r wall user sys rss_kb load <<<"$best"
+    read -r wall user sys rss_kb load ex ins com <<<"$best"
     states=$(jq .states "$out/$name.t$t.json")
     bps=$(jq .bytes_per_state "$out/$name.t$t.json")
     if [ "$states" != "$want" ]; then
@@ -73,9 +79,10 @@ for name in "${names[@]}"; do
       status=1
     fi
     awk -v n="$name" -v w="$want" -v t="$t" -v s="$states" -v wall="$wall" -v u="$user" \
-      -v sy="$sys" -v rss="$rss_kb" -v bps="$bps" -v load="$load" 'BEGIN {
-        printf "%s,%s,%s,%s,%s,%.2f,%.0f,%s,%.1f,%s\n", n, w, t, s, wall, u + sy,
-          s / (wall > 0 ? wall : 0.01), bps, rss * 1024 / s, load }' >>"$csv"
+      -v sy="$sys" -v rss="$rss_kb" -v bps="$bps" -v load="$load" -v ex="${ex:-}" -v ins="${ins:-}" \
+      -v com="${com:-}" 'BEGIN {
+        printf "%s,%s,%s,%s,%s,%.2f,%.0f,%s,%.1f,%s,%s,%s,%s\n", n, w, t, s, wall, u + sy,
+          s / (wall > 0 ? wall : 0.01), bps, rss * 1024 / s, load, ex, ins, com }' >>"$csv"
   done
 done
 
@@ -84,8 +91,8 @@ python3 - "$csv" "$T" >"$out/threads.md" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 t = sys.argv[2]
-print(f"| instance | states | states/s, 1 thread | states/s, {t} threads | speed-up | bytes/state 1 / {t} (accounted) | bytes/state 1 / {t} (peak RSS) | load avg 1 / {t} |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print(f"| instance | states | states/s, 1 thread | states/s, {t} threads | speed-up | CPU s 1 / {t} | phases at {t} (expand / insert / commit, wall s) | bytes/state 1 / {t} (accounted) | bytes/state 1 / {t} (peak RSS) | load avg 1 / {t} |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 by = {}
 for r in rows:
     by.setdefault(r["name"], {})[r["threads"]] = r
@@ -94,7 +101,9 @@ for name, d in by.items():
         continue
     a, b = d["1"], d[t]
     sa, sb = float(a["states_per_wall_s"]), float(b["states_per_wall_s"])
+    ph = " / ".join(f"{float(b[k]):.2f}" if b[k] else "-" for k in ("expand_s", "insert_s", "commit_s"))
     print(f"| {name} | {a['states']} | {sa:,.0f} | {sb:,.0f} | {sb / sa:.2f}x | "
+          f"{a['cpu_s']} / {b['cpu_s']} | {ph} | "
           f"{a['report_bytes_per_state']} / {b['report_bytes_per_state']} | "
           f"{a['rss_bytes_per_state']} / {b['rss_bytes_per_state']} | {a['load']} / {b['load']} |")
 EOF

@@ -498,7 +498,7 @@ typedef struct Deps {
   Vec rule_names;                       // "enter_loop(i=Proc_1)"
   Vec cell_bits;                        // per cell: bit offset, width
   uint32_t *key_start;                  // per rule: its keys (find_keys)
-  Vec key_cell, key_value, key_ne;
+  Vec key_cell, key_value, key_op;
   uint32_t *process;
   Vec process_names;
   Vec visible;
@@ -541,12 +541,19 @@ static uint32_t process_id(StrSet *seen, const char *name) {
   unreachable();
 }
 
+// The key conjuncts' comparisons (Deps.key_op, McrtDeps.key_op): the
+// cell's encoding against the key value.
+enum { KEY_EQ, KEY_NE, KEY_LT, KEY_LE, KEY_GT, KEY_GE };
+static const char *const key_op_text[] = {"==", "!=", "<", "<=", ">", ">="};
+
 // The conjuncts of the guard of the form `LOC == CONST` or `LOC != CONST`
-// (either side; `!(LOC == CONST)` too) where LOC is one scalar cell: while
-// one of them is false the rule is disabled, and only a rule that writes
-// its cell can enable it (a DVE transition's source state, a channel's
-// fill; an action's `P[i] == L0`). Each is appended to the key lists: the
-// cell, the value's encoding, and whether the test is `!=`.
+// where LOC is one scalar cell, and `LOC < CONST` (<=, >, >=) where it is
+// one cell of an integer range (either side; `!(LOC == CONST)` too): while
+// one of them is false the rule is disabled, and only a rule that writes its cell can
+// enable it (a DVE transition's source state, a channel's fill, a loop's
+// bound `j < N`; an action's `P[i] == L0`). Each is appended to the key
+// lists: the cell, the value's encoding, and the comparison (KEY_*; a
+// range's encodings are in the order of its values).
 static void find_keys(Node *guard, bool negated, CellSet *scratch) {
   if (guard->kind == ND_BINARY && guard->op == OP_AND && !negated) {
     find_keys(guard->lhs, false, scratch);
@@ -557,16 +564,22 @@ static void find_keys(Node *guard, bool negated, CellSet *scratch) {
     find_keys(guard->lhs, !negated, scratch);
     return;
   }
-  if (guard->kind != ND_BINARY || (guard->op != OP_EQ && guard->op != OP_NE))
+  if (guard->kind != ND_BINARY || guard->op < OP_EQ || guard->op > OP_GE)
     return;
-  bool ne = (guard->op == OP_NE) != negated;
+  // The comparison as `LOC op CONST`, LOC on the left (then on the right:
+  // the mirrored one), negated under a `!`.
+  static const int key_of[] = {KEY_EQ, KEY_NE, KEY_LT, KEY_LE, KEY_GT, KEY_GE};
+  static const int mirrored[] = {KEY_EQ, KEY_NE, KEY_GT, KEY_GE, KEY_LT, KEY_LE};
+  static const int negation[] = {KEY_NE, KEY_EQ, KEY_GE, KEY_GT, KEY_LE, KEY_LT};
+  bool ordered = guard->op != OP_EQ && guard->op != OP_NE;
   for (int side = 0; side < 2; side++) {
     Node *loc = side ? guard->rhs : guard->lhs, *other = side ? guard->lhs : guard->rhs;
     Loc l;
     int64_t v;
     bool found = locate(loc, &l, scratch) && l.starts.len == 1 && l.size == 1 &&
-                 (l.ty->kind == TY_BOOL || l.ty->kind == TY_RANGE || l.ty->kind == TY_ENUM ||
-                  l.ty->kind == TY_SCALARSET) &&
+                 (l.ty->kind == TY_RANGE ||
+                  (!ordered && (l.ty->kind == TY_BOOL || l.ty->kind == TY_ENUM ||
+                                l.ty->kind == TY_SCALARSET))) &&
                  eval(other, &v);
     Vec junk = {0};
     set_drain(scratch, &junk);
@@ -577,7 +590,12 @@ static void find_keys(Node *guard, bool negated, CellSet *scratch) {
       continue; // a value the cell never holds: no key
     vec_push(&deps.key_cell, (void *)(intptr_t)l.starts.data[0]);
     vec_push(&deps.key_value, (void *)(intptr_t)enc);
-    vec_push(&deps.key_ne, (void *)(intptr_t)ne);
+    int op = key_of[guard->op - OP_EQ];
+    if (side)
+      op = mirrored[op];
+    if (negated)
+      op = negation[op];
+    vec_push(&deps.key_op, (void *)(intptr_t)op);
     return;
   }
 }
@@ -804,10 +822,12 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
   buf_puts(out, "static const uint64_t mc_deps_key_value[] = {");
   for (int i = 0; i < deps.key_value.len; i++)
     buf_printf(out, "%s%lluu", sep((uint64_t)i), (unsigned long long)(intptr_t)deps.key_value.data[i]);
-  buf_printf(out, "%s};\nstatic const uint8_t mc_deps_key_ne[] = {", deps.key_value.len ? "\n" : "0");
-  for (int i = 0; i < deps.key_ne.len; i++)
-    buf_printf(out, "%s%u", sep((uint64_t)i), (unsigned)(intptr_t)deps.key_ne.data[i]);
-  buf_printf(out, "%s};\nstatic const uint32_t mc_deps_cell_bits[] = {", deps.key_ne.len ? "\n" : "0");
+  buf_printf(out, "%s};\nstatic const uint8_t mc_deps_key_op[] = {",
+             deps.key_value.len ? "\n" : "0");
+  for (int i = 0; i < deps.key_op.len; i++)
+    buf_printf(out, "%s%u", sep((uint64_t)i), (unsigned)(intptr_t)deps.key_op.data[i]);
+  buf_printf(out, "%s};\nstatic const uint32_t mc_deps_cell_bits[] = {",
+             deps.key_op.len ? "\n" : "0");
   for (int i = 0; i < deps.cell_bits.len; i++)
     buf_printf(out, "%s%llu", sep((uint64_t)i), (unsigned long long)(intptr_t)deps.cell_bits.data[i]);
   buf_printf(out, "%s};\n", deps.cell_bits.len ? "\n" : "0");
@@ -862,7 +882,7 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
              "    .key_start = mc_deps_key_cell_start,\n"
              "    .key_cell = mc_deps_key_cell,\n"
              "    .key_value = mc_deps_key_value,\n"
-             "    .key_ne = mc_deps_key_ne,\n"
+             "    .key_op = mc_deps_key_op,\n"
              "    .cell_bits = mc_deps_cell_bits,\n"
              "    .pread_start = mc_deps_pread_start,\n"
              "    .pread = mc_deps_pread,\n"
@@ -989,7 +1009,7 @@ int deps_print(Program *prog, Layout *layout, FILE *out, bool json) {
     for (uint32_t k = deps.key_start[r]; k < deps.key_start[r + 1]; k++)
       fprintf(out, "  key     %s %s %llu (encoding)\n",
               (const char *)deps.cell_names.data[(intptr_t)deps.key_cell.data[k]],
-              deps.key_ne.data[k] ? "!=" : "==",
+              key_op_text[(intptr_t)deps.key_op.data[k]],
               (unsigned long long)(intptr_t)deps.key_value.data[k]);
   }
   text_cells(out, "visible", &deps.visible, 0, (uint32_t)deps.visible.len);

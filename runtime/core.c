@@ -1,12 +1,15 @@
 // core.c: the bottom layer of the runtime (docs/DESIGN.md, "Runtime layers"):
 // internal errors, the clock, the error slot generated code writes, rule
 // groups, the signal flag every phase polls, stopping a run, and small
-// formatting helpers. It calls no other file of the runtime.
+// formatting helpers, reading and writing whole buffers. It calls no other
+// file of the runtime.
 #include "internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 _Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...) {
   va_list ap;
@@ -157,4 +160,41 @@ void mcrt_fprint_bytes(FILE *f, double bytes) {
     fprintf(f, "%.0f B", bytes);
   else
     fprintf(f, "%.1f %s", bytes, units[u]);
+}
+
+// ---------------------------------------------------------------------------
+// Whole buffers to and from a file (checkpoints: the stores save themselves).
+
+#define MCRT_FP_IO_STEP ((size_t)16 << 20) // bytes per read(2) or write(2)
+
+bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
+  if (hash)
+    XXH3_64bits_update(hash, p, n);
+  for (const char *c = p; n > 0;) {
+    ssize_t w = write(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    c += w, n -= (size_t)w;
+  }
+  return true;
+}
+
+bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash) {
+  size_t want = n;
+  for (char *c = p; n > 0;) {
+    ssize_t r = read(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      if (r == 0)
+        errno = 0; // end of file: a truncated file
+      return false;
+    }
+    c += r, n -= (size_t)r;
+  }
+  if (hash)
+    XXH3_64bits_update(hash, p, want);
+  return true;
 }

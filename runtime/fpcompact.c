@@ -571,7 +571,7 @@ typedef struct McrtFpcHeader {
 bool mcrt_fpc_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
   McrtFpcHeader h = {
       .capacity = set->capacity, .nslots = set->nslots, .max_count = set->max_count,
-      .count = mcrt_fpset_count(set), .grows = set->grows, .rem_bits = set->rem_bits,
+      .count = atomic_load_explicit(&set->count, memory_order_relaxed), .grows = set->grows, .rem_bits = set->rem_bits,
       .divisor = set->divisor, .map_bytes = set->map_bytes, .meta_bytes = set->meta_bytes,
   };
   return mcrt_write_hashed(fd, &h, sizeof h, hash) &&
@@ -623,7 +623,9 @@ bool mcrt_fpc_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
   atomic_init(&set->count, h.count);
   if (!mcrt_read_hashed(fd, p, h.map_bytes, hash) || !mcrt_read_hashed(fd, m, h.meta_bytes, hash)) {
     int e = errno;
-    mcrt_fpset_free(set);
+    munmap(p, h.map_bytes);
+    set->slots = NULL, set->map_bytes = 0;
+    mcrt_fpc_free(set);
     errno = e;
     return false;
   }

@@ -473,39 +473,6 @@ typedef struct McrtFpSetHeader {
   uint64_t words, capacity, nslots, max_count, count, map_bytes, grows, id_words, ids_bytes;
 } McrtFpSetHeader;
 
-#define MCRT_FP_IO_STEP ((size_t)16 << 20) // bytes per read(2) or write(2)
-
-bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
-  if (hash)
-    XXH3_64bits_update(hash, p, n);
-  for (const char *c = p; n > 0;) {
-    ssize_t w = write(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    c += w, n -= (size_t)w;
-  }
-  return true;
-}
-
-bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash) {
-  size_t want = n;
-  for (char *c = p; n > 0;) {
-    ssize_t r = read(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0) {
-      if (r == 0)
-        errno = 0; // end of file: a truncated file
-      return false;
-    }
-    c += r, n -= (size_t)r;
-  }
-  if (hash)
-    XXH3_64bits_update(hash, p, want);
-  return true;
-}
 
 bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
   McrtFpSetHeader h = {
@@ -556,4 +523,86 @@ bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
     return false;
   }
   return true;
+}
+
+// ---------------------------------------------------------------------------
+// Growth by several threads (threads.c): the serial migration's loop, cut
+// into parts of the old table. Parts insert into the new table at once, so
+// a slot is claimed by a CAS on its first word; no fingerprint is in two
+// parts, so a claimed slot is never one's own.
+
+bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g) {
+  g->old = *set;
+  return map_table(&g->t, g->old.words, grown_capacity(&g->old));
+}
+
+void mcrt_fpset_grow_part(McrtFpGrow *g, uint64_t a, uint64_t b, McrtFpStash *stash) {
+  unsigned w = g->old.words;
+  const uint64_t *src = (const uint64_t *)g->old.slots; // nobody writes the old table now
+  _Atomic uint64_t *dst = g->t.slots;
+  size_t slot_bytes = w * sizeof(uint64_t);
+  size_t step = g->old.map_bytes >= MCRT_FP_HUGE_MIN ? MCRT_HUGE_PAGE : MCRT_FP_RELEASE_SMALL;
+  // Only whole steps inside the part are given back here (end unmaps all).
+  size_t released = ((size_t)a * slot_bytes + step - 1) & ~(step - 1);
+  stash->n = 0;
+  for (uint64_t i = a; i < b; i++) {
+    uint64_t hi = src[w * i];
+    if (hi != 0) {
+      uint64_t j = home_slot(hi, g->t.capacity);
+      for (; j < g->t.nslots; j++) {
+        uint64_t v = 0;
+        if (atomic_load_explicit(&dst[w * j], memory_order_relaxed) == 0 &&
+            atomic_compare_exchange_strong_explicit(&dst[w * j], &v, hi, memory_order_relaxed,
+                                                    memory_order_relaxed))
+          break;
+      }
+      if (j < g->t.nslots) {
+        if (w == 2)
+          atomic_store_explicit(&dst[2 * j + 1], src[2 * i + 1], memory_order_relaxed);
+      } else { // off the end: end() extends the overflow area and inserts it
+        if (stash->n + w > stash->cap) {
+          size_t cap = stash->cap ? 2 * stash->cap : 64;
+          uint64_t *q = realloc(stash->fp, cap * sizeof *q);
+          if (!q)
+            mcrt_die("fingerprint set: no memory for the overflow while growing");
+          stash->fp = q, stash->cap = cap;
+        }
+        for (unsigned k = 0; k < w; k++)
+          stash->fp[stash->n++] = src[w * i + k];
+      }
+    }
+    size_t done = (size_t)(i + 1) * slot_bytes;
+    if (done >= released + step && i + 1 < b) {
+      size_t upto = done & ~(step - 1);
+      madvise((char *)src + released, upto - released, MADV_DONTNEED);
+      released = upto;
+    }
+  }
+}
+
+void mcrt_fpset_grow_end(McrtFpSet *set, McrtFpGrow *g, McrtFpStash *stashes, uint32_t n) {
+  McrtFpSet *t = &g->t;
+  unsigned w = g->old.words;
+  for (uint32_t p = 0; p < n; p++) {
+    for (size_t k = 0; k < stashes[p].n; k += w) {
+      uint64_t *dst = (uint64_t *)t->slots, hi = stashes[p].fp[k];
+      uint64_t j = home_slot(hi, t->capacity);
+      while (j < t->nslots && dst[w * j] != 0)
+        j++;
+      if (j == t->nslots) {
+        if (!extend_overflow(t))
+          mcrt_die("fingerprint set: cannot extend the overflow area while growing");
+        dst = (uint64_t *)t->slots;
+      }
+      dst[w * j] = hi;
+      if (w == 2)
+        dst[2 * j + 1] = stashes[p].fp[k + 1];
+    }
+  }
+  munmap((void *)g->old.slots, g->old.map_bytes);
+  t->id_words = g->old.id_words;
+  atomic_init(&t->count, atomic_load_explicit(&g->old.count, memory_order_relaxed));
+  t->grows = g->old.grows + 1;
+  t->shared = g->old.shared;
+  *set = *t;
 }

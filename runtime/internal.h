@@ -128,6 +128,27 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set);
 // x1.1), migrating in slot order, releasing the old table as it
 // goes. False if the new table could not be mapped (the set is unchanged).
 bool mcrt_fpset_grow(McrtFpSet *set);
+// Growth by several threads at once (threads.c), for the word layout
+// without ids (parallel_ok): begin maps the new table (false: it could
+// not, the set is unchanged); then each thread migrates its part of the
+// old table's slots, [a, b) (CAS into the new table, releasing its part of
+// the old one as it goes); end, once every part is done, installs the new
+// table. A part whose probe runs off the end of the new table keeps those
+// fingerprints aside (its stash), and end inserts them after extending the
+// overflow area.
+typedef struct McrtFpStash {
+  uint64_t *fp; // words per fingerprint: the set's
+  size_t n, cap;
+} McrtFpStash;
+typedef struct McrtFpGrow {
+  McrtFpSet old, t;
+} McrtFpGrow;
+static inline bool mcrt_fpset_parallel_grow_ok(const McrtFpSet *set) {
+  return !set->rem_bits && !set->ids && !set->id_words;
+}
+bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g);
+void mcrt_fpset_grow_part(McrtFpGrow *g, uint64_t a, uint64_t b, McrtFpStash *stash);
+void mcrt_fpset_grow_end(McrtFpSet *set, McrtFpGrow *g, McrtFpStash *stashes, uint32_t n);
 static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {
   return set->map_bytes + set->ids_bytes + set->meta_bytes + set->nregions * 64; // locks
 }
@@ -151,10 +172,6 @@ bool mcrt_fpc_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
 // False with errno set (0: the file ended early; EINVAL: not a set).
 bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash);
 bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
-// n bytes to or from fd in large calls, fed to hash (NULL: none); false with
-// errno set (0: the file ended early).
-bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash);
-bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash);
 
 // ---------------------------------------------------------------------------
 // log.c: the trace log. One 8-byte record per discovered state, in id order,
@@ -216,6 +233,20 @@ static inline McrtLogRecord mcrt_log_get(const McrtLog *log, uint64_t id) {
   return r;
 }
 
+// Several records at once (threads.c's parallel commit): reserve maps the
+// chunks of ids count .. count+n-1 (reserve_bytes: the bytes that maps),
+// threads then put each record at its id, and the caller adds n to count.
+// Not with --disk.
+size_t mcrt_log_reserve_bytes(const McrtLog *log, uint64_t n);
+bool mcrt_log_reserve(McrtLog *log, uint64_t n);
+static inline void mcrt_log_put(McrtLog *log, uint64_t id, uint32_t parent, uint32_t rule) {
+  uint64_t c = id >> MCRT_LOG_CHUNK_SHIFT;
+  unsigned pb = mcrt_log_parent_bytes(c);
+  uint8_t *p = log->chunks[c] + (id & MCRT_LOG_CHUNK_MASK) * (pb + log->rule_bytes);
+  memcpy(p, &parent, pb);
+  memcpy(p + pb, &rule, log->rule_bytes);
+}
+
 // Appends a record; its id is the previous count. False if mmap failed.
 static inline bool mcrt_log_append(McrtLog *log, uint32_t parent, uint32_t rule) {
   uint64_t c = log->count >> MCRT_LOG_CHUNK_SHIFT, i = log->count & MCRT_LOG_CHUNK_MASK;
@@ -258,6 +289,18 @@ size_t mcrt_queue_push_bytes(const McrtQueue *q);
 bool mcrt_queue_push(McrtQueue *q, const uint8_t *state);
 // Copies the oldest state to out; false when empty.
 bool mcrt_queue_pop(McrtQueue *q, uint8_t *out);
+// Room for n states at once (threads.c's parallel commit): append_bytes is
+// what append maps; append adds n states to the tail, their bytes to be
+// written by the caller at the places it gives: span k holds spans[k].n
+// states from spans[k].at on, in order. *nspans: how many (at most
+// n / per_chunk + 2). False if mmap failed (the queue is unchanged). Not
+// with --disk.
+typedef struct McrtQueueSpan {
+  uint8_t *at;
+  uint64_t n;
+} McrtQueueSpan;
+size_t mcrt_queue_append_bytes(const McrtQueue *q, uint64_t n);
+bool mcrt_queue_append(McrtQueue *q, uint64_t n, McrtQueueSpan *spans, size_t *nspans);
 size_t mcrt_disk_queue_bytes(const McrtQueue *q); // disk.c
 static inline size_t mcrt_queue_bytes(const McrtQueue *q) {
   return q->disk ? mcrt_disk_queue_bytes(q) : q->nchunks * q->chunk_bytes;
@@ -539,6 +582,10 @@ extern volatile sig_atomic_t mcrt_signal;
 const char *mcrt_signal_name(int sig);
 // Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE.
 void mcrt_test_pause(const char *phase);
+// n bytes to or from fd in large calls, fed to hash (NULL: none); false with
+// errno set (0: the file ended early).
+bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash);
+bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash);
 // The search engine mcrt_run (main.c) uses: search.c's serial search unless
 // another one (mpi.c) is installed before mcrt_run. Any hook but search may
 // be NULL (search: mcrt_search). Defined in core.c, at the bottom, so that
@@ -632,6 +679,8 @@ bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 void mcrt_progress(McrtCtx *ctx, double now);
 // Grows the fingerprint set within --memory. False: the bound (hit).
 bool mcrt_grow_set(McrtCtx *ctx);
+// What --memory counts while the set grows (the other stores, the new table).
+size_t mcrt_grow_set_bytes(const McrtCtx *ctx);
 
 // odpor.c: --search odpor. After the options are read: -1 to go on with the
 // run as odpor.c's engine (installed in mcrt_engine), else an exit code

@@ -67,3 +67,19 @@ size_t mcrt_log_bytes(const McrtLog *log) {
     bytes += chunk_bytes(log, i);
   return bytes;
 }
+
+size_t mcrt_log_reserve_bytes(const McrtLog *log, uint64_t n) {
+  size_t bytes = 0;
+  uint64_t last = n ? (log->count + n - 1) >> MCRT_LOG_CHUNK_SHIFT : 0;
+  for (uint64_t c = log->nchunks; n && c <= last; c++)
+    bytes += chunk_bytes(log, c);
+  return bytes;
+}
+
+bool mcrt_log_reserve(McrtLog *log, uint64_t n) {
+  uint64_t last = n ? (log->count + n - 1) >> MCRT_LOG_CHUNK_SHIFT : 0;
+  while (n && log->nchunks <= last)
+    if (!mcrt_log_add_chunk(log))
+      return false;
+  return true;
+}

@@ -452,12 +452,14 @@ typedef struct McrtDeps {
   uint64_t error_value;
   // Conjuncts of each rule's guard, for the enabling sets of partial-order
   // reduction: for k in key_start[r] .. key_start[r + 1], rule r is
-  // disabled unless cell key_cell[k] holds the encoding key_value[k]
-  // (key_ne[k]: unless it holds another value). cell_bits[2c] and
-  // cell_bits[2c + 1]: the bit offset and width of cell c.
+  // disabled unless the encoding in cell key_cell[k] compares to
+  // key_value[k] by key_op[k]: 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >= (the
+  // ordered ones on integer ranges, whose encodings are in the values'
+  // order). cell_bits[2c] and cell_bits[2c + 1]: the bit offset and width
+  // of cell c.
   const uint32_t *key_start, *key_cell;
   const uint64_t *key_value;
-  const uint8_t *key_ne;
+  const uint8_t *key_op;
   const uint32_t *cell_bits;
   // What rule r reads (guard and body) and writes (without the error
   // state) at a given state: the cells pread[pread_start[r] ..) and

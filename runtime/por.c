@@ -17,17 +17,22 @@
 //     the element this state selects: it reads that cell, so every writer
 //     of it is in T and no rule outside T moves the index;
 //   - for a disabled rule in T, a necessary enabling set: if one of its key
-//     conjuncts (McrtDeps.key_*) is false here, the writers of that cell
-//     (for `c == v`, those that may write v: McrtDeps.values); else every
-//     rule that writes a cell its guard reads. Nothing else can enable it.
+//     conjuncts (McrtDeps.key_*: a cell against a constant, ==, !=, <, <=,
+//     >, >=) is false here, the writers of that cell that may write a value
+//     making it hold (McrtDeps.values: a rule that writes only constants
+//     that do not cannot); else every rule that writes a cell its guard
+//     reads. The guard stays false until the conjunct holds, and the
+//     conjunct's cell changes only by its writers: nothing else enables it.
 // Then no sequence of rules outside T, from this state, enables a rule of
 // T, disables an enabled one or changes what it does, and every enabled
 // rule of T stays enabled after it (D1, D2): every deadlock stays
 // reachable. Up to 8 enabled rules, each not in an earlier seed's
 // closure, are tried as the seed, and a closure past a work budget (twice
-// the rules) is given up; the closure
-// with the fewest enabled rules wins (ties: the earliest seed), so the
-// choice is a function of the state.
+// the rules), or one whose marked rules already hold as many enabled ones
+// as the best so far, is given up (neither changes what a closure that
+// completes holds: giving up only expands more); the closure with the
+// fewest enabled rules wins (ties: the earliest seed), so the choice is a
+// function of the state.
 //
 // Visibility. A rule that writes a cell an invariant, reachable, terminal,
 // constraint or accepting predicate reads (McrtDeps.visible) is visible;
@@ -46,8 +51,9 @@
 //
 // Cycle proviso (breadth-first: Bošnački, Leue and Lluch Lafuente). A
 // reduced expansion at depth d is kept only when every successor it takes
-// is new: not already found at depth <= d. Otherwise the state is fully
-// expanded. Then along every path of reduced expansions the depth grows
+// is new: not already found at depth <= d. A closure that fails this is
+// not a candidate (another seed's may be); with none left the state is
+// fully expanded. Then along every path of reduced expansions the depth grows
 // by one at each step, so no cycle of the reduced graph is made of reduced
 // expansions alone: a rule left out at a state is taken, or made
 // irrelevant, at the latest where the depth stops growing (the ignoring
@@ -85,6 +91,8 @@ typedef struct McrtPorShared {
   bool *visible;                     // per rule: writes a visible cell
   uint32_t *dep_start, *dep;         // per rule: the rules dependent on it (static
                                      // lists; NULL past MCRT_POR_DEP_RULES rules)
+  uint32_t *en_start, *en;           // per rule: the writers of its guard's cells
+                                     // (the same bound)
   McrtCtx *main;                     // the search's context (its depth, its set)
   McrtFp *fresh;                     // states found at depth fresh_depth (open addressing)
   uint64_t fresh_cap, fresh_count, fresh_depth;
@@ -111,7 +119,12 @@ struct McrtPor {
   uint8_t *canon;
   const uint8_t *cur; // the state being expanded
   uint64_t work;      // rules looked at by the closure being computed
+  uint64_t scan;      // writers counted by falsified_key for it
+  uint32_t spent;     // closures of this state given up for the budget
+  uint64_t budget;    // the most either may reach
+  uint32_t marked_enabled; // enabled rules marked in the closure being computed
   bool *covered;      // per captured successor: in an earlier closure of this state
+  uint8_t *age;       // per captured successor: 0 not looked up yet, 1 new, 2 old
 };
 
 // ---------------------------------------------------------------------------
@@ -149,21 +162,24 @@ static void account(McrtPorShared *sh, const McrtPor *p) {
 #define MCRT_POR_DEP_RULES 4096
 
 // Per rule, the rules dependent on it by its static lists (what the
-// closure would gather cell by cell), once for the run.
-static bool tabulate_dependents(McrtPorShared *sh) {
+// closure would gather cell by cell: guard = false), or the writers of the
+// cells its guard reads (its enabling set when no key conjunct is false:
+// guard = true), once for the run, each rule once in a list.
+static bool tabulate(McrtPorShared *sh, bool guard, uint32_t **out_start, uint32_t **out) {
   const McrtDeps *d = sh->d;
   uint32_t n = sh->nrules;
   uint32_t *seen = calloc((size_t)n + 1, sizeof *seen);
-  sh->dep_start = calloc((size_t)n + 1, sizeof *sh->dep_start);
+  uint32_t *dep_start = *out_start = calloc((size_t)n + 1, sizeof *dep_start);
   size_t cap = 1024, len = 0;
-  sh->dep = malloc(cap * sizeof *sh->dep);
-  if (!seen || !sh->dep_start || !sh->dep)
+  uint32_t *dep = *out = malloc(cap * sizeof *dep);
+  if (!seen || !dep_start || !dep)
     return free(seen), false;
   for (uint32_t r = 0; r < n; r++) {
-    sh->dep_start[r] = (uint32_t)len;
-    for (int pass = 0; pass < 3; pass++) {
-      const uint32_t *start = pass == 2 ? d->read_start : d->normal_write_start;
-      const uint32_t *list = pass == 2 ? d->read : d->normal_write;
+    dep_start[r] = (uint32_t)len;
+    for (int pass = guard ? 1 : 0; pass < (guard ? 2 : 3); pass++) {
+      const uint32_t *start = guard ? d->guard_start
+                              : pass == 2 ? d->read_start : d->normal_write_start;
+      const uint32_t *list = guard ? d->guard : pass == 2 ? d->read : d->normal_write;
       const uint32_t *ostart = pass == 0 ? sh->readers_start : sh->writers_start;
       const uint32_t *other = pass == 0 ? sh->readers : sh->writers;
       for (uint32_t i = start[r]; i < start[r + 1]; i++)
@@ -173,16 +189,16 @@ static bool tabulate_dependents(McrtPorShared *sh) {
             continue;
           seen[u] = r + 1;
           if (len == cap) {
-            uint32_t *t = realloc(sh->dep, 2 * cap * sizeof *t);
+            uint32_t *t = realloc(dep, 2 * cap * sizeof *t);
             if (!t)
               return free(seen), false;
-            sh->dep = t, cap *= 2;
+            dep = *out = t, cap *= 2;
           }
-          sh->dep[len++] = u;
+          dep[len++] = u;
         }
     }
   }
-  sh->dep_start[n] = (uint32_t)len;
+  dep_start[n] = (uint32_t)len;
   sh->table_bytes += (len + n + 1) * sizeof(uint32_t);
   free(seen);
   return true;
@@ -233,7 +249,9 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
     for (uint32_t i = d->normal_write_start[r]; i < d->normal_write_start[r + 1]; i++)
       sh->visible[r] |= vis_cell[d->normal_write[i]];
   free(vis_cell);
-  if (sh->nrules <= MCRT_POR_DEP_RULES && !tabulate_dependents(sh))
+  if (sh->nrules <= MCRT_POR_DEP_RULES &&
+      (!tabulate(sh, false, &sh->dep_start, &sh->dep) ||
+       !tabulate(sh, true, &sh->en_start, &sh->en)))
     goto fail;
   sh->fresh_cap = 1024;
   sh->fresh = calloc(sh->fresh_cap, sizeof *sh->fresh);
@@ -249,7 +267,7 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   account(sh, p);
   return p;
 fail:
-  free(sh->dep_start), free(sh->dep);
+  free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
   free(sh->visible), free(sh->readers_start), free(sh->readers);
   free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   return NULL;
@@ -264,13 +282,13 @@ void mcrt_por_free(McrtPor *p) {
     return;
   if (p->owner) {
     McrtPorShared *sh = p->sh;
-    free(sh->dep_start), free(sh->dep);
+    free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
     free(sh->visible), free(sh->readers_start), free(sh->readers);
     free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   }
   free(p->states), free(p->rules), free(p->actions);
   free(p->succ_of), free(p->en_gen), free(p->mark), free(p->stack);
-  free(p->take), free(p->best), free(p->covered), free(p->canon);
+  free(p->take), free(p->best), free(p->covered), free(p->age), free(p->canon);
   free(p);
 }
 
@@ -352,7 +370,10 @@ static bool capture(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t
     bool *cv = realloc(p->covered, cap * sizeof *cv);
     if (cv)
       p->covered = cv;
-    if (!st || !ru || !ac || !tk || !be || !cv)
+    uint8_t *ag = realloc(p->age, cap * sizeof *ag);
+    if (ag)
+      p->age = ag;
+    if (!st || !ru || !ac || !tk || !be || !cv || !ag)
       mcrt_die("out of memory in partial-order reduction");
     p->cap = cap;
     if (p->owner)
@@ -370,19 +391,39 @@ static void add(McrtPor *p, uint32_t *top, uint32_t r) {
   if (p->mark[r] != p->mark_gen) {
     p->mark[r] = p->mark_gen;
     p->stack[(*top)++] = r;
+    p->marked_enabled += p->en_gen[r] == p->state_gen;
   }
 }
 
-// Whether rule w may write encoding v into cell c: it writes c other than
-// by constant assignments (or through a dynamic index, a method, which
-// leave no pair), or one of its constants is v.
-static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint64_t v) {
+// Whether encoding x compares to v by key comparison op (McrtDeps.key_op).
+static bool key_holds(uint64_t x, uint8_t op, uint64_t v) {
+  switch (op) {
+  case 0:
+    return x == v;
+  case 1:
+    return x != v;
+  case 2:
+    return x < v;
+  case 3:
+    return x <= v;
+  case 4:
+    return x > v;
+  default:
+    return x >= v;
+  }
+}
+
+// Whether rule w may make key conjunct k (cell c) hold: it writes c other
+// than by constant assignments (or through a dynamic index, a method,
+// which leave no pair), or one of its constants makes the conjunct hold.
+static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint32_t k) {
   bool paired = false;
   for (uint32_t i = d->values_start[w]; i < d->values_start[w + 1]; i++) {
     if (d->values[2 * i] != (int64_t)c)
       continue;
     paired = true;
-    if (d->values[2 * i + 1] < 0 || (uint64_t)d->values[2 * i + 1] == v)
+    if (d->values[2 * i + 1] < 0 ||
+        key_holds((uint64_t)d->values[2 * i + 1], d->key_op[k], d->key_value[k]))
       return true;
   }
   return !paired;
@@ -397,11 +438,13 @@ static uint32_t falsified_key(McrtPor *p, uint32_t r, uint32_t *key) {
   uint32_t best = UINT32_MAX, best_new = UINT32_MAX;
   for (uint32_t k = d->key_start[r]; k < d->key_start[r + 1]; k++) {
     uint32_t c = d->key_cell[k];
-    bool equal = mcrt_get_wide(p->cur, d->cell_bits[2 * c], d->cell_bits[2 * c + 1]) ==
-                 d->key_value[k];
-    if (equal != (bool)d->key_ne[k])
+    if (key_holds(mcrt_get_wide(p->cur, d->cell_bits[2 * c], d->cell_bits[2 * c + 1]),
+                  d->key_op[k], d->key_value[k]))
       continue; // this conjunct holds
     uint32_t fresh = 0;
+    p->scan += sh->writers_start[c + 1] - sh->writers_start[c];
+    if (p->scan > p->budget)
+      return UINT32_MAX; // the closure gives up
     for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
       fresh += p->mark[sh->writers[j]] != p->mark_gen;
     if (fresh < best_new)
@@ -453,12 +496,25 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
   uint32_t top = 0, enabled = 0, c, k;
   // A closure that grows past this much work is given up (the state is
   // then expanded with another seed's closure or fully): bounds the cost
-  // of a state on models whose rules share many cells.
+  // of a state on models whose rules share many cells, by the rules and by
+  // the enabled ones (pouring.2: 1724 rules on 7 cells, 24 enabled).
   uint64_t budget = 2 * (uint64_t)sh->nrules + 256;
-  p->work = 0;
+  if (budget > 32 * (uint64_t)p->nsucc + 256)
+    budget = 32 * (uint64_t)p->nsucc + 256;
+  // A list walk stops past four times the budget (one rule's list can be
+  // all the rules): the closure is then incomplete, and given up.
+  uint64_t hard = 4 * budget;
+  p->budget = hard;
+  p->work = p->scan = 0;
+  p->marked_enabled = 0;
   add(p, &top, seed);
   while (top > 0) {
+    // Every rule marked ends up in the closure: once `limit` enabled ones
+    // are, this closure cannot win (stopping early, not only when they are
+    // reached, is most of the saving on models that reduce nothing).
     if (p->work > budget)
+      return p->spent++, UINT32_MAX;
+    if (p->marked_enabled >= limit)
       return UINT32_MAX;
     uint32_t r = p->stack[--top];
     if (p->en_gen[r] == p->state_gen) {
@@ -467,7 +523,9 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
       p->take[p->succ_of[r]] = true;
       bool has_dyn = d->dyn_start[r] < d->dyn_start[r + 1];
       if ((!has_dyn || !resolve_dyn(p, r)) && sh->dep) { // the static lists, tabulated
-        for (uint32_t i = sh->dep_start[r]; i < sh->dep_start[r + 1]; i++)
+        if (p->work + sh->dep_start[r + 1] - sh->dep_start[r] > budget)
+          return p->spent++, UINT32_MAX; // the walk would be cut short
+        for (uint32_t i = sh->dep_start[r]; i < sh->dep_start[r + 1] && p->work <= hard; i++)
           add(p, &top, sh->dep[i]);
         continue;
       }
@@ -491,10 +549,18 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
       }
     } else if ((c = falsified_key(p, r, &k)) != UINT32_MAX) {
       // Disabled by a key conjunct: only a writer of its cell enables it,
-      // and for `c == v` only one that may write v there.
-      for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
-        if (d->key_ne[k] || may_write(d, sh->writers[j], c, d->key_value[k]))
+      // and only one that may write a value that makes it hold.
+      for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1] && p->work <= hard;
+           j++)
+        if (may_write(d, sh->writers[j], c, k))
           add(p, &top, sh->writers[j]);
+    } else if (p->scan > hard) {
+      return p->spent++, UINT32_MAX; // falsified_key gave up
+    } else if (sh->en) { // the writers of its guard's cells, tabulated
+      if (p->work + sh->en_start[r + 1] - sh->en_start[r] > budget)
+        return p->spent++, UINT32_MAX;
+      for (uint32_t i = sh->en_start[r]; i < sh->en_start[r + 1] && p->work <= hard; i++)
+        add(p, &top, sh->en[i]);
     } else {
       for (uint32_t i = d->guard_start[r]; i < d->guard_start[r + 1]; i++) {
         uint32_t c = d->guard[i];
@@ -503,7 +569,7 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
       }
     }
   }
-  return enabled;
+  return p->work > hard ? (p->spent++, UINT32_MAX) : enabled;
 }
 
 // Whether a successor was found at a depth <= the current one.
@@ -515,6 +581,20 @@ static bool is_old(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
   }
   McrtFp fp = mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits);
   return mcrt_fpset_contains(&main->set, fp) && !fresh_has(p->sh, fp, main->cur_depth + 1);
+}
+
+// Whether the closure in p->take meets the cycle proviso: each of its
+// successors new (not found at a depth <= the current one).
+static bool provisional(McrtCtx *ctx, McrtPor *p) {
+  for (uint32_t i = 0; i < p->nsucc && p->sh->proviso; i++) {
+    if (!p->take[i])
+      continue;
+    if (!p->age[i])
+      p->age[i] = is_old(ctx, p, p->states + (size_t)i * p->stride) ? 2 : 1;
+    if (p->age[i] == 2)
+      return false;
+  }
+  return true;
 }
 
 // The subset to take: p->best, false when every successor is to be taken.
@@ -541,26 +621,28 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
   // Every enabled rule is tried as the seed, but one already in an earlier
   // seed's closure is not (its closure is within that one: rarely better,
   // and the cost grows with the square of the enabled rules otherwise).
+  // A closure is a candidate only when it meets the proviso (below,
+  // is_old): one that does not leaves the others in the running, so a
+  // state is expanded fully only when no closure both is smaller than all
+  // and leads to new states only.
   uint32_t best = p->nsucc;
   memset(p->covered, 0, p->nsucc * sizeof *p->covered);
-  for (uint32_t i = 0, tried = 0; i < p->nsucc && best > 1 && tried < 8; i++) {
+  memset(p->age, 0, p->nsucc * sizeof *p->age);
+  // Two closures given up for the budget: the others would be as costly.
+  p->spent = 0;
+  for (uint32_t i = 0, tried = 0; i < p->nsucc && best > 1 && tried < 8 && p->spent < 2; i++) {
     if (p->covered[i])
       continue;
     tried++;
     uint32_t n = closure(p, (uint32_t)p->rules[i], best);
     for (uint32_t j = 0; j < p->nsucc; j++)
       p->covered[j] |= p->take[j];
-    if (n < best) {
-      best = n;
-      memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
-    }
+    if (n >= best || !provisional(ctx, p))
+      continue;
+    best = n;
+    memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
   }
-  if (best == p->nsucc)
-    return false;
-  for (uint32_t i = 0; i < p->nsucc && p->sh->proviso; i++)
-    if (p->best[i] && is_old(ctx, p, p->states + (size_t)i * p->stride))
-      return false;
-  return true;
+  return best < p->nsucc;
 }
 
 McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {

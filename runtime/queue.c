@@ -116,3 +116,67 @@ bool mcrt_queue_save(const McrtQueue *q, McrtWriteFn *write, void *w) {
   }
   return left == 0;
 }
+
+// Chunks to add for n more states.
+static uint64_t chunks_for(const McrtQueue *q, uint64_t n) {
+  uint64_t room = q->tail ? q->per_chunk - q->tail_pos : 0;
+  return n > room ? (n - room + q->per_chunk - 1) / q->per_chunk : 0;
+}
+
+size_t mcrt_queue_append_bytes(const McrtQueue *q, uint64_t n) {
+  uint64_t k = chunks_for(q, n);
+  return (size_t)(k - (k && q->spare)) * q->chunk_bytes;
+}
+
+bool mcrt_queue_append(McrtQueue *q, uint64_t n, McrtQueueSpan *spans, size_t *nspans) {
+  // Every chunk is mapped before the queue changes.
+  uint64_t k = chunks_for(q, n);
+  McrtChunk *fresh = NULL; // linked through next, spare first
+  for (uint64_t i = 0; i < k; i++) {
+    McrtChunk *c;
+    if (i == 0 && q->spare) {
+      c = q->spare;
+    } else {
+      void *p = mmap(NULL, q->chunk_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+      if (p == MAP_FAILED) {
+        for (McrtChunk *f = fresh, *next; f; f = next) {
+          next = f->next;
+          if (f != q->spare)
+            unmap_chunk(q, f);
+        }
+        return false;
+      }
+      c = p;
+      q->nchunks++;
+    }
+    c->next = fresh;
+    fresh = c;
+  }
+  if (k && q->spare)
+    q->spare = NULL;
+  *nspans = 0;
+  uint64_t left = n;
+  if (q->tail && q->tail_pos < q->per_chunk && left > 0) {
+    uint64_t m = q->per_chunk - q->tail_pos < left ? q->per_chunk - q->tail_pos : left;
+    spans[(*nspans)++] = (McrtQueueSpan){q->tail->data + q->tail_pos * q->state_bytes, m};
+    q->tail_pos += m;
+    left -= m;
+  }
+  while (left > 0) {
+    McrtChunk *c = fresh;
+    fresh = c->next;
+    c->next = NULL;
+    if (q->tail)
+      q->tail->next = c;
+    else
+      q->head = c, q->head_pos = 0;
+    q->tail = c;
+    uint64_t m = q->per_chunk < left ? q->per_chunk : left;
+    spans[(*nspans)++] = (McrtQueueSpan){c->data, m};
+    q->tail_pos = m;
+    left -= m;
+  }
+  q->length += n;
+  return true;
+}

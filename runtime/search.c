@@ -108,15 +108,19 @@ static bool reserve(McrtCtx *ctx, size_t extra) {
   return true;
 }
 
-bool mcrt_grow_set(McrtCtx *ctx) {
+size_t mcrt_grow_set_bytes(const McrtCtx *ctx) {
   size_t other = mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) + ctx->engine_bytes;
-  size_t need = mcrt_fpset_grow_bytes(&ctx->set);
-  if (other + need > ctx->opt->memory || !mcrt_fpset_grow(&ctx->set)) {
+  return other + mcrt_fpset_grow_bytes(&ctx->set);
+}
+
+bool mcrt_grow_set(McrtCtx *ctx) {
+  size_t total = mcrt_grow_set_bytes(ctx);
+  if (total > ctx->opt->memory || !mcrt_fpset_grow(&ctx->set)) {
     hit_bound(ctx, MCRT_BOUND_MEMORY);
     return false;
   }
-  if (other + need > ctx->peak_bytes)
-    ctx->peak_bytes = other + need;
+  if (total > ctx->peak_bytes)
+    ctx->peak_bytes = total;
   return true;
 }
 

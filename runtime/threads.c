@@ -6,7 +6,7 @@
 //
 // The frontier of a level is cut into windows of up to WINDOW states (in id
 // order; a window never spans two levels). Each window goes through three
-// phases, the threads meeting at a barrier between them:
+// phases, the threads meeting at a barrier (see barrier()) between them:
 //
 //   expand  (all threads) Threads take CHUNK states at a time and run the
 //           generated code on them: the constraint, then successors(). Each
@@ -17,7 +17,9 @@
 //           state.
 //   insert  (all threads) The set's growth, if the window's candidates may
 //           need it, happens first, at the barrier (nobody else touches the
-//           set then). Each fingerprint has one owning thread (by its bits);
+//           set then), every thread migrating a part of the old table
+//           (grow_set: a serial growth was a fifth of bakery.5's CPU time,
+//           the one serial stretch left once the commit is parallel). Each fingerprint has one owning thread (by its bits);
 //           the expand phase lists the candidates by owner, and each thread
 //           inserts those it owns in key order (parent id, then emit order:
 //           the serial search's order), merging the lists the threads
@@ -26,12 +28,23 @@
 //           serial search, and no two threads ever race for the same
 //           fingerprint. A NEW state's invariants and reachables are
 //           evaluated there too, by its owner.
-//   commit  (one thread) The window's states are taken in id order through
-//           the serial search's own steps (mcrt_take_successor,
-//           mcrt_state_failed, mcrt_no_successor): counters, log, next
-//           frontier, bounds, signals and violations exactly as the serial
-//           search takes them, with the set lookups and predicate
-//           evaluations already done.
+//   commit  (all threads) Each thread takes the chunks of states it
+//           expanded (their successors are in its own arena and lists),
+//           counts their new states and looks for what would stop the
+//           search there; a prefix sum over the chunks in id order then
+//           gives each chunk the id of its first new state, and every
+//           thread writes its chunks' log records and next-frontier states
+//           at their places, and its own counters (added up at the end).
+//           See commit_parallel() for when a window is committed that way.
+//           Otherwise (a violation, a bound hit inside the window, a
+//           signal, the set's growth, --disk, liveness, nets, --por,
+//           accepting states) one thread takes the window's states in id
+//           order through the serial search's own steps
+//           (mcrt_take_successor, mcrt_state_failed, mcrt_no_successor):
+//           counters, log, next frontier, bounds, signals and violations
+//           exactly as the serial search takes them, with the set lookups
+//           and predicate evaluations already done. Either way the ids, the
+//           log, the counts and the stop are the serial search's.
 //
 // An insertion the set cannot take (its probe ran off the end of the table)
 // is left to the commit, which grows the set and inserts serially, in key
@@ -52,6 +65,7 @@
 
 #define WINDOW 2048 // frontier states per window
 #define CHUNK 64    // states a thread takes at a time in the expand phase
+#define SPIN 1000   // polls of a barrier before a thread sleeps there
 #define SOLO 256    // a smaller window is expanded by one thread, without barriers
 #define MCRT_PROGRESS_EVERY 1024
 
@@ -72,6 +86,8 @@ typedef struct Slot {
   uint32_t nsucc;
   uint8_t kind;      // SlotKind
   bool has_successor;
+  bool terminal;     // without successor: a terminal predicate holds
+  bool term_err;     // without successor: evaluating the terminal predicates failed
 } Slot;
 
 typedef struct Threads Threads;
@@ -93,9 +109,23 @@ typedef struct Worker {
   // their indices in succ, in key order; pos: the insert phase's merge.
   uint32_t **own;
   size_t *own_len, *own_cap, *pos;
+  // Its share of the parallel commit: the chunks it expanded (their bytes
+  // are in its arena, in its cache), and its counters (added to the run's
+  // after).
+  uint32_t chunk[WINDOW / CHUNK], nchunks;
+  uint64_t *fired, *bound_fired; // per action
+  uint64_t bound_transitions, deadlocks;
+  bool truncated;
 } Worker;
 
-typedef enum { PHASE_EXPAND, PHASE_INSERT, PHASE_QUIT } Phase;
+// A chunk of the window in the parallel commit: what the tally found.
+typedef struct Part {
+  uint64_t nnew, ntrans; // new states, transitions (not at the bound)
+  uint64_t first_new;    // the index among the window's new states of its first
+  bool serial;           // something there needs the serial commit
+} Part;
+
+typedef enum { PHASE_EXPAND, PHASE_INSERT, PHASE_TALLY, PHASE_WRITE, PHASE_GROW, PHASE_QUIT } Phase;
 
 struct Threads {
   McrtCtx *ctx; // the run's: the stores
@@ -109,6 +139,13 @@ struct Threads {
   bool solo;          // this thread does the window's phases alone
   bool parallel_insert; // the insert phase runs (not under liveness)
   bool precheck;      // evaluate invariants and reachables in the insert phase
+  bool parallel_commit; // the commit may run on every thread (see commit_parallel)
+  McrtQueueSpan *spans; // the parallel commit: where the window's new states go
+  size_t spans_cap;
+  uint64_t log_base;    // the parallel commit: the id of the window's first new state
+  McrtFpGrow grow;      // the set's growth by every thread
+  McrtFpStash *stash;   // per thread: what its part put off the new table's end
+  Part part[WINDOW / CHUNK];
   uint64_t reach_open; // reachables not yet reached when the window began
   _Atomic uint64_t next; // next chunk of the expand phase
   Phase phase;
@@ -118,7 +155,7 @@ struct Threads {
   pthread_cond_t cv;
   uint32_t parties, arrived;
   uint32_t nalloc; // workers set up (n, or more when a thread could not start)
-  uint64_t generation;
+  _Atomic uint64_t generation;
 };
 
 static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
@@ -227,8 +264,16 @@ static void expand_state(Worker *w, uint64_t i) {
   }
   w->slot = i;
   mcrt_expand(wc, st);
-  if (mcrt_failed(wc))
+  if (mcrt_failed(wc)) {
     save_error(w, sl);
+    return;
+  }
+  if (!sl->has_successor && T->parallel_commit && m->has_terminal && m->is_terminal) {
+    // For the parallel commit (the serial one evaluates it again).
+    sl->terminal = m->is_terminal(wc, st);
+    sl->term_err = mcrt_failed(wc);
+    mcrt_clear_error(wc);
+  }
 }
 
 static void expand_phase(Worker *w) {
@@ -237,6 +282,7 @@ static void expand_phase(Worker *w) {
     uint64_t a = atomic_fetch_add_explicit(&T->next, CHUNK, memory_order_relaxed);
     if (a >= T->nwin || w->oom)
       return;
+    w->chunk[w->nchunks++] = (uint32_t)(a / CHUNK);
     uint64_t b = a + CHUNK < T->nwin ? a + CHUNK : T->nwin;
     for (uint64_t i = a; i < b && !w->oom; i++)
       expand_state(w, i);
@@ -317,25 +363,52 @@ static void insert_phase(Worker *w) {
 // ---------------------------------------------------------------------------
 // The threads and their phases.
 
+// A thread that arrives early spins a while (SPIN polls: some tens of
+// microseconds, longer than most waits of a window's phases on an idle
+// machine) before it sleeps: waking a sleeper costs more than the wait.
+// The last to arrive bumps the generation, then broadcasts under the mutex,
+// so a thread that checked the generation under the mutex cannot miss it.
 static void barrier(Threads *T) {
   pthread_mutex_lock(&T->mu);
-  uint64_t gen = T->generation;
+  uint64_t gen = atomic_load_explicit(&T->generation, memory_order_relaxed);
   if (++T->arrived == T->parties) {
     T->arrived = 0;
-    T->generation++;
+    atomic_store_explicit(&T->generation, gen + 1, memory_order_release);
     pthread_cond_broadcast(&T->cv);
-  } else {
-    while (gen == T->generation)
-      pthread_cond_wait(&T->cv, &T->mu);
+    pthread_mutex_unlock(&T->mu);
+    return;
   }
   pthread_mutex_unlock(&T->mu);
+  for (int i = 0; i < SPIN; i++) {
+    if (atomic_load_explicit(&T->generation, memory_order_acquire) != gen)
+      return;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+  pthread_mutex_lock(&T->mu);
+  while (atomic_load_explicit(&T->generation, memory_order_acquire) == gen)
+    pthread_cond_wait(&T->cv, &T->mu);
+  pthread_mutex_unlock(&T->mu);
 }
+
+static void tally_phase(Worker *w);
+static void write_phase(Worker *w);
 
 static void run_phase(Worker *w) {
   if (w->T->phase == PHASE_EXPAND)
     expand_phase(w);
   else if (w->T->phase == PHASE_INSERT)
     insert_phase(w);
+  else if (w->T->phase == PHASE_TALLY)
+    tally_phase(w);
+  else if (w->T->phase == PHASE_WRITE)
+    write_phase(w);
+  else if (w->T->phase == PHASE_GROW) {
+    uint64_t n = w->T->grow.old.nslots;
+    mcrt_fpset_grow_part(&w->T->grow, n * w->index / w->T->n, n * (w->index + 1) / w->T->n,
+                         &w->T->stash[w->index]);
+  }
 }
 
 static void *worker_main(void *arg) {
@@ -389,10 +462,16 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->stride = ctx->state_bytes + MCRT_SLACK;
   T->parallel_insert = !ctx->live;
   T->precheck = T->parallel_insert && m->nreachables <= 64;
+  // What the serial steps do besides counting, logging and queueing needs
+  // them: a net's, liveness's and --por's per-state records, the accepting
+  // states' count, --disk's files.
+  T->parallel_commit = T->precheck && !ctx->net && !ctx->por && !m->is_accepting &&
+                       !ctx->log.disk && !ctx->queue.disk;
   T->w = calloc(n, sizeof *T->w);
   T->win = calloc(WINDOW, T->stride);
   T->slot = calloc(WINDOW, sizeof *T->slot);
-  if (!T->w || !T->win || !T->slot)
+  T->stash = calloc(n, sizeof *T->stash);
+  if (!T->w || !T->win || !T->slot || !T->stash)
     return false;
   T->nalloc = n;
   for (uint32_t i = 0; i < n; i++) {
@@ -411,7 +490,9 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
     w->own_len = calloc(n, sizeof *w->own_len);
     w->own_cap = calloc(n, sizeof *w->own_cap);
     w->pos = calloc(n, sizeof *w->pos);
-    if (!w->own || !w->own_len || !w->own_cap || !w->pos)
+    w->fired = calloc(m->nactions + 1, sizeof *w->fired);
+    w->bound_fired = calloc(m->nactions + 1, sizeof *w->bound_fired);
+    if (!w->own || !w->own_len || !w->own_cap || !w->pos || !w->fired || !w->bound_fired)
       return false;
     if (ctx->sym)
       wc->sym = mcrt_sym_new(m, ctx->opt->sym_method);
@@ -451,6 +532,8 @@ static void finish(Threads *T) {
       for (uint32_t j = 0; T->w[i].own && j < T->nalloc; j++)
         free(T->w[i].own[j]);
       free(T->w[i].own), free(T->w[i].own_len), free(T->w[i].own_cap), free(T->w[i].pos);
+      free(T->w[i].fired), free(T->w[i].bound_fired);
+      free(T->stash ? T->stash[i].fp : NULL);
       free(T->w[i].succ);
       free(T->w[i].arena);
       free(T->w[i].errs);
@@ -461,6 +544,8 @@ static void finish(Threads *T) {
   free(T->w);
   free(T->win);
   free(T->slot);
+  free(T->spans);
+  free(T->stash);
   T->ctx->engine_bytes = 0;
 }
 
@@ -508,8 +593,184 @@ static void commit(Threads *T) {
   }
 }
 
+// The parallel commit. Each thread takes the chunks of the window's states
+// (consecutive ids) it expanded. The tally phase counts their new states and transitions
+// and looks for anything that stops the search or needs the serial steps
+// (an error, a failed invariant, a reachable reached, a deadlock that is a
+// violation, an insertion left to the commit); then this thread checks the
+// bounds against the window's totals (--max-states, --max-steps, --memory,
+// the set's growth, a signal). When nothing of that happens in the window,
+// the serial commit would take every state the same way, each new state
+// getting the next id: the chunks' new states get consecutive ids, in chunk
+// order, so a chunk's first id is the sum of those before it. The write
+// phase then puts each chunk's log records and frontier states at their
+// places, every thread at once. Otherwise the window goes through the
+// serial commit, which stops exactly where the serial search stops.
+
+static void tally_chunk(Threads *T, uint32_t c) {
+  bool deadlock = T->ctx->opt->deadlock;
+  uint64_t nnew = 0, ntrans = 0;
+  bool serial = false;
+  uint64_t end = (c + 1) * CHUNK < T->nwin ? (c + 1) * CHUNK : T->nwin;
+  for (uint64_t i = c * CHUNK; i < end && !serial; i++) {
+    const Slot *sl = &T->slot[i];
+    if (sl->kind == SLOT_OUTSIDE)
+      continue;
+    if (sl->kind == SLOT_CONSTRAINT_FAILED || sl->err ||
+        (!sl->has_successor && (sl->term_err || (deadlock && !sl->terminal)))) {
+      serial = true;
+      break;
+    }
+    const Succ *e = &T->w[sl->worker].succ[sl->first];
+    for (uint32_t k = 0; k < sl->nsucc; k++, e++) {
+      if (e->p.at_bound)
+        continue;
+      ntrans++;
+      if (e->p.lookup == MCRT_LOOKUP_NEW) {
+        nnew++;
+        serial |= !e->pre_ok || e->pre.inv >= 0 || e->pre.reach != 0;
+      } else {
+        serial |= e->p.lookup != MCRT_LOOKUP_OLD; // the set was full: left to the commit
+      }
+    }
+  }
+  T->part[c] = (Part){.nnew = nnew, .ntrans = ntrans, .serial = serial};
+}
+
+static void tally_phase(Worker *w) {
+  for (uint32_t k = 0; k < w->nchunks; k++)
+    tally_chunk(w->T, w->chunk[k]);
+}
+
+static void write_chunk(Worker *w, uint32_t c) {
+  Threads *T = w->T;
+  McrtCtx *ctx = T->ctx;
+  const Part *part = &T->part[c];
+  // Where its first new state goes in the frontier.
+  uint64_t pos = part->first_new;
+  size_t sp = 0;
+  while (part->nnew > 0 && pos >= T->spans[sp].n)
+    pos -= T->spans[sp++].n;
+  uint64_t id = T->log_base + part->first_new;
+  size_t bytes = ctx->state_bytes;
+  uint64_t end = (c + 1) * CHUNK < T->nwin ? (c + 1) * CHUNK : T->nwin;
+  for (uint64_t i = c * CHUNK; i < end; i++) {
+    const Slot *sl = &T->slot[i];
+    if (sl->kind == SLOT_OUTSIDE)
+      continue;
+    if (!sl->has_successor) {
+      w->deadlocks += !sl->terminal;
+      continue;
+    }
+    const Worker *src = &T->w[sl->worker];
+    const Succ *e = &src->succ[sl->first];
+    for (uint32_t k = 0; k < sl->nsucc; k++, e++) {
+      if (e->p.at_bound) {
+        w->truncated |= e->p.lookup != MCRT_LOOKUP_KNOWN;
+        w->bound_transitions++;
+        w->bound_fired[e->p.action]++;
+        continue;
+      }
+      w->fired[e->p.action]++;
+      if (e->p.lookup != MCRT_LOOKUP_NEW)
+        continue;
+      mcrt_log_put(&ctx->log, id++, e->p.parent, (uint32_t)e->p.rule);
+      if (pos == T->spans[sp].n)
+        sp++, pos = 0;
+      memcpy(T->spans[sp].at + pos++ * bytes, src->arena + e->state, bytes);
+    }
+  }
+}
+
+static void write_phase(Worker *w) {
+  uint32_t na = w->T->ctx->model->nactions;
+  memset(w->fired, 0, na * sizeof *w->fired);
+  memset(w->bound_fired, 0, na * sizeof *w->bound_fired);
+  w->bound_transitions = 0, w->deadlocks = 0, w->truncated = false;
+  for (uint32_t k = 0; k < w->nchunks; k++)
+    write_chunk(w, w->chunk[k]);
+}
+
+// True when the window was committed here; false: nothing was done, the
+// serial commit must take it.
+static bool commit_parallel(Threads *T) {
+  McrtCtx *ctx = T->ctx;
+  const McrtOptions *opt = ctx->opt;
+  const McrtModel *m = ctx->model;
+  if (!T->parallel_commit || T->base_id <= 1 || mcrt_signal || mcrt_fpset_wants_grow(&ctx->set))
+    return false; // (ids 0 and 1: the serial commit has the test hook)
+  uint32_t parts = T->solo ? 1 : T->n; // the threads that expanded the window
+  run(T, PHASE_TALLY);
+  uint64_t nnew = 0, ntrans = 0;
+  for (uint64_t c = 0; c * CHUNK < T->nwin; c++) {
+    if (T->part[c].serial)
+      return false;
+    T->part[c].first_new = nnew;
+    nnew += T->part[c].nnew, ntrans += T->part[c].ntrans;
+  }
+  uint64_t limit = opt->max_states < MCRT_LOG_MAX_STATES ? opt->max_states : MCRT_LOG_MAX_STATES;
+  if (ctx->states + nnew > limit || ctx->transitions + ntrans > opt->max_steps)
+    return false;
+  size_t need = mcrt_log_reserve_bytes(&ctx->log, nnew) +
+                mcrt_queue_append_bytes(&ctx->queue, nnew);
+  size_t total = mcrt_accounted_bytes(ctx) + need;
+  if (total > opt->memory)
+    return false;
+  size_t nspans = 0;
+  if (!grow_array((void **)&T->spans, &T->spans_cap, nnew / ctx->queue.per_chunk + 2,
+                  sizeof *T->spans) ||
+      !mcrt_log_reserve(&ctx->log, nnew))
+    return false;
+  if (!mcrt_queue_append(&ctx->queue, nnew, T->spans, &nspans))
+    return false;
+  if (total > ctx->peak_bytes)
+    ctx->peak_bytes = total;
+  T->log_base = ctx->states;
+  run(T, PHASE_WRITE);
+  ctx->log.count += nnew;
+  ctx->states += nnew;
+  ctx->transitions += ntrans;
+  if (nnew > 0 && ctx->cur_depth + 1 > ctx->depth)
+    ctx->depth = ctx->cur_depth + 1;
+  for (uint32_t t = 0; t < parts; t++) {
+    const Worker *w = &T->w[t];
+    for (uint32_t a = 0; a < m->nactions; a++) {
+      ctx->fired[a] += w->fired[a];
+      ctx->bound_fired[a] += w->bound_fired[a];
+    }
+    ctx->bound_transitions += w->bound_transitions;
+    ctx->deadlocks += w->deadlocks;
+    ctx->depth_truncated |= w->truncated;
+  }
+  if (ctx->next_progress > 0) {
+    double now = mcrt_now();
+    if (now >= ctx->next_progress) {
+      mcrt_progress(ctx, now);
+      ctx->next_progress = now + opt->progress_s;
+    }
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------
 // The search.
+
+// Grows the set, every thread migrating a part of it (mcrt_grow_set's
+// check of --memory first; a layout that grows serially only, a solo
+// window, a table that cannot be mapped: mcrt_grow_set). False: the memory
+// bound (hit).
+static bool grow_set(Threads *T) {
+  McrtCtx *ctx = T->ctx;
+  size_t total = mcrt_grow_set_bytes(ctx);
+  if (T->solo || T->n == 1 || !mcrt_fpset_parallel_grow_ok(&ctx->set) ||
+      total > ctx->opt->memory || !mcrt_fpset_grow_begin(&ctx->set, &T->grow))
+    return mcrt_grow_set(ctx);
+  run(T, PHASE_GROW);
+  mcrt_fpset_grow_end(&ctx->set, &T->grow, T->stash, T->n);
+  if (total > ctx->peak_bytes)
+    ctx->peak_bytes = total;
+  return true;
+}
 
 // Grows the set before the insert phase when the window's candidates could
 // fill 95% of its home slots (most candidates are duplicates: the usual
@@ -522,7 +783,7 @@ static bool make_room(Threads *T) {
     for (uint32_t j = 0; j < T->n; j++)
       cand += T->w[i].own_len[j];
   while (mcrt_fpset_count(&ctx->set) + cand >= ctx->set.capacity - ctx->set.capacity / 20)
-    if (!mcrt_grow_set(ctx))
+    if (!grow_set(T))
       return false;
   return true;
 }
@@ -567,7 +828,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
       T.reach_open |= (uint64_t)!ctx->reached[i] << i;
     for (uint32_t i = 0; i < T.n; i++) {
       Worker *w = &T.w[i];
-      w->nsucc = 0, w->arena_len = 0, w->nerrs = 0;
+      w->nsucc = 0, w->arena_len = 0, w->nerrs = 0, w->nchunks = 0;
       memset(w->own_len, 0, T.n * sizeof *w->own_len);
     }
     double t0 = mcrt_now();
@@ -588,7 +849,14 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     }
     double t2 = mcrt_now();
     ctx->phase_s[1] += t2 - t1;
-    commit(&T);
+    // The growth the commit's first new state would make (the serial
+    // commit grows there, when --memory forbids it: the bound falls at
+    // the serial search's place).
+    if (T.parallel_commit && mcrt_fpset_wants_grow(&ctx->set) &&
+        mcrt_grow_set_bytes(ctx) <= opt->memory && !grow_set(&T))
+      break;
+    if (!commit_parallel(&T))
+      commit(&T);
     ctx->phase_s[2] += mcrt_now() - t2;
   }
   if (!ok && !ctx->stop)

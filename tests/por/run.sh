@@ -11,10 +11,15 @@
 #   ignoring.mc  a violation reachable only past a cycle of independent
 #                actions: found with the cycle proviso, missed without it
 #                (MCRT_POR_NO_PROVISO=1), as counted by hand in its header
+#   ordered_key.mc  an enabling set from `i > 0`: 3 states reduced, 4
+#                full, as counted by hand in its header
 # Then --por on against --por off on every spec of specs/, tests/e2e/specs
 # and tests/dve (DVE's error state among them)
-# and on the BEEM instances with up to POR_BEEM_LIMIT states (default 20000;
-# make conformance runs them up to 10^6; BEEM_DIR: the suite's place): the same verdict (the same violated
+# and on the BEEM instances with POR_BEEM_MIN to POR_BEEM_LIMIT states
+# (default 0 to 10^5: 90 instances, about 3 CPU minutes; make conformance
+# runs those above 10^5 up to 10^6; BEEM_DIR: the suite's place), each
+# with deadlocks checked (the run stops at the first), and where there is
+# one, again without (every deadlock state kept: the same count): the same verdict (the same violated
 # property, or deadlock), no more states, a counterexample that the checker
 # replays (it prints a trace only after replaying it through the generated
 # code: a genuine run); the same counts at --threads 1 and 2, and with
@@ -104,6 +109,21 @@ else
   fail proviso-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
+# An enabling set from an ordered key conjunct (`i > 0`): counted by hand in
+# the spec's header.
+if (cd "$work" && "$mcgen" -o ordered_key "$specs/ordered_key.mc" >"$work/err" 2>&1); then
+  "$work/ordered_key" --progress 0 --no-deadlock --por on >"$work/on.txt" 2>&1
+  if grep -q '^states: *3 distinct' "$work/on.txt" &&
+     grep -q '^deadlocks: *1 ' "$work/on.txt" &&
+     grep -q '^por: *on: 1 expansions reduced, 2 full; 1 enabled' "$work/on.txt"; then
+    pass ordered-key
+  else
+    fail ordered-key "$(grep -E '^(states|deadlocks|por):' "$work/on.txt" | tr '\n' '|')"
+  fi
+else
+  fail ordered-key-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
 # ---------------------------------------------------------------------------
 # --por on against --por off.
 
@@ -174,15 +194,48 @@ else
   fail peterson-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
+# deadlocks NAME CHECKER: with --no-deadlock, the whole graph: the reduced
+# one must hold every deadlock state of the full one (stubborn sets keep
+# each reachable), so the same count, and no more states. The run above
+# stops at the first deadlock; this one checks all of them.
+deadlocks_of() { sed -n 's/^deadlocks: *\([0-9]*\) .*/\1/p' "$1" | head -1; }
+deadlocks() {
+  local name=$1 checker=$2
+  timeout 300 "$checker" --progress 0 --threads 1 --no-deadlock --por off >"$work/off.txt" 2>&1
+  local rc_off=$?
+  timeout 300 "$checker" --progress 0 --threads 1 --no-deadlock --por on >"$work/on.txt" 2>&1
+  local rc_on=$?
+  local d_off d_on s_off s_on
+  d_off=$(deadlocks_of "$work/off.txt") d_on=$(deadlocks_of "$work/on.txt")
+  s_off=$(states_of "$work/off.txt") s_on=$(states_of "$work/on.txt")
+  if [ $rc_off -ne 0 ] || [ $rc_on -ne 0 ] || [ -z "$d_off" ] || [ -z "$s_on" ]; then
+    fail "$name" "--no-deadlock: exit $rc_off / $rc_on: $(head -c 300 "$work/on.txt" | tr '\n' '|')"
+  elif [ "$d_on" != "$d_off" ]; then
+    fail "$name" "--por on reaches $d_on deadlock states, --por off $d_off"
+  elif [ "$s_on" -gt "$s_off" ]; then
+    fail "$name" "--no-deadlock: --por on found $s_on states, --por off $s_off"
+  else
+    pass "$name (all $d_on deadlock states; states $s_off -> $s_on)"
+  fi
+}
+
 # BEEM: every complete instance up to the limit.
-limit=${POR_BEEM_LIMIT:-20000}
+limit=${POR_BEEM_LIMIT:-100000}
+min=${POR_BEEM_MIN:-0}
 beem=${BEEM_DIR:-$root/../shared/suites/beem}
 if [ -f "$beem/beem_expected.csv" ]; then
-  awk -F, -v lim="$limit" 'NR > 1 && $6 == "yes" && $5 + 0 <= lim { print $1 }' \
-    "$beem/beem_expected.csv" >"$work/beem.txt"
+  # tools/beem-expected parses the CSV (its parameters field is quoted and
+  # may hold commas): name states complete ...
+  "$root/tools/beem-expected" "$beem" |
+    awk -v lim="$limit" -v min="$min" '$3 == "yes" && $2 <= lim && $2 >= min { print $1 }' \
+    >"$work/beem.txt"
+  echo "== $(wc -l <"$work/beem.txt") BEEM instances with $min to $limit states"
   while read -r inst; do
     if (cd "$work" && "$mcgen" -o beem "$beem/dve/$inst.dve" >"$work/err" 2>&1); then
       compare "beem-$inst" "$work/beem" --threads 1
+      if grep -q '^result: violation: deadlock' "$work/off.txt"; then
+        deadlocks "beem-$inst-deadlocks" "$work/beem"
+      fi
     else
       fail "beem-$inst" "does not compile: $(head -c 200 "$work/err" | tr '\n' '|')"
     fi

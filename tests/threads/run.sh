@@ -12,7 +12,9 @@
 #   CASE           .mc, .dve or .pnml files (default: specs/*.mc,
 #                  tests/e2e/specs/*.mc, tests/dve/*.dve, tests/liveness/*/*.mc,
 #                  tests/pnml/nets/*.pnml: every spec, the liveness oracles,
-#                  the symmetry oracles' specs, the nets)
+#                  the symmetry oracles' specs, the nets; and
+#                  tests/threads/wide.mc, whose wide levels put bounds and
+#                  violations inside the windows the threads commit in parallel)
 # Environment: MCGEN_CFLAGS (default -O1) C flags for the checkers;
 # MCGEN_TIMEOUT seconds per checker run (default 300).
 #
@@ -116,7 +118,7 @@ check() {
 
 if [ ${#cases[@]} -eq 0 ]; then
   cases=(specs/*.mc tests/e2e/specs/*.mc tests/dve/*.dve tests/liveness/*/*.mc
-    tests/pnml/nets/*.pnml)
+    tests/pnml/nets/*.pnml tests/threads/wide.mc)
   default=1
 fi
 for f in "${cases[@]}"; do
@@ -129,6 +131,17 @@ for f in "${cases[@]}"; do
   case $f in
   specs/*) check "$name" "$f" "$margs" "$rargs" "--max-states 1000" "--max-steps 2500" \
     "--max-depth 6" ;;
+  # Wide levels: the parallel commit's windows, with a bound, a deadlock,
+  # a failed invariant and terminal states in the middle of one.
+  tests/threads/wide.mc)
+    check "$name" "$f" "$margs" "$rargs" "--no-deadlock" "--no-deadlock --max-states 30000" \
+      "--no-deadlock --max-steps 100000" "--no-deadlock --max-depth 25" \
+      "--no-deadlock --fingerprint 128" "--no-deadlock --compact-set"
+    check "$name-bad" "$f" "$margs -D BAD=20" "--no-deadlock"
+    check "$name-term" "$f" "$margs -D TERM=true" ""
+    # The set grows while the threads run (every thread migrates a part):
+    # peterson's back edges look up states of earlier levels after it grew.
+    check peterson-fp128 specs/peterson.mc "" "--fingerprint 128" ;;
   *) check "$name" "$f" "$margs" "$rargs" ;;
   esac
   if grep -q 'RUMUR-SYMMETRY-ARGS' "tests/oracle/$(directive "$f" ORACLE)" 2>/dev/null; then

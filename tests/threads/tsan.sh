@@ -61,6 +61,8 @@ case_ peterson specs/peterson.mc "-D N=6" "--symmetry-method sorted"
 case_ filter specs/filter.mc "" ""
 case_ mcs-liveness tests/liveness/beem/mcs.1.mc "" ""
 case_ philosophers specs/philosophers.mc "" ""
+case_ wide tests/threads/wide.mc "" "--no-deadlock" # the parallel commit
+case_ peterson-fp128 specs/peterson.mc "-D N=6" "--fingerprint 128" # the set grown by every thread
 err=$(grep -l 'EXPECT-OUTPUT: .*error' tests/e2e/specs/*.mc | head -1)
 [ -n "$err" ] && case_ "$(basename "$err" .mc)" "$err" "" ""
 

@@ -102,3 +102,75 @@ Test(queue, chunks_released_while_draining) {
   cr_assert_eq(q.nchunks, 6); // 5 live + 1 spare
   mcrt_queue_free(&q);
 }
+
+// The parallel commit's writes (threads.c): records put at their ids after
+// mcrt_log_reserve read back as appended ones, across chunks.
+Test(log, reserve_and_put) {
+  McrtLog log;
+  mcrt_log_init(&log, 300);
+  uint64_t chunk = UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT;
+  for (uint64_t i = 0; i < 10; i++)
+    cr_assert(mcrt_log_append(&log, MCRT_LOG_INITIAL, (uint32_t)i));
+  uint64_t n = 2 * chunk + 5; // from inside chunk 0 to chunk 2
+  size_t before = mcrt_log_bytes(&log);
+  size_t need = mcrt_log_reserve_bytes(&log, n);
+  cr_assert_gt(need, 0);
+  cr_assert(mcrt_log_reserve(&log, n));
+  cr_assert_eq(mcrt_log_bytes(&log), before + need);
+  cr_assert_eq(mcrt_log_reserve_bytes(&log, n), 0); // mapped already
+  for (uint64_t k = n; k-- > 0;) // any order
+    mcrt_log_put(&log, 10 + k, (uint32_t)(k / 3), (uint32_t)(k % 301));
+  log.count += n;
+  cr_assert(mcrt_log_append(&log, 7, 9)); // appends go on after them
+  for (uint64_t k = 0; k < n; k++) {
+    McrtLogRecord r = mcrt_log_get(&log, 10 + k);
+    cr_assert_eq(r.parent, (uint32_t)(k / 3), "%llu", (unsigned long long)k);
+    cr_assert_eq(r.rule, (uint32_t)(k % 301));
+  }
+  McrtLogRecord r = mcrt_log_get(&log, 10 + n);
+  cr_assert(r.parent == 7 && r.rule == 9);
+  cr_assert_eq(mcrt_log_get(&log, 3).parent, MCRT_LOG_INITIAL);
+  mcrt_log_free(&log);
+}
+
+// mcrt_queue_append's spans, filled by the caller, pop in order after the
+// states pushed before them, and pushes go on after them; the bytes it
+// announces are the chunks it maps.
+Test(queue, append_spans) {
+  McrtQueue q;
+  mcrt_queue_init(&q, 37);
+  uint8_t s[37], t[37];
+  uint64_t pushed = 0, popped = 0;
+  for (; pushed < q.per_chunk - 3; pushed++) { // the appends cross a chunk's end
+    fill(s, 37, pushed);
+    cr_assert(mcrt_queue_push(&q, s));
+  }
+  for (int round = 0; round < 3; round++) {
+    uint64_t n = round == 0 ? 0 : round == 1 ? 5 : 3 * q.per_chunk + 11;
+    McrtQueueSpan spans[8];
+    size_t nspans = 0, mapped = q.nchunks, need = mcrt_queue_append_bytes(&q, n);
+    cr_assert(mcrt_queue_append(&q, n, spans, &nspans));
+    cr_assert_leq(nspans, n / q.per_chunk + 2);
+    cr_assert_eq((q.nchunks - mapped) * q.chunk_bytes, need);
+    uint64_t k = 0;
+    for (size_t i = 0; i < nspans; i++)
+      for (uint64_t j = 0; j < spans[i].n; j++, k++)
+        fill(spans[i].at + j * 37, 37, pushed + k);
+    cr_assert_eq(k, n);
+    pushed += n;
+    fill(s, 37, pushed++);
+    cr_assert(mcrt_queue_push(&q, s));
+    for (uint64_t i = 0; i < q.per_chunk / 3; i++) { // drain some, so the spare is used
+      cr_assert(mcrt_queue_pop(&q, t));
+      fill(s, 37, popped++);
+      cr_assert(memcmp(s, t, 37) == 0, "state %llu", (unsigned long long)popped - 1);
+    }
+  }
+  while (mcrt_queue_pop(&q, t)) {
+    fill(s, 37, popped++);
+    cr_assert(memcmp(s, t, 37) == 0, "state %llu", (unsigned long long)popped - 1);
+  }
+  cr_assert_eq(popped, pushed);
+  mcrt_queue_free(&q);
+  cr_assert_eq(q.nchunks, 0);
+}
