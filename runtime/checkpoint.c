@@ -13,12 +13,13 @@
 //
 // The file, DIR/checkpoint, native byte order (a file from another machine
 // is refused by its magic number):
-//   "MCGENCK1", format version, then length-prefixed strings and u64s:
+//   "MCGENCK1", format version (2), the fingerprint set's layout (0: words,
+//   1: compact, --compact-set), then length-prefixed strings and u64s:
 //   mcgen's version, the runtime's, the model's name, a hash of the model's
 //   description (name, layout, rules, predicates) and the generated file's
 //   hash of its source; the options that change the answer; the position;
 //   the counters and per-action/per-reachable arrays; the fingerprint set
-//   (mcrt_fpset_save); the trace log's records; the frontier's states; and
+//   (mcrt_fpset_save or mcrt_fpc_save, by its layout); the trace log's records; the frontier's states; and
 //   last the XXH3-64 of every byte before it.
 //
 // Crash safety. The file is written as DIR/checkpoint.tmp, fsync'd, the
@@ -39,7 +40,7 @@
 #include <unistd.h>
 
 #define MAGIC "MCGENCK1"
-#define FORMAT 1
+#define FORMAT 2 // 1: before the layout of the fingerprint set was recorded
 #define BUF ((size_t)4 << 20)
 
 typedef struct McrtCheckpoint {
@@ -56,6 +57,17 @@ typedef struct McrtCheckpoint {
 
 // ---------------------------------------------------------------------------
 // What identifies the model and the answer.
+
+// The fingerprint set's layout, which decides how its table was saved.
+enum { LAYOUT_WORDS, LAYOUT_COMPACT };
+
+static uint64_t layout_of(const McrtFpSet *set) {
+  return set->rem_bits ? LAYOUT_COMPACT : LAYOUT_WORDS;
+}
+
+static const char *layout_name(uint64_t layout) {
+  return layout == LAYOUT_COMPACT ? "compact layout (--compact-set)" : "word layout";
+}
 
 static void hash_str(XXH3_state_t *h, const char *s) {
   s = s ? s : "";
@@ -289,6 +301,7 @@ static bool write_body(McrtCtx *ctx, Writer *w, uint64_t popped, uint64_t level_
   const McrtModel *m = ctx->model;
   w_bytes(w, MAGIC, 8);
   w_u64(w, FORMAT);
+  w_u64(w, layout_of(&ctx->set));
   w_str(w, m->mcgen_version);
   w_str(w, MCRT_VERSION);
   w_str(w, m->name);
@@ -310,7 +323,7 @@ static bool write_body(McrtCtx *ctx, Writer *w, uint64_t popped, uint64_t level_
   w_bytes(w, ctx->bound_fired, m->nactions * sizeof *ctx->bound_fired);
   for (uint32_t i = 0; i < m->nreachables; i++)
     w_u64(w, ctx->reached[i]);
-  if (!w_flush(w) || !mcrt_fpset_save(w->fd, &ctx->set, w->hash))
+  if (!w_flush(w) || !(ctx->set.rem_bits ? mcrt_fpc_save : mcrt_fpset_save)(w->fd, &ctx->set, w->hash))
     return w->ok = false;
   w_u64(w, ctx->log.count);
   w_u64(w, ctx->log.rule_bytes);
@@ -488,12 +501,26 @@ static bool verify(int fd, const char *path, FILE *err) {
 static int check_identity(McrtCtx *ctx, int fd, const char *path, FILE *err) {
   const McrtModel *m = ctx->model;
   char magic[8];
-  uint64_t format = 0;
-  if (!read_all(fd, magic, 8) || memcmp(magic, MAGIC, 8) || !r_u64(fd, &format) ||
-      format != FORMAT) {
+  uint64_t format = 0, layout = 0;
+  bool magic_ok = read_all(fd, magic, 8) && !memcmp(magic, MAGIC, 8) && r_u64(fd, &format);
+  if (magic_ok && format == 1) {
+    fprintf(err, "error: --resume: %s is a checkpoint of format 1, which does not record the "
+                 "fingerprint set's layout; this checker reads format %d (word or compact "
+                 "layout): refused\n",
+            path, FORMAT);
+    return MCRT_EXIT_USAGE;
+  }
+  if (!magic_ok || format != FORMAT || !r_u64(fd, &layout) || layout > LAYOUT_COMPACT) {
     fprintf(err, "error: --resume: %s is not a checkpoint of this format (format %d, this "
                  "machine's byte order): refused\n",
             path, FORMAT);
+    return MCRT_EXIT_USAGE;
+  }
+  if (layout != layout_of(&ctx->set)) {
+    fprintf(err, "error: --resume: %s holds the fingerprint set in the %s; this run uses the "
+                 "%s: refused (resume %s --compact-set)\n",
+            path, layout_name(layout), layout_name(layout_of(&ctx->set)),
+            layout == LAYOUT_COMPACT ? "with" : "without");
     return MCRT_EXIT_USAGE;
   }
   char *gen = r_str(fd), *rt = r_str(fd), *name = r_str(fd);
@@ -576,8 +603,9 @@ static int load(McrtCtx *ctx, int fd, const char *path, FILE *err) {
     ctx->reached[i] = v != 0;
   }
   if (ok) {
+    bool compact = ctx->set.rem_bits != 0; // check_identity: the checkpoint's layout too
     mcrt_fpset_free(&ctx->set);
-    ok = mcrt_fpset_load(fd, &ctx->set, NULL);
+    ok = compact ? mcrt_fpc_load(fd, &ctx->set, NULL) : mcrt_fpset_load(fd, &ctx->set, NULL);
   }
   ok = ok && r_u64(fd, &count) && r_u64(fd, &rule_bytes) && r_u64(fd, &log_bytes) &&
        rule_bytes == ctx->log.rule_bytes && count == counters[0] && load_log(&ctx->log, fd, count);

@@ -3,9 +3,11 @@
 //
 // Quotienting. With D = ceil(2^64 / capacity) the home slot of a fingerprint
 // is fp / D and the slot keeps only the remainder fp mod D: the home says the
-// rest. A remainder takes bitlen(D - 1) bits, about 64 - log2(capacity),
-// stored in whole bytes (`slot_bytes`: 6 from 2^18 home slots on, 5 from
-// 2^26, 4 from 2^34).
+// rest. A remainder takes r = bitlen(D - 1) bits, 64 - floor(log2(capacity)):
+// 38 bits from 2^26 home slots on (10^8 states), 34 from 2^30 (10^9).
+// Remainders are bit-packed (`rem_bits`: slot i is bits [i*r, (i+1)*r) of
+// the slots array, little-endian), so a slot costs r + 3 bits, not whole
+// bytes.
 //
 // Order. Homes are monotone in the fingerprint and the table is kept sorted:
 // a run of occupied slots (a cluster) holds its fingerprints in increasing
@@ -24,30 +26,43 @@
 // the last home slot, and a cluster that would run off its end is
 // MCRT_FP_FULL.
 //
+// Load. Sorted clusters let a probe skip to its group (the bitmaps), so the
+// table runs fuller than the word layout: large tables grow at a load of 0.95
+// by 1/10, so the load stays between 0.864 and 0.95 (see grown_capacity).
+//
 // Growth is a stream: the table is the sorted list of its fingerprints, so the
 // migration decodes them in slot order and appends each to the new table at
 // max(its new home, the slot after the previous one), releasing the old
 // table's pages behind it.
 //
 // Concurrency: the slots are split into regions of MCRT_FPC_REGION slots
-// (whole bitmap words), one spin lock each. An operation locks the regions
-// its cluster spans, in increasing order (a scan that leaves them unlocks,
-// widens the range and starts again), so threads insert at once and wait for
-// each other only on the same or neighbouring regions. Growth is
-// stop-the-world (the caller's job).
+// (whole bitmap words, whole bytes of remainders), one spin lock each. An
+// operation locks the regions its cluster spans, in increasing order (a scan
+// that leaves them unlocks, widens the range and starts again), so threads
+// insert at once and wait for each other only on the same or neighbouring
+// regions; with several threads a remainder is read and written by its own
+// bytes only, never a neighbouring region's. Growth is stop-the-world (the
+// caller's job).
 #include "internal.h"
 
+#include <errno.h>
 #include <sys/mman.h>
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "fpcompact.c stores remainders as little-endian byte strings"
+#error "fpcompact.c stores remainders as little-endian bit strings"
 #endif
 
 #define MCRT_FPC_REGION 4096   // slots per lock (a multiple of 64)
 #define MCRT_FPC_LOCK_STRIDE 64 // bytes per lock: one a cache line, no false sharing
 #define MCRT_FPC_OVERFLOW 4096 // slots past the last home slot (a multiple of 64)
-#define MCRT_FPC_LOAD_NUM 17   // max load factor 17/20 = 0.85
+#ifndef MCRT_FPC_LOAD_NUM
+#define MCRT_FPC_LOAD_NUM 19   // max load factor 19/20 = 0.95
 #define MCRT_FPC_LOAD_DEN 20
+#endif
+#ifndef MCRT_FPC_GROW_STEP
+#define MCRT_FPC_GROW_STEP 10 // large tables grow by 1/10
+#endif
+#define MCRT_FPC_MIN_CAPACITY 2 // remainders of at most 63 bits (shift_rems shifts by them)
 #define MCRT_FPC_RELEASE ((size_t)2 << 20)
 
 enum { OCC, V, C }; // the bitmaps of a block of 64 slots, in this order
@@ -55,30 +70,61 @@ enum { OCC, V, C }; // the bitmaps of a block of 64 slots, in this order
 // The result of a probe that must lock more regions and start again.
 #define MCRT_FPC_RETRY ((McrtFpResult)-1)
 
+// Bits at and above position b of a word (b < 64), and below it.
+static inline uint64_t from_bit(unsigned b) { return ~(uint64_t)0 << b; }
+static inline uint64_t below_bit(unsigned b) { return ((uint64_t)1 << b) - 1; }
+
+// Slot i's remainder: bits [i*r, i*r + r) of the slots array read as
+// little-endian 64-bit words, so a remainder lies in one word or two
+// neighbours. A region of 4096 slots is 4096 * r bits, a multiple of 64:
+// every word belongs to one region, and the words a probe reads and writes
+// are those of the regions it has locked.
 static inline uint64_t load_rem(const McrtFpSet *t, uint64_t i) {
-  const uint8_t *p = (const uint8_t *)t->slots + i * t->slot_bytes;
-  uint64_t v = 0;
-  switch (t->slot_bytes) { // constant sizes: one or two loads, no call
-  case 4: memcpy(&v, p, 4); break;
-  case 5: memcpy(&v, p, 5); break;
-  case 6: memcpy(&v, p, 6); break;
-  case 7: memcpy(&v, p, 7); break;
-  case 8: memcpy(&v, p, 8); break;
-  default: memcpy(&v, p, t->slot_bytes); break;
-  }
-  return v;
+  const uint64_t *w = (const uint64_t *)t->slots;
+  uint64_t bit = i * t->rem_bits;
+  unsigned shift = (unsigned)(bit & 63);
+  uint64_t v = w[bit >> 6] >> shift;
+  if (shift + t->rem_bits > 64)
+    v |= w[(bit >> 6) + 1] << (64 - shift);
+  return v & below_bit(t->rem_bits);
 }
 
-static inline void store_rem(McrtFpSet *t, uint64_t i, uint64_t v) {
-  uint8_t *p = (uint8_t *)t->slots + i * t->slot_bytes;
-  switch (t->slot_bytes) {
-  case 4: memcpy(p, &v, 4); break;
-  case 5: memcpy(p, &v, 5); break;
-  case 6: memcpy(p, &v, 6); break;
-  case 7: memcpy(p, &v, 7); break;
-  case 8: memcpy(p, &v, 8); break;
-  default: memcpy(p, &v, t->slot_bytes); break;
+static inline void store_rem(McrtFpSet *t, uint64_t i, uint64_t rem) {
+  uint64_t *w = (uint64_t *)t->slots;
+  uint64_t bit = i * t->rem_bits, mask = below_bit(t->rem_bits);
+  unsigned shift = (unsigned)(bit & 63);
+  w[bit >> 6] = (w[bit >> 6] & ~(mask << shift)) | rem << shift;
+  if (shift + t->rem_bits > 64) {
+    uint64_t *u = &w[(bit >> 6) + 1];
+    *u = (*u & ~(mask >> (64 - shift))) | rem >> (64 - shift);
   }
+}
+
+// Moves the remainders of slots [p, e) one slot up, into [p + 1, e]: the bits
+// [p*r, e*r) r bits up, a destination word at a time from the top down (each
+// word reads itself and the word below, which has not changed yet). Only the
+// two end words are masked; the ones between are whole.
+static void shift_rems(McrtFpSet *t, uint64_t p, uint64_t e) {
+  uint64_t *w = (uint64_t *)t->slots;
+  unsigned r = t->rem_bits;
+  uint64_t lo = (p + 1) * r, hi = (e + 1) * r; // the destination bits [lo, hi)
+  uint64_t kl = lo >> 6, kh = (hi - 1) >> 6;
+  // The bottom word takes bits from the one below only if the source starts
+  // there (else that word may be another region's, unlocked).
+  uint64_t low_carry = lo - r < kl * 64 ? w[kl - 1] >> (64 - r) : 0;
+  uint64_t top_mask = below_bit((unsigned)(hi - kh * 64 - 1)) << 1 | 1; // bits [kh*64, hi)
+  uint64_t low_mask = from_bit((unsigned)(lo - kl * 64));
+  if (kh == kl) {
+    uint64_t mask = top_mask & low_mask, moved = w[kl] << r | low_carry;
+    w[kl] = (w[kl] & ~mask) | (moved & mask);
+    return;
+  }
+  uint64_t moved = w[kh] << r | w[kh - 1] >> (64 - r);
+  w[kh] = (w[kh] & ~top_mask) | (moved & top_mask);
+  for (uint64_t k = kh - 1; k > kl; k--)
+    w[k] = w[k] << r | w[k - 1] >> (64 - r);
+  moved = w[kl] << r | low_carry;
+  w[kl] = (w[kl] & ~low_mask) | (moved & low_mask);
 }
 
 static inline uint64_t *word(const McrtFpSet *t, uint64_t i, int map) {
@@ -96,10 +142,6 @@ static inline void set_bit(McrtFpSet *t, uint64_t i, int map) {
 static inline void clear_bit(McrtFpSet *t, uint64_t i, int map) {
   *word(t, i, map) &= ~((uint64_t)1 << (i & 63));
 }
-
-// Bits at and above position b of a word (b < 64), and below it.
-static inline uint64_t from_bit(unsigned b) { return ~(uint64_t)0 << b; }
-static inline uint64_t below_bit(unsigned b) { return ((uint64_t)1 << b) - 1; }
 
 // The position of the k-th (from 1) set bit of x, which has at least k.
 static inline unsigned select_bit(uint64_t x, unsigned k) {
@@ -119,11 +161,12 @@ static inline unsigned popcount(uint64_t x) {
 
 static unsigned bit_length(uint64_t x) { return x ? 64 - (unsigned)__builtin_clzll(x) : 0; }
 
-// Bytes per remainder for a capacity, and its divisor.
-static unsigned slot_bytes_for(uint64_t capacity, uint64_t *divisor) {
+// Bits per remainder for a capacity (at least MCRT_FPC_MIN_CAPACITY), and its
+// divisor.
+static unsigned rem_bits_for(uint64_t capacity, uint64_t *divisor) {
   uint64_t d = (uint64_t)((((unsigned __int128)1 << 64) + capacity - 1) / capacity);
   *divisor = d;
-  unsigned b = (bit_length(d - 1) + 7) / 8;
+  unsigned b = bit_length(d - 1);
   return b ? b : 1;
 }
 
@@ -153,17 +196,20 @@ static void *map_zeroed(size_t bytes) {
   return p;
 }
 
-static size_t rem_bytes(uint64_t nslots, unsigned slot_bytes) {
-  return paged((size_t)(nslots * slot_bytes));
+// The remainders' array, whole words.
+static size_t rem_bytes(uint64_t nslots, unsigned rem_bits) {
+  return paged((size_t)((nslots * rem_bits + 63) / 64 * 8));
 }
 
 static size_t meta_bytes(uint64_t nslots) { return paged((size_t)(nslots / 64 * 3 * 8)); }
 
 bool mcrt_fpc_init(McrtFpSet *set, uint64_t capacity) {
+  if (capacity < MCRT_FPC_MIN_CAPACITY)
+    capacity = MCRT_FPC_MIN_CAPACITY;
   uint64_t d;
-  unsigned sb = slot_bytes_for(capacity, &d);
+  unsigned bits = rem_bits_for(capacity, &d);
   uint64_t nslots = slots_of(capacity);
-  size_t bytes = rem_bytes(nslots, sb), mbytes = meta_bytes(nslots);
+  size_t bytes = rem_bytes(nslots, bits), mbytes = meta_bytes(nslots);
   void *p = map_zeroed(bytes);
   if (p == MAP_FAILED)
     return false;
@@ -177,7 +223,7 @@ bool mcrt_fpc_init(McrtFpSet *set, uint64_t capacity) {
     return false;
   }
   set->words = 1;
-  set->slot_bytes = sb;
+  set->rem_bits = bits;
   set->divisor = d;
   set->reciprocal = UINT64_MAX / d;
   set->capacity = capacity;
@@ -200,7 +246,7 @@ void mcrt_fpc_free(McrtFpSet *set) {
   set->meta_bytes = 0;
   set->locks = NULL;
   set->nregions = 0;
-  set->slot_bytes = 0;
+  set->rem_bits = 0;
 }
 
 // ---------------------------------------------------------------------------
@@ -353,8 +399,8 @@ static McrtFpResult probe_locked(McrtFpSet *t, uint64_t h, uint64_t rem, bool ad
   if (res != MCRT_FP_NEW)
     return res;
   // Shift the entries of [p, e) one slot up (V bits stay: they are homes).
-  memmove((uint8_t *)t->slots + (p + 1) * t->slot_bytes, (uint8_t *)t->slots + p * t->slot_bytes,
-          (size_t)(e - p) * t->slot_bytes);
+  if (e > p)
+    shift_rems(t, p, e);
   if (e > p)
     shift_bits(t, C, p, e);
   set_bit(t, e, OCC);
@@ -377,7 +423,7 @@ McrtFpResult mcrt_fpc_probe(McrtFpSet *set, uint64_t fp, bool add) {
   uint64_t ra = h / MCRT_FPC_REGION, rb = ra;
   // The remainders near h are needed after the bitmaps say where: load both
   // at once (the entry is most often in h's cache line).
-  __builtin_prefetch((const char *)set->slots + h * set->slot_bytes, 1);
+  __builtin_prefetch((const char *)set->slots + h * set->rem_bits / 8, 1);
   if (!set->shared) { // one thread: no locks (a locked instruction costs a third)
     Locked all = {0, set->nslots, &ra, &rb};
     return probe_locked(set, h, rem, add, &all);
@@ -397,29 +443,36 @@ McrtFpResult mcrt_fpc_probe(McrtFpSet *set, uint64_t fp, bool add) {
 // ---------------------------------------------------------------------------
 // Growth by streaming migration.
 
-// As the word layout: large tables grow by 1/8, keeping the load between
-// 0.76 and 0.85 (a higher load saves memory but lengthens the clusters that
-// insertions shift); small ones (under 1 MiB) x4 and middle ones (under 4 MiB)
-// x1.5, where page faults dominate and the memory is no concern.
+// Large tables grow by 1/10 at a load of 0.95, keeping the load between
+// 0.864 and 0.95. A slot costs r + 3 bits and 1/64 byte of lock: from 2^26
+// to 2^27 home slots (6 * 10^7 to 1.2 * 10^8 states) 5.14 bytes, 5.4 to 5.95
+// bytes per state; from 2^30 (10^9 states) 4.64, 4.9 to 5.4. Below 2^26 home
+// slots the bottom of the range exceeds 6 (10^7 states: 5.8 to 6.4). A
+// higher load saves memory but lengthens the clusters that insertions shift
+// (at 0.95 about 200 slots from a home to the next empty one); smaller steps
+// save memory but move each entry more often (about 11 times in all at 1/10,
+// each a sequential decode and append). Small tables (under 1 MiB) grow x4
+// and middle ones (under 4 MiB) x1.5, where page faults dominate and the
+// memory is no concern.
 static uint64_t grown_capacity(const McrtFpSet *set) {
   if (set->map_bytes < ((size_t)1 << 20))
     return set->capacity * 4;
   if (set->map_bytes < ((size_t)4 << 20))
     return set->capacity + set->capacity / 2;
-  return set->capacity + set->capacity / 8;
+  return set->capacity + set->capacity / MCRT_FPC_GROW_STEP;
 }
 
 size_t mcrt_fpc_grow_bytes(const McrtFpSet *set) {
   uint64_t cap = grown_capacity(set), d;
-  unsigned sb = slot_bytes_for(cap, &d);
+  unsigned bits = rem_bits_for(cap, &d);
   uint64_t nslots = slots_of(cap);
-  return rem_bytes(nslots, sb) + meta_bytes(nslots) + regions_of(nslots) * MCRT_FPC_LOCK_STRIDE;
+  return rem_bytes(nslots, bits) + meta_bytes(nslots) + regions_of(nslots) * MCRT_FPC_LOCK_STRIDE;
 }
 
 // Extends the overflow area of a table being filled by a migration.
 static bool extend_overflow(McrtFpSet *t) {
   uint64_t nslots = t->nslots + MCRT_FPC_OVERFLOW;
-  size_t bytes = rem_bytes(nslots, t->slot_bytes), mbytes = meta_bytes(nslots);
+  size_t bytes = rem_bytes(nslots, t->rem_bits), mbytes = meta_bytes(nslots);
   void *p = mremap((void *)t->slots, t->map_bytes, bytes, MREMAP_MAYMOVE);
   if (p == MAP_FAILED)
     return false;
@@ -478,7 +531,7 @@ bool mcrt_fpc_grow(McrtFpSet *set) {
     }
     // Give back the old table's pages below both the walk and its V scan.
     uint64_t done = vw < w ? vw * 64 : w * 64;
-    release(old.slots, &rem_released, (size_t)(done * old.slot_bytes));
+    release(old.slots, &rem_released, (size_t)(done * old.rem_bits / 8));
     release(old.meta, &meta_released, (size_t)(done / 64 * 3 * 8));
   }
   munmap((void *)old.slots, old.map_bytes);
@@ -486,5 +539,76 @@ bool mcrt_fpc_grow(McrtFpSet *set) {
   atomic_init(&t.count, atomic_load_explicit(&old.count, memory_order_relaxed));
   t.grows = old.grows + 1;
   *set = t;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Saving and loading (checkpoint.c), with the search stopped: the fields, then
+// the raw remainders and bitmaps. The locks are not saved (all free then).
+
+// The fields a compact set is saved with, fixed-width, in this order.
+typedef struct McrtFpcHeader {
+  uint64_t capacity, nslots, max_count, count, grows, rem_bits, divisor, map_bytes, meta_bytes;
+} McrtFpcHeader;
+
+bool mcrt_fpc_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
+  McrtFpcHeader h = {
+      .capacity = set->capacity, .nslots = set->nslots, .max_count = set->max_count,
+      .count = mcrt_fpset_count(set), .grows = set->grows, .rem_bits = set->rem_bits,
+      .divisor = set->divisor, .map_bytes = set->map_bytes, .meta_bytes = set->meta_bytes,
+  };
+  return mcrt_write_hashed(fd, &h, sizeof h, hash) &&
+         mcrt_write_hashed(fd, (const void *)set->slots, set->map_bytes, hash) &&
+         mcrt_write_hashed(fd, set->meta, set->meta_bytes, hash);
+}
+
+bool mcrt_fpc_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
+  McrtFpcHeader h;
+  memset(set, 0, sizeof *set);
+  if (!mcrt_read_hashed(fd, &h, sizeof h, hash))
+    return false;
+  // Every derived field as mcrt_fpc_init computes it, the sizes as this
+  // code maps them (nslots may exceed the init's: a growth that extended
+  // its overflow area).
+  uint64_t d = 0;
+  bool sane = h.capacity >= MCRT_FPC_MIN_CAPACITY && h.capacity <= ((uint64_t)1 << 40) &&
+              h.rem_bits == rem_bits_for(h.capacity, &d) && h.divisor == d &&
+              h.nslots >= slots_of(h.capacity) && h.nslots % 64 == 0 &&
+              h.nslots - h.capacity <= ((uint64_t)1 << 32) &&
+              h.max_count == (uint64_t)((unsigned __int128)h.capacity * MCRT_FPC_LOAD_NUM /
+                                        MCRT_FPC_LOAD_DEN) &&
+              h.count <= h.nslots && h.map_bytes == rem_bytes(h.nslots, (unsigned)h.rem_bits) &&
+              h.meta_bytes == meta_bytes(h.nslots);
+  if (!sane) {
+    errno = EINVAL; // not a set this code wrote
+    return false;
+  }
+  void *p = map_zeroed(h.map_bytes), *m = map_zeroed(h.meta_bytes);
+  _Atomic uint8_t *locks = calloc(regions_of(h.nslots), MCRT_FPC_LOCK_STRIDE);
+  if (p == MAP_FAILED || m == MAP_FAILED || !locks) {
+    if (p != MAP_FAILED)
+      munmap(p, h.map_bytes);
+    if (m != MAP_FAILED)
+      munmap(m, h.meta_bytes);
+    free((void *)locks);
+    errno = ENOMEM;
+    return false;
+  }
+  set->words = 1;
+  set->rem_bits = (unsigned)h.rem_bits;
+  set->divisor = h.divisor;
+  set->reciprocal = UINT64_MAX / h.divisor;
+  set->capacity = h.capacity, set->nslots = h.nslots, set->max_count = h.max_count;
+  set->grows = h.grows;
+  set->slots = p, set->map_bytes = h.map_bytes;
+  set->meta = m, set->meta_bytes = h.meta_bytes;
+  set->locks = locks, set->nregions = regions_of(h.nslots);
+  atomic_init(&set->count, h.count);
+  if (!mcrt_read_hashed(fd, p, h.map_bytes, hash) || !mcrt_read_hashed(fd, m, h.meta_bytes, hash)) {
+    int e = errno;
+    mcrt_fpset_free(set);
+    errno = e;
+    return false;
+  }
   return true;
 }

@@ -98,7 +98,7 @@ static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
   t->map_bytes = bytes;
   t->ids = NULL;
   t->ids_bytes = 0;
-  t->slot_bytes = 0, t->divisor = 0, t->meta = NULL, t->meta_bytes = 0;
+  t->rem_bits = 0, t->divisor = 0, t->meta = NULL, t->meta_bytes = 0;
   t->locks = NULL, t->nregions = 0;
   return true;
 }
@@ -213,7 +213,7 @@ static McrtFpResult insert128(McrtFpSet *set, McrtFp fp, uint64_t *slot) {
 }
 
 McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
-  if (set->slot_bytes)
+  if (set->rem_bits)
     return mcrt_fpc_probe(set, fp.hi, true);
   uint64_t slot;
   return set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
@@ -270,7 +270,7 @@ bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id) {
 }
 
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
-  if (set->slot_bytes) // takes the region locks
+  if (set->rem_bits) // takes the region locks
     return mcrt_fpc_probe((McrtFpSet *)set, fp.hi, false) == MCRT_FP_OLD;
   _Atomic uint64_t *s = set->slots;
   unsigned w = set->words;
@@ -327,7 +327,7 @@ static uint64_t grown_capacity(const McrtFpSet *set) {
 }
 
 size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
-  if (set->slot_bytes)
+  if (set->rem_bits)
     return mcrt_fpc_grow_bytes(set);
   uint64_t nslots = grown_capacity(set) + MCRT_FP_OVERFLOW;
   size_t bytes = (size_t)(nslots * set->words * sizeof(uint64_t));
@@ -338,7 +338,7 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
 }
 
 bool mcrt_fpset_grow(McrtFpSet *set) {
-  if (set->slot_bytes)
+  if (set->rem_bits)
     return mcrt_fpc_grow(set);
   McrtFpSet old = *set, t;
   if (!map_table(&t, old.words, grown_capacity(&old)))
@@ -391,7 +391,8 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
 // Saving and loading (checkpoint.c). The set is written as its fields, then
 // the raw memory of its table and of its id array: nothing here depends on
 // what a slot holds, so a new slot layout only has to keep this field list
-// right. Both run with the search stopped (no concurrent insertion).
+// right (the compact layout has its own fields and bitmaps: mcrt_fpc_save).
+// Both run with the search stopped (no concurrent insertion).
 
 // The fields a set is saved with, fixed-width, in this order.
 typedef struct McrtFpSetHeader {
@@ -400,7 +401,7 @@ typedef struct McrtFpSetHeader {
 
 #define MCRT_FP_IO_STEP ((size_t)16 << 20) // bytes per read(2) or write(2)
 
-static bool write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
+bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
   if (hash)
     XXH3_64bits_update(hash, p, n);
   for (const char *c = p; n > 0;) {
@@ -414,7 +415,7 @@ static bool write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash) {
   return true;
 }
 
-static bool read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash) {
+bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash) {
   size_t want = n;
   for (char *c = p; n > 0;) {
     ssize_t r = read(fd, c, n < MCRT_FP_IO_STEP ? n : MCRT_FP_IO_STEP);
@@ -438,15 +439,15 @@ bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
       .max_count = set->max_count, .count = mcrt_fpset_count(set), .map_bytes = set->map_bytes,
       .grows = set->grows, .id_words = set->id_words, .ids_bytes = set->ids_bytes,
   };
-  return write_hashed(fd, &h, sizeof h, hash) &&
-         write_hashed(fd, (const void *)set->slots, set->map_bytes, hash) &&
-         (!set->ids || write_hashed(fd, set->ids, set->ids_bytes, hash));
+  return mcrt_write_hashed(fd, &h, sizeof h, hash) &&
+         mcrt_write_hashed(fd, (const void *)set->slots, set->map_bytes, hash) &&
+         (!set->ids || mcrt_write_hashed(fd, set->ids, set->ids_bytes, hash));
 }
 
 bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
   McrtFpSetHeader h;
   memset(set, 0, sizeof *set);
-  if (!read_hashed(fd, &h, sizeof h, hash))
+  if (!mcrt_read_hashed(fd, &h, sizeof h, hash))
     return false;
   size_t slot_bytes = (size_t)(h.nslots * h.words * sizeof(uint64_t));
   if ((h.words != 1 && h.words != 2) || h.capacity == 0 || h.nslots < h.capacity ||
@@ -473,8 +474,8 @@ bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
   set->words = (unsigned)h.words, set->capacity = h.capacity, set->nslots = h.nslots;
   set->max_count = h.max_count, set->grows = h.grows, set->id_words = h.id_words != 0;
   atomic_init(&set->count, h.count);
-  if (!read_hashed(fd, (void *)set->slots, set->map_bytes, hash) ||
-      (set->ids && !read_hashed(fd, set->ids, set->ids_bytes, hash))) {
+  if (!mcrt_read_hashed(fd, (void *)set->slots, set->map_bytes, hash) ||
+      (set->ids && !mcrt_read_hashed(fd, set->ids, set->ids_bytes, hash))) {
     int e = errno;
     mcrt_fpset_free(set);
     errno = e;

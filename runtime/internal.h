@@ -50,7 +50,7 @@ typedef struct McrtFpSet {
   uint32_t *ids;           // liveness, 128-bit: the state id of each slot (else NULL)
   size_t ids_bytes;        // bytes mapped for ids
   // The compact layout (fpcompact.c: 64-bit fingerprints without ids).
-  unsigned slot_bytes;     // bytes per remainder in slots; 0: the word layout above
+  unsigned rem_bits;       // bits per remainder, packed in slots; 0: the word layout above
   uint64_t divisor;        // home(fp) = fp / divisor; the slot keeps fp mod divisor
   uint64_t reciprocal;     // floor((2^64 - 1) / divisor): fp / divisor without a division
   uint64_t *meta;          // per 64 slots: occupied, V and C bitmaps (3 words)
@@ -70,7 +70,7 @@ static inline uint64_t mcrt_fpc_home(const McrtFpSet *set, uint64_t fp) {
 }
 
 static inline uint64_t mcrt_fpset_home(const McrtFpSet *set, uint64_t hi) {
-  if (set->slot_bytes)
+  if (set->rem_bits)
     return mcrt_fpc_home(set, hi);
   return (uint64_t)(((unsigned __int128)hi * set->capacity) >> 64);
 }
@@ -79,10 +79,10 @@ static inline uint64_t mcrt_fpset_home(const McrtFpSet *set, uint64_t hi) {
 // batch of successors, prefetches, then inserts: the misses overlap).
 static inline void mcrt_fpset_prefetch(const McrtFpSet *set, McrtFp fp) {
   uint64_t home = mcrt_fpset_home(set, fp.hi);
-  if (set->slot_bytes) {
+  if (set->rem_bits) {
     // The remainders only: the bitmaps, 0.375 bytes a slot, mostly stay in
     // the cache, and more prefetches than line fill buffers stall.
-    __builtin_prefetch((const char *)set->slots + home * set->slot_bytes, 1);
+    __builtin_prefetch((const char *)set->slots + home * set->rem_bits / 8, 1);
     return;
   }
   __builtin_prefetch((const void *)&set->slots[set->words * home], 1);
@@ -139,6 +139,10 @@ void mcrt_fpc_free(McrtFpSet *set); // meta and locks (the caller unmaps the slo
 McrtFpResult mcrt_fpc_probe(McrtFpSet *set, uint64_t fp, bool add);
 size_t mcrt_fpc_grow_bytes(const McrtFpSet *set);
 bool mcrt_fpc_grow(McrtFpSet *set);
+// mcrt_fpset_save and mcrt_fpset_load for a compact set (the checkpoint's
+// layout tag says which was written).
+bool mcrt_fpc_save(int fd, const McrtFpSet *set, XXH3_state_t *hash);
+bool mcrt_fpc_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
 
 // Writes the set to fd (its fields, then its table's raw memory), feeding
 // every byte written to hash (NULL: none); loads such a set into an
@@ -146,6 +150,10 @@ bool mcrt_fpc_grow(McrtFpSet *set);
 // False with errno set (0: the file ended early; EINVAL: not a set).
 bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash);
 bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash);
+// n bytes to or from fd in large calls, fed to hash (NULL: none); false with
+// errno set (0: the file ended early).
+bool mcrt_write_hashed(int fd, const void *p, size_t n, XXH3_state_t *hash);
+bool mcrt_read_hashed(int fd, void *p, size_t n, XXH3_state_t *hash);
 
 // ---------------------------------------------------------------------------
 // log.c: the trace log. One 8-byte record per discovered state, in id order,

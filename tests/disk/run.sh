@@ -20,12 +20,16 @@
 #      every run that ends gives exactly the uninterrupted run's counts and
 #      verdict. SIGTERM writes a final checkpoint and exits 3; the resumed run
 #      ends with the same counts.
+#      The same kills and a SIGTERM with --compact-set (the compact set's
+#      table has its own save and load).
 #   4. A truncated, a bit-flipped and a cut-short checkpoint are refused
-#      (exit 2, the file named); so are a checkpoint of another model and one
-#      resumed with options that change the answer (each option named), and
+#      (exit 2, the file named), with either layout of the fingerprint set;
+#      so are a checkpoint of another model and one resumed with options
+#      that change the answer (each option named), one resumed in the other
+#      layout (both named), one of format 1 (both formats named), and
 #      --checkpoint with liveness.
 # Each check prints `PASS name` or `FAIL name: why`; the last line is
-# `N passed, N failed`. About two to four minutes on two loaded cores.
+# `N passed, N failed`. About three to five minutes on two loaded cores.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -208,61 +212,71 @@ else
   ref=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/ref.json")
   [ "$(jq .states "$work/ref.json")" = "$want" ] && pass "crash-reference ($want states, as BEEM)" ||
     fail crash-reference "$(jq .states "$work/ref.json") states, BEEM says $want"
-  kills=0 finished=0 runs=0 torn=0 bad=
-  rm -rf "$work/ck" "$work/cd"
-  mkdir -p "$work/cd"
-  start=$SECONDS
-  while [ $kills -lt 20 ] && [ $((SECONDS - start)) -lt 150 ]; do
-    args=(--no-deadlock --checkpoint ck --checkpoint-every 0.004 --threads $((runs % 2 + 1)))
-    [ $((runs % 3)) = 2 ] && args+=(--disk cd)
-    [ -f "$work/ck/checkpoint" ] && args+=(--resume ck)
-    (cd "$work" && exec ./$m "${args[@]}" --report run.json >run.out 2>run.err) &
-    pid=$!
-    runs=$((runs + 1))
-    sleep "0.$((RANDOM % 9 + 1))$((RANDOM % 10))"
-    if kill -KILL $pid 2>/dev/null; then
-      wait $pid 2>/dev/null
-      kills=$((kills + 1))
-      [ -f "$work/ck/checkpoint.tmp" ] && torn=$((torn + 1)) # killed while writing one
-      continue
+  # crash_kill NAME [CHECKER-ARGS...]: at least 20 SIGKILLs within 150 s.
+  crash_kill() {
+    local name=$1 kills=0 finished=0 runs=0 torn=0 bad= start=$SECONDS rc got
+    shift
+    rm -rf "$work/ck" "$work/cd"
+    mkdir -p "$work/cd"
+    while [ $kills -lt 20 ] && [ $((SECONDS - start)) -lt 150 ]; do
+      args=(--no-deadlock --checkpoint ck --checkpoint-every 0.004 --threads $((runs % 2 + 1)) "$@")
+      [ $((runs % 3)) = 2 ] && args+=(--disk cd)
+      [ -f "$work/ck/checkpoint" ] && args+=(--resume ck)
+      (cd "$work" && exec ./$m "${args[@]}" --report run.json >run.out 2>run.err) &
+      pid=$!
+      runs=$((runs + 1))
+      sleep "0.$((RANDOM % 9 + 1))$((RANDOM % 10))"
+      if kill -KILL $pid 2>/dev/null; then
+        wait $pid 2>/dev/null
+        kills=$((kills + 1))
+        [ -f "$work/ck/checkpoint.tmp" ] && torn=$((torn + 1)) # killed while writing one
+        continue
+      fi
+      wait $pid
+      rc=$?
+      got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
+      if [ $rc != 0 ] || [ "$got" != "$ref" ]; then
+        bad="run $runs (after $kills kills) ended with exit $rc: $got, not $ref: $(excerpt "$work/run.err")"
+        break
+      fi
+      finished=$((finished + 1))
+      rm -rf "$work/ck" # a fresh search for the next kills
+    done
+    # The last one runs to its end.
+    if [ -z "$bad" ]; then
+      args=(--no-deadlock --checkpoint ck --threads 2 "$@")
+      [ -f "$work/ck/checkpoint" ] && args+=(--resume ck)
+      (cd "$work" && ./$m "${args[@]}" --report run.json >run.out 2>run.err)
+      rc=$?
+      got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
+      [ $rc = 0 ] && [ "$got" = "$ref" ] || bad="the last run: exit $rc: $got, not $ref: $(excerpt "$work/run.err")"
+      finished=$((finished + 1))
     fi
-    wait $pid
-    rc=$?
-    got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
-    if [ $rc != 0 ] || [ "$got" != "$ref" ]; then
-      bad="run $runs (after $kills kills) ended with exit $rc: $got, not $ref: $(excerpt "$work/run.err")"
-      break
+    if [ -n "$bad" ]; then
+      fail "$name" "$bad"
+    elif [ $kills -lt 20 ]; then
+      fail "$name" "only $kills kills in 150 s"
+    else
+      pass "$name ($kills SIGKILLs over $runs runs, $torn left a half-written checkpoint.tmp behind; $finished ran to the end with exactly the uninterrupted counts)"
     fi
-    finished=$((finished + 1))
-    rm -rf "$work/ck" # a fresh search for the next kills
-  done
-  # The last one runs to its end.
-  if [ -z "$bad" ]; then
-    args=(--no-deadlock --checkpoint ck --threads 2)
-    [ -f "$work/ck/checkpoint" ] && args+=(--resume ck)
-    (cd "$work" && ./$m "${args[@]}" --report run.json >run.out 2>run.err)
-    rc=$?
-    got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
-    [ $rc = 0 ] && [ "$got" = "$ref" ] || bad="the last run: exit $rc: $got, not $ref: $(excerpt "$work/run.err")"
-    finished=$((finished + 1))
-  fi
-  if [ -n "$bad" ]; then
-    fail crash-kill "$bad"
-  elif [ $kills -lt 20 ]; then
-    fail crash-kill "only $kills kills in 150 s"
-  else
-    pass "crash-kill ($kills SIGKILLs over $runs runs, $torn left a half-written checkpoint.tmp behind; $finished ran to the end with exactly the uninterrupted counts)"
-  fi
+  }
+  crash_kill crash-kill
+  # The compact set's table is saved and loaded by its own code: the same
+  # kills, the same reference (the word layout's counts).
+  crash_kill crash-kill-compact-set --compact-set
 
   # SIGTERM: a final checkpoint, exit 3; the resumed run ends as it should
   # (serial, then threaded: the threads finish their window first). The
   # signal comes while the search is paused after its first expansion (the
   # runtime's test hook, as in tests/cli/signals.sh): a fixed sleep raced
   # with the whole run, which takes 1.3 s on a quiet machine.
-  for t in 1 2; do
-    rm -rf "$work/ck"
-    (cd "$work" && MCRT_TEST_PAUSE=search exec ./$m --no-deadlock --checkpoint ck --threads $t \
-      --report term.json >term.out 2>&1) &
+  # The last case, with --compact-set, leaves its checkpoint in ckc (for 4.).
+  for t in 1 2 2c; do
+    ckd=ck cset=()
+    [ $t = 2c ] && ckd=ckc cset=(--compact-set) t=2
+    rm -rf "$work/$ckd"
+    (cd "$work" && MCRT_TEST_PAUSE=search exec ./$m --no-deadlock --checkpoint $ckd --threads $t \
+      "${cset[@]}" --report term.json >term.out 2>&1) &
     pid=$!
     for _ in $(seq 600); do
       grep -q '^mcrt-test-pause: search' "$work/term.out" 2>/dev/null && break
@@ -271,14 +285,14 @@ else
     kill -TERM $pid
     wait $pid
     rc=$?
-    (cd "$work" && ./$m --no-deadlock --resume ck --threads 2 --report run.json >run.out 2>&1)
+    (cd "$work" && ./$m --no-deadlock --resume $ckd --threads 2 "${cset[@]}" --report run.json >run.out 2>&1)
     rc2=$?
     got=$(jq -c '[.verdict, .states, .transitions, .depth, .deadlocks, .actions]' "$work/run.json" 2>/dev/null)
     if [ $rc = 3 ] && grep -q '^checkpoints: *1 written' "$work/term.out" &&
       jq -e '.signal == "SIGTERM"' "$work/term.json" >/dev/null && [ $rc2 = 0 ] && [ "$got" = "$ref" ]; then
-      pass "crash-sigterm-threads-$t (a final checkpoint, exit 3; resumed: the same counts)"
+      pass "crash-sigterm-threads-$t${cset:+-compact-set} (a final checkpoint, exit 3; resumed: the same counts)"
     else
-      fail "crash-sigterm-threads-$t" "exit $rc then $rc2: $(excerpt "$work/term.out") $got"
+      fail "crash-sigterm-threads-$t${cset:+-compact-set}" "exit $rc then $rc2: $(excerpt "$work/term.out") $got"
     fi
   done
 fi
@@ -333,6 +347,39 @@ if [ -f "$work/ck/checkpoint" ]; then
     --checkpoint ckpor --por on
   (cd "$work" && ./$m --no-deadlock --resume bad --threads 1 >ref2.out 2>ref2.err)
   [ $? = 0 ] && pass "ckpt-intact-copy-resumes" || fail ckpt-intact-copy-resumes "$(excerpt "$work/ref2.err")"
+  # The fingerprint set's layout: a checkpoint is resumed only in its own,
+  # and the message names both; one of format 1 (no layout recorded, its
+  # checksum made right by patch_checkpoint) is refused naming both formats.
+  refused ckpt-words-not-compact "holds the fingerprint set in the word layout; this run uses the compact layout" \
+    --resume bad --compact-set
+  if [ -f "$work/ckc/checkpoint" ]; then
+    cp "$work/ckc/checkpoint" "$work/bad/checkpoint"
+    refused ckpt-compact-not-words "holds the fingerprint set in the compact layout \(--compact-set\); this run uses the word layout" \
+      --resume bad
+    csize=$(stat -c %s "$work/ckc/checkpoint")
+    for at in $((csize / 2)) $((csize - 100)); do # the middle and near the end
+      cp "$work/ckc/checkpoint" "$work/bad/checkpoint"
+      byte=$(od -An -tu1 -j $at -N1 "$work/bad/checkpoint" | tr -d ' ')
+      printf "$(printf '\\%03o' $((byte ^ 1)))" |
+        dd of="$work/bad/checkpoint" bs=1 seek=$at conv=notrunc status=none
+      refused "ckpt-compact-bit-flip-at-$at" "bad/checkpoint is damaged" --resume bad --compact-set
+    done
+    head -c $((csize - 8)) "$work/ckc/checkpoint" >"$work/bad/checkpoint"
+    refused ckpt-compact-truncated "bad/checkpoint is damaged" --resume bad --compact-set
+  else
+    fail ckpt-compact "no compact checkpoint in ckc (the SIGTERM case with --compact-set failed)"
+  fi
+  if cc -std=c11 -O -o "$work/patch_checkpoint" "$root/tests/disk/patch_checkpoint.c" 2>"$work/cc.err"; then
+    cp "$good" "$work/bad/checkpoint"
+    "$work/patch_checkpoint" "$work/bad/checkpoint" 8 1 # the format, after the magic
+    refused ckpt-format-1 "checkpoint of format 1, which does not record the fingerprint set's layout; this checker reads format 2" \
+      --resume bad
+    cp "$good" "$work/bad/checkpoint"
+    "$work/patch_checkpoint" "$work/bad/checkpoint" 16 7 # the layout: neither 0 nor 1
+    refused ckpt-layout-unknown "is not a checkpoint of this format" --resume bad
+  else
+    fail ckpt-patch-build "$(excerpt "$work/cc.err")"
+  fi
 fi
 # Under MPI (a checker built with mcgen --mpi): refused, not half-working.
 if command -v mpicc >/dev/null && build counter-mpi "$root/tests/cli/specs/counter.mc" --mpi; then

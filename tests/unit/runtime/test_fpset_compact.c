@@ -37,32 +37,37 @@ static McrtFpResult insert_growing(McrtFpSet *s, uint64_t v) {
 
 // mcrt_fpset_init_compact gives the compact layout, mcrt_fpset_init the word
 // layout (64 or 128 bits), and the id mode turns a compact set into words; a
-// large compact set costs well under the word layout's 9.4 bytes per entry
-// (at its lowest load, 0.76).
+// large compact set costs what its layout says, at its lowest load.
 Test(fpset_compact, layout_and_bytes_per_entry) {
   McrtFpSet s;
   cr_assert(mcrt_fpset_init_compact(&s, 1024));
-  cr_assert_gt(s.slot_bytes, 0);
+  cr_assert_gt(s.rem_bits, 0);
   uint64_t x = 1;
   for (uint64_t i = 0; i < 2000000; i++)
     cr_assert_eq(insert_growing(&s, splitmix(&x)), MCRT_FP_NEW);
+  // Remainders of 64 - floor(log2(capacity)) bits, bit-packed: at 2^21 home
+  // slots 43 bits, plus 3 bitmap bits and 1/64 byte of lock a slot; the load
+  // never falls under 0.95 / 1.1 = 0.8636 (growth by 1/10 at 0.95): at most
+  // 6.68 bytes (the word layout: 9.4 or more).
+  cr_assert_eq(s.rem_bits, 64 - (63 - __builtin_clzll(s.capacity)));
   double per = (double)mcrt_fpset_bytes(&s) / (double)mcrt_fpset_count(&s);
-  cr_assert_leq(per, 8.5, "%.2f bytes per entry", per); // 6-byte remainders + 3 bits, load >= 0.76
-  cr_assert_leq(s.slot_bytes, 6);
+  double bound = ((s.rem_bits + 3) / 8.0 + 1.0 / 64) / 0.8636 + 0.01;
+  cr_assert_leq(per, bound, "%.2f bytes per entry, %u-bit remainders", per, s.rem_bits);
+  cr_assert_geq((double)mcrt_fpset_count(&s) / (double)s.capacity, 0.8636);
   mcrt_fpset_free(&s);
 
   McrtFpSet w;
   cr_assert(mcrt_fpset_init(&w, 128, 1024));
-  cr_assert_eq(w.slot_bytes, 0);
+  cr_assert_eq(w.rem_bits, 0);
   mcrt_fpset_free(&w);
   cr_assert(mcrt_fpset_init(&w, 64, 1024));
-  cr_assert_eq(w.slot_bytes, 0);
+  cr_assert_eq(w.rem_bits, 0);
   mcrt_fpset_free(&w);
 
   McrtFpSet ids;
   cr_assert(mcrt_fpset_init_compact(&ids, 1024));
   cr_assert(mcrt_fpset_enable_ids(&ids));
-  cr_assert_eq(ids.slot_bytes, 0);
+  cr_assert_eq(ids.rem_bits, 0);
   uint32_t old = 0;
   cr_assert_eq(mcrt_fpset_insert_id(&ids, fp64(42), 7, &old), MCRT_FP_NEW);
   cr_assert_eq(mcrt_fpset_insert_id(&ids, fp64(42), 8, &old), MCRT_FP_OLD);
@@ -140,7 +145,7 @@ static void against_reference(uint64_t n, uint64_t spread, uint64_t seed) {
   for (uint64_t i = 0; i < 2 * n; i++)
     all[i] = i < n ? splitmix(&x) % spread * (UINT64_MAX / spread) + splitmix(&x) % 4
                    : all[splitmix(&x) % n];
-  unsigned first_sb = s.slot_bytes;
+  unsigned first_bits = s.rem_bits;
   for (uint64_t i = 0; i < 2 * n; i++) {
     if (i % 4096 == 0) {
       qsort(ref, stored, sizeof *ref, cmp_u64);
@@ -167,7 +172,7 @@ static void against_reference(uint64_t n, uint64_t spread, uint64_t seed) {
   cr_assert_eq(mcrt_fpset_count(&s), stored);
   for (uint64_t k = 0; k < stored; k++)
     cr_assert(mcrt_fpset_contains(&s, fp64(ref[k])));
-  cr_assert_lt(s.slot_bytes, first_sb, "the remainder width never changed");
+  cr_assert_lt(s.rem_bits, first_bits, "the remainder width never changed");
   free(ref);
   free(all);
   mcrt_fpset_free(&s);
@@ -243,6 +248,121 @@ Test(fpset_compact, threads_one_winner) {
   cr_assert_eq(mcrt_fpset_count(&s), RACE_N);
   free(wins);
   mcrt_fpset_free(&s);
+}
+
+// Every remainder width from 57 bits (128 home slots) down to 40 (2^24), at
+// powers of two and between them: the width is 64 - floor(log2(capacity)),
+// and remainders 0, D-1 and one between, on neighbouring homes (so that they
+// straddle the table's 64-bit words at every offset), are found after
+// insertion, after shifts (three more entries on each home, inserted before
+// them) and after a growth; their neighbours are not.
+Test(fpset_compact, every_remainder_width) {
+  uint64_t caps[] = {128, 129, 1000, 4096, 5000, 65536, 100003, (uint64_t)1 << 20,
+                     ((uint64_t)1 << 22) + 12345, (uint64_t)1 << 24};
+  for (size_t c = 0; c < sizeof caps / sizeof *caps; c++) {
+    McrtFpSet s; // mcrt_fpc_init itself: mcrt_fpset_init_compact starts at 1024
+    memset(&s, 0, sizeof s);
+    cr_assert(mcrt_fpc_init(&s, caps[c]));
+    cr_assert_eq(s.capacity, caps[c]);
+    unsigned floor_log2 = 63 - (unsigned)__builtin_clzll(caps[c]);
+    cr_assert_eq(s.rem_bits, 64 - floor_log2, "capacity %llu: %u bits",
+                 (unsigned long long)caps[c], s.rem_bits);
+    uint64_t d = s.divisor, homes = caps[c] < 96 ? caps[c] : 96;
+    uint64_t first = caps[c] - homes; // the last homes, up to UINT64_MAX
+    uint64_t rems[3] = {d - 1, 0, d / 3};
+    for (unsigned k = 0; k < 3; k++)
+      for (uint64_t h = first; h < caps[c]; h++) {
+        uint64_t v = h * d + rems[k];
+        if (v / d != h) // past 2^64 - 1 on the last home
+          continue;
+        cr_assert_eq(mcrt_fpset_insert(&s, fp64(v)), MCRT_FP_NEW);
+      }
+    for (uint64_t h = first; h < caps[c]; h++) // before them in their groups: shifts
+      for (uint64_t j = 1; j <= 3 && h * d + d / 3 >= j; j++)
+        cr_assert_eq(mcrt_fpset_insert(&s, fp64(h * d + d / 3 - j)), MCRT_FP_NEW);
+    for (int grown = 0; grown < 2; grown++) {
+      for (uint64_t h = first; h < caps[c]; h++)
+        for (unsigned k = 0; k < 3; k++) {
+          uint64_t v = h * d + rems[k];
+          if (v / d != h)
+            continue;
+          cr_assert(mcrt_fpset_contains(&s, fp64(v)), "capacity %llu, home %llu, rem %u",
+                    (unsigned long long)caps[c], (unsigned long long)h, k);
+          if (k == 2)
+            cr_assert(!mcrt_fpset_contains(&s, fp64(v + 1)));
+        }
+      cr_assert(!mcrt_fpset_contains(&s, fp64(first * d + d / 3 - 4)));
+      cr_assert(mcrt_fpset_grow(&s));
+    }
+    mcrt_fpset_free(&s);
+  }
+}
+
+// Threads insert clusters that cross the edges of the lock regions (4096
+// slots): entries of 12 homes on either side of each edge, 8 per home, so
+// insertions shift remainders across the edge, in words shared by no other
+// region. The threads go through the entries in nearly the same order, so
+// they meet at the same edges; 10 rounds, each on a new set. Each
+// fingerprint has exactly one NEW, and all are there at the end.
+#define EDGE_REGIONS 32
+#define EDGE_N (EDGE_REGIONS * 24 * 8)
+typedef struct EdgeRacer {
+  McrtFpSet *set;
+  const uint64_t *fps;
+  _Atomic uint32_t *wins;
+  unsigned index;
+} EdgeRacer;
+
+static void *race_edges(void *arg) {
+  EdgeRacer *r = arg;
+  for (uint64_t k = 0; k < EDGE_N; k++) {
+    uint64_t i = (k * 8 + k / (EDGE_N / 8) + r->index * 5) % EDGE_N; // one entry per home in turn
+    McrtFpResult res = mcrt_fpset_insert(r->set, fp64(r->fps[i]));
+    if (res == MCRT_FP_NEW)
+      atomic_fetch_add(&r->wins[i], 1);
+    else if (res != MCRT_FP_OLD)
+      return (void *)1;
+  }
+  return NULL;
+}
+
+static void race_edges_round(void) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init_compact(&s, (uint64_t)4096 * (EDGE_REGIONS + 1)));
+  s.shared = true;
+  static uint64_t fps[EDGE_N];
+  uint64_t n = 0;
+  for (uint64_t e = 1; e <= EDGE_REGIONS; e++)
+    for (uint64_t h = 4096 * e - 12; h < 4096 * e + 12; h++)
+      for (uint64_t j = 0; j < 8; j++)
+        fps[n++] = h * s.divisor + j * (s.divisor / 9);
+  cr_assert_eq(n, EDGE_N);
+  _Atomic uint32_t *wins = calloc(EDGE_N, sizeof *wins);
+  pthread_t t[RACE_THREADS];
+  EdgeRacer r[RACE_THREADS];
+  for (unsigned i = 0; i < RACE_THREADS; i++) {
+    r[i] = (EdgeRacer){&s, fps, wins, i};
+    cr_assert_eq(pthread_create(&t[i], NULL, race_edges, &r[i]), 0);
+  }
+  for (unsigned i = 0; i < RACE_THREADS; i++) {
+    void *ret;
+    pthread_join(t[i], &ret);
+    cr_assert_null(ret, "a thread saw FULL");
+  }
+  for (uint64_t i = 0; i < EDGE_N; i++) {
+    cr_assert_eq(atomic_load(&wins[i]), 1, "fingerprint %llu won %u times",
+                 (unsigned long long)i, atomic_load(&wins[i]));
+    cr_assert(mcrt_fpset_contains(&s, fp64(fps[i])));
+    cr_assert(!mcrt_fpset_contains(&s, fp64(fps[i] + 1)));
+  }
+  cr_assert_eq(mcrt_fpset_count(&s), EDGE_N);
+  free(wins);
+  mcrt_fpset_free(&s);
+}
+
+Test(fpset_compact, threads_across_region_edges) {
+  for (int round = 0; round < 10; round++)
+    race_edges_round();
 }
 
 // The summary's collision line: n^2 / 2^(b+1), and the advice to use 128
