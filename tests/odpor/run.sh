@@ -290,6 +290,19 @@ else
   ko "--max-depth" "verdicts differ from the breadth-first search's:$md_bad"
 fi
 
+# What each kind of predicate reads (mcgen --deps-json, McrtDeps's
+# *_reads lists): cells a, b, c, d are 0 to 3, one kind each; visible is
+# their union.
+printf '%s\n' 'model kinds;' 'var a: 0..1;' 'var b: 0..1;' 'var c: 0..1;' 'var d: 0..1;' \
+  'action go when a == 0 { a = 1; }' 'invariant i: a <= 1;' 'reachable r: b == 0;' \
+  'terminal t: c == 0;' 'constraint k: d == 0;' >"$tmp/kinds.mc"
+got=$("$MCGEN" --deps-json "$tmp/kinds.mc" 2>&1 | jq -c '[.predicate_reads, .visible]' 2>&1)
+if [ "$got" = '[{"invariant":[0],"reachable":[1],"terminal":[2],"constraint":[3],"accepting":[]},[0,1,2,3]]' ]; then
+  ok "predicate_reads: each kind's cells apart, visible their union"
+else
+  ko predicate_reads "$got"
+fi
+
 # --symmetry on and --threads 2: the same executions, in one thread and
 # without symmetry reduction, each with a note on stderr, and the report
 # says so (readers_writers.mc has two scalarsets; 54 traces by hand).
