@@ -26,9 +26,29 @@ void mcrt_queue_init(McrtQueue *q, size_t state_bytes) {
   q->per_chunk = (bytes - sizeof(McrtChunk)) / q->state_bytes;
 }
 
+// A new chunk, or NULL when the memory cannot be mapped.
+static McrtChunk *map_chunk(McrtQueue *q) {
+  void *p = mmap(NULL, q->chunk_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  q->nchunks++;
+  return p;
+}
+
 static void unmap_chunk(McrtQueue *q, McrtChunk *c) {
   munmap(c, q->chunk_bytes);
   q->nchunks--;
+}
+
+// Makes c, empty, the queue's last chunk.
+static void link_tail(McrtQueue *q, McrtChunk *c) {
+  c->next = NULL;
+  if (q->tail)
+    q->tail->next = c;
+  else
+    q->head = c, q->head_pos = 0;
+  q->tail = c;
+  q->tail_pos = 0;
 }
 
 void mcrt_queue_free(McrtQueue *q) {
@@ -56,23 +76,11 @@ bool mcrt_queue_push(McrtQueue *q, const uint8_t *state) {
     return mcrt_disk_queue_push(q, state);
   if (!q->tail || q->tail_pos == q->per_chunk) {
     McrtChunk *c = q->spare;
-    if (c) {
+    if (c)
       q->spare = NULL;
-    } else {
-      void *p = mmap(NULL, q->chunk_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
-      if (p == MAP_FAILED)
-        return false;
-      c = p;
-      q->nchunks++;
-    }
-    c->next = NULL;
-    if (q->tail)
-      q->tail->next = c;
-    else
-      q->head = c, q->head_pos = 0;
-    q->tail = c;
-    q->tail_pos = 0;
+    else if (!(c = map_chunk(q)))
+      return false;
+    link_tail(q, c);
   }
   memcpy(q->tail->data + q->tail_pos * q->state_bytes, state, q->state_bytes);
   q->tail_pos++;
@@ -133,22 +141,14 @@ bool mcrt_queue_append(McrtQueue *q, uint64_t n, McrtQueueSpan *spans, size_t *n
   uint64_t k = chunks_for(q, n);
   McrtChunk *fresh = NULL; // linked through next, spare first
   for (uint64_t i = 0; i < k; i++) {
-    McrtChunk *c;
-    if (i == 0 && q->spare) {
-      c = q->spare;
-    } else {
-      void *p = mmap(NULL, q->chunk_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
-      if (p == MAP_FAILED) {
-        for (McrtChunk *f = fresh, *next; f; f = next) {
-          next = f->next;
-          if (f != q->spare)
-            unmap_chunk(q, f);
-        }
-        return false;
+    McrtChunk *c = i == 0 && q->spare ? q->spare : map_chunk(q);
+    if (!c) {
+      for (McrtChunk *f = fresh, *next; f; f = next) {
+        next = f->next;
+        if (f != q->spare)
+          unmap_chunk(q, f);
       }
-      c = p;
-      q->nchunks++;
+      return false;
     }
     c->next = fresh;
     fresh = c;
@@ -166,12 +166,7 @@ bool mcrt_queue_append(McrtQueue *q, uint64_t n, McrtQueueSpan *spans, size_t *n
   while (left > 0) {
     McrtChunk *c = fresh;
     fresh = c->next;
-    c->next = NULL;
-    if (q->tail)
-      q->tail->next = c;
-    else
-      q->head = c, q->head_pos = 0;
-    q->tail = c;
+    link_tail(q, c);
     uint64_t m = q->per_chunk < left ? q->per_chunk : left;
     spans[(*nspans)++] = (McrtQueueSpan){c->data, m};
     q->tail_pos = m;
