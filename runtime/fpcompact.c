@@ -571,8 +571,9 @@ typedef struct McrtFpcHeader {
 bool mcrt_fpc_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
   McrtFpcHeader h = {
       .capacity = set->capacity, .nslots = set->nslots, .max_count = set->max_count,
-      .count = atomic_load_explicit(&set->count, memory_order_relaxed), .grows = set->grows, .rem_bits = set->rem_bits,
-      .divisor = set->divisor, .map_bytes = set->map_bytes, .meta_bytes = set->meta_bytes,
+      .count = atomic_load_explicit(&set->count, memory_order_relaxed), .grows = set->grows,
+      .rem_bits = set->rem_bits, .divisor = set->divisor, .map_bytes = set->map_bytes,
+      .meta_bytes = set->meta_bytes,
   };
   return mcrt_write_hashed(fd, &h, sizeof h, hash) &&
          mcrt_write_hashed(fd, (const void *)set->slots, set->map_bytes, hash) &&

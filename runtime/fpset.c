@@ -473,7 +473,6 @@ typedef struct McrtFpSetHeader {
   uint64_t words, capacity, nslots, max_count, count, map_bytes, grows, id_words, ids_bytes;
 } McrtFpSetHeader;
 
-
 bool mcrt_fpset_save(int fd, const McrtFpSet *set, XXH3_state_t *hash) {
   McrtFpSetHeader h = {
       .words = set->words, .capacity = set->capacity, .nslots = set->nslots,
