@@ -568,9 +568,6 @@ struct McrtCtx {
 double mcrt_now(void);
 // Prints a byte count as "12.3 MiB".
 void mcrt_fprint_bytes(FILE *f, double bytes);
-// "estimated collision probability P" for `states` fingerprints of `bits`
-// bits, with the advice to use 128 bits when P is above 1e-3.
-void mcrt_fprint_collision(FILE *f, uint64_t states, unsigned bits);
 void mcrt_clear_error(McrtCtx *ctx);
 // Stops the run at bound b, hit in the given phase (SIGINT/SIGTERM: b is
 // MCRT_BOUND_INTERRUPTED and the signal is mcrt_signal).
@@ -861,6 +858,9 @@ int mcrt_net_live(const McrtLiveGraph *g, uint32_t ntrans, uint32_t *not_live);
 // Returns false (and the failure in ctx->err) when the rule does not apply.
 bool mcrt_replay_step(McrtCtx *ctx, bool init, uint64_t rule, const uint8_t *a, uint8_t *b);
 
+// report.c: "estimated collision probability P" for `states` fingerprints of `bits`
+// bits, with the advice to use 128 bits when P is above 1e-3.
+void mcrt_fprint_collision(FILE *f, uint64_t states, unsigned bits);
 // Prints one value of type t stored at bit offset off of base.
 void mcrt_print_value(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off);
 void mcrt_print_value_json(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off);
