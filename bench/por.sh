@@ -20,7 +20,7 @@
 #
 # Usage: bench/por.sh [--repeat N] [--timeout SECONDS] [NAME...]
 #   MCGEN=/other/build/mcgen; BEEM_DIR overrides the suite
-#   (default ../shared/suites/beem from the repo root).
+#   (default: tools/beem-dir, shared/suites/beem beside the repo root or a parent).
 # Outputs in bench/out/por/ (por.md, logs, binaries).
 set -euo pipefail
 
@@ -45,7 +45,7 @@ cd "$root"
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 MCGEN=${MCGEN:-$root/build/mcgen}
-beem=${BEEM_DIR:-$root/../shared/suites/beem}
+beem=$("$root/tools/beem-dir") || beem=${BEEM_DIR:-$root/../shared/suites/beem}
 out=$root/bench/out/por
 mkdir -p "$out"
 command -v spin >/dev/null || { echo "bench/por.sh: spin is not installed (make test-deps)" >&2; exit 2; }

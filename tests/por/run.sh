@@ -222,7 +222,7 @@ deadlocks() {
 # BEEM: every complete instance up to the limit.
 limit=${POR_BEEM_LIMIT:-100000}
 min=${POR_BEEM_MIN:-0}
-beem=${BEEM_DIR:-$root/../shared/suites/beem}
+beem=$("$root/tools/beem-dir") || beem=${BEEM_DIR:-$root/../shared/suites/beem}
 if [ -f "$beem/beem_expected.csv" ]; then
   # tools/beem-expected parses the CSV (its parameters field is quoted and
   # may hold commas): name states complete ...
