@@ -32,6 +32,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -131,6 +132,7 @@ bool mcrt_disk_init(McrtCtx *ctx) {
   test_limit = v && *v ? strtoull(v, NULL, 10) : UINT64_MAX;
   v = getenv("MCRT_TEST_DISK_BLOCK");
   block = v && *v && strtoull(v, NULL, 10) > 0 ? (size_t)strtoull(v, NULL, 10) : MCRT_DISK_BLOCK;
+  mkdir(ctx->opt->disk_dir, 0777); // one level, as --checkpoint; an error shows below
   open_file(&d->log, ctx->opt->disk_dir, "mcgen-log");
   open_file(&d->frontier, ctx->opt->disk_dir, "mcgen-frontier");
   q->file = &d->frontier;

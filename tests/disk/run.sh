@@ -185,6 +185,16 @@ if $have_adding2; then
   incomplete disk-full-hook 'No space left on device' full MCRT_TEST_DISK_LIMIT=200000 \
     MCRT_TEST_DISK_BLOCK=4096
   incomplete disk-dir-missing 'No such file or directory' "$work/no/such/dir"
+  # DIR itself missing (its parent there): created, as --checkpoint's is.
+  rm -rf "$work/newdir"
+  (cd "$work" && ./adding.2 --no-deadlock --disk newdir --report new.json >new.out 2>new.err)
+  rc=$?
+  if [ $rc = 0 ] && [ -d "$work/newdir" ] && jq -e '.verdict == "ok" and .disk_dir == "newdir"' \
+    "$work/new.json" >/dev/null; then
+    pass disk-dir-created
+  else
+    fail disk-dir-created "exit $rc: $(excerpt "$work/new.out") $(excerpt "$work/new.err")"
+  fi
   : >"$work/afile"
   incomplete disk-dir-is-a-file 'Not a directory' "$work/afile"
   # A real full file system: a 1 MiB tmpfs (root only).
