@@ -352,6 +352,7 @@ typedef struct McrtOptions {
   double checkpoint_every_s;  // --checkpoint-every MINUTES, in seconds
   const char *resume_dir;     // --resume DIR
   bool por; // --por on: partial-order reduction (por.c)
+  bool fixed_trace; // --fixed-trace: under MPI, the same trace whatever the number of ranks
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit

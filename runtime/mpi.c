@@ -48,9 +48,9 @@
 // discoverer its owner received: with the same number of ranks every run
 // gives the same trace (the partition and the order of every exchange are
 // fixed); another number of ranks may give another trace of the same
-// length to the same violation (a parent fixed whatever the number of
-// ranks would need a key of the parent sent with every record and a map
-// to replace a logged parent: docs/DESIGN.md says why it is not done).
+// length to the same violation. With --fixed-trace a state's parent is the
+// least of its discoverers by a key of the graph, so every number of ranks
+// gives the same trace, at a price ("Parents chosen by a key" below).
 //
 // Bounds. --max-states and --max-steps are exact: before new states are
 // logged (transitions are sent), the ranks gather how many each has, and
@@ -166,6 +166,14 @@ static bool log_append(Log *l, uint32_t prank, uint32_t pid, uint32_t rule) {
   return true;
 }
 
+// Replaces record id's parent and rule (a least discoverer came later).
+static void log_set(Log *l, uint64_t id, uint32_t prank, uint32_t pid, uint32_t rule) {
+  uint8_t *r = l->chunks[id >> LOG_SHIFT] + (id & ((1u << LOG_SHIFT) - 1)) * l->rec_bytes;
+  memcpy(r, &prank, l->rank_bytes);
+  memcpy(r + l->rank_bytes, &pid, 4);
+  memcpy(r + l->rank_bytes + 4, &rule, l->rule_bytes);
+}
+
 // Record id: {parent rank (NO_RANK: initial), parent id, rule}.
 static void log_get(const Log *l, uint64_t id, uint32_t rec[3]) {
   const uint8_t *r = l->chunks[id >> LOG_SHIFT] + (id & ((1u << LOG_SHIFT) - 1)) * l->rec_bytes;
@@ -176,6 +184,23 @@ static void log_get(const Log *l, uint64_t id, uint32_t rec[3]) {
   memcpy(&rec[1], r + l->rank_bytes, 4);
   memcpy(&rec[2], r + l->rank_bytes + 4, l->rule_bytes);
 }
+
+// The states this rank found new in the current level, for the choice of
+// each one's parent: an open-addressing map (linear probing, at most half
+// full) from the state's fingerprint to its index among the level's new
+// states and the key of its least discoverer so far. Cleared at each level.
+typedef struct Found {
+  uint64_t hi;   // the state's fingerprint (its first word; 0: an empty entry)
+  uint64_t key;  // the least discoverer's fingerprint (first word) so far,
+  uint32_t rule; // and its rule (the second key)
+  uint32_t at;   // index among the level's new states on this rank
+} Found;
+
+typedef struct FoundMap {
+  Found *t;
+  uint64_t cap, n; // cap = 2^bits entries, or 0
+  unsigned bits;
+} FoundMap;
 
 // A violation a rank found in the current level (the least one so far).
 // Sent as bytes between ranks (the same binary: the same layout).
@@ -207,7 +232,12 @@ typedef struct Mpi {
   Buf *out, *side;        // per destination: records; (seq, action) of each (--max-steps)
   Buf send, recv, init;   // contiguous send and receive; initial states owned here
   int *scount, *sdispl, *rcount, *rdispl;
-  size_t rec_bytes;       // state_bytes + parent id + rule
+  size_t rec_bytes;       // state_bytes + parent id + rule (+ parent key: fixed)
+  bool fixed;             // --fixed-trace: parents by least key (below)
+  uint64_t cur_key;       // the key of the state being expanded (its fingerprint's first word)
+  FoundMap found;         // the level's new states (parents by least key)
+  uint64_t level_first;   // local id of the level's first new state
+  uint64_t level_new;     // new states inserted in this level
   uint8_t *tmp;           // canonical forms
   uint64_t *fresh;        // offsets in recv of new states, with their sender
   uint32_t *fresh_src;
@@ -259,7 +289,8 @@ static size_t pool_bytes(const Pool *P);
 
 static void update_bytes(Mpi *mp) {
   size_t b = log_bytes(&mp->log) + mp->send.cap + mp->recv.cap + mp->init.cap +
-             mp->fresh_cap * (sizeof *mp->fresh + sizeof *mp->fresh_src);
+             mp->fresh_cap * (sizeof *mp->fresh + sizeof *mp->fresh_src) +
+             mp->found.cap * sizeof(Found);
   for (int d = 0; d < mp->size; d++)
     b += mp->out[d].cap + (mp->side ? mp->side[d].cap : 0);
   b += pool_bytes(mp->pool);
@@ -341,6 +372,120 @@ static McrtFpResult insert(Mpi *mp, McrtFp fp) {
     McrtFpResult r = mcrt_fpset_insert(set, fp);
     if (r != MCRT_FP_FULL || !grow_set(mp))
       return r;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Parents chosen by a key of the parent (--fixed-trace).
+//
+// Without it a state's parent is the first discoverer its owner received:
+// every run with the same number of ranks gives the same trace (the
+// partition and the order of every exchange are fixed), another number of
+// ranks may give another trace of the same length. The serial search's
+// parent of a state is its first discoverer in the serial order, which has
+// no distributed equivalent, and the order in which an owner receives a
+// state's discoverers depends on the partition and on where rounds were
+// cut. So a state's parent is the least of its level's
+// discoverers by (the discoverer's fingerprint, the rule), a key of the
+// state graph alone: every number of ranks, and of threads in a rank, logs
+// the same parents and prints the same trace. Each record carries its
+// parent's key (8 bytes); a state met again in the level where it was new
+// (the map above) takes the record as its parent when its key is less.
+// The price (bench/mpi.sh, docs/scaling.md): 8 more bytes sent per
+// transition, a map lookup per duplicate and an insertion per new state,
+// each mostly a cache miss: about 1.5 times the CPU, so it is an option.
+// In 128-bit mode the map compares the fingerprints' first words only: two
+// states of one level equal there (odds of about 2^-64 a pair) could swap a
+// parent, which the replay's check of every state against its owner's set
+// would report; the counts and the verdict do not depend on parents.
+
+static inline uint64_t found_home(const FoundMap *f, uint64_t hi) {
+  return (hi * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - f->bits);
+}
+
+static Found *found_find(const FoundMap *f, uint64_t hi) {
+  if (!f->n)
+    return NULL;
+  for (uint64_t i = found_home(f, hi);; i = (i + 1) & (f->cap - 1)) {
+    if (f->t[i].hi == hi)
+      return &f->t[i];
+    if (f->t[i].hi == 0)
+      return NULL;
+  }
+}
+
+static void found_put(FoundMap *f, const Found *e) {
+  uint64_t i = found_home(f, e->hi);
+  while (f->t[i].hi != 0)
+    i = (i + 1) & (f->cap - 1);
+  f->t[i] = *e;
+  f->n++;
+}
+
+// Adds a state new in this level; false when the map cannot grow (memory).
+static bool found_add(Mpi *mp, const Found *e) {
+  FoundMap *f = &mp->found;
+  if (2 * (f->n + 1) > f->cap) {
+    unsigned bits = f->cap ? f->bits + 1 : 10;
+    size_t bytes = ((size_t)1 << bits) * sizeof(Found);
+    McrtCtx *ctx = mp->ctx;
+    if (mcrt_accounted_bytes(ctx) + bytes > ctx->opt->memory || bytes > buffer_limit)
+      return false;
+    Found *t = calloc((size_t)1 << bits, sizeof *t);
+    if (!t)
+      return false;
+    FoundMap g = {.t = t, .cap = (uint64_t)1 << bits, .bits = bits};
+    for (uint64_t i = 0; i < f->cap; i++)
+      if (f->t[i].hi)
+        found_put(&g, &f->t[i]);
+    free(f->t);
+    *f = g;
+    update_bytes(mp);
+  }
+  found_put(f, e);
+  return true;
+}
+
+// A new level: an empty map, as large as the last level needed unless that
+// was far more than its states (then small again, so that clearing it does
+// not cost more than the level).
+static void found_reset(Mpi *mp) {
+  FoundMap *f = &mp->found;
+  if (f->cap > 8 * f->n + 1024) {
+    free(f->t);
+    *f = (FoundMap){0};
+  } else if (f->n) {
+    memset(f->t, 0, f->cap * sizeof *f->t);
+    f->n = 0;
+  }
+  mp->level_first = mp->ctx->states;
+  mp->level_new = 0;
+}
+
+// A record (at offset off of the round's receive buffer, from rank src)
+// whose state is already in the set: if the state is new in this level and
+// the record's parent key is less than its parent's, the record becomes its
+// parent (in the log, or in fresh[] if not logged yet: states new in this
+// round, from index round_first of the level's on).
+static void better_parent(Mpi *mp, const uint8_t *in, size_t off, uint32_t src, McrtFp fp,
+                          uint64_t round_first) {
+  Found *e = found_find(&mp->found, fp.hi);
+  if (!e)
+    return;
+  size_t sb = mp->ctx->state_bytes;
+  uint32_t pid, rule;
+  uint64_t key;
+  memcpy(&pid, in + off + sb, 4);
+  memcpy(&rule, in + off + sb + 4, 4);
+  memcpy(&key, in + off + sb + 8, 8);
+  if (key > e->key || (key == e->key && rule >= e->rule))
+    return;
+  e->key = key, e->rule = rule;
+  if (e->at >= round_first) {
+    mp->fresh[e->at - round_first] = off;
+    mp->fresh_src[e->at - round_first] = src;
+  } else {
+    log_set(&mp->log, mp->level_first + e->at, src, pid, rule);
   }
 }
 
@@ -431,6 +576,7 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
   McrtCtx *ctx = mp->ctx;
   size_t sb = ctx->state_bytes;
   size_t nfresh = 0;
+  uint64_t round_first = mp->level_new;
   // Records are hashed and their home slots prefetched BATCH at a time, so
   // that the cache misses of a large set overlap (as search.c does).
   enum { BATCH = 16 };
@@ -453,8 +599,11 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
       McrtFpResult r = insert(mp, fp);
       if (r == MCRT_FP_FULL)
         break;
-      if (r != MCRT_FP_NEW)
+      if (r != MCRT_FP_NEW) {
+        if (mp->fixed && !initial)
+          better_parent(mp, in, off, (uint32_t)s, fp, round_first);
         continue;
+      }
       if (nfresh == mp->fresh_cap) {
         size_t cap = mp->fresh_cap ? 2 * mp->fresh_cap : 1024;
         uint64_t *f = realloc(mp->fresh, cap * sizeof *f);
@@ -468,6 +617,15 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
           break;
         }
         mp->fresh_cap = cap;
+      }
+      if (mp->fixed && !initial) {
+        Found e = {.hi = fp.hi, .rule = 0, .at = (uint32_t)mp->level_new++};
+        memcpy(&e.key, in + off + sb + 8, 8);
+        memcpy(&e.rule, in + off + sb + 4, 4);
+        if (!found_add(mp, &e)) {
+          mp->memory_hit = true; // the search ends at this round
+          break;
+        }
       }
       mp->fresh[nfresh] = off;
       mp->fresh_src[nfresh++] = (uint32_t)s;
@@ -533,6 +691,8 @@ static bool emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, u
   memcpy(p, s, ctx->state_bytes);
   memcpy(p + ctx->state_bytes, &parent, 4);
   memcpy(p + ctx->state_bytes + 4, &r, 4);
+  if (mp->fixed)
+    memcpy(p + ctx->state_bytes + 8, &mp->cur_key, 8);
   count_successor(mp, d, action);
   return false;
 }
@@ -553,9 +713,12 @@ static void emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
     return;
   }
   uint32_t parent = UINT32_MAX, r = (uint32_t)rule;
+  uint64_t key = 0; // initial states have no parent
   memcpy(p, state, ctx->state_bytes);
   memcpy(p + ctx->state_bytes, &parent, 4);
   memcpy(p + ctx->state_bytes + 4, &r, 4);
+  if (mp->fixed)
+    memcpy(p + ctx->state_bytes + 8, &key, 8);
 }
 
 // ---------------------------------------------------------------------------
@@ -568,6 +731,8 @@ static void expand(Mpi *mp) {
   const McrtModel *m = ctx->model;
   mcrt_queue_pop(&ctx->queue, ctx->cur);
   uint64_t id = ctx->cur_id = mp->popped++;
+  if (mp->fixed)
+    mp->cur_key = mcrt_fingerprint(ctx->cur, ctx->state_bytes, ctx->fp_bits).hi;
   if (m->has_constraint && m->within_constraints) {
     bool within = m->within_constraints(ctx, ctx->cur);
     if (mcrt_failed(ctx)) {
@@ -650,6 +815,7 @@ typedef struct Worker {
   size_t nrecs;
   uint8_t *canon; // canonical forms (state_bytes + MCRT_SLACK, zeroed)
   uint64_t slot;  // the state being expanded
+  uint64_t key;   // its key (its fingerprint's first word)
   bool oom;
 } Worker;
 
@@ -707,6 +873,8 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
   uint32_t parent = (uint32_t)(w->P->base_id + w->slot), r = (uint32_t)rule;
   memcpy(p + sb, &parent, 4);
   memcpy(p + sb + 4, &r, 4);
+  if (mp->fixed)
+    memcpy(p + sb + 8, &w->key, 8);
   m[0] = owner(mp, fp), m[1] = action;
   w->nrecs++;
   return false;
@@ -741,6 +909,8 @@ static void worker_expand(Worker *w, uint64_t i) {
     }
   }
   w->slot = i;
+  if (P->mp->fixed)
+    w->key = mcrt_fingerprint(st, wc->state_bytes, wc->fp_bits).hi;
   m->successors(wc, st);
   sl->n = w->nrecs - sl->first;
   if (mcrt_failed(wc)) {
@@ -1237,7 +1407,7 @@ static void mpi_free(McrtCtx *ctx) {
   free(mp->out), free(mp->side);
   free(mp->send.data), free(mp->recv.data), free(mp->init.data);
   free(mp->scount), free(mp->sdispl), free(mp->rcount), free(mp->rdispl);
-  free(mp->tmp), free(mp->fresh), free(mp->fresh_src), free(mp->stats);
+  free(mp->tmp), free(mp->fresh), free(mp->fresh_src), free(mp->stats), free(mp->found.t);
   free(mp);
   ctx->worker = NULL;
   ctx->emit = NULL;
@@ -1260,7 +1430,8 @@ static Mpi *setup(McrtCtx *ctx) {
   if (!mp->out || !mp->scount || !mp->sdispl || !mp->rcount || !mp->rdispl || !mp->tmp ||
       (ctx->opt->max_steps != MCRT_UNLIMITED && !mp->side))
     mcrt_die("out of memory");
-  mp->rec_bytes = ctx->state_bytes + 8;
+  mp->fixed = ctx->opt->fixed_trace;
+  mp->rec_bytes = ctx->state_bytes + (mp->fixed ? 16 : 8);
   const char *limit = getenv("MCRT_MPI_BUFFER_LIMIT");
   if (limit && *limit)
     buffer_limit = (size_t)strtoull(limit, NULL, 10);
@@ -1331,6 +1502,7 @@ static bool run_level(Mpi *mp) {
   ctx->cur_depth = mp->level;
   mp->lookup_level = mp->level >= ctx->opt->max_depth;
   mp->levels++;
+  found_reset(mp);
   do {
     size_t queued = 0;
     mp->round_trans = 0;

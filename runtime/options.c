@@ -43,6 +43,8 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
           "  --threads N            worker threads (default: the cores online; 1: the serial search)\n"
+          "  --fixed-trace          under mpirun: the same trace whatever the number of ranks\n"
+          "                         (more CPU; without MPI every run gives the same trace)\n"
           "  --search bfs|odpor     breadth-first search (default), or optimal dynamic partial-order\n"
           "                         reduction: one execution per trace, no state stored (acyclic\n"
           "                         state spaces, or under --max-depth)\n"
@@ -152,7 +154,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
 
     // Flags.
     static const char *const flags[] = {"--help", "--version", "--quiet", "--no-deadlock",
-                                        "--mcc", "--compact-set"};
+                                        "--mcc", "--compact-set", "--fixed-trace"};
     bool is_flag = false;
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
       is_flag |= strcmp(name, flags[k]) == 0;
@@ -171,6 +173,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         opt->mcc = true;
       else if (!strcmp(name, "--compact-set"))
         opt->compact_set = true;
+      else if (!strcmp(name, "--fixed-trace"))
+        opt->fixed_trace = true;
       else
         opt->deadlock = false;
       continue;

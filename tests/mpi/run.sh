@@ -14,7 +14,8 @@
 #     and two of tests/cli/specs, and BEEM instances of the conformance run
 #     (../shared/suites/beem, when present): on 1, 2, 3 and 4 ranks, and on
 #     2 and 3 ranks of 2 threads (the violations and traces of as many
-#     ranks of one thread, byte for byte), the same
+#     ranks of one thread, byte for byte; with --fixed-trace, those of
+#     1 to 4 ranks and 2 ranks of 2 threads the same as one rank's), the same
 #     exit code, verdict, violation kind and property, and trace length as
 #     the serial checker; when the search was exhaustive the same states,
 #     transitions, depth and deadlocks; no replay error (rank 0 replays each
@@ -102,9 +103,11 @@ build() {
 
 # compare NAME [checker args...]: the serial run against 1..4 ranks, and
 # against 2 and 3 ranks of 2 threads each (NxT), whose violation and trace
-# must also be those of N ranks of one thread, step for step.
+# must also be those of N ranks of one thread, step for step; where there
+# is a violation, with --fixed-trace every number of ranks gives the
+# violations and traces of one rank, step for step.
 compare() {
-  local name=$1 run np rc why=
+  local name=$1 run np rc threads why=
   shift
   "./${name}_s" --report "$name.s.json" "$@" >"$name.s.out" 2>&1
   local want_rc=$?
@@ -137,6 +140,25 @@ compare() {
       why="-np $np differs from serial: $(diff "$name.s.sum" "$name.$np.sum" | grep '^[<>]' | tr '\n' ' ' | head -c 400)"
     fi
   done
+  # --fixed-trace: where there is a trace, every number of ranks (and of
+  # threads in a rank) prints the one of one rank, step for step.
+  if [ -z "$why" ] && [ "$want_rc" = 1 ]; then
+    for run in 1 2 3 4 2x2; do
+      np=${run%x*}
+      threads=1
+      [ "$np" != "$run" ] && threads=${run#*x}
+      mpi "$np" "./${name}_m" --fixed-trace --threads "$threads" --report "$name.f$run.json" "$@" \
+        >"$name.f$run.out" 2>&1
+      rc=$?
+      if [ "$rc" -ne "$want_rc" ] || ! jq -S "$summary" "$name.f$run.json" >"$name.f$run.sum" 2>/dev/null ||
+        ! cmp -s "$name.s.sum" "$name.f$run.sum"; then
+        why="--fixed-trace -np $run: exit $rc, or not the serial verdict and trace length ($(head -c 300 "$name.f$run.out" | tr '\n' '|'))"
+      elif ! cmp -s <(jq -S .violations "$name.f$run.json") <(jq -S .violations "$name.f1.json"); then
+        why="--fixed-trace -np $run: not the trace of one rank: $(diff <(jq -c '.violations[]?.trace[]?' "$name.f1.json") <(jq -c '.violations[]?.trace[]?' "$name.f$run.json") | head -c 300 | tr '\n' ' ')"
+      fi
+      [ -n "$why" ] && break
+    done
+  fi
   [ -z "$why" ] && return 0
   echo "$why"
   return 1
