@@ -33,8 +33,8 @@
 //
 // Load and growth. Sorted runs let a probe go straight to its run, so the
 // table runs full: it grows at a load of 0.95, to the largest capacity that
-// keeps it within MCRT_FPC_BUDGET bytes per state at the count it grows at,
-// and by at least 1/20 (see grown_capacity).
+// keeps it within MCRT_FPC_BUDGET bytes per state at the count it grows at
+// (see grown_capacity).
 //
 // Growth is a stream: the table is the sorted list of its fingerprints, so the
 // migration decodes them in slot order (the k-th run in slot order is the k-th
@@ -68,7 +68,7 @@
 #define MCRT_FPC_LOAD_NUM 19   // max load factor 19/20 = 0.95
 #define MCRT_FPC_LOAD_DEN 20
 #define MCRT_FPC_BUDGET 6      // bytes per state a large table may cost when it grows
-#define MCRT_FPC_GROW_STEP 20  // large tables grow by 1/20 at least
+#define MCRT_FPC_GROW_STEP 20  // the least step of a large table's growth within the budget
 #define MCRT_FPC_MIN_CAPACITY 2 // remainders of at most 63 bits (shift_rems shifts by them)
 #define MCRT_FPC_RELEASE ((size_t)2 << 20)
 
@@ -364,26 +364,63 @@ static McrtFpResult runs_end(const McrtFpSet *t, const Locked *L, uint64_t h, un
     return MCRT_FP_NEW;
   }
   McrtFpResult r = nth_end(t, L, first, k, f);
-  ++*f;
+  if (r == MCRT_FP_NEW)
+    ++*f;
   return r;
 }
 
-// The first empty slot at or after p (into *at): a jump past the runs of
-// the homes up to p until they end before it.
+// The END bits of [x, y), two slots of one block (x <= y).
+static inline unsigned ends_between(const McrtFpSet *t, uint64_t x, uint64_t y) {
+  uint64_t a = *word(t, x, END) & from_bit(x & 63);
+  if (x >> 6 == y >> 6)
+    return popcount(a & below_bit(y & 63));
+  return popcount(a) + popcount(*word(t, y, END) & below_bit(y & 63));
+}
+
+// The first empty slot at or after p (into *at). Past the runs spilled into
+// p's block, from its first own slot f: a slot i >= f is empty when as many
+// runs of the block's homes up to i (V bits of [s, i]) have ended before it
+// (END bits of [f, i)). That difference d is followed a word at a time (a
+// word whose END bits are fewer than d has no empty slot), then a byte, then
+// a slot at a time.
 static McrtFpResult next_empty(const McrtFpSet *t, const Locked *L, uint64_t p, uint64_t *at) {
+  uint64_t first;
   for (;;) {
     if (p >= L->hi)
       return beyond(t, L);
-    uint64_t f;
-    McrtFpResult r = runs_end(t, L, p, 0, &f);
-    if (r != MCRT_FP_NEW)
-      return r;
-    if (f <= p) {
-      *at = p;
-      return MCRT_FP_NEW;
-    }
-    p = f;
+    first = (p & ~(uint64_t)(MCRT_FPC_BLOCK - 1)) + offsets(t)[p / MCRT_FPC_BLOCK];
+    if (p >= first)
+      break;
+    p = first;
   }
+  int64_t d = (int64_t)homes_through(t, p) - (int64_t)ends_between(t, first, p);
+  uint64_t i = p; // d is slot i's
+  while (d) {
+    if (i + 1 >= L->hi)
+      return beyond(t, L);
+    // From slot i + 1 to the end of its word: V(j) and END(j - 1) at bit 0.
+    uint64_t w = (i + 1) >> 6;
+    unsigned b = (unsigned)((i + 1) & 63), n = 64 - b;
+    uint64_t v = t->meta[2 * w + V] >> b, e = t->meta[2 * w + END] << 1 >> b;
+    if (!b && w) // END of the slot before the word
+      e |= t->meta[2 * w - 2 + END] >> 63;
+    if (popcount(e) < d) {
+      d += (int64_t)popcount(v) - (int64_t)popcount(e);
+      i += n;
+      continue;
+    }
+    while (n && d) {
+      if (b % 8 == 0 && popcount(e & 0xff) < d) {
+        d += (int64_t)popcount(v & 0xff) - (int64_t)popcount(e & 0xff);
+        v >>= 8, e >>= 8, i += 8, b += 8, n -= 8;
+        continue;
+      }
+      d += (int64_t)(v & 1) - (int64_t)(e & 1);
+      v >>= 1, e >>= 1, i++, b++, n--;
+    }
+  }
+  *at = i;
+  return MCRT_FP_NEW;
 }
 
 // Shifts bit map of the slots [p, e) one slot up, into [p + 1, e]; bit p is 0
@@ -498,20 +535,22 @@ McrtFpResult mcrt_fpc_probe(McrtFpSet *set, uint64_t fp, bool add) {
 // where page faults dominate and the memory is no concern. A large table
 // grows to the largest capacity whose table costs at most MCRT_FPC_BUDGET
 // bytes per state at the count it has now (the most room, hence the shortest
-// clusters, within the budget), and by 1/20 at least. A slot costs r + 2.125
-// bits and 1/64 byte of lock; with the budget the load after a growth is at
-// least 0.90 from 2^23 home slots (8 * 10^6 states, r = 41: 5.41 bytes a
-// slot), 0.84 from 2^26 (6 * 10^7, r = 38) and 0.75 from 2^30 (10^9, r = 34),
-// so from 10^7 states on the set costs at most 6 bytes per state. Below 2^23
-// home slots the 1/20 wins (the load falls to 0.905, up to 6.1 bytes per
-// state at r = 42). A smaller step saves memory but moves each entry more
-// often (each growth a sequential decode and append of the whole table).
+// clusters, within the budget) when that is 1/20 more at least, else by 1/10.
+// A slot costs r + 2.125 bits and 1/64 byte of lock. The budget gives a step
+// of 1/20 or more from 2^23 home slots on (8 * 10^6 states, r = 41: 5.41
+// bytes a slot, load 0.90 after a growth), so from 10^7 states on the set
+// costs at most 6 bytes per state; the load after a growth is 0.84 from 2^26
+// (6 * 10^7 states, r = 38) and 0.75 from 2^30 (10^9, r = 34). Below 2^23
+// the step is 1/10 (load 0.864 to 0.95: up to 6.4 bytes per state at r = 42,
+// 6.55 at r = 43), since a step small enough for 6 bytes would move each
+// entry two or three times as often (each growth a sequential decode and
+// append of the whole table).
 static uint64_t grown_capacity(const McrtFpSet *set) {
   if (set->map_bytes < ((size_t)1 << 20))
     return set->capacity * 4;
   if (set->map_bytes < ((size_t)4 << 20))
     return set->capacity + set->capacity / 2;
-  uint64_t best = set->capacity + set->capacity / MCRT_FPC_GROW_STEP;
+  uint64_t least = set->capacity + set->capacity / MCRT_FPC_GROW_STEP, best = least;
   uint64_t budget = mcrt_fpset_count(set) * MCRT_FPC_BUDGET;
   // For each remainder width r (capacities [2^(64-r), 2^(65-r))), the
   // capacity its r + 2.25 bits a slot (lock included) fit in the budget,
@@ -528,7 +567,7 @@ static uint64_t grown_capacity(const McrtFpSet *set) {
     if (c > best && c >= lo)
       best = c;
   }
-  return best;
+  return best > least ? best : set->capacity + set->capacity / 10;
 }
 
 size_t mcrt_fpc_grow_bytes(const McrtFpSet *set) { return table_bytes(grown_capacity(set)); }
