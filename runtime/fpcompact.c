@@ -509,9 +509,12 @@ McrtFpResult mcrt_fpc_probe(McrtFpSet *set, uint64_t fp, bool add) {
   uint64_t h = mcrt_fpc_home(set, fp);
   uint64_t rem = fp - h * set->divisor;
   uint64_t ra = h / MCRT_FPC_REGION, rb = ra;
-  // The remainders near h are needed after the bitmaps say where: load both
-  // at once (the entry is most often in h's cache line).
+  // The remainders near h are needed after the block's offset and bitmaps
+  // say where: load all three at once (the entry is most often in h's cache
+  // line; the offsets are an array of their own).
   __builtin_prefetch((const char *)set->slots + h * set->rem_bits / 8, 1);
+  __builtin_prefetch(&offsets(set)[h / MCRT_FPC_BLOCK], 1);
+  __builtin_prefetch(word(set, h, V), 1);
   if (!set->shared) { // one thread: no locks (a locked instruction costs a third)
     Locked all = {set->nslots, &rb};
     return probe_locked(set, h, rem, add, &all);
