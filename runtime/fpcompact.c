@@ -540,12 +540,12 @@ McrtFpResult mcrt_fpc_probe(McrtFpSet *set, uint64_t fp, bool add) {
 // bytes per state at the count it has now (the most room, hence the shortest
 // clusters, within the budget) when that is 1/20 more at least, else by 1/10.
 // A slot costs r + 2.125 bits and 1/64 byte of lock. The budget gives a step
-// of 1/20 or more from 2^23 home slots on (8 * 10^6 states, r = 41: 5.41
+// of 1/20 or more from 2^23 home slots on (8.3 * 10^6 states, r = 41: 5.41
 // bytes a slot, load 0.90 after a growth), so from 10^7 states on the set
 // costs at most 6 bytes per state; the load after a growth is 0.84 from 2^26
 // (6 * 10^7 states, r = 38) and 0.75 from 2^30 (10^9, r = 34). Below 2^23
-// the step is 1/10 (load 0.864 to 0.95: up to 6.4 bytes per state at r = 42,
-// 6.55 at r = 43), since a step small enough for 6 bytes would move each
+// the step is 1/10 (load 0.864 to 0.95: up to 6.41 bytes per state at r = 42,
+// 6.56 at r = 43), since a step small enough for 6 bytes would move each
 // entry two or three times as often (each growth a sequential decode and
 // append of the whole table).
 static uint64_t grown_capacity(const McrtFpSet *set) {
@@ -561,7 +561,7 @@ static uint64_t grown_capacity(const McrtFpSet *set) {
   for (unsigned lg = 63 - (unsigned)__builtin_clzll(best); lg < 63; lg++) {
     uint64_t lo = (uint64_t)1 << lg, hi = (lo << 1) - 1;
     uint64_t c = (uint64_t)((unsigned __int128)budget * 32 / (4 * (64 - lg) + 9));
-    if (c < lo) // and less at every wider width, whose capacities double
+    if (c < lo) // and at every larger lg too: c grows by a few percent a step, lo doubles
       break;
     if (c > hi)
       c = hi;
