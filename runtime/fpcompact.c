@@ -445,7 +445,8 @@ static void shift_bits(McrtFpSet *t, int map, uint64_t p, uint64_t e) {
 
 // Looks up the remainder `rem` at home h with the regions of L locked, and
 // inserts it when `add`.
-static McrtFpResult probe_locked(McrtFpSet *t, uint64_t h, uint64_t rem, bool add, const Locked *L) {
+static McrtFpResult probe_locked(McrtFpSet *t, uint64_t h, uint64_t rem, bool add,
+                                 const Locked *L) {
   bool has_run = get_bit(t, h, V);
   if (!has_run && !add)
     return MCRT_FP_NEW;
