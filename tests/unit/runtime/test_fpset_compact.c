@@ -255,6 +255,31 @@ Test(fpset_compact, full_then_grow) {
   mcrt_fpset_free(&s);
 }
 
+// A cluster whose runs of homes below a block's start would hold more than
+// 65535 slots from it (the block's 16-bit offset) is FULL, like one that runs
+// off the overflow area: 600 entries on each of the homes 0..127, appended
+// in order, fill slots 0.. with block 1 (slot 128) spilled into; the insertion
+// that would make its offset 65536 is refused and changes nothing.
+Test(fpset_compact, offset_limit_full) {
+  McrtFpSet s;
+  memset(&s, 0, sizeof s);
+  cr_assert(mcrt_fpc_init(&s, (uint64_t)1 << 20));
+  uint64_t d = s.divisor, n = 0;
+  McrtFpResult r = MCRT_FP_NEW;
+  for (uint64_t h = 0; h < 128 && r == MCRT_FP_NEW; h++)
+    for (uint64_t j = 0; j < 600 && r == MCRT_FP_NEW; j++)
+      if ((r = mcrt_fpset_insert(&s, fp64(h * d + j + 1))) == MCRT_FP_NEW)
+        n++;
+  cr_assert_eq(r, MCRT_FP_FULL);
+  cr_assert_eq(n, 65535 + 128, "%llu entries before FULL", (unsigned long long)n);
+  cr_assert_eq(mcrt_fpset_count(&s), n);
+  check_layout(&s);
+  for (uint64_t k = 0; k < n; k++)
+    cr_assert(mcrt_fpset_contains(&s, fp64(k / 600 * d + k % 600 + 1)));
+  cr_assert(!mcrt_fpset_contains(&s, fp64(n / 600 * d + n % 600 + 1)));
+  mcrt_fpset_free(&s);
+}
+
 // Threads insert overlapping ranges at once (the region locks): each
 // fingerprint has exactly one NEW among all of them.
 #define RACE_THREADS 4
