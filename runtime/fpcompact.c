@@ -28,8 +28,10 @@
 // (2 per 64 slots) and the offsets follow them in the same array: 2.125 bits
 // a slot. As in the word layout, probing never wraps: an overflow area
 // follows the last home slot, and a cluster that would run off its end is
-// MCRT_FP_FULL (as is an offset that would pass 65535, which takes a cluster
-// of 65536 slots: growth spreads it).
+// MCRT_FP_FULL (as is an offset that would pass 65535: a cluster of more
+// than 65535 slots, which hashed fingerprints at a load up to 0.95 do not
+// come near, their clusters running some hundreds of slots; a growth that
+// met one would stop the run with a message, see mcrt_fpc_grow).
 //
 // Load and growth. Sorted runs let a probe go straight to its run, so the
 // table runs full: it grows at a load of 0.95, to the largest capacity that
