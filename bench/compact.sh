@@ -18,6 +18,7 @@ sizes=("$@")
 out=$PWD/bench/out/compact
 mkdir -p "$out"
 make -s build/libmcrt.a || exit 2
+now=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- runtime || echo +) # built now (+: edited)
 bench_src=tests/unit/runtime/bench/bench_fpset.c
 cc -std=c11 -O2 -D_GNU_SOURCE -Iruntime "$bench_src" build/libmcrt.a -lm -pthread \
   -o "$out/bench_fpset" || exit 2
@@ -44,7 +45,7 @@ for n in "${sizes[@]}"; do
     [ "$1" = before ] && bin=$out/bench_before
     load=$(cut -d' ' -f1 /proc/loadavg)
     line=$("$bin" "$n" "$2") || { echo "error: $bin $n $2 failed" >&2; exit 1; }
-    label=$([ "$1" = before ] && echo "$BEFORE" || git rev-parse --short HEAD)
+    label=$([ "$1" = before ] && echo "$BEFORE" || echo "$now")
     echo "| $label | $line | $load |" | tee -a "$md"
   done
 done

@@ -13,8 +13,9 @@
 //
 // The file, DIR/checkpoint, native byte order (a file from another machine
 // is refused by its magic number):
-//   "MCGENCK1", format version (2), the fingerprint set's layout (0: words,
-//   1: compact, --compact-set), then length-prefixed strings and u64s:
+//   "MCGENCK1", format version (2), the fingerprint set's layout (0: words;
+//   2: compact, --compact-set; 1 was the compact layout's earlier bitmaps,
+//   refused), then length-prefixed strings and u64s:
 //   mcgen's version, the runtime's, the model's name, a hash of the model's
 //   description (name, layout, rules, predicates) and the generated file's
 //   hash of its source; the options that change the answer; the position;
@@ -59,15 +60,26 @@ typedef struct McrtCheckpoint {
 // ---------------------------------------------------------------------------
 // What identifies the model and the answer.
 
-// The fingerprint set's layout, which decides how its table was saved.
-enum { LAYOUT_WORDS, LAYOUT_COMPACT };
+// The fingerprint set's layout, which decides how its table was saved. The
+// compact layout's first version (three bitmaps a slot: occupied, V, C) is
+// no longer read: its tables cannot be loaded into today's bitmaps and
+// offsets.
+enum { LAYOUT_WORDS, LAYOUT_COMPACT_3BIT, LAYOUT_COMPACT };
 
 static uint64_t layout_of(const McrtFpSet *set) {
   return set->rem_bits ? LAYOUT_COMPACT : LAYOUT_WORDS;
 }
 
 static const char *layout_name(uint64_t layout) {
-  return layout == LAYOUT_COMPACT ? "compact layout (--compact-set)" : "word layout";
+  switch (layout) {
+  case LAYOUT_COMPACT:
+    return "compact layout (--compact-set)";
+  case LAYOUT_COMPACT_3BIT:
+    return "compact layout of earlier versions (three bitmaps a slot), which this checker "
+           "does not read";
+  default:
+    return "word layout";
+  }
 }
 
 static void hash_str(XXH3_state_t *h, const char *s) {
@@ -517,6 +529,12 @@ static int check_identity(McrtCtx *ctx, int fd, const char *path, FILE *err) {
     fprintf(err, "error: --resume: %s is not a checkpoint of this format (format %d, this "
                  "machine's byte order): refused\n",
             path, FORMAT);
+    return MCRT_EXIT_USAGE;
+  }
+  if (layout == LAYOUT_COMPACT_3BIT) {
+    fprintf(err, "error: --resume: %s holds the fingerprint set in the %s; this run uses the "
+                 "%s: refused (start the run again)\n",
+            path, layout_name(layout), layout_name(layout_of(&ctx->set)));
     return MCRT_EXIT_USAGE;
   }
   if (layout != layout_of(&ctx->set)) {

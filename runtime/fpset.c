@@ -1,7 +1,7 @@
 // fpset.c: the fingerprint set, the checker's biggest structure.
 //
 // Two layouts: the word layout below, and for 64-bit fingerprints under
-// --compact-set the compact one (fpcompact.c: remainders and Cleary's bits;
+// --compact-set the compact one (fpcompact.c: remainders, rank-and-select bits;
 // the id mode of liveness turns it back into words). The functions here
 // serve both.
 //

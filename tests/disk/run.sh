@@ -26,7 +26,8 @@
 #      (exit 2, the file named), with either layout of the fingerprint set;
 #      so are a checkpoint of another model and one resumed with options
 #      that change the answer (each option named), one resumed in the other
-#      layout (both named), one of format 1 (both formats named), and
+#      layout (both named), one of the compact layout's earlier version
+#      (both named), one of format 1 (both formats named), and
 #      --checkpoint with liveness.
 # Each check prints `PASS name` or `FAIL name: why`; the last line is
 # `N passed, N failed`. About three to five minutes on two loaded cores.
@@ -385,8 +386,18 @@ if [ -f "$work/ck/checkpoint" ]; then
     refused ckpt-format-1 "checkpoint of format 1, which does not record the fingerprint set's layout; this checker reads format 2" \
       --resume bad
     cp "$good" "$work/bad/checkpoint"
-    "$work/patch_checkpoint" "$work/bad/checkpoint" 16 7 # the layout: neither 0 nor 1
+    "$work/patch_checkpoint" "$work/bad/checkpoint" 16 7 # the layout: none of 0, 1, 2
     refused ckpt-layout-unknown "is not a checkpoint of this format" --resume bad
+    if [ -f "$work/ckc/checkpoint" ]; then
+      # Layout 1, the compact layout's earlier three bitmaps a slot: refused
+      # with and without --compact-set, both layouts named.
+      cp "$work/ckc/checkpoint" "$work/bad/checkpoint"
+      "$work/patch_checkpoint" "$work/bad/checkpoint" 16 1
+      refused ckpt-compact-3bit "holds the fingerprint set in the compact layout of earlier versions \(three bitmaps a slot\), which this checker does not read; this run uses the compact layout \(--compact-set\): refused" \
+        --resume bad --compact-set
+      refused ckpt-compact-3bit-words "compact layout of earlier versions .*; this run uses the word layout: refused" \
+        --resume bad
+    fi
   else
     fail ckpt-patch-build "$(excerpt "$work/cc.err")"
   fi

@@ -1,6 +1,7 @@
 // Unit tests of the compact layout of the fingerprint set (runtime/fpcompact.c):
-// 64-bit fingerprints kept as remainders with Cleary's bits, checked against a
-// plain sorted array.
+// 64-bit fingerprints kept as remainders with a V bit per home, an END bit per
+// run and an offset per block, checked against a plain sorted array and
+// against those bits and offsets recomputed from the runs.
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,6 +26,51 @@ static bool in_sorted(const uint64_t *v, size_t n, uint64_t x) {
   return bsearch(&x, v, n, sizeof *v, cmp_u64) != NULL;
 }
 
+// Decodes the table as fpcompact.c lays it out (the k-th run in slot order
+// belongs to the k-th home with its V bit, from max(home, the slot after the
+// previous run) to the next END bit) and checks it: remainders increasing
+// within a run, as many END bits as runs, the count, and every block's
+// offset (the slots from its start held by runs of lower homes) recomputed
+// from the runs.
+static void check_layout(const McrtFpSet *s) {
+  const uint64_t *meta = s->meta;
+  const uint16_t *off = (const uint16_t *)(meta + s->nslots / 32);
+  uint64_t next = 0, entries = 0, runs = 0, ends = 0, block = 1;
+  for (uint64_t w = 0; w < s->nslots / 64; w++)
+    ends += (uint64_t)__builtin_popcountll(meta[2 * w + 1]);
+  for (uint64_t home = 0; home < s->nslots; home++) {
+    if (!(meta[2 * (home / 64)] >> (home % 64) & 1))
+      continue;
+    // Blocks that start up to this home see only the runs before it.
+    for (; block * 128 <= home && block < s->nslots / 128; block++)
+      cr_assert_eq(off[block], next > block * 128 ? next - block * 128 : 0,
+                   "block %llu", (unsigned long long)block);
+    uint64_t i = home > next ? home : next, last = 0;
+    for (bool first = true;; i++, first = false) {
+      cr_assert_lt(i, s->nslots, "the run of home %llu runs off the table",
+                   (unsigned long long)home);
+      // The slots array is read as little-endian words, as fpcompact.c does.
+      const uint64_t *slots = (const uint64_t *)s->slots;
+      uint64_t bit = i * s->rem_bits, rem = slots[bit / 64] >> (bit % 64);
+      if (bit % 64 + s->rem_bits > 64)
+        rem |= slots[bit / 64 + 1] << (64 - bit % 64);
+      rem &= ((uint64_t)1 << s->rem_bits) - 1;
+      cr_assert(first || rem > last, "home %llu: remainders out of order",
+                (unsigned long long)home);
+      cr_assert_lt(rem, s->divisor);
+      last = rem, entries++;
+      if (meta[2 * (i / 64) + 1] >> (i % 64) & 1)
+        break;
+    }
+    runs++, next = i + 1;
+  }
+  for (; block < s->nslots / 128; block++)
+    cr_assert_eq(off[block], next > block * 128 ? next - block * 128 : 0);
+  cr_assert_eq(off[0], 0);
+  cr_assert_eq(ends, runs);
+  cr_assert_eq(entries, mcrt_fpset_count(s));
+}
+
 // Inserts until the load factor says grow, then grows; retries on FULL.
 static McrtFpResult insert_growing(McrtFpSet *s, uint64_t v) {
   McrtFpResult r;
@@ -46,12 +92,13 @@ Test(fpset_compact, layout_and_bytes_per_entry) {
   for (uint64_t i = 0; i < 2000000; i++)
     cr_assert_eq(insert_growing(&s, splitmix(&x)), MCRT_FP_NEW);
   // Remainders of 64 - floor(log2(capacity)) bits, bit-packed: at 2^21 home
-  // slots 43 bits, plus 3 bitmap bits and 1/64 byte of lock a slot; the load
-  // never falls under 0.95 / 1.1 = 0.8636 (growth by 1/10 at 0.95): at most
-  // 6.68 bytes (the word layout: 9.4 or more).
+  // slots 43 bits, plus 2.125 bits of bitmaps and offsets and 1/64 byte of
+  // lock a slot; the load never falls under 0.95 / 1.1 = 0.8636 (growth by
+  // 1/10 at 0.95 below 2^23 home slots): at most 6.55 bytes (the word
+  // layout: 9.4 or more).
   cr_assert_eq(s.rem_bits, 64 - (63 - __builtin_clzll(s.capacity)));
   double per = (double)mcrt_fpset_bytes(&s) / (double)mcrt_fpset_count(&s);
-  double bound = ((s.rem_bits + 3) / 8.0 + 1.0 / 64) / 0.8636 + 0.01;
+  double bound = ((s.rem_bits + 2.125) / 8.0 + 1.0 / 64) / 0.8636 + 0.01;
   cr_assert_leq(per, bound, "%.2f bytes per entry, %u-bit remainders", per, s.rem_bits);
   cr_assert_geq((double)mcrt_fpset_count(&s) / (double)s.capacity, 0.8636);
   mcrt_fpset_free(&s);
@@ -124,7 +171,9 @@ Test(fpset_compact, consecutive_share_a_home) {
   cr_assert(!mcrt_fpset_contains(&s, fp64(base + 300)));
   cr_assert(mcrt_fpset_contains(&s, fp64(base - 1)));
   cr_assert_eq(mcrt_fpset_count(&s), 401);
+  check_layout(&s);
   cr_assert(mcrt_fpset_grow(&s));
+  check_layout(&s);
   for (uint64_t j = 0; j < 300; j++)
     cr_assert(mcrt_fpset_contains(&s, fp64(base + j)));
   for (uint64_t k = 1; k <= 100; k++)
@@ -162,6 +211,7 @@ static void against_reference(uint64_t n, uint64_t spread, uint64_t seed) {
   }
   qsort(ref, stored, sizeof *ref, cmp_u64);
   cr_assert_eq(mcrt_fpset_count(&s), stored);
+  check_layout(&s);
   for (uint64_t k = 0; k < stored; k++)
     cr_assert(mcrt_fpset_contains(&s, fp64(ref[k])));
   for (uint64_t k = 0; k < n; k++) { // neighbours: present exactly when stored
@@ -170,6 +220,7 @@ static void against_reference(uint64_t n, uint64_t spread, uint64_t seed) {
   }
   cr_assert(mcrt_fpset_grow(&s)); // contents equal after a growth
   cr_assert_eq(mcrt_fpset_count(&s), stored);
+  check_layout(&s);
   for (uint64_t k = 0; k < stored; k++)
     cr_assert(mcrt_fpset_contains(&s, fp64(ref[k])));
   cr_assert_lt(s.rem_bits, first_bits, "the remainder width never changed");
@@ -195,10 +246,37 @@ Test(fpset_compact, full_then_grow) {
   cr_assert_geq(i, s.nslots - s.capacity); // at least the overflow area is full
   cr_assert_eq(mcrt_fpset_count(&s), i);
   cr_assert(!mcrt_fpset_contains(&s, fp64(UINT64_MAX - (i << 44))));
+  check_layout(&s);
   cr_assert(mcrt_fpset_grow(&s));
+  check_layout(&s);
   cr_assert_eq(mcrt_fpset_insert(&s, fp64(UINT64_MAX - (i << 44))), MCRT_FP_NEW);
   for (uint64_t k = 0; k <= i; k++)
     cr_assert(mcrt_fpset_contains(&s, fp64(UINT64_MAX - (k << 44))));
+  mcrt_fpset_free(&s);
+}
+
+// A cluster whose runs of homes below a block's start would hold more than
+// 65535 slots from it (the block's 16-bit offset) is FULL, like one that runs
+// off the overflow area: 600 entries on each of the homes 0..127, appended
+// in order, fill slots 0.. with block 1 (slot 128) spilled into; the insertion
+// that would make its offset 65536 is refused and changes nothing.
+Test(fpset_compact, offset_limit_full) {
+  McrtFpSet s;
+  memset(&s, 0, sizeof s);
+  cr_assert(mcrt_fpc_init(&s, (uint64_t)1 << 20));
+  uint64_t d = s.divisor, n = 0;
+  McrtFpResult r = MCRT_FP_NEW;
+  for (uint64_t h = 0; h < 128 && r == MCRT_FP_NEW; h++)
+    for (uint64_t j = 0; j < 600 && r == MCRT_FP_NEW; j++)
+      if ((r = mcrt_fpset_insert(&s, fp64(h * d + j + 1))) == MCRT_FP_NEW)
+        n++;
+  cr_assert_eq(r, MCRT_FP_FULL);
+  cr_assert_eq(n, 65535 + 128, "%llu entries before FULL", (unsigned long long)n);
+  cr_assert_eq(mcrt_fpset_count(&s), n);
+  check_layout(&s);
+  for (uint64_t k = 0; k < n; k++)
+    cr_assert(mcrt_fpset_contains(&s, fp64(k / 600 * d + k % 600 + 1)));
+  cr_assert(!mcrt_fpset_contains(&s, fp64(n / 600 * d + n % 600 + 1)));
   mcrt_fpset_free(&s);
 }
 
@@ -292,6 +370,7 @@ Test(fpset_compact, every_remainder_width) {
             cr_assert(!mcrt_fpset_contains(&s, fp64(v + 1)));
         }
       cr_assert(!mcrt_fpset_contains(&s, fp64(first * d + d / 3 - 4)));
+      check_layout(&s);
       cr_assert(mcrt_fpset_grow(&s));
     }
     mcrt_fpset_free(&s);
@@ -356,6 +435,7 @@ static void race_edges_round(void) {
     cr_assert(!mcrt_fpset_contains(&s, fp64(fps[i] + 1)));
   }
   cr_assert_eq(mcrt_fpset_count(&s), EDGE_N);
+  check_layout(&s);
   free(wins);
   mcrt_fpset_free(&s);
 }
@@ -363,6 +443,103 @@ static void race_edges_round(void) {
 Test(fpset_compact, threads_across_region_edges) {
   for (int round = 0; round < 10; round++)
     race_edges_round();
+}
+
+// The growth of a large table, its count at the load that says grow: from
+// 2^23 home slots on, the table it grows to costs at most 6 bytes per state
+// at that count, by a step of 1/20 at least (room for more entries); below,
+// by 1/10 (then at most 6.55 bytes per state). The tables are empty but
+// for the count: only the sizes matter here.
+Test(fpset_compact, growth_within_budget) {
+  uint64_t caps[] = {(uint64_t)1 << 22, ((uint64_t)1 << 23) - 1000, (uint64_t)1 << 23, 10000000,
+                     30000000, ((uint64_t)1 << 26) + 5, 100000000};
+  for (size_t c = 0; c < sizeof caps / sizeof *caps; c++) {
+    McrtFpSet s;
+    memset(&s, 0, sizeof s);
+    cr_assert(mcrt_fpc_init(&s, caps[c]));
+    uint64_t count = s.max_count;
+    atomic_store(&s.count, count);
+    size_t bytes = mcrt_fpset_grow_bytes(&s);
+    cr_assert(mcrt_fpset_grow(&s));
+    cr_assert_eq(mcrt_fpset_bytes(&s), bytes);
+    cr_assert_eq(mcrt_fpset_count(&s), count);
+    double per = (double)bytes / (double)count;
+    cr_assert_geq(s.capacity, caps[c] + caps[c] / 20, "capacity %llu: grew to %llu",
+                  (unsigned long long)caps[c], (unsigned long long)s.capacity);
+    if (s.capacity >= (uint64_t)1 << 23)
+      cr_assert_leq(per, 6.0, "capacity %llu: %.3f bytes per state", (unsigned long long)caps[c],
+                    per);
+    else
+      cr_assert(s.capacity == caps[c] + caps[c] / 10 && per <= 6.55, "capacity %llu: %.3f",
+                (unsigned long long)caps[c], per);
+    mcrt_fpset_free(&s);
+  }
+}
+
+// Many threads insert random fingerprints at once, each all of them from its
+// own starting point, up to a load of 0.94 (long clusters across regions and
+// blocks): each has exactly one NEW, all are there, the bits and offsets are
+// right.
+#define MANY_THREADS 8
+#define MANY_N 100000
+typedef struct ManyRacer {
+  McrtFpSet *set;
+  const uint64_t *fps;
+  _Atomic uint32_t *wins;
+  unsigned index;
+} ManyRacer;
+
+static void *race_many(void *arg) {
+  ManyRacer *r = arg;
+  for (uint64_t k = 0; k < MANY_N; k++) {
+    uint64_t i = (k + r->index * (MANY_N / MANY_THREADS)) % MANY_N;
+    McrtFpResult res = mcrt_fpset_insert(r->set, fp64(r->fps[i]));
+    if (res == MCRT_FP_NEW)
+      atomic_fetch_add(&r->wins[i], 1);
+    else if (res != MCRT_FP_OLD)
+      return (void *)1;
+  }
+  return NULL;
+}
+
+Test(fpset_compact, many_threads_high_load) {
+  McrtFpSet s;
+  memset(&s, 0, sizeof s);
+  cr_assert(mcrt_fpc_init(&s, MANY_N * 100 / 94));
+  s.shared = true;
+  uint64_t *fps = malloc(MANY_N * sizeof *fps), x = 7;
+  _Atomic uint32_t *wins = calloc(MANY_N, sizeof *wins);
+  cr_assert(fps && wins);
+  for (uint64_t i = 0; i < MANY_N; i++)
+    fps[i] = splitmix(&x); // distinct with overwhelming probability: checked below
+  pthread_t t[MANY_THREADS];
+  ManyRacer r[MANY_THREADS];
+  for (unsigned i = 0; i < MANY_THREADS; i++) {
+    r[i] = (ManyRacer){&s, fps, wins, i};
+    cr_assert_eq(pthread_create(&t[i], NULL, race_many, &r[i]), 0);
+  }
+  for (unsigned i = 0; i < MANY_THREADS; i++) {
+    void *ret;
+    pthread_join(t[i], &ret);
+    cr_assert_null(ret, "a thread saw FULL");
+  }
+  for (uint64_t i = 0; i < MANY_N; i++)
+    cr_assert_eq(atomic_load(&wins[i]), 1, "fingerprint %llu won %u times",
+                 (unsigned long long)i, atomic_load(&wins[i]));
+  qsort(fps, MANY_N, sizeof *fps, cmp_u64);
+  for (uint64_t i = 0; i < MANY_N; i++) {
+    cr_assert(i == 0 || fps[i] != fps[i - 1]);
+    cr_assert(mcrt_fpset_contains(&s, fp64(fps[i])));
+  }
+  cr_assert_eq(mcrt_fpset_count(&s), MANY_N);
+  check_layout(&s);
+  cr_assert(mcrt_fpset_grow(&s));
+  check_layout(&s);
+  for (uint64_t i = 0; i < MANY_N; i++)
+    cr_assert(mcrt_fpset_contains(&s, fp64(fps[i])));
+  free(fps);
+  free((void *)wins);
+  mcrt_fpset_free(&s);
 }
 
 // The summary's collision line: n^2 / 2^(b+1), and the advice to use 128

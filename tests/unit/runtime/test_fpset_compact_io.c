@@ -116,6 +116,7 @@ Test(fpset_compact_io, bad_header_refused) {
       {0, 1},                  // capacity under the minimum
       {0, good[0] + 1},        // capacity: then rem_bits, divisor, sizes disagree
       {1, good[1] + 1},        // nslots not a multiple of 64
+      {1, good[1] + 64},       // nor of the block, 128
       {1, 64},                 // nslots under the capacity
       {2, good[2] + 1},        // max_count not the load factor's
       {3, good[1] + 1},        // more entries than slots
