@@ -272,6 +272,24 @@ bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id) {
   return false;
 }
 
+void mcrt_fpset_put_id(McrtFpSet *set, McrtFp fp, uint32_t id) {
+  _Atomic uint64_t *s = set->slots;
+  unsigned w = set->words;
+  for (uint64_t i = home_slot(fp.hi, set->capacity); i < set->nslots; i++) {
+    uint64_t v = atomic_load_explicit(&s[w * i], memory_order_relaxed);
+    if (v == 0)
+      return;
+    if (set->id_words && v == fp.hi) {
+      atomic_store_explicit(&s[2 * i + 1], id, memory_order_relaxed);
+      return;
+    }
+    if (!set->id_words && v == fp.hi && (w == 1 || await_lo(&s[2 * i + 1]) == fp.lo)) {
+      set->ids[i] = id;
+      return;
+    }
+  }
+}
+
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
   if (set->rem_bits) // takes the region locks
     return mcrt_fpc_probe((McrtFpSet *)set, fp.hi, false) == MCRT_FP_OLD;
