@@ -123,6 +123,12 @@ bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id);
 // window's ids are given. put_id stores the id of a fingerprint in the set.
 #define MCRT_ID_PENDING UINT32_MAX // never an id: ids are below MCRT_LOG_MAX_STATES
 void mcrt_fpset_put_id(McrtFpSet *set, McrtFp fp, uint32_t id);
+// The same by the slot insert_id_slot gave (valid until the set grows:
+// McrtFpSet.grows): no second probe.
+McrtFpResult mcrt_fpset_insert_id_slot(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id,
+                                       uint64_t *slot);
+void mcrt_fpset_put_id_at(McrtFpSet *set, uint64_t slot, uint32_t id);
+uint32_t mcrt_fpset_id_at(const McrtFpSet *set, uint64_t slot);
 // Whether the load factor says grow (checked after each insertion).
 static inline bool mcrt_fpset_wants_grow(const McrtFpSet *set) {
   return atomic_load_explicit(&set->count, memory_order_relaxed) >= set->max_count;

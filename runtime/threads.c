@@ -81,6 +81,7 @@ typedef struct Succ {
   size_t state;      // offset of its bytes in the thread's arena (candidates only)
   McrtPrecheck pre;
   uint64_t bits;     // liveness: a new state's property bits (with pre)
+  uint64_t slot;     // liveness: its fingerprint's slot in the set (see Threads.grows)
   bool pre_ok;       // pre was evaluated, without a run-time error
 } Succ;
 
@@ -166,6 +167,8 @@ struct Threads {
   uint64_t log_base;    // the parallel commit: the id of the window's first new state
   uint64_t edge_base;   // liveness, the parallel commit: the index of the window's first edge
   uint64_t last_from;   // liveness, the parallel commit: the window's last state with an edge
+  uint64_t grows;       // liveness: the set's growths at the insert phase (Succ.slot is valid
+                        // while they are the set's)
   McrtFpGrow grow;      // the set's growth by every thread
   McrtFpStash *stash;   // per thread: what its part put off the new table's end
   Part part[WINDOW / CHUNK];
@@ -343,9 +346,9 @@ static void insert_one(Worker *w, Worker *src, Succ *e) {
   // holds MCRT_ID_PENDING for it, and a later successor in key order with
   // the same fingerprint gets that (search.c and write_chunk resolve it).
   e->p.to = MCRT_ID_PENDING;
-  McrtFpResult r = T->ctx->live
-                       ? mcrt_fpset_insert_id(&T->ctx->set, e->p.fp, MCRT_ID_PENDING, &e->p.to)
-                       : mcrt_fpset_insert(&T->ctx->set, e->p.fp);
+  McrtFpResult r = T->ctx->live ? mcrt_fpset_insert_id_slot(&T->ctx->set, e->p.fp, MCRT_ID_PENDING,
+                                                            &e->p.to, &e->slot)
+                                : mcrt_fpset_insert(&T->ctx->set, e->p.fp);
   if (r == MCRT_FP_FULL)
     return; // the commit grows the set and inserts it
   e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
@@ -737,7 +740,10 @@ static void write_chunk(Worker *w, uint32_t c) {
       if (g) {
         if (g->bits_bytes)
           mcrt_live_put_bits(g, id, e->bits);
-        mcrt_fpset_put_id(&ctx->set, e->p.fp, (uint32_t)id);
+        if (ctx->set.grows == T->grows)
+          mcrt_fpset_put_id_at(&ctx->set, e->slot, (uint32_t)id);
+        else
+          mcrt_fpset_put_id(&ctx->set, e->p.fp, (uint32_t)id);
         mcrt_live_put_edge(g, edge++, (uint32_t)id, e->p.rule);
       }
       mcrt_log_put(&ctx->log, id++, e->p.parent, (uint32_t)e->p.rule);
@@ -773,8 +779,12 @@ static void fix_chunk(Threads *T, uint32_t c) {
     for (uint32_t k = 0; k < sl->nsucc; k++, e++) {
       if (e->p.at_bound && e->p.lookup != MCRT_LOOKUP_KNOWN)
         continue;
-      if (!e->p.at_bound && e->p.lookup == MCRT_LOOKUP_OLD && e->p.to == MCRT_ID_PENDING)
-        mcrt_fpset_find_id(&T->ctx->set, e->p.fp, &g->targets[edge]);
+      if (!e->p.at_bound && e->p.lookup == MCRT_LOOKUP_OLD && e->p.to == MCRT_ID_PENDING) {
+        if (T->ctx->set.grows == T->grows)
+          g->targets[edge] = mcrt_fpset_id_at(&T->ctx->set, e->slot);
+        else
+          mcrt_fpset_find_id(&T->ctx->set, e->p.fp, &g->targets[edge]);
+      }
       edge++;
     }
   }
@@ -956,6 +966,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     if (T.parallel_insert) {
       if (!make_room(&T))
         break;
+      T.grows = ctx->set.grows;
       run(&T, PHASE_INSERT);
     }
     double t2 = mcrt_now();
