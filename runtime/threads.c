@@ -26,8 +26,9 @@
 //           made. So the first successor in key order of a
 //           state new to the set is the one that gets NEW, exactly as in the
 //           serial search, and no two threads ever race for the same
-//           fingerprint. A NEW state's invariants and reachables are
-//           evaluated there too, by its owner.
+//           fingerprint. A NEW state's invariants and reachables (and
+//           under liveness its property bits) are evaluated there too, by
+//           its owner.
 //   commit  (all threads) Each thread takes the chunks of states it
 //           expanded (their successors are in its own arena and lists),
 //           counts their new states and looks for what would stop the
