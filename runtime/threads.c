@@ -167,7 +167,8 @@ struct Threads {
   size_t spans_cap;
   uint64_t log_base;    // the parallel commit: the id of the window's first new state
   uint64_t edge_base;   // liveness, the parallel commit: the index of the window's first edge
-  uint64_t last_from;   // liveness, the parallel commit: the window's last state with an edge
+  uint64_t nstart;      // liveness, the parallel commit: the window's states up to its last
+                        // one with an edge (they get their start)
   uint64_t grows;       // liveness: the set's growths at the insert phase (Succ.slot is valid
                         // while they are the set's)
   McrtFpGrow grow;      // the set's growth by every thread
@@ -711,7 +712,7 @@ static void write_chunk(Worker *w, uint32_t c) {
   uint64_t end = (c + 1) * CHUNK < T->nwin ? (c + 1) * CHUNK : T->nwin;
   for (uint64_t i = c * CHUNK; i < end; i++) {
     const Slot *sl = &T->slot[i];
-    if (g && T->base_id + i <= T->last_from)
+    if (g && i < T->nstart)
       mcrt_live_put_start(g, T->base_id + i, edge);
     if (sl->kind == SLOT_OUTSIDE)
       continue;
@@ -840,7 +841,7 @@ static bool commit_parallel(Threads *T) {
   T->log_base = ctx->states;
   if (ctx->live) {
     T->edge_base = ctx->live->g.nedges;
-    T->last_from = last_from;
+    T->nstart = last_from == UINT64_MAX ? 0 : last_from + 1 - T->base_id;
     mcrt_live_window(ctx, T->base_id, nnew, last_from, nedges);
   }
   run(T, PHASE_WRITE);

@@ -149,11 +149,13 @@ for f in "${cases[@]}"; do
   specs/*) check "$name" "$f" "$margs" "$rargs" "--max-states 1000" "--max-steps 2500" \
     "--max-depth 6" ;;
   # Wide levels: the parallel commit's windows, with a bound, a deadlock,
-  # a failed invariant and terminal states in the middle of one.
+  # a failed invariant and terminal states in the middle of one; with
+  # --liveness on, the edge table with the deadlocks' empty rows.
   tests/threads/wide.mc)
     check "$name" "$f" "$margs" "$rargs" "--no-deadlock" "--no-deadlock --max-states 30000" \
       "--no-deadlock --max-steps 100000" "--no-deadlock --max-depth 25" \
-      "--no-deadlock --fingerprint 128" "--no-deadlock --compact-set"
+      "--no-deadlock --fingerprint 128" "--no-deadlock --compact-set" \
+      "--no-deadlock --liveness on"
     check "$name-bad" "$f" "$margs -D BAD=20" "--no-deadlock"
     check "$name-term" "$f" "$margs -D TERM=true" ""
     # The set grows while the threads run (every thread migrates a part):
