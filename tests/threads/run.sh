@@ -201,6 +201,7 @@ fi
 # The report times each phase of a liveness check (search, the edge
 # table's closing, the cycle search), at any thread count.
 if [ "${default:-0}" = 1 ] || [[ " ${cases[*]} " == *" specs/filter.mc "* ]]; then
+  secs='[0-9.]+ s'
   if "$MCGEN" --cflags "$CFLAGS" -o "$tmp/phases" specs/filter.mc >"$tmp/mcgen.out" 2>&1; then
     for t in 1 2; do
       "$tmp/phases" --threads "$t" --progress 0 --report "$tmp/p.json" >/dev/null 2>&1
@@ -210,8 +211,10 @@ if [ "${default:-0}" = 1 ] || [[ " ${cases[*]} " == *" specs/filter.mc "* ]]; th
       if jq -e '.liveness.status == "ok" and (.liveness.phases_s | (.search > 0 and .edges >= 0 and .scc >= 0))
                 and .liveness.phases_s.search <= .time_s and .liveness.edges == 249
                 and .liveness.components > 0' "$tmp/p.json" >/dev/null 2>&1 &&
-        grep -qE '^time: +liveness phases: search with edge recording [0-9.]+ s, table closing [0-9.]+ s, SCCs and fairness [0-9.]+ s$' "$tmp/p.txt" &&
-        grep -qE '^edge table: +249 edges, [1-9][0-9]* strongly connected components judged$' "$tmp/p.txt"; then
+        grep -qE "^time: +liveness phases: search with edge recording $secs, table closing $secs, \
+SCCs and fairness $secs\$" "$tmp/p.txt" &&
+        grep -qE '^edge table: +249 edges, [1-9][0-9]* strongly connected components judged$' \
+          "$tmp/p.txt"; then
         ok "liveness phases timed --threads $t"
       else
         ko "liveness phases timed --threads $t: $(jq -c .liveness "$tmp/p.json" 2>&1 | head -c 300)"
