@@ -135,7 +135,7 @@ check() {
 
 if [ ${#cases[@]} -eq 0 ]; then
   cases=(specs/*.mc tests/e2e/specs/*.mc tests/dve/*.dve tests/liveness/*/*.mc
-    tests/pnml/nets/*.pnml tests/threads/wide.mc)
+    tests/pnml/nets/*.pnml tests/threads/wide.mc tests/threads/wide_live.mc)
   default=1
 fi
 for f in "${cases[@]}"; do
