@@ -3,6 +3,7 @@
 // properties over it afterwards.
 #include "internal.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -130,6 +131,76 @@ static bool grow(McrtCtx *ctx, void **p, uint64_t *cap, uint64_t need, size_t si
   return true;
 }
 
+// The capacity grow() gives an array of cap entries that needs `need`.
+static uint64_t next_cap(uint64_t cap, uint64_t need) {
+  uint64_t n = cap ? cap + cap / 2 : 65536;
+  return n < need ? need : n;
+}
+
+// The capacities the serial search reaches: its arrays grow one entry at a
+// time (start: at each state with edges, by less than the half a growth
+// adds, as a window's ids span less than that).
+static uint64_t cap_stepwise(uint64_t cap, uint64_t need) {
+  while (cap < need)
+    cap = next_cap(cap, cap + 1);
+  return cap;
+}
+
+static size_t grown_bytes(uint64_t cap, uint64_t n, size_t size) {
+  return n == cap ? 0 : map_bytes(n, size) - (cap ? map_bytes(cap, size) : 0);
+}
+
+typedef struct Caps {
+  uint64_t start, targets, rules, bits;
+} Caps;
+
+static Caps window_caps(const McrtCtx *ctx, uint64_t nnew, uint64_t last_from, uint64_t nedges) {
+  const McrtLive *L = ctx->live;
+  const McrtLiveGraph *g = &L->g;
+  Caps c = {L->start_cap, L->targets_cap, L->rules_cap, L->bits_cap};
+  if (g->bits_bytes && nnew)
+    c.bits = cap_stepwise(c.bits, ctx->states + nnew);
+  if (last_from != UINT64_MAX && last_from + 2 > c.start)
+    c.start = next_cap(c.start, last_from + 2);
+  c.targets = cap_stepwise(c.targets, g->nedges + nedges);
+  c.rules = cap_stepwise(c.rules, g->nedges + nedges);
+  return c;
+}
+
+size_t mcrt_live_reserve_bytes(const McrtCtx *ctx, uint64_t nnew, uint64_t last_from,
+                               uint64_t nedges) {
+  const McrtLive *L = ctx->live;
+  const McrtLiveGraph *g = &L->g;
+  Caps c = window_caps(ctx, nnew, last_from, nedges);
+  return grown_bytes(L->bits_cap, c.bits, g->bits_bytes) +
+         grown_bytes(L->start_cap, c.start, sizeof *g->start) +
+         grown_bytes(L->targets_cap, c.targets, sizeof *g->targets) +
+         grown_bytes(L->rules_cap, c.rules, g->rule_bytes);
+}
+
+bool mcrt_live_reserve(McrtCtx *ctx, uint64_t nnew, uint64_t last_from, uint64_t nedges) {
+  McrtLive *L = ctx->live;
+  McrtLiveGraph *g = &L->g;
+  Caps c = window_caps(ctx, nnew, last_from, nedges);
+  return grow(ctx, (void **)&g->bits, &L->bits_cap, c.bits, g->bits_bytes) &&
+         grow(ctx, (void **)&g->start, &L->start_cap, c.start, sizeof *g->start) &&
+         grow(ctx, (void **)&g->targets, &L->targets_cap, c.targets, sizeof *g->targets) &&
+         grow(ctx, (void **)&g->rules, &L->rules_cap, c.rules, g->rule_bytes);
+}
+
+void mcrt_live_window(McrtCtx *ctx, uint64_t base, uint64_t nnew, uint64_t last_from,
+                      uint64_t nedges) {
+  McrtLiveGraph *g = &ctx->live->g;
+  if (last_from != UINT64_MAX) {
+    while (g->nstarted < base)
+      g->start[g->nstarted++] = g->nedges;
+    g->nstarted = last_from + 1;
+  }
+  g->nedges += nedges;
+  if (nnew)
+    g->nstates = ctx->states + nnew;
+}
+
 static void unmap(void *p, uint64_t cap, size_t size) {
   if (p)
     munmap(p, map_bytes(cap, size));
@@ -199,4 +270,29 @@ bool mcrt_live_finish(McrtCtx *ctx) {
     ninit++;
   g->ninitial = ninit;
   return true;
+}
+
+void mcrt_live_dump(const McrtCtx *ctx) {
+  const char *path = getenv("MCRT_TEST_EDGES");
+  if (!path || !ctx->live)
+    return;
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return;
+  const McrtLiveGraph *g = &ctx->live->g;
+  fprintf(f, "states %" PRIu64 " initial %" PRIu64 " edges %" PRIu64 "\n", g->nstates,
+          g->ninitial, g->nedges);
+  for (uint64_t v = 0; v < g->nstates; v++) {
+    fprintf(f, "%" PRIu64 " bits ", v);
+    for (unsigned b = 0; b < g->bits_bytes; b++)
+      fprintf(f, "%02x", g->bits[v * g->bits_bytes + b]);
+    fputc(':', f);
+    for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
+      uint64_t rule = 0;
+      memcpy(&rule, g->rules + e * g->rule_bytes, g->rule_bytes);
+      fprintf(f, " %" PRIu32 "/%" PRIu64, g->targets[e], rule);
+    }
+    fputc('\n', f);
+  }
+  fclose(f);
 }

@@ -223,9 +223,11 @@ McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
 }
 
 // Id mode of 64-bit fingerprints: word 0 the fingerprint, word 1 the id.
-static McrtFpResult insert_with_id(McrtFpSet *set, uint64_t fp, uint32_t id, uint32_t *old_id) {
+static McrtFpResult insert_with_id(McrtFpSet *set, uint64_t fp, uint32_t id, uint32_t *old_id,
+                                   uint64_t *slot) {
   _Atomic uint64_t *s = set->slots;
   for (uint64_t i = home_slot(fp, set->capacity); i < set->nslots; i++) {
+    *slot = i;
     uint64_t v = atomic_load_explicit(&s[2 * i], memory_order_relaxed);
     if (v == 0 && atomic_compare_exchange_strong_explicit(&s[2 * i], &v, fp, memory_order_relaxed,
                                                           memory_order_relaxed)) {
@@ -241,16 +243,34 @@ static McrtFpResult insert_with_id(McrtFpSet *set, uint64_t fp, uint32_t id, uin
   return MCRT_FP_FULL;
 }
 
-McrtFpResult mcrt_fpset_insert_id(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id) {
+McrtFpResult mcrt_fpset_insert_id_slot(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id,
+                                       uint64_t *slot) {
   if (set->id_words)
-    return insert_with_id(set, fp.hi, id, old_id);
-  uint64_t slot = 0;
-  McrtFpResult r = set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
+    return insert_with_id(set, fp.hi, id, old_id, slot);
+  McrtFpResult r = set->words == 1 ? insert64(set, fp.hi, slot) : insert128(set, fp, slot);
   if (r == MCRT_FP_NEW)
-    set->ids[slot] = id;
+    set->ids[*slot] = id;
   else if (r == MCRT_FP_OLD)
-    *old_id = set->ids[slot];
+    *old_id = set->ids[*slot];
   return r;
+}
+
+McrtFpResult mcrt_fpset_insert_id(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id) {
+  uint64_t slot = 0;
+  return mcrt_fpset_insert_id_slot(set, fp, id, old_id, &slot);
+}
+
+void mcrt_fpset_put_id_at(McrtFpSet *set, uint64_t slot, uint32_t id) {
+  if (set->id_words)
+    atomic_store_explicit(&set->slots[2 * slot + 1], id, memory_order_relaxed);
+  else
+    set->ids[slot] = id;
+}
+
+uint32_t mcrt_fpset_id_at(const McrtFpSet *set, uint64_t slot) {
+  if (set->id_words)
+    return (uint32_t)atomic_load_explicit(&set->slots[2 * slot + 1], memory_order_relaxed);
+  return set->ids[slot];
 }
 
 bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id) {
@@ -270,6 +290,24 @@ bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id) {
     }
   }
   return false;
+}
+
+void mcrt_fpset_put_id(McrtFpSet *set, McrtFp fp, uint32_t id) {
+  _Atomic uint64_t *s = set->slots;
+  unsigned w = set->words;
+  for (uint64_t i = home_slot(fp.hi, set->capacity); i < set->nslots; i++) {
+    uint64_t v = atomic_load_explicit(&s[w * i], memory_order_relaxed);
+    if (v == 0)
+      return;
+    if (set->id_words && v == fp.hi) {
+      atomic_store_explicit(&s[2 * i + 1], id, memory_order_relaxed);
+      return;
+    }
+    if (!set->id_words && v == fp.hi && (w == 1 || await_lo(&s[2 * i + 1]) == fp.lo)) {
+      set->ids[i] = id;
+      return;
+    }
+  }
 }
 
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {

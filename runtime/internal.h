@@ -118,6 +118,17 @@ bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp);
 bool mcrt_fpset_enable_ids(McrtFpSet *set);
 McrtFpResult mcrt_fpset_insert_id(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id);
 bool mcrt_fpset_find_id(const McrtFpSet *set, McrtFp fp, uint32_t *id);
+// The multi-threaded search inserts a new fingerprint before its id is
+// known (threads.c): it stores MCRT_ID_PENDING, then sets the id once the
+// window's ids are given. put_id stores the id of a fingerprint in the set.
+#define MCRT_ID_PENDING UINT32_MAX // never an id: ids are below MCRT_LOG_MAX_STATES
+void mcrt_fpset_put_id(McrtFpSet *set, McrtFp fp, uint32_t id);
+// The same by the slot insert_id_slot gave (valid until the set grows:
+// McrtFpSet.grows): no second probe.
+McrtFpResult mcrt_fpset_insert_id_slot(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id,
+                                       uint64_t *slot);
+void mcrt_fpset_put_id_at(McrtFpSet *set, uint64_t slot, uint32_t id);
+uint32_t mcrt_fpset_id_at(const McrtFpSet *set, uint64_t slot);
 // Whether the load factor says grow (checked after each insertion).
 static inline bool mcrt_fpset_wants_grow(const McrtFpSet *set) {
   return atomic_load_explicit(&set->count, memory_order_relaxed) >= set->max_count;
@@ -481,6 +492,9 @@ typedef struct McrtPending {
   uint32_t action;
   bool at_bound;    // the parent is at --max-depth: look up only
   uint8_t lookup;   // McrtLookup
+  // Liveness, lookup KNOWN or OLD: the target's id (MCRT_ID_PENDING: new
+  // earlier in the same window, its id not yet given when it was looked up).
+  uint32_t to;
 } McrtPending;
 
 // A new state's invariants and reachables, evaluated by a worker thread:
@@ -724,6 +738,7 @@ typedef struct McrtLasso {
   uint64_t src, loop_state;
   uint64_t *stem, *cycle; // edge indices
   size_t nstem, ncycle;
+  uint64_t components; // strongly connected components the search judged
 } McrtLasso;
 
 // Decides instance `inst` of the given form over the graph. False: out of
@@ -744,6 +759,7 @@ typedef struct McrtLive {
   // Wall time of the phases: the search (which records the edges), the
   // edge table's closing, the cycle search.
   double search_s, edges_s, scc_s;
+  uint64_t components; // judged by the check, over every instance
 } McrtLive;
 // Sets up recording (ctx->live); false when out of memory.
 bool mcrt_live_init(McrtCtx *ctx);
@@ -758,6 +774,33 @@ bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule);
 // Closes the table after the search (every state gets its start). False:
 // the memory limit.
 bool mcrt_live_finish(McrtCtx *ctx);
+// The parallel commit (threads.c) writes a window's records in place. A
+// window's states are ids base.., nnew of them new; it has nedges edges,
+// the last from state last_from (UINT64_MAX: none). reserve_bytes: the
+// bytes making room for them maps; reserve maps them (false: the memory
+// limit or the system; the arrays grow as the serial search grows them,
+// edge by edge). window then counts the window's states and edges as the
+// serial search would once the window is in, and gives the states before
+// it that have no start yet theirs; each thread writes the starts of its
+// states up to last_from, its edges and its new states' bits.
+size_t mcrt_live_reserve_bytes(const McrtCtx *ctx, uint64_t nnew, uint64_t last_from,
+                               uint64_t nedges);
+bool mcrt_live_reserve(McrtCtx *ctx, uint64_t nnew, uint64_t last_from, uint64_t nedges);
+void mcrt_live_window(McrtCtx *ctx, uint64_t base, uint64_t nnew, uint64_t last_from,
+                      uint64_t nedges);
+static inline void mcrt_live_put_start(McrtLiveGraph *g, uint64_t id, uint64_t e) {
+  g->start[id] = e;
+}
+static inline void mcrt_live_put_edge(McrtLiveGraph *g, uint64_t e, uint32_t to, uint64_t rule) {
+  g->targets[e] = to;
+  memcpy(g->rules + e * g->rule_bytes, &rule, g->rule_bytes); // little-endian
+}
+static inline void mcrt_live_put_bits(McrtLiveGraph *g, uint64_t id, uint64_t bits) {
+  memcpy(g->bits + id * g->bits_bytes, &bits, g->bits_bytes); // little-endian
+}
+// Test hook: with MCRT_TEST_EDGES=FILE, the closed table is written to
+// FILE as text (tests/threads compares it between thread counts).
+void mcrt_live_dump(const McrtCtx *ctx);
 
 // What --memory counts: every store of the context, and what an engine
 // holds on the side (ctx->engine_bytes: the threads' or MPI's buffers).

@@ -667,6 +667,7 @@ bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, Mc
     out->stem = stem.e, out->nstem = stem.n;
     out->cycle = cyc.e, out->ncycle = cyc.n;
   }
+  out->components = s.next_comp;
   free(bpar), free(border);
   scc_free(&s);
   return true;
@@ -736,6 +737,7 @@ void mcrt_liveness_check(McrtCtx *ctx) {
     stop_liveness(ctx, t0);
     return;
   }
+  mcrt_live_dump(ctx);
   double t1 = mcrt_now();
   ctx->live->edges_s = t1 - t0;
   // The check's own arrays (per state: Tarjan's record, stack and frames,
@@ -753,6 +755,7 @@ void mcrt_liveness_check(McrtCtx *ctx) {
       stop_liveness(ctx, t0);
       return;
     }
+    ctx->live->components += l.components;
     if (l.violated) {
       set_violation(ctx, i, &l);
       mcrt_lasso_free(&l);

@@ -962,6 +962,15 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
     if (mcrt_liveness_done(ctx))
       fprintf(f, " (%.3f s)", mcrt_liveness_time(ctx));
     fputc('\n', f);
+    if (mcrt_liveness_done(ctx)) {
+      const McrtLive *L = ctx->live;
+      fprintf(f, "time:          liveness phases: search with edge recording %.3f s, table closing "
+                 "%.3f s, SCCs and fairness %.3f s\n",
+              L->search_s, L->edges_s, L->scc_s);
+      fprintf(f, "edge table:    %" PRIu64 " edges, %" PRIu64 " strongly connected components "
+                 "judged\n",
+              L->g.nedges, L->components);
+    }
   }
   print_symmetry(f, ctx);
   print_por(f, ctx);
@@ -1058,8 +1067,10 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
     fputs(i ? ", " : "", f);
     mcrt_print_json_string(f, m->instances[i].name);
   }
-  fprintf(f, "], \"edge_table_bytes\": %zu, \"time_s\": %.6f", mcrt_live_bytes(ctx),
-          mcrt_liveness_time(ctx));
+  fprintf(f, "], \"edge_table_bytes\": %zu, \"edges\": %" PRIu64 ", \"components\": %" PRIu64
+             ", \"time_s\": %.6f",
+          mcrt_live_bytes(ctx), ctx->live ? ctx->live->g.nedges : 0,
+          ctx->live ? ctx->live->components : 0, mcrt_liveness_time(ctx));
   if (mcrt_liveness_done(ctx))
     fprintf(f, ", \"phases_s\": {\"search\": %.6f, \"edges\": %.6f, \"scc\": %.6f}",
             ctx->live->search_s, ctx->live->edges_s, ctx->live->scc_s);

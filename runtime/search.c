@@ -274,7 +274,7 @@ bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *stat
     return hit_bound(ctx, MCRT_BOUND_MAX_STEPS);
   ctx->transitions++;
   ctx->fired[p->action]++;
-  uint32_t to;
+  uint32_t to = p->to;
   McrtFpResult r = p->lookup == MCRT_LOOKUP_INSERT ? insert(ctx, p->fp, &to)
                    : p->lookup == MCRT_LOOKUP_NEW  ? MCRT_FP_NEW
                                                    : MCRT_FP_OLD;
@@ -282,8 +282,16 @@ bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *stat
     return true;
   if (r == MCRT_FP_NEW && ctx->por)
     mcrt_por_discovered(ctx, p->fp, p->depth);
+  if (p->lookup == MCRT_LOOKUP_NEW)
+    to = (uint32_t)ctx->states; // the id record_new gives it
   if (r == MCRT_FP_NEW && record_new(ctx, state, p->parent, p->rule, p->depth, pre))
     return true;
+  // Liveness, the threads' insertion (threads.c): the set holds
+  // MCRT_ID_PENDING for a state new in this window until it has its id.
+  if (ctx->live && p->lookup == MCRT_LOOKUP_NEW)
+    mcrt_fpset_put_id(&ctx->set, p->fp, to);
+  if (ctx->live && p->lookup == MCRT_LOOKUP_OLD && to == MCRT_ID_PENDING)
+    mcrt_fpset_find_id(&ctx->set, p->fp, &to);
   if (ctx->live && !mcrt_live_edge(ctx, p->parent, to, p->rule))
     return hit_bound(ctx, MCRT_BOUND_MEMORY);
   return ctx->stop;

@@ -26,19 +26,22 @@
 //           made. So the first successor in key order of a
 //           state new to the set is the one that gets NEW, exactly as in the
 //           serial search, and no two threads ever race for the same
-//           fingerprint. A NEW state's invariants and reachables are
-//           evaluated there too, by its owner.
+//           fingerprint. A NEW state's invariants and reachables (and
+//           under liveness its property bits) are evaluated there too, by
+//           its owner.
 //   commit  (all threads) Each thread takes the chunks of states it
 //           expanded (their successors are in its own arena and lists),
 //           counts their new states and looks for what would stop the
 //           search there; a prefix sum over the chunks in id order then
 //           gives each chunk the id of its first new state, and every
 //           thread writes its chunks' log records and next-frontier states
-//           at their places, and its own counters (added up at the end).
+//           at their places, and its own counters (added up at the end);
+//           with liveness also its states' edges, and its new states'
+//           property bits and their ids in the set (see below).
 //           See commit_parallel() for when a window is committed that way.
 //           Otherwise (a violation, a bound hit inside the window, a
-//           signal, the set's growth, --disk, liveness, nets, --por,
-//           accepting states) one thread takes the window's states in id
+//           signal, the set's growth, --disk, nets, --por, accepting
+//           states) one thread takes the window's states in id
 //           order through the serial search's own steps
 //           (mcrt_take_successor, mcrt_state_failed, mcrt_no_successor):
 //           counters, log, next frontier, bounds, signals and violations
@@ -51,9 +54,14 @@
 // order: a later successor with the same fingerprint would have met the same
 // full probe, so the first in key order still wins.
 //
-// Liveness needs each target's id when the edge is recorded; ids are given
-// in the commit, so under liveness the insertions happen there too (the
-// expansion, the bulk of the work, stays parallel).
+// Liveness records each edge with its target's id, and ids are given in
+// the commit. The insert phase stores MCRT_ID_PENDING beside a new
+// fingerprint, and gives an old one's successor the stored id (pending for
+// a state new earlier in the window). The commit gives the new states their
+// ids and stores them in the set; an edge whose target was pending then
+// looks it up (the fix phase, after a barrier, in the parallel commit; in
+// the serial one the target's own commit came first). The edges come out
+// in the serial search's order with its ids: the same table at every N.
 //
 // Generated code keeps no mutable globals (its scratch state is on the C
 // stack, its error state in the McrtCtx it is given), so each thread runs it
@@ -73,8 +81,11 @@ typedef struct Succ {
   McrtPending p;
   size_t state;      // offset of its bytes in the thread's arena (candidates only)
   McrtPrecheck pre;
+  uint64_t bits;     // liveness: a new state's property bits (with pre)
+  uint64_t slot;     // liveness: its fingerprint's slot in the set (see Threads.grows)
   bool pre_ok;       // pre was evaluated, without a run-time error
 } Succ;
+
 
 typedef enum { SLOT_EXPANDED, SLOT_OUTSIDE, SLOT_CONSTRAINT_FAILED } SlotKind;
 
@@ -116,16 +127,28 @@ typedef struct Worker {
   uint64_t *fired, *bound_fired; // per action
   uint64_t bound_transitions, deadlocks;
   bool truncated;
+  bool pending; // liveness: it wrote an edge to MCRT_ID_PENDING (see fix_phase)
 } Worker;
 
 // A chunk of the window in the parallel commit: what the tally found.
 typedef struct Part {
   uint64_t nnew, ntrans; // new states, transitions (not at the bound)
   uint64_t first_new;    // the index among the window's new states of its first
+  uint64_t nedges;       // liveness: its edges
+  uint64_t first_edge;   // the index among the window's edges of its first
+  uint64_t last_from;    // the last state with an edge (UINT64_MAX: none)
   bool serial;           // something there needs the serial commit
 } Part;
 
-typedef enum { PHASE_EXPAND, PHASE_INSERT, PHASE_TALLY, PHASE_WRITE, PHASE_GROW, PHASE_QUIT } Phase;
+typedef enum {
+  PHASE_EXPAND,
+  PHASE_INSERT,
+  PHASE_TALLY,
+  PHASE_WRITE,
+  PHASE_FIX,
+  PHASE_GROW,
+  PHASE_QUIT
+} Phase;
 
 struct Threads {
   McrtCtx *ctx; // the run's: the stores
@@ -137,12 +160,17 @@ struct Threads {
   uint64_t nwin, base_id;
   bool at_bound;      // the window's states are at --max-depth
   bool solo;          // this thread does the window's phases alone
-  bool parallel_insert; // the insert phase runs (not under liveness)
+  bool parallel_insert; // the insert phase runs
   bool precheck;      // evaluate invariants and reachables in the insert phase
   bool parallel_commit; // the commit may run on every thread (see commit_parallel)
   McrtQueueSpan *spans; // the parallel commit: where the window's new states go
   size_t spans_cap;
   uint64_t log_base;    // the parallel commit: the id of the window's first new state
+  uint64_t edge_base;   // liveness, the parallel commit: the index of the window's first edge
+  uint64_t nstart;      // liveness, the parallel commit: the window's states up to its last
+                        // one with an edge (they get their start)
+  uint64_t grows;       // liveness: the set's growths at the insert phase (Succ.slot is valid
+                        // while they are the set's)
   McrtFpGrow grow;      // the set's growth by every thread
   McrtFpStash *stash;   // per thread: what its part put off the new table's end
   Part part[WINDOW / CHUNK];
@@ -212,8 +240,10 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
   e->pre_ok = false;
   e->state = w->arena_len;
   if (e->p.at_bound) {
-    // Only looked up (the set is read-only in this phase).
-    if (T->parallel_insert && mcrt_fpset_contains(&T->ctx->set, e->p.fp))
+    // Only looked up (the set is read-only in this phase; under liveness
+    // every id in it is given: a window at the bound inserts nothing).
+    if (T->ctx->live ? mcrt_fpset_find_id(&T->ctx->set, e->p.fp, &e->p.to)
+                     : mcrt_fpset_contains(&T->ctx->set, e->p.fp))
       e->p.lookup = MCRT_LOOKUP_KNOWN;
     return false;
   }
@@ -301,6 +331,12 @@ static void precheck(Worker *w, Succ *e, const uint8_t *st) {
   for (uint32_t i = 0; i < m->nreachables && !mcrt_failed(wc); i++)
     if ((T->reach_open >> i & 1) && m->check_reachable(wc, i, st))
       e->pre.reach |= UINT64_C(1) << i;
+  e->bits = 0;
+  if (T->ctx->live && T->ctx->live->g.bits_bytes && !mcrt_failed(wc)) {
+    uint8_t b[sizeof e->bits] = {0};
+    m->property_bits(wc, st, b);
+    memcpy(&e->bits, b, sizeof b);
+  }
   e->pre_ok = !mcrt_failed(wc);
   mcrt_clear_error(wc); // the commit evaluates again, and meets the error itself
 }
@@ -308,7 +344,13 @@ static void precheck(Worker *w, Succ *e, const uint8_t *st) {
 // Inserts one candidate (its home slot prefetched MCRT_BATCH candidates ago).
 static void insert_one(Worker *w, Worker *src, Succ *e) {
   Threads *T = w->T;
-  McrtFpResult r = mcrt_fpset_insert(&T->ctx->set, e->p.fp);
+  // Liveness: a new state's id is given in the commit; meanwhile the set
+  // holds MCRT_ID_PENDING for it, and a later successor in key order with
+  // the same fingerprint gets that (search.c and write_chunk resolve it).
+  e->p.to = MCRT_ID_PENDING;
+  McrtFpResult r = T->ctx->live ? mcrt_fpset_insert_id_slot(&T->ctx->set, e->p.fp, MCRT_ID_PENDING,
+                                                            &e->p.to, &e->slot)
+                                : mcrt_fpset_insert(&T->ctx->set, e->p.fp);
   if (r == MCRT_FP_FULL)
     return; // the commit grows the set and inserts it
   e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
@@ -394,6 +436,7 @@ static void barrier(Threads *T) {
 
 static void tally_phase(Worker *w);
 static void write_phase(Worker *w);
+static void fix_phase(Worker *w);
 
 static void run_phase(Worker *w) {
   if (w->T->phase == PHASE_EXPAND)
@@ -404,6 +447,8 @@ static void run_phase(Worker *w) {
     tally_phase(w);
   else if (w->T->phase == PHASE_WRITE)
     write_phase(w);
+  else if (w->T->phase == PHASE_FIX)
+    fix_phase(w);
   else if (w->T->phase == PHASE_GROW) {
     uint64_t n = w->T->grow.old.nslots;
     mcrt_fpset_grow_part(&w->T->grow, n * w->index / w->T->n, n * (w->index + 1) / w->T->n,
@@ -460,13 +505,15 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   memset(T, 0, sizeof *T);
   T->ctx = ctx;
   T->stride = ctx->state_bytes + MCRT_SLACK;
-  T->parallel_insert = !ctx->live;
+  T->parallel_insert = true;
   T->precheck = T->parallel_insert && m->nreachables <= 64;
   // What the serial steps do besides counting, logging and queueing needs
-  // them: a net's, liveness's and --por's per-state records, the accepting
-  // states' count, --disk's files.
+  // them: a net's and --por's per-state records, the accepting states'
+  // count, --disk's files. Liveness's records are written in place (its
+  // property bits, evaluated with the invariants, in a word).
   T->parallel_commit = T->precheck && !ctx->net && !ctx->por && !m->is_accepting &&
-                       !ctx->log.disk && !ctx->queue.disk;
+                       !ctx->log.disk && !ctx->queue.disk &&
+                       (!ctx->live || ctx->live->g.bits_bytes <= sizeof(uint64_t));
   T->w = calloc(n, sizeof *T->w);
   T->win = calloc(WINDOW, T->stride);
   T->slot = calloc(WINDOW, sizeof *T->slot);
@@ -608,8 +655,8 @@ static void commit(Threads *T) {
 // serial commit, which stops exactly where the serial search stops.
 
 static void tally_chunk(Threads *T, uint32_t c) {
-  bool deadlock = T->ctx->opt->deadlock;
-  uint64_t nnew = 0, ntrans = 0;
+  bool deadlock = T->ctx->opt->deadlock, live = T->ctx->live;
+  uint64_t nnew = 0, ntrans = 0, nedges = 0, last_from = UINT64_MAX;
   bool serial = false;
   uint64_t end = (c + 1) * CHUNK < T->nwin ? (c + 1) * CHUNK : T->nwin;
   for (uint64_t i = c * CHUNK; i < end && !serial; i++) {
@@ -622,7 +669,11 @@ static void tally_chunk(Threads *T, uint32_t c) {
       break;
     }
     const Succ *e = &T->w[sl->worker].succ[sl->first];
+    uint64_t had = nedges;
     for (uint32_t k = 0; k < sl->nsucc; k++, e++) {
+      // Liveness records an edge for each transition, and for each
+      // successor at the bound that the set holds.
+      nedges += live && (!e->p.at_bound || e->p.lookup == MCRT_LOOKUP_KNOWN);
       if (e->p.at_bound)
         continue;
       ntrans++;
@@ -633,8 +684,11 @@ static void tally_chunk(Threads *T, uint32_t c) {
         serial |= e->p.lookup != MCRT_LOOKUP_OLD; // the set was full: left to the commit
       }
     }
+    if (nedges > had)
+      last_from = T->base_id + i;
   }
-  T->part[c] = (Part){.nnew = nnew, .ntrans = ntrans, .serial = serial};
+  T->part[c] = (Part){.nnew = nnew, .ntrans = ntrans, .nedges = nedges, .last_from = last_from,
+                      .serial = serial};
 }
 
 static void tally_phase(Worker *w) {
@@ -645,6 +699,7 @@ static void tally_phase(Worker *w) {
 static void write_chunk(Worker *w, uint32_t c) {
   Threads *T = w->T;
   McrtCtx *ctx = T->ctx;
+  McrtLiveGraph *g = ctx->live ? &ctx->live->g : NULL;
   const Part *part = &T->part[c];
   // Where its first new state goes in the frontier.
   uint64_t pos = part->first_new;
@@ -652,10 +707,13 @@ static void write_chunk(Worker *w, uint32_t c) {
   while (part->nnew > 0 && pos >= T->spans[sp].n)
     pos -= T->spans[sp++].n;
   uint64_t id = T->log_base + part->first_new;
+  uint64_t edge = T->edge_base + part->first_edge;
   size_t bytes = ctx->state_bytes;
   uint64_t end = (c + 1) * CHUNK < T->nwin ? (c + 1) * CHUNK : T->nwin;
   for (uint64_t i = c * CHUNK; i < end; i++) {
     const Slot *sl = &T->slot[i];
+    if (g && i < T->nstart)
+      mcrt_live_put_start(g, T->base_id + i, edge);
     if (sl->kind == SLOT_OUTSIDE)
       continue;
     if (!sl->has_successor) {
@@ -669,11 +727,27 @@ static void write_chunk(Worker *w, uint32_t c) {
         w->truncated |= e->p.lookup != MCRT_LOOKUP_KNOWN;
         w->bound_transitions++;
         w->bound_fired[e->p.action]++;
+        if (g && e->p.lookup == MCRT_LOOKUP_KNOWN)
+          mcrt_live_put_edge(g, edge++, e->p.to, e->p.rule);
         continue;
       }
       w->fired[e->p.action]++;
-      if (e->p.lookup != MCRT_LOOKUP_NEW)
+      if (e->p.lookup != MCRT_LOOKUP_NEW) {
+        if (!g)
+          continue;
+        w->pending |= e->p.to == MCRT_ID_PENDING; // new in this window: fix_phase
+        mcrt_live_put_edge(g, edge++, e->p.to, e->p.rule);
         continue;
+      }
+      if (g) {
+        if (g->bits_bytes)
+          mcrt_live_put_bits(g, id, e->bits);
+        if (ctx->set.grows == T->grows)
+          mcrt_fpset_put_id_at(&ctx->set, e->slot, (uint32_t)id);
+        else
+          mcrt_fpset_put_id(&ctx->set, e->p.fp, (uint32_t)id);
+        mcrt_live_put_edge(g, edge++, (uint32_t)id, e->p.rule);
+      }
       mcrt_log_put(&ctx->log, id++, e->p.parent, (uint32_t)e->p.rule);
       if (pos == T->spans[sp].n)
         sp++, pos = 0;
@@ -686,9 +760,43 @@ static void write_phase(Worker *w) {
   uint32_t na = w->T->ctx->model->nactions;
   memset(w->fired, 0, na * sizeof *w->fired);
   memset(w->bound_fired, 0, na * sizeof *w->bound_fired);
-  w->bound_transitions = 0, w->deadlocks = 0, w->truncated = false;
+  w->bound_transitions = 0, w->deadlocks = 0, w->truncated = false, w->pending = false;
   for (uint32_t k = 0; k < w->nchunks; k++)
     write_chunk(w, w->chunk[k]);
+}
+
+// Liveness: an edge whose target was new earlier in the window (another
+// part's, perhaps) was written with MCRT_ID_PENDING; every new state of
+// the window has its id in the set now. The chunk's edges again, in the
+// order write_chunk wrote them.
+static void fix_chunk(Threads *T, uint32_t c) {
+  McrtLiveGraph *g = &T->ctx->live->g;
+  uint64_t edge = T->edge_base + T->part[c].first_edge;
+  uint64_t end = (c + 1) * CHUNK < T->nwin ? (c + 1) * CHUNK : T->nwin;
+  for (uint64_t i = c * CHUNK; i < end; i++) {
+    const Slot *sl = &T->slot[i];
+    if (sl->kind == SLOT_OUTSIDE)
+      continue;
+    const Succ *e = &T->w[sl->worker].succ[sl->first];
+    for (uint32_t k = 0; k < sl->nsucc; k++, e++) {
+      if (e->p.at_bound && e->p.lookup != MCRT_LOOKUP_KNOWN)
+        continue;
+      if (!e->p.at_bound && e->p.lookup == MCRT_LOOKUP_OLD && e->p.to == MCRT_ID_PENDING) {
+        if (T->ctx->set.grows == T->grows)
+          g->targets[edge] = mcrt_fpset_id_at(&T->ctx->set, e->slot);
+        else
+          mcrt_fpset_find_id(&T->ctx->set, e->p.fp, &g->targets[edge]);
+      }
+      edge++;
+    }
+  }
+}
+
+static void fix_phase(Worker *w) {
+  if (!w->pending)
+    return;
+  for (uint32_t k = 0; k < w->nchunks; k++)
+    fix_chunk(w->T, w->chunk[k]);
 }
 
 // True when the window was committed here; false: nothing was done, the
@@ -701,20 +809,25 @@ static bool commit_parallel(Threads *T) {
     return false; // (ids 0 and 1: the serial commit has the test hook)
   uint32_t parts = T->solo ? 1 : T->n; // the threads that expanded the window
   run(T, PHASE_TALLY);
-  uint64_t nnew = 0, ntrans = 0;
+  uint64_t nnew = 0, ntrans = 0, nedges = 0, last_from = UINT64_MAX;
   for (uint64_t c = 0; c * CHUNK < T->nwin; c++) {
     if (T->part[c].serial)
       return false;
-    T->part[c].first_new = nnew;
-    nnew += T->part[c].nnew, ntrans += T->part[c].ntrans;
+    T->part[c].first_new = nnew, T->part[c].first_edge = nedges;
+    nnew += T->part[c].nnew, ntrans += T->part[c].ntrans, nedges += T->part[c].nedges;
+    if (T->part[c].last_from != UINT64_MAX)
+      last_from = T->part[c].last_from;
   }
   uint64_t limit = opt->max_states < MCRT_LOG_MAX_STATES ? opt->max_states : MCRT_LOG_MAX_STATES;
   if (ctx->states + nnew > limit || ctx->transitions + ntrans > opt->max_steps)
     return false;
   size_t need = mcrt_log_reserve_bytes(&ctx->log, nnew) +
-                mcrt_queue_append_bytes(&ctx->queue, nnew);
+                mcrt_queue_append_bytes(&ctx->queue, nnew) +
+                (ctx->live ? mcrt_live_reserve_bytes(ctx, nnew, last_from, nedges) : 0);
   size_t total = mcrt_accounted_bytes(ctx) + need;
   if (total > opt->memory)
+    return false;
+  if (ctx->live && !mcrt_live_reserve(ctx, nnew, last_from, nedges))
     return false;
   size_t nspans = 0;
   if (!grow_array((void **)&T->spans, &T->spans_cap, nnew / ctx->queue.per_chunk + 2,
@@ -726,7 +839,17 @@ static bool commit_parallel(Threads *T) {
   if (total > ctx->peak_bytes)
     ctx->peak_bytes = total;
   T->log_base = ctx->states;
+  if (ctx->live) {
+    T->edge_base = ctx->live->g.nedges;
+    T->nstart = last_from == UINT64_MAX ? 0 : last_from + 1 - T->base_id;
+    mcrt_live_window(ctx, T->base_id, nnew, last_from, nedges);
+  }
   run(T, PHASE_WRITE);
+  bool pending = false;
+  for (uint32_t t = 0; t < parts; t++)
+    pending |= T->w[t].pending;
+  if (pending)
+    run(T, PHASE_FIX);
   ctx->log.count += nnew;
   ctx->states += nnew;
   ctx->transitions += ntrans;
@@ -845,6 +968,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     if (T.parallel_insert) {
       if (!make_room(&T))
         break;
+      T.grows = ctx->set.grows;
       run(&T, PHASE_INSERT);
     }
     double t2 = mcrt_now();

@@ -14,7 +14,8 @@
 #                  tests/pnml/nets/*.pnml: every spec, the liveness oracles,
 #                  the symmetry oracles' specs, the nets; and
 #                  tests/threads/wide.mc, whose wide levels put bounds and
-#                  violations inside the windows the threads commit in parallel)
+#                  violations inside the windows the threads commit in parallel,
+#                  and tests/threads/wide_live.mc, wide levels under liveness)
 # Environment: MCGEN_CFLAGS (default -O1) C flags for the checkers;
 # MCGEN_TIMEOUT seconds per checker run (default 300).
 #
@@ -32,12 +33,17 @@
 #   specs/*.mc also run with --max-states 1000, --max-steps 2500 and
 #   --max-depth 6 (the bounds are exact: the same states as the serial
 #   search's).
+#   - the liveness edge table, byte for byte: each run dumps it
+#     (MCRT_TEST_EDGES, runtime/edges.c) when its liveness check runs, and
+#     the dumps must be equal (or absent at every N); wide_live.mc must
+#     have one, save under --max-states (no liveness check after a bound);
 #   - the JSON report without time_s, threads, thread_phases_s,
 #     memory_bytes, peak_rss_bytes, bytes_per_state, the fingerprint set's
 #     bytes (threads grow it a window ahead), liveness.time_s and
 #     liveness.phases_s.
 # And (with the default cases or specs/filter.mc) the report's
-# liveness.phases_s at --threads 1 and 2: search, edges and scc times.
+# liveness.phases_s at --threads 1 and 2: search, edges and scc times, the
+# edge and component counts, and the text report's liveness time: line.
 # One PASS or FAIL line per case and thread count; a tally; exit 1 on a FAIL.
 set -uo pipefail
 
@@ -80,6 +86,12 @@ report() { # FILE: the report without what depends on time and memory
          | if (.liveness | type) == "object" then .liveness |= del(.time_s, .phases_s) else . end' "$1"
 }
 
+same_edges() { # A B: two edge table dumps, both absent or equal byte for byte
+  if [ -e "$1" ] || [ -e "$2" ]; then
+    cmp -s "$1" "$2"
+  fi
+}
+
 # check NAME FILE "MCGEN ARGS" "RUN ARGS" [VARIANT...]: the run, and one more
 # per VARIANT (more checker options, e.g. a bound) with the same checker.
 check() {
@@ -93,16 +105,21 @@ check() {
   local t code1 code variant label
   for variant in "" "$@"; do
     label=$name${variant:+ $variant}
+    rm -f "$tmp"/edges*
     # shellcheck disable=SC2086
-    timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads 1 --report "$tmp/r1.json" \
-      >"$tmp/o1" 2>"$tmp/e1"
+    MCRT_TEST_EDGES=$tmp/edges1 timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads 1 \
+      --report "$tmp/r1.json" >"$tmp/o1" 2>"$tmp/e1"
     code1=$?
     for t in $THREADS; do
       # shellcheck disable=SC2086
-      timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads "$t" --report "$tmp/r$t.json" \
-        >"$tmp/o$t" 2>"$tmp/e$t"
+      MCRT_TEST_EDGES=$tmp/edges$t timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 \
+        --threads "$t" --report "$tmp/r$t.json" >"$tmp/o$t" 2>"$tmp/e$t"
       code=$?
-      if [ "$code" != "$code1" ]; then
+      if [[ $file == */wide_live.mc && $variant != --max-states* && ! -s $tmp/edges1 ]]; then
+        ko "$label: no edge table dumped at --threads 1 (MCRT_TEST_EDGES)"
+      elif ! same_edges "$tmp/edges1" "$tmp/edges$t"; then
+        ko "$label --threads $t: the edge table differs from --threads 1's: $(cmp "$tmp/edges1" "$tmp/edges$t" 2>&1 | head -1)"
+      elif [ "$code" != "$code1" ]; then
         ko "$label --threads $t: exit $code, $code1 with --threads 1 ($(head -2 "$tmp/e$t" | tr '\n' ' '))"
       elif ! diff <(summary "$tmp/o1") <(summary "$tmp/o$t") >"$tmp/diff"; then
         ko "$label --threads $t: the output differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
@@ -118,7 +135,7 @@ check() {
 
 if [ ${#cases[@]} -eq 0 ]; then
   cases=(specs/*.mc tests/e2e/specs/*.mc tests/dve/*.dve tests/liveness/*/*.mc
-    tests/pnml/nets/*.pnml tests/threads/wide.mc)
+    tests/pnml/nets/*.pnml tests/threads/wide.mc tests/threads/wide_live.mc)
   default=1
 fi
 for f in "${cases[@]}"; do
@@ -132,16 +149,28 @@ for f in "${cases[@]}"; do
   specs/*) check "$name" "$f" "$margs" "$rargs" "--max-states 1000" "--max-steps 2500" \
     "--max-depth 6" ;;
   # Wide levels: the parallel commit's windows, with a bound, a deadlock,
-  # a failed invariant and terminal states in the middle of one.
+  # a failed invariant and terminal states in the middle of one; with
+  # --liveness on, the edge table with the deadlocks' empty rows.
   tests/threads/wide.mc)
     check "$name" "$f" "$margs" "$rargs" "--no-deadlock" "--no-deadlock --max-states 30000" \
       "--no-deadlock --max-steps 100000" "--no-deadlock --max-depth 25" \
-      "--no-deadlock --fingerprint 128" "--no-deadlock --compact-set"
+      "--no-deadlock --fingerprint 128" "--no-deadlock --compact-set" \
+      "--no-deadlock --liveness on"
     check "$name-bad" "$f" "$margs -D BAD=20" "--no-deadlock"
     check "$name-term" "$f" "$margs -D TERM=true" ""
     # The set grows while the threads run (every thread migrates a part):
     # peterson's back edges look up states of earlier levels after it grew.
     check peterson-fp128 specs/peterson.mc "" "--fingerprint 128" ;;
+  # Liveness over wide levels: the edge table written by every thread, a
+  # lasso, the set's two id layouts, edges from the depth bound's states
+  # (18: the last level, so the search is exhaustive), all properties
+  # holding; a bound inside a window; property bits too wide for the
+  # parallel commit.
+  tests/threads/wide_live.mc)
+    check "$name" "$f" "$margs" "$rargs" "--fingerprint 128" "--compact-set" "--max-depth 18" \
+      "--max-states 3000"
+    check "$name-hold" "$f" "$margs -D MEET=false" ""
+    check "$name-many" "$f" "$margs -D MANY=40" "" ;;
   *) check "$name" "$f" "$margs" "$rargs" ;;
   esac
   if grep -q 'RUMUR-SYMMETRY-ARGS' "tests/oracle/$(directive "$f" ORACLE)" 2>/dev/null; then
@@ -172,11 +201,20 @@ fi
 # The report times each phase of a liveness check (search, the edge
 # table's closing, the cycle search), at any thread count.
 if [ "${default:-0}" = 1 ] || [[ " ${cases[*]} " == *" specs/filter.mc "* ]]; then
+  secs='[0-9.]+ s'
   if "$MCGEN" --cflags "$CFLAGS" -o "$tmp/phases" specs/filter.mc >"$tmp/mcgen.out" 2>&1; then
     for t in 1 2; do
       "$tmp/phases" --threads "$t" --progress 0 --report "$tmp/p.json" >/dev/null 2>&1
+      "$tmp/phases" --threads "$t" --progress 0 >"$tmp/p.txt" 2>&1
+      # filter: 249 transitions, hence edges; 3 instances whose SCC passes
+      # judge components (their number is the check's, the same at every N).
       if jq -e '.liveness.status == "ok" and (.liveness.phases_s | (.search > 0 and .edges >= 0 and .scc >= 0))
-                and .liveness.phases_s.search <= .time_s' "$tmp/p.json" >/dev/null 2>&1; then
+                and .liveness.phases_s.search <= .time_s and .liveness.edges == 249
+                and .liveness.components > 0' "$tmp/p.json" >/dev/null 2>&1 &&
+        grep -qE "^time: +liveness phases: search with edge recording $secs, table closing $secs, \
+SCCs and fairness $secs\$" "$tmp/p.txt" &&
+        grep -qE '^edge table: +249 edges, [1-9][0-9]* strongly connected components judged$' \
+          "$tmp/p.txt"; then
         ok "liveness phases timed --threads $t"
       else
         ko "liveness phases timed --threads $t: $(jq -c .liveness "$tmp/p.json" 2>&1 | head -c 300)"

@@ -6,8 +6,10 @@
 # --threads 1. The cases cover the expand and insert phases with many
 # windows (big.mc: more than one window per level), symmetry reduction by
 # sorted canonical forms (peterson.mc), the compact fingerprint set's region
-# locks (big.mc with --compact-set), liveness (filter.mc: lookups in the
-# commit; mcs.1: windows expanded by several threads), a violation with a trace (philosophers.mc) and a run-time error
+# locks (big.mc with --compact-set), liveness (filter.mc; mcs.1: windows
+# expanded by several threads; wide_live.mc: the edge table, the property
+# bits and the ids in the set written by every thread in the parallel
+# commit, in both id layouts), a violation with a trace (philosophers.mc) and a run-time error
 # (tests/e2e/specs, the first spec expecting one).
 #
 # Usage: tests/threads/tsan.sh [BUILD_DIR]
@@ -62,6 +64,8 @@ case_ filter specs/filter.mc "" ""
 case_ mcs-liveness tests/liveness/beem/mcs.1.mc "" ""
 case_ philosophers specs/philosophers.mc "" ""
 case_ wide tests/threads/wide.mc "" "--no-deadlock" # the parallel commit
+case_ wide-live tests/threads/wide_live.mc "" "" # the parallel commit writing the edge table
+case_ wide-live-fp128 tests/threads/wide_live.mc "" "--fingerprint 128" # ids beside the table
 case_ peterson-fp128 specs/peterson.mc "-D N=6" "--fingerprint 128" # the set grown by every thread
 err=$(grep -l 'EXPECT-OUTPUT: .*error' tests/e2e/specs/*.mc | head -1)
 [ -n "$err" ] && case_ "$(basename "$err" .mc)" "$err" "" ""

@@ -167,6 +167,48 @@ static void ids_run(unsigned bits, uint64_t n) {
 Test(fpset, ids_64) { ids_run(64, 200000); }
 Test(fpset, ids_128) { ids_run(128, 200000); }
 
+// The threads' insertion (threads.c): a new fingerprint gets
+// MCRT_ID_PENDING, a second insertion gives the pending id back with the
+// same slot, and its id is set later by that slot or by the fingerprint;
+// find_id and id_at then agree, and the id survives growth.
+static void pending_run(unsigned bits) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, bits, 1024));
+  cr_assert(mcrt_fpset_enable_ids(&s));
+  uint64_t n = 500, slot[500];
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t old = 0;
+    cr_assert_eq(mcrt_fpset_insert_id_slot(&s, fp_of(i, bits), MCRT_ID_PENDING, &old, &slot[i]),
+                 MCRT_FP_NEW);
+    uint64_t again = UINT64_MAX;
+    cr_assert_eq(mcrt_fpset_insert_id_slot(&s, fp_of(i, bits), 7, &old, &again), MCRT_FP_OLD);
+    cr_assert_eq(old, MCRT_ID_PENDING);
+    cr_assert_eq(again, slot[i]);
+  }
+  for (uint64_t i = 0; i < n; i++) {
+    if (i % 2)
+      mcrt_fpset_put_id_at(&s, slot[i], (uint32_t)(1000 + i));
+    else
+      mcrt_fpset_put_id(&s, fp_of(i, bits), (uint32_t)(1000 + i));
+  }
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t id = 0;
+    cr_assert(mcrt_fpset_find_id(&s, fp_of(i, bits), &id));
+    cr_assert_eq(id, 1000 + i);
+    cr_assert_eq(mcrt_fpset_id_at(&s, slot[i]), 1000 + i);
+  }
+  cr_assert(mcrt_fpset_grow(&s));
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t id = 0;
+    cr_assert(mcrt_fpset_find_id(&s, fp_of(i, bits), &id));
+    cr_assert_eq(id, 1000 + i);
+  }
+  mcrt_fpset_free(&s);
+}
+
+Test(fpset, pending_ids_64) { pending_run(64); }
+Test(fpset, pending_ids_128) { pending_run(128); }
+
 // True when the table's entries, read in slot order, have increasing
 // fingerprints (non-decreasing high words at 128 bits).
 static bool table_sorted(const McrtFpSet *s) {
