@@ -619,6 +619,7 @@ typedef struct McrtPorBatch {
   const uint64_t *rules;
   const uint32_t *actions;
   const bool *take;
+  bool plain; // no closure was computed: expand the state as without --por
 } McrtPorBatch;
 McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state);
 // The search found a new state at `depth` (the proviso's "new").
@@ -627,6 +628,7 @@ typedef struct McrtPorStats {
   bool on;
   uint64_t reduced, full; // expansions with a proper subset of the enabled rules, with all
   uint64_t pruned;        // enabled rules left out, over all reduced expansions
+  const char *futile;     // why the tables rule out any reduction (then nothing is tried)
 } McrtPorStats;
 McrtPorStats mcrt_por_stats(const McrtCtx *ctx);
 // After the options are read: -1 to go on, else MCRT_EXIT_USAGE after a

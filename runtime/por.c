@@ -72,6 +72,10 @@
 // same state, the error state; so the argument for failures above applies,
 // and from the error state on the runs are the same.
 //
+// Static futility (futility() below): when the tables show that every
+// closure holds every enabled rule or a visible one, in every state, no
+// closure is computed and every state is expanded as without --por.
+//
 // Symmetry: the set is computed at the representative state on its own
 // rules, the proviso looks up the canonical successors (those the search
 // stores). Liveness is refused with --por (the next-free provisos are not
@@ -98,6 +102,7 @@ typedef struct McrtPorShared {
   uint64_t fresh_cap, fresh_count, fresh_depth;
   size_t table_bytes;
   bool proviso; // false only under MCRT_POR_NO_PROVISO=1 (tests/por: the proviso matters)
+  const char *futile; // why no state can be reduced (futility() below), or NULL
   _Atomic uint64_t reduced, full, pruned;
 } McrtPorShared;
 
@@ -204,6 +209,56 @@ static bool tabulate(McrtPorShared *sh, bool guard, uint32_t **out_start, uint32
   return true;
 }
 
+// Static futility: why no closure can ever be used, or NULL. A closure
+// that holds an enabled visible rule is not used, and the closure of an
+// enabled seed r holds r and at least every rule that writes a cell r reads
+// or reads or writes a cell r writes, r's accesses taken at their constant
+// indices only (pread, pwrite: the fewest the closure ever uses, whatever
+// the state; the other rules' lists are the static ones, as in closure()).
+// When every rule is visible or has all the rules in that least closure,
+// every closure holds all the enabled rules or a visible one, in every
+// state: the search then expands every state fully without computing
+// them, which gives the same graph. The check gives up (NULL) past a work
+// bound, so it costs at most a few list walks per rule on large models.
+static const char *futility(const McrtPorShared *sh) {
+  const McrtDeps *d = sh->d;
+  uint32_t n = sh->nrules, visible = 0;
+  if (n < 2)
+    return "the model has fewer than two action bindings";
+  uint32_t *seen = calloc((size_t)n, sizeof *seen);
+  if (!seen)
+    return NULL;
+  uint64_t work = 0, bound = (uint64_t)64 * n + (UINT64_C(1) << 24);
+  for (uint32_t r = 0; r < n; r++) {
+    if (sh->visible[r]) {
+      visible++;
+      continue;
+    }
+    seen[r] = r + 1;
+    uint32_t count = 1;
+    for (int pass = 0; pass < 3; pass++) {
+      const uint32_t *start = pass == 2 ? d->pread_start : d->pwrite_start;
+      const uint32_t *list = pass == 2 ? d->pread : d->pwrite;
+      const uint32_t *ostart = pass == 0 ? sh->readers_start : sh->writers_start;
+      const uint32_t *other = pass == 0 ? sh->readers : sh->writers;
+      for (uint32_t i = start[r]; i < start[r + 1]; i++) {
+        uint32_t c = list[i];
+        work += ostart[c + 1] - ostart[c];
+        if (work > bound)
+          return free(seen), NULL;
+        for (uint32_t j = ostart[c]; j < ostart[c + 1]; j++)
+          if (seen[other[j]] != r + 1)
+            seen[other[j]] = r + 1, count++;
+      }
+    }
+    if (count < n)
+      return free(seen), NULL;
+  }
+  free(seen);
+  return visible == n ? "every action binding writes a cell a property reads (visible)"
+                      : "every action binding that is not visible depends on every other one";
+}
+
 static McrtPor *scratch_new(McrtPorShared *sh, size_t state_bytes) {
   McrtPor *p = calloc(1, sizeof *p);
   if (!p)
@@ -253,6 +308,7 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
       (!tabulate(sh, false, &sh->dep_start, &sh->dep) ||
        !tabulate(sh, true, &sh->en_start, &sh->en)))
     goto fail;
+  sh->futile = futility(sh);
   sh->fresh_cap = 1024;
   sh->fresh = calloc(sh->fresh_cap, sizeof *sh->fresh);
   if (!sh->fresh)
@@ -647,6 +703,8 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
 
 McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
   McrtPor *p = ctx->por;
+  if (p->sh->futile) // every state fully: the plain expansion, nothing captured
+    return (McrtPorBatch){.plain = true};
   bool (*saved)(McrtCtx *, const uint8_t *, uint32_t, uint64_t) = ctx->emit;
   ctx->emit = capture;
   p->nsucc = 0;
@@ -667,7 +725,7 @@ McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
     atomic_fetch_add_explicit(&sh->full, 1, memory_order_relaxed);
   }
   return (McrtPorBatch){p->nsucc, p->states, p->stride, p->rules, p->actions,
-                        reduce ? p->best : NULL};
+                        reduce ? p->best : NULL, false};
 }
 
 McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
@@ -679,6 +737,7 @@ McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
   s.reduced = atomic_load(&sh->reduced);
   s.full = atomic_load(&sh->full);
   s.pruned = atomic_load(&sh->pruned);
+  s.futile = sh->futile;
   return s;
 }
 
