@@ -629,6 +629,7 @@ typedef struct McrtPorStats {
   uint64_t reduced, full; // expansions with a proper subset of the enabled rules, with all
   uint64_t pruned;        // enabled rules left out, over all reduced expansions
   const char *futile;     // why the tables rule out any reduction (then nothing is tried)
+  uint64_t skipped;       // full expansions that did not try the closures (sampling)
 } McrtPorStats;
 McrtPorStats mcrt_por_stats(const McrtCtx *ctx);
 // After the options are read: -1 to go on, else MCRT_EXIT_USAGE after a

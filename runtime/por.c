@@ -82,6 +82,7 @@
 // implemented), and so is the MPI engine.
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -104,6 +105,14 @@ typedef struct McrtPorShared {
   bool proviso; // false only under MCRT_POR_NO_PROVISO=1 (tests/por: the proviso matters)
   const char *futile; // why no state can be reduced (futility() below), or NULL
   _Atomic uint64_t reduced, full, pruned;
+  // The sampling of closures (sample_period below): the period of the
+  // level being expanded, that level, and its expansions that tried the
+  // closures and that were reduced; skipped: expansions not tried, all run.
+  pthread_mutex_t level_lock;
+  _Atomic uint64_t level;
+  _Atomic uint32_t period; // 0: no expansion of the level tries them
+  uint32_t backoff;        // the period, doubled past the largest: whole levels skipped
+  _Atomic uint64_t level_tried, level_reduced, skipped;
 } McrtPorShared;
 
 // One context's scratch: the successors of the state being expanded, and
@@ -309,6 +318,9 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
        !tabulate(sh, true, &sh->en_start, &sh->en)))
     goto fail;
   sh->futile = futility(sh);
+  pthread_mutex_init(&sh->level_lock, NULL);
+  atomic_init(&sh->period, 1);
+  sh->backoff = 1;
   sh->fresh_cap = 1024;
   sh->fresh = calloc(sh->fresh_cap, sizeof *sh->fresh);
   if (!sh->fresh)
@@ -338,6 +350,7 @@ void mcrt_por_free(McrtPor *p) {
     return;
   if (p->owner) {
     McrtPorShared *sh = p->sh;
+    pthread_mutex_destroy(&sh->level_lock);
     free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
     free(sh->visible), free(sh->readers_start), free(sh->readers);
     free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
@@ -377,6 +390,11 @@ static void fresh_put(McrtPorShared *sh, McrtFp fp) {
 
 void mcrt_por_discovered(McrtCtx *ctx, McrtFp fp, uint64_t depth) {
   McrtPorShared *sh = ctx->por->sh;
+  // Only the expansions of the level before look these up: none when that
+  // level tries no closure (sample_period), or when no state can reduce.
+  if (sh->futile || (atomic_load_explicit(&sh->level, memory_order_acquire) + 1 == depth &&
+                     !atomic_load_explicit(&sh->period, memory_order_relaxed)))
+    return;
   if (depth != sh->fresh_depth) { // a new level: the previous one is all "old" now
     memset(sh->fresh, 0, sh->fresh_cap * sizeof *sh->fresh);
     sh->fresh_count = 0;
@@ -701,10 +719,66 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
   return best < p->nsucc;
 }
 
+// Sampling. On models where the closures rarely give a reduced expansion,
+// computing them is most of the cost of --por (every enabled rule executed
+// into the buffer, two closures or more a state). So the closures are tried
+// at one state in `period` only, the others expanded fully without them.
+// After a breadth-first level the period is doubled when fewer than one
+// tried expansion in MCRT_POR_MIN_RATE was reduced, and set back to 1 when
+// more were; the figures add up over levels until MCRT_POR_SAMPLE
+// expansions were tried (the first levels are small: one state that does
+// not reduce says little). Past MCRT_POR_MAX_PERIOD whole levels go
+// untried (period 0), all but one in MCRT_POR_WAKE (tried at the largest
+// period): the states found at the next depth then need not be recorded
+// for the proviso (mcrt_por_discovered), the rest of --por's cost. Skipping
+// is sound: a full expansion is always allowed, and the cycle proviso
+// concerns reduced expansions only. The states tried are those whose hash
+// is 0 modulo the period, and the period of a level depends only on the
+// levels before it, whose states and choices are the same at any
+// --threads N: so are the reduced graph, its counts and the sampling's.
+#define MCRT_POR_MAX_PERIOD 64
+#define MCRT_POR_MIN_RATE 32
+#define MCRT_POR_SAMPLE 32
+#define MCRT_POR_WAKE 8
+
+// The period of the level being expanded (`depth`): the first expansion of
+// a level settles it from the previous levels' figures (every expansion of
+// those is over by then, in the serial and in the threaded search).
+static uint32_t sample_period(McrtPorShared *sh, uint64_t depth) {
+  if (atomic_load_explicit(&sh->level, memory_order_acquire) == depth)
+    return atomic_load_explicit(&sh->period, memory_order_relaxed);
+  pthread_mutex_lock(&sh->level_lock);
+  if (atomic_load_explicit(&sh->level, memory_order_relaxed) != depth) {
+    uint64_t tried = atomic_load(&sh->level_tried);
+    if (tried >= MCRT_POR_SAMPLE) {
+      uint64_t reduced = atomic_exchange(&sh->level_reduced, 0);
+      atomic_store(&sh->level_tried, 0);
+      if (reduced * MCRT_POR_MIN_RATE >= tried)
+        sh->backoff = 1;
+      else if (sh->backoff <= MCRT_POR_MAX_PERIOD)
+        sh->backoff *= 2;
+    }
+    uint32_t period = sh->backoff <= MCRT_POR_MAX_PERIOD ? sh->backoff
+                      : depth % MCRT_POR_WAKE == 0   ? MCRT_POR_MAX_PERIOD
+                                                     : 0;
+    atomic_store_explicit(&sh->period, period, memory_order_relaxed);
+    atomic_store_explicit(&sh->level, depth, memory_order_release);
+  }
+  pthread_mutex_unlock(&sh->level_lock);
+  return atomic_load_explicit(&sh->period, memory_order_relaxed);
+}
+
 McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
   McrtPor *p = ctx->por;
-  if (p->sh->futile) // every state fully: the plain expansion, nothing captured
+  McrtPorShared *sh = p->sh;
+  if (sh->futile) // every state fully: the plain expansion, nothing captured
     return (McrtPorBatch){.plain = true};
+  uint32_t period = sample_period(sh, sh->main->cur_depth);
+  if (period != 1 && (!period || (XXH3_64bits(state, ctx->state_bytes) >> 58) % period)) {
+    atomic_fetch_add_explicit(&sh->skipped, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->full, 1, memory_order_relaxed);
+    return (McrtPorBatch){.plain = true};
+  }
   bool (*saved)(McrtCtx *, const uint8_t *, uint32_t, uint64_t) = ctx->emit;
   ctx->emit = capture;
   p->nsucc = 0;
@@ -714,7 +788,8 @@ McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
   // After a failure, what was emitted before it goes on as without
   // reduction (the search reports the failure in this state).
   bool reduce = !mcrt_failed(ctx) && choose(ctx, p);
-  McrtPorShared *sh = p->sh;
+  atomic_fetch_add_explicit(&sh->level_tried, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&sh->level_reduced, reduce, memory_order_relaxed);
   if (reduce) {
     uint32_t taken = 0;
     for (uint32_t i = 0; i < p->nsucc; i++)
@@ -738,6 +813,7 @@ McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
   s.full = atomic_load(&sh->full);
   s.pruned = atomic_load(&sh->pruned);
   s.futile = sh->futile;
+  s.skipped = atomic_load(&sh->skipped);
   return s;
 }
 

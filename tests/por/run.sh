@@ -148,6 +148,28 @@ futile() { # name reason states transitions
 futile futile "every action binding that is not visible depends on every other one" 4 6
 futile futile_visible "every action binding writes a cell a property reads (visible)" 4 4
 
+# Sampling: closures that never reduce are tried less and less; the full
+# graph of the header's count, and the same figures at --threads 1 and 2.
+if (cd "$work" && "$mcgen" -o sampled "$specs/sampled.mc" >"$work/err" 2>&1); then
+  "$work/sampled" --progress 0 --por on --threads 1 --report "$work/s1.json" >"$work/t1.txt" 2>&1
+  "$work/sampled" --progress 0 --por on --threads 2 --report "$work/s2.json" >"$work/t2.txt" 2>&1
+  got=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions]' \
+    "$work/s1.json" 2>&1)
+  skipped=$(jq '.por_skipped_expansions' "$work/s1.json" 2>&1)
+  if [ "$got" = "[128,256,0,128]" ] && [ "$skipped" -gt 0 ] 2>/dev/null &&
+     [ "$skipped" -lt 128 ] && grep -q "^por: .*; $skipped of the full expansions did not try" \
+       "$work/t1.txt" &&
+     [ "$(grep -E '^(states|transitions|por):' "$work/t1.txt")" = \
+       "$(grep -E '^(states|transitions|por):' "$work/t2.txt")" ]; then
+    pass "sampled ($skipped of 128 expansions skipped the closures)"
+  else
+    fail sampled "report $got, skipped $skipped: $(grep '^por:' "$work/t1.txt" "$work/t2.txt" |
+      tr '\n' '|')"
+  fi
+else
+  fail sampled-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
 # ---------------------------------------------------------------------------
 # --por on against --por off.
 
