@@ -49,19 +49,34 @@
 // u reads, or u would be in T), so the failure stays reachable; the proviso
 // keeps it from being postponed forever, as for the predicates.
 //
-// Cycle proviso (breadth-first: Bošnački, Leue and Lluch Lafuente). A
-// reduced expansion at depth d is kept only when every successor it takes
-// is new: not already found at depth <= d. A closure that fails this is
-// not a candidate (another seed's may be); with none left the state is
-// fully expanded. Then along every path of reduced expansions the depth grows
-// by one at each step, so no cycle of the reduced graph is made of reduced
-// expansions alone: a rule left out at a state is taken, or made
-// irrelevant, at the latest where the depth stops growing (the ignoring
-// problem cannot arise). "Found at depth <= d" is the fingerprint set minus
-// the states found at depth d + 1 so far (the `fresh` table below, filled
-// where the search records a new state): a function of the states of depth
-// <= d only, so the threaded search (same states per level) makes the same
-// choices as the serial one, however its windows and batches fall.
+// Cycle proviso, for breadth-first search. A reduced expansion of state s
+// at depth d is kept only when one successor at least that it takes is
+// new: not already found at depth <= d (so found at depth d + 1). A closure
+// that fails this is not a candidate (another seed's may be); with none
+// left the state is fully expanded. Among the candidates, one whose
+// successors are all new is preferred (choose()). Why this is enough: let
+// rule t be enabled at s and left out of its set T. Follow from s a new
+// successor s1, by a rule a of T: t is independent of a (a dependent rule
+// of an enabled rule of T is in T), so t is still enabled at s1, whose
+// depth is d + 1. If s1 is expanded reduced without t, it has a new
+// successor s2 at depth d + 2, and so on: the depth grows at each step, so
+// the path ends, at a state whose expansion takes t (a full one, or a set
+// holding t). So from every state of the reduced graph, every enabled rule
+// is taken along some path of it, with only rules independent of it before
+// (Valmari's condition against ignoring; with D1, D2 and visibility it
+// preserves every reachable violation of a safety property). The usual
+// proof then goes by the length of the run w to a violation: a rule of w
+// in T moves to the front (D1); when none is, the path above for the first
+// rule of w is followed, each step a rule of T independent of all of w
+// (which stays executable, D2, and its end state changes in invisible
+// cells only), until the first rule of w is in the set. Requiring every
+// successor new (as Bošnački, Leue and Lluch Lafuente's BFS proviso does)
+// is stronger than needed: it also rules out cycles of reduced expansions,
+// which safety does not need. "Found at depth <= d" is the fingerprint set
+// minus the states found at depth d + 1 so far (the `fresh` table below,
+// filled where the search records a new state): a function of the states
+// of depth <= d only, so the threaded search (same states per level) makes
+// the same choices as the serial one, however its windows and batches fall.
 //
 // DVE's error state. A rule whose evaluation may fail resets the whole
 // state there (McrtDeps.resets): the closure uses what it writes otherwise
@@ -98,12 +113,15 @@ typedef struct McrtPorShared {
                                      // lists; NULL past MCRT_POR_DEP_RULES rules)
   uint32_t *en_start, *en;           // per rule: the writers of its guard's cells
                                      // (the same bound)
+  uint32_t *kw_start, *kw;           // per key conjunct: the writers of its cell that
+                                     // may make it hold (may_write; the same bound)
   McrtCtx *main;                     // the search's context (its depth, its set)
   McrtFp *fresh;                     // states found at depth fresh_depth (open addressing)
   uint64_t fresh_cap, fresh_count, fresh_depth;
   size_t table_bytes;
   bool proviso; // false only under MCRT_POR_NO_PROVISO=1 (tests/por: the proviso matters)
   const char *futile; // why no state can be reduced (futility() below), or NULL
+  bool sampling;      // false only under MCRT_POR_NO_SAMPLING=1 (bench/por.sh: its effect)
   _Atomic uint64_t reduced, full, pruned;
   // The sampling of closures (sample_period below): the period of the
   // level being expanded, that level, and its expansions that tried the
@@ -129,7 +147,7 @@ struct McrtPor {
   uint32_t *en_gen, state_gen;
   uint32_t *mark, mark_gen; // closure membership
   uint32_t *stack;
-  bool *take, *best;        // per captured successor
+  bool *take, *best, *weak; // per captured successor
   uint8_t *canon;
   const uint8_t *cur; // the state being expanded
   uint64_t work;      // rules looked at by the closure being computed
@@ -218,6 +236,72 @@ static bool tabulate(McrtPorShared *sh, bool guard, uint32_t **out_start, uint32
   return true;
 }
 
+// Whether encoding x compares to v by key comparison op (McrtDeps.key_op).
+static bool key_holds(uint64_t x, uint8_t op, uint64_t v) {
+  switch (op) {
+  case 0:
+    return x == v;
+  case 1:
+    return x != v;
+  case 2:
+    return x < v;
+  case 3:
+    return x <= v;
+  case 4:
+    return x > v;
+  default:
+    return x >= v;
+  }
+}
+
+// Whether rule w may make key conjunct k (cell c) hold: it writes c other
+// than by constant assignments (or through a dynamic index, a method,
+// which leave no pair), or one of its constants makes the conjunct hold.
+static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint32_t k) {
+  bool paired = false;
+  for (uint32_t i = d->values_start[w]; i < d->values_start[w + 1]; i++) {
+    if (d->values[2 * i] != (int64_t)c)
+      continue;
+    paired = true;
+    if (d->values[2 * i + 1] < 0 ||
+        key_holds((uint64_t)d->values[2 * i + 1], d->key_op[k], d->key_value[k]))
+      return true;
+  }
+  return !paired;
+}
+
+// Per key conjunct, the writers of its cell that may make it hold, once
+// for the run (what falsified_key and the closure walk at every disabled
+// rule otherwise, each writer's values scanned: most of the time of the
+// closures on at.3 and lamport.5).
+static bool tabulate_keys(McrtPorShared *sh) {
+  const McrtDeps *d = sh->d;
+  uint32_t nkeys = d->key_start[sh->nrules];
+  sh->kw_start = calloc((size_t)nkeys + 1, sizeof *sh->kw_start);
+  size_t cap = 1024, len = 0;
+  sh->kw = malloc(cap * sizeof *sh->kw);
+  if (!sh->kw_start || !sh->kw)
+    return false;
+  for (uint32_t k = 0; k < nkeys; k++) {
+    sh->kw_start[k] = (uint32_t)len;
+    uint32_t c = d->key_cell[k];
+    for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++) {
+      if (!may_write(d, sh->writers[j], c, k))
+        continue;
+      if (len == cap) {
+        uint32_t *t = realloc(sh->kw, 2 * cap * sizeof *t);
+        if (!t)
+          return false;
+        sh->kw = t, cap *= 2;
+      }
+      sh->kw[len++] = sh->writers[j];
+    }
+  }
+  sh->kw_start[nkeys] = (uint32_t)len;
+  sh->table_bytes += (len + nkeys + 1) * sizeof(uint32_t);
+  return true;
+}
+
 // Static futility: why no closure can ever be used, or NULL. A closure
 // that holds an enabled visible rule is not used, and the closure of an
 // enabled seed r holds r and at least every rule that writes a cell r reads
@@ -298,6 +382,8 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   sh->main = ctx;
   const char *no_proviso = getenv("MCRT_POR_NO_PROVISO");
   sh->proviso = !(no_proviso && !strcmp(no_proviso, "1"));
+  const char *no_sampling = getenv("MCRT_POR_NO_SAMPLING");
+  sh->sampling = !(no_sampling && !strcmp(no_sampling, "1"));
   sh->visible = calloc((size_t)sh->nrules + 1, sizeof *sh->visible);
   bool *vis_cell = calloc((size_t)d->ncells + 1, sizeof *vis_cell);
   if (!sh->visible || !vis_cell ||
@@ -315,7 +401,7 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   free(vis_cell);
   if (sh->nrules <= MCRT_POR_DEP_RULES &&
       (!tabulate(sh, false, &sh->dep_start, &sh->dep) ||
-       !tabulate(sh, true, &sh->en_start, &sh->en)))
+       !tabulate(sh, true, &sh->en_start, &sh->en) || !tabulate_keys(sh)))
     goto fail;
   sh->futile = futility(sh);
   pthread_mutex_init(&sh->level_lock, NULL);
@@ -336,6 +422,7 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   return p;
 fail:
   free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
+  free(sh->kw_start), free(sh->kw);
   free(sh->visible), free(sh->readers_start), free(sh->readers);
   free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   return NULL;
@@ -352,12 +439,13 @@ void mcrt_por_free(McrtPor *p) {
     McrtPorShared *sh = p->sh;
     pthread_mutex_destroy(&sh->level_lock);
     free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
+  free(sh->kw_start), free(sh->kw);
     free(sh->visible), free(sh->readers_start), free(sh->readers);
     free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   }
   free(p->states), free(p->rules), free(p->actions);
   free(p->succ_of), free(p->en_gen), free(p->mark), free(p->stack);
-  free(p->take), free(p->best), free(p->covered), free(p->age), free(p->canon);
+  free(p->take), free(p->best), free(p->weak), free(p->covered), free(p->age), free(p->canon);
   free(p);
 }
 
@@ -441,13 +529,16 @@ static bool capture(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t
     bool *be = realloc(p->best, cap * sizeof *be);
     if (be)
       p->best = be;
+    bool *we = realloc(p->weak, cap * sizeof *we);
+    if (we)
+      p->weak = we;
     bool *cv = realloc(p->covered, cap * sizeof *cv);
     if (cv)
       p->covered = cv;
     uint8_t *ag = realloc(p->age, cap * sizeof *ag);
     if (ag)
       p->age = ag;
-    if (!st || !ru || !ac || !tk || !be || !cv || !ag)
+    if (!st || !ru || !ac || !tk || !be || !we || !cv || !ag)
       mcrt_die("out of memory in partial-order reduction");
     p->cap = cap;
     if (p->owner)
@@ -469,40 +560,6 @@ static void add(McrtPor *p, uint32_t *top, uint32_t r) {
   }
 }
 
-// Whether encoding x compares to v by key comparison op (McrtDeps.key_op).
-static bool key_holds(uint64_t x, uint8_t op, uint64_t v) {
-  switch (op) {
-  case 0:
-    return x == v;
-  case 1:
-    return x != v;
-  case 2:
-    return x < v;
-  case 3:
-    return x <= v;
-  case 4:
-    return x > v;
-  default:
-    return x >= v;
-  }
-}
-
-// Whether rule w may make key conjunct k (cell c) hold: it writes c other
-// than by constant assignments (or through a dynamic index, a method,
-// which leave no pair), or one of its constants makes the conjunct hold.
-static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint32_t k) {
-  bool paired = false;
-  for (uint32_t i = d->values_start[w]; i < d->values_start[w + 1]; i++) {
-    if (d->values[2 * i] != (int64_t)c)
-      continue;
-    paired = true;
-    if (d->values[2 * i + 1] < 0 ||
-        key_holds((uint64_t)d->values[2 * i + 1], d->key_op[k], d->key_value[k]))
-      return true;
-  }
-  return !paired;
-}
-
 // The cell of a key conjunct of disabled rule r that is false in the state
 // being expanded, the one whose writers add the fewest rules not yet in the
 // closure; UINT32_MAX when none is false (or r has none).
@@ -515,12 +572,17 @@ static uint32_t falsified_key(McrtPor *p, uint32_t r, uint32_t *key) {
     if (key_holds(mcrt_get_wide(p->cur, d->cell_bits[2 * c], d->cell_bits[2 * c + 1]),
                   d->key_op[k], d->key_value[k]))
       continue; // this conjunct holds
+    // The writers that would be added: those that may make it hold
+    // (tabulated), or every writer of the cell.
+    const uint32_t *w = sh->kw ? sh->kw + sh->kw_start[k] : sh->writers + sh->writers_start[c];
+    uint32_t nw = sh->kw ? sh->kw_start[k + 1] - sh->kw_start[k]
+                         : sh->writers_start[c + 1] - sh->writers_start[c];
     uint32_t fresh = 0;
-    p->scan += sh->writers_start[c + 1] - sh->writers_start[c];
+    p->scan += nw;
     if (p->scan > p->budget)
       return UINT32_MAX; // the closure gives up
-    for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
-      fresh += p->mark[sh->writers[j]] != p->mark_gen;
+    for (uint32_t j = 0; j < nw; j++)
+      fresh += p->mark[w[j]] != p->mark_gen;
     if (fresh < best_new)
       best = c, best_new = fresh, *key = k;
   }
@@ -624,10 +686,14 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
     } else if ((c = falsified_key(p, r, &k)) != UINT32_MAX) {
       // Disabled by a key conjunct: only a writer of its cell enables it,
       // and only one that may write a value that makes it hold.
-      for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1] && p->work <= hard;
-           j++)
-        if (may_write(d, sh->writers[j], c, k))
-          add(p, &top, sh->writers[j]);
+      if (sh->kw)
+        for (uint32_t j = sh->kw_start[k]; j < sh->kw_start[k + 1] && p->work <= hard; j++)
+          add(p, &top, sh->kw[j]);
+      else
+        for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1] && p->work <= hard;
+             j++)
+          if (may_write(d, sh->writers[j], c, k))
+            add(p, &top, sh->writers[j]);
     } else if (p->scan > hard) {
       return p->spent++, UINT32_MAX; // falsified_key gave up
     } else if (sh->en) { // the writers of its guard's cells, tabulated
@@ -657,18 +723,22 @@ static bool is_old(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
   return mcrt_fpset_contains(&main->set, fp) && !fresh_has(p->sh, fp, main->cur_depth + 1);
 }
 
-// Whether the closure in p->take meets the cycle proviso: each of its
-// successors new (not found at a depth <= the current one).
-static bool provisional(McrtCtx *ctx, McrtPor *p) {
-  for (uint32_t i = 0; i < p->nsucc && p->sh->proviso; i++) {
+// How the closure in p->take meets the cycle proviso: 2 when all its
+// successors are new (not found at a depth <= the current one), 1 when one
+// at least is, 0 when none is.
+static int proviso_met(McrtCtx *ctx, McrtPor *p) {
+  if (!p->sh->proviso)
+    return 2;
+  bool some = false, all = true;
+  for (uint32_t i = 0; i < p->nsucc; i++) {
     if (!p->take[i])
       continue;
     if (!p->age[i])
       p->age[i] = is_old(ctx, p, p->states + (size_t)i * p->stride) ? 2 : 1;
-    if (p->age[i] == 2)
-      return false;
+    some |= p->age[i] == 1;
+    all &= p->age[i] == 1;
   }
-  return true;
+  return all ? 2 : some;
 }
 
 // The subset to take: p->best, false when every successor is to be taken.
@@ -699,7 +769,12 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
   // is_old): one that does not leaves the others in the running, so a
   // state is expanded fully only when no closure both is smaller than all
   // and leads to new states only.
-  uint32_t best = p->nsucc;
+  // The fewest enabled rules of a closure whose successors are all new
+  // (best), and of one with a new successor at least (weak): the first is
+  // preferred (it reduced more on the BEEM instances of bench/por.sh than
+  // taking the smallest closure of either kind), the second used when no
+  // closure is of the first.
+  uint32_t best = p->nsucc, weak = p->nsucc;
   memset(p->covered, 0, p->nsucc * sizeof *p->covered);
   memset(p->age, 0, p->nsucc * sizeof *p->age);
   // Two closures given up for the budget: the others would be as costly.
@@ -708,15 +783,24 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
     if (p->covered[i])
       continue;
     tried++;
-    uint32_t n = closure(p, (uint32_t)p->rules[i], best);
+    uint32_t limit = best < p->nsucc ? best : weak;
+    uint32_t n = closure(p, (uint32_t)p->rules[i], limit);
     for (uint32_t j = 0; j < p->nsucc; j++)
       p->covered[j] |= p->take[j];
-    if (n >= best || !provisional(ctx, p))
+    if (n >= limit)
       continue;
-    best = n;
-    memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
+    int met = proviso_met(ctx, p);
+    if (met == 2) {
+      best = n;
+      memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
+    } else if (met == 1 && best == p->nsucc) {
+      weak = n;
+      memcpy(p->weak, p->take, p->nsucc * sizeof *p->take);
+    }
   }
-  return best < p->nsucc;
+  if (best == p->nsucc && weak < p->nsucc)
+    memcpy(p->best, p->weak, p->nsucc * sizeof *p->take);
+  return best < p->nsucc || weak < p->nsucc;
 }
 
 // Sampling. On models where the closures rarely give a reduced expansion,
@@ -737,8 +821,8 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
 // levels before it, whose states and choices are the same at any
 // --threads N: so are the reduced graph, its counts and the sampling's.
 #define MCRT_POR_MAX_PERIOD 64
-#define MCRT_POR_MIN_RATE 32
-#define MCRT_POR_SAMPLE 32
+#define MCRT_POR_MIN_RATE 64
+#define MCRT_POR_SAMPLE 64
 #define MCRT_POR_WAKE 8
 
 // The period of the level being expanded (`depth`): the first expansion of
@@ -750,7 +834,7 @@ static uint32_t sample_period(McrtPorShared *sh, uint64_t depth) {
   pthread_mutex_lock(&sh->level_lock);
   if (atomic_load_explicit(&sh->level, memory_order_relaxed) != depth) {
     uint64_t tried = atomic_load(&sh->level_tried);
-    if (tried >= MCRT_POR_SAMPLE) {
+    if (tried >= MCRT_POR_SAMPLE && sh->sampling) {
       uint64_t reduced = atomic_exchange(&sh->level_reduced, 0);
       atomic_store(&sh->level_tried, 0);
       if (reduced * MCRT_POR_MIN_RATE >= tried)

@@ -11,6 +11,9 @@
 #   ignoring.mc  a violation reachable only past a cycle of independent
 #                actions: found with the cycle proviso, missed without it
 #                (MCRT_POR_NO_PROVISO=1), as counted by hand in its header
+#   proviso_weak.mc  reduced expansions with one new successor and an old
+#                one (the weak proviso), the violation still found; missed
+#                without the proviso
 #   ordered_key.mc  an enabling set from `i > 0`: 3 states reduced, 4
 #                full, as counted by hand in its header
 #   futile.mc, futile_visible.mc  tables that rule out any reduction: the
@@ -110,6 +113,27 @@ if (cd "$work" && "$mcgen" -o ignoring "$specs/ignoring.mc" >"$work/err" 2>&1); 
   fi
 else
   fail proviso-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
+# The weak form of the proviso: reduced expansions with an old successor,
+# the violation still found (counted by hand in the spec's header).
+if (cd "$work" && "$mcgen" -o proviso_weak "$specs/proviso_weak.mc" >"$work/err" 2>&1); then
+  "$work/proviso_weak" --progress 0 --por on --report "$work/pw.json" >"$work/on.txt" 2>&1
+  rc_on=$?
+  MCRT_POR_NO_PROVISO=1 "$work/proviso_weak" --progress 0 --por on >"$work/noprov.txt" 2>&1
+  rc_noprov=$?
+  got=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions,
+    .por_pruned_rules]' "$work/pw.json" 2>&1)
+  if [ $rc_on -eq 1 ] && grep -q "invariant 'y_zero' does not hold" "$work/on.txt" &&
+     [ "$got" = "[5,7,3,1,3]" ] && grep -q '^4 set_y' "$work/on.txt" &&
+     [ $rc_noprov -eq 0 ] && grep -q '^states: *4 distinct' "$work/noprov.txt"; then
+    pass proviso-weak
+  else
+    fail proviso-weak "exit $rc_on / $rc_noprov, report $got: $(grep -E '^(result|por):' \
+      "$work/on.txt" | tr '\n' '|')"
+  fi
+else
+  fail proviso-weak-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
 # An enabling set from an ordered key conjunct (`i > 0`): counted by hand in
