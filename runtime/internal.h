@@ -351,7 +351,8 @@ typedef struct McrtOptions {
   const char *checkpoint_dir; // --checkpoint DIR
   double checkpoint_every_s;  // --checkpoint-every MINUTES, in seconds
   const char *resume_dir;     // --resume DIR
-  bool por; // --por on: partial-order reduction (por.c)
+  bool por;       // --por on: partial-order reduction (por.c)
+  bool por_given; // --por was on the command line (else por is MCRT_POR_DEFAULT's)
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -635,6 +636,15 @@ McrtPorStats mcrt_por_stats(const McrtCtx *ctx);
 // After the options are read: -1 to go on, else MCRT_EXIT_USAGE after a
 // message (no tables, liveness, the MPI engine).
 int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err);
+// The default of --por: 0 (off), unless the runtime is built with
+// -DMCRT_POR_DEFAULT=1 (make POR_DEFAULT=1). Then a run without --por
+// reduces wherever --por on would be accepted and would apply (mcrt_por_fits),
+// and goes without elsewhere (liveness, --search odpor, --checkpoint, ...),
+// as with --por off; an explicit --por on is refused there as ever.
+#ifndef MCRT_POR_DEFAULT
+#define MCRT_POR_DEFAULT 0
+#endif
+bool mcrt_por_fits(const McrtModel *m, const McrtOptions *opt);
 
 // ctx.c: the context's stores.
 // Sets up ctx for a run of model with opt; false on failure (message on err).

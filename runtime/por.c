@@ -901,6 +901,12 @@ McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
   return s;
 }
 
+bool mcrt_por_fits(const McrtModel *m, const McrtOptions *opt) {
+  return m->deps && !mcrt_liveness_wanted(m, opt) && !mcrt_engine.search &&
+         opt->search == MCRT_SEARCH_BFS && !opt->checkpoint_dir && !opt->resume_dir &&
+         !opt->sim_runs;
+}
+
 int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
   if (!opt->por)
     return -1;

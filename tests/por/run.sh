@@ -242,6 +242,20 @@ for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/dve/*.
   rm -f "$work/c_$base" "$work/c_$base.c"
 done
 
+# The built-in default (MCRT_POR_DEFAULT) is off: no reduction without
+# --por, and --help says so.
+if (cd "$work" && "$mcgen" -o pw_default "$specs/proviso_weak.mc" >"$work/err" 2>&1); then
+  "$work/pw_default" --progress 0 >"$work/def.txt" 2>&1
+  if ! grep -q '^por:' "$work/def.txt" && grep -q '^states: *3 distinct' "$work/def.txt" &&
+     "$work/pw_default" --help 2>&1 | grep -q 'partial-order reduction (default off)'; then
+    pass por-default-off
+  else
+    fail por-default-off "$(grep -E '^(states|por):' "$work/def.txt" | tr '\n' '|')"
+  fi
+else
+  fail por-default-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
 # Threads and symmetry: the same counts as the serial reduced run.
 if (cd "$work" && "$mcgen" -o peterson -D N=4 "$root/specs/peterson.mc" >"$work/err" 2>&1); then
   "$work/peterson" --progress 0 --por on --threads 1 --symmetry off >"$work/t1.txt" 2>&1
