@@ -846,10 +846,13 @@ static void print_por(FILE *f, const McrtCtx *ctx) {
     return;
   }
   fprintf(f, "por:           on: %" PRIu64 " expansions reduced, %" PRIu64 " full; %" PRIu64
-             " enabled action bindings pruned; %" PRIu64 " of the full expansions did not try "
-             "the closures (sampled: they rarely reduced) (states and transitions above are the "
-             "reduced graph's)\n",
-          s.reduced, s.full, s.pruned, s.skipped);
+             " enabled action bindings pruned",
+          s.reduced, s.full, s.pruned);
+  if (s.skipped) // the sampling (por.c) backed off somewhere
+    fprintf(f, "; %" PRIu64 " of the full expansions did not try the closures (sampled: they "
+               "rarely reduced)",
+            s.skipped);
+  fprintf(f, " (states and transitions above are the reduced graph's)\n");
 }
 
 static void print_por_json(FILE *f, const McrtCtx *ctx) {
