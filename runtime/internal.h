@@ -362,7 +362,8 @@ typedef struct McrtOptions {
   const char *checkpoint_dir; // --checkpoint DIR
   double checkpoint_every_s;  // --checkpoint-every MINUTES, in seconds
   const char *resume_dir;     // --resume DIR
-  bool por; // --por on: partial-order reduction (por.c)
+  bool por;         // --por on: partial-order reduction (por.c)
+  bool por_given;   // --por was on the command line (else por is MCRT_POR_DEFAULT's)
   bool fixed_trace; // --fixed-trace: under MPI, the same trace whatever the number of ranks
 } McrtOptions;
 
@@ -634,6 +635,7 @@ typedef struct McrtPorBatch {
   const uint64_t *rules;
   const uint32_t *actions;
   const bool *take;
+  bool plain; // no closure was computed: expand the state as without --por
 } McrtPorBatch;
 McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state);
 // The search found a new state at `depth` (the proviso's "new").
@@ -642,11 +644,22 @@ typedef struct McrtPorStats {
   bool on;
   uint64_t reduced, full; // expansions with a proper subset of the enabled rules, with all
   uint64_t pruned;        // enabled rules left out, over all reduced expansions
+  const char *futile;     // why the tables rule out any reduction (then nothing is tried)
+  uint64_t skipped;       // full expansions that did not try the closures (sampling)
 } McrtPorStats;
 McrtPorStats mcrt_por_stats(const McrtCtx *ctx);
 // After the options are read: -1 to go on, else MCRT_EXIT_USAGE after a
 // message (no tables, liveness, the MPI engine).
 int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err);
+// The default of --por: 0 (off), unless the runtime is built with
+// -DMCRT_POR_DEFAULT=1 (make POR_DEFAULT=1). Then a run without --por
+// reduces wherever --por on would be accepted and would apply (mcrt_por_fits),
+// and goes without elsewhere (liveness, --search odpor, --checkpoint, ...),
+// as with --por off; an explicit --por on is refused there as ever.
+#ifndef MCRT_POR_DEFAULT
+#define MCRT_POR_DEFAULT 0
+#endif
+bool mcrt_por_fits(const McrtModel *m, const McrtOptions *opt);
 
 // ctx.c: the context's stores.
 // Sets up ctx for a run of model with opt; false on failure (message on err).

@@ -395,6 +395,8 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   code = resolve_symmetry(model, &opt, err);
   if (code >= 0)
     return code;
+  if (!opt.por_given) // the built-in default, where it fits
+    opt.por = MCRT_POR_DEFAULT && mcrt_por_fits(model, &opt);
   if (opt.search == MCRT_SEARCH_ODPOR && (code = mcrt_odpor_prepare(model, &opt, err)) >= 0)
     return code;
   if ((code = mcrt_por_check(model, &opt, err)) >= 0)

@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#if MCRT_POR_DEFAULT
+#define MCRT_POR_DEFAULT_NAME "on"
+#else
+#define MCRT_POR_DEFAULT_NAME "off"
+#endif
+
 // The name the checker was started under (it may have been built with -o).
 static const char *program_name(const McrtModel *m, int argc, char **argv) {
   if (argc < 1 || !argv[0] || !*argv[0])
@@ -34,7 +40,8 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "                         liveness); verify: run with and without, compare\n"
           "  --symmetry-method auto|exhaustive|sorted  how canonical forms are found\n"
           "                         (exhaustive: all N! permutations, the reference)\n"
-          "  --por on|off           partial-order reduction (default off): expand a stubborn\n"
+          "  --por on|off           partial-order reduction (default " MCRT_POR_DEFAULT_NAME
+          "): expand a stubborn\n"
           "                         subset of the enabled actions; deadlocks and safety kept\n"
           "  --no-deadlock          do not report states without successors\n"
           "  --liveness on|off      check the temporal properties under fairness (default:\n"
@@ -130,6 +137,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       .tests_max_steps = 100000,
       .sim_depth = 100,
       .sim_seed = 1,
+      .por = MCRT_POR_DEFAULT != 0,
   };
   bool sim_depth_given = false, sim_seed_given = false;
   bool help = false, version = false;
@@ -239,7 +247,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         return bad(err, name, val, "64 or 128");
     } else if (!strcmp(name, "--por")) {
       if (!strcmp(val, "on") || !strcmp(val, "off"))
-        opt->por = !strcmp(val, "on");
+        opt->por = !strcmp(val, "on"), opt->por_given = true;
       else
         return bad(err, name, val, "on or off");
     } else if (!strcmp(name, "--symmetry")) {

@@ -49,19 +49,34 @@
 // u reads, or u would be in T), so the failure stays reachable; the proviso
 // keeps it from being postponed forever, as for the predicates.
 //
-// Cycle proviso (breadth-first: Bošnački, Leue and Lluch Lafuente). A
-// reduced expansion at depth d is kept only when every successor it takes
-// is new: not already found at depth <= d. A closure that fails this is
-// not a candidate (another seed's may be); with none left the state is
-// fully expanded. Then along every path of reduced expansions the depth grows
-// by one at each step, so no cycle of the reduced graph is made of reduced
-// expansions alone: a rule left out at a state is taken, or made
-// irrelevant, at the latest where the depth stops growing (the ignoring
-// problem cannot arise). "Found at depth <= d" is the fingerprint set minus
-// the states found at depth d + 1 so far (the `fresh` table below, filled
-// where the search records a new state): a function of the states of depth
-// <= d only, so the threaded search (same states per level) makes the same
-// choices as the serial one, however its windows and batches fall.
+// Cycle proviso, for breadth-first search. A reduced expansion of state s
+// at depth d is kept only when one successor at least that it takes is
+// new: not already found at depth <= d (so found at depth d + 1). A closure
+// that fails this is not a candidate (another seed's may be); with none
+// left the state is fully expanded. Among the candidates, one whose
+// successors are all new is preferred (choose()). Why this is enough: let
+// rule t be enabled at s and left out of its set T. Follow from s a new
+// successor s1, by a rule a of T: t is independent of a (a dependent rule
+// of an enabled rule of T is in T), so t is still enabled at s1, whose
+// depth is d + 1. If s1 is expanded reduced without t, it has a new
+// successor s2 at depth d + 2, and so on: the depth grows at each step, so
+// the path ends, at a state whose expansion takes t (a full one, or a set
+// holding t). So from every state of the reduced graph, every enabled rule
+// is taken along some path of it, with only rules independent of it before
+// (Valmari's condition against ignoring; with D1, D2 and visibility it
+// preserves every reachable violation of a safety property). The usual
+// proof then goes by the length of the run w to a violation: a rule of w
+// in T moves to the front (D1); when none is, the path above for the first
+// rule of w is followed, each step a rule of T independent of all of w
+// (which stays executable, D2, and its end state changes in invisible
+// cells only), until the first rule of w is in the set. Requiring every
+// successor new (as Bošnački, Leue and Lluch Lafuente's BFS proviso does)
+// is stronger than needed: it also rules out cycles of reduced expansions,
+// which safety does not need. "Found at depth <= d" is the fingerprint set
+// minus the states found at depth d + 1 so far (the `fresh` table below,
+// filled where the search records a new state): a function of the states
+// of depth <= d only, so the threaded search (same states per level) makes
+// the same choices as the serial one, however its windows and batches fall.
 //
 // DVE's error state. A rule whose evaluation may fail resets the whole
 // state there (McrtDeps.resets): the closure uses what it writes otherwise
@@ -72,12 +87,17 @@
 // same state, the error state; so the argument for failures above applies,
 // and from the error state on the runs are the same.
 //
+// Static futility (futility() below): when the tables show that every
+// closure holds every enabled rule or a visible one, in every state, no
+// closure is computed and every state is expanded as without --por.
+//
 // Symmetry: the set is computed at the representative state on its own
 // rules, the proviso looks up the canonical successors (those the search
 // stores). Liveness is refused with --por (the next-free provisos are not
 // implemented), and so is the MPI engine.
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -93,12 +113,24 @@ typedef struct McrtPorShared {
                                      // lists; NULL past MCRT_POR_DEP_RULES rules)
   uint32_t *en_start, *en;           // per rule: the writers of its guard's cells
                                      // (the same bound)
+  uint32_t *kw_start, *kw;           // per key conjunct: the writers of its cell that
+                                     // may make it hold (may_write; the same bound)
   McrtCtx *main;                     // the search's context (its depth, its set)
   McrtFp *fresh;                     // states found at depth fresh_depth (open addressing)
   uint64_t fresh_cap, fresh_count, fresh_depth;
   size_t table_bytes;
   bool proviso; // false only under MCRT_POR_NO_PROVISO=1 (tests/por: the proviso matters)
+  const char *futile; // why no state can be reduced (futility() below), or NULL
+  bool sampling;      // false only under MCRT_POR_NO_SAMPLING=1 (bench/por.sh: its effect)
   _Atomic uint64_t reduced, full, pruned;
+  // The sampling of closures (sample_period below): the period of the
+  // level being expanded, that level, and its expansions that tried the
+  // closures and that were reduced; skipped: expansions not tried, all run.
+  pthread_mutex_t level_lock;
+  _Atomic uint64_t level;
+  _Atomic uint32_t period; // 0: no expansion of the level tries them
+  uint32_t backoff;        // the period, doubled past the largest: whole levels skipped
+  _Atomic uint64_t level_tried, level_reduced, skipped;
 } McrtPorShared;
 
 // One context's scratch: the successors of the state being expanded, and
@@ -115,7 +147,7 @@ struct McrtPor {
   uint32_t *en_gen, state_gen;
   uint32_t *mark, mark_gen; // closure membership
   uint32_t *stack;
-  bool *take, *best;        // per captured successor
+  bool *take, *best, *weak; // per captured successor
   uint8_t *canon;
   const uint8_t *cur; // the state being expanded
   uint64_t work;      // rules looked at by the closure being computed
@@ -204,6 +236,122 @@ static bool tabulate(McrtPorShared *sh, bool guard, uint32_t **out_start, uint32
   return true;
 }
 
+// Whether encoding x compares to v by key comparison op (McrtDeps.key_op).
+static bool key_holds(uint64_t x, uint8_t op, uint64_t v) {
+  switch (op) {
+  case 0:
+    return x == v;
+  case 1:
+    return x != v;
+  case 2:
+    return x < v;
+  case 3:
+    return x <= v;
+  case 4:
+    return x > v;
+  default:
+    return x >= v;
+  }
+}
+
+// Whether rule w may make key conjunct k (cell c) hold: it writes c other
+// than by constant assignments (or through a dynamic index, a method,
+// which leave no pair), or one of its constants makes the conjunct hold.
+static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint32_t k) {
+  bool paired = false;
+  for (uint32_t i = d->values_start[w]; i < d->values_start[w + 1]; i++) {
+    if (d->values[2 * i] != (int64_t)c)
+      continue;
+    paired = true;
+    if (d->values[2 * i + 1] < 0 ||
+        key_holds((uint64_t)d->values[2 * i + 1], d->key_op[k], d->key_value[k]))
+      return true;
+  }
+  return !paired;
+}
+
+// Per key conjunct, the writers of its cell that may make it hold, once
+// for the run (what falsified_key and the closure walk at every disabled
+// rule otherwise, each writer's values scanned: most of the time of the
+// closures on at.3 and lamport.5).
+static bool tabulate_keys(McrtPorShared *sh) {
+  const McrtDeps *d = sh->d;
+  uint32_t nkeys = d->key_start[sh->nrules];
+  sh->kw_start = calloc((size_t)nkeys + 1, sizeof *sh->kw_start);
+  size_t cap = 1024, len = 0;
+  sh->kw = malloc(cap * sizeof *sh->kw);
+  if (!sh->kw_start || !sh->kw)
+    return false;
+  for (uint32_t k = 0; k < nkeys; k++) {
+    sh->kw_start[k] = (uint32_t)len;
+    uint32_t c = d->key_cell[k];
+    for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++) {
+      if (!may_write(d, sh->writers[j], c, k))
+        continue;
+      if (len == cap) {
+        uint32_t *t = realloc(sh->kw, 2 * cap * sizeof *t);
+        if (!t)
+          return false;
+        sh->kw = t, cap *= 2;
+      }
+      sh->kw[len++] = sh->writers[j];
+    }
+  }
+  sh->kw_start[nkeys] = (uint32_t)len;
+  sh->table_bytes += (len + nkeys + 1) * sizeof(uint32_t);
+  return true;
+}
+
+// Static futility: why no closure can ever be used, or NULL. A closure
+// that holds an enabled visible rule is not used, and the closure of an
+// enabled seed r holds r and at least every rule that writes a cell r reads
+// or reads or writes a cell r writes, r's accesses taken at their constant
+// indices only (pread, pwrite: the fewest the closure ever uses, whatever
+// the state; the other rules' lists are the static ones, as in closure()).
+// When every rule is visible or has all the rules in that least closure,
+// every closure holds all the enabled rules or a visible one, in every
+// state: the search then expands every state fully without computing
+// them, which gives the same graph. The check gives up (NULL) past a work
+// bound, so it costs at most a few list walks per rule on large models.
+static const char *futility(const McrtPorShared *sh) {
+  const McrtDeps *d = sh->d;
+  uint32_t n = sh->nrules, visible = 0;
+  if (n < 2)
+    return "the model has fewer than two action bindings";
+  uint32_t *seen = calloc((size_t)n, sizeof *seen);
+  if (!seen)
+    return NULL;
+  uint64_t work = 0, bound = (uint64_t)64 * n + (UINT64_C(1) << 24);
+  for (uint32_t r = 0; r < n; r++) {
+    if (sh->visible[r]) {
+      visible++;
+      continue;
+    }
+    seen[r] = r + 1;
+    uint32_t count = 1;
+    for (int pass = 0; pass < 3; pass++) {
+      const uint32_t *start = pass == 2 ? d->pread_start : d->pwrite_start;
+      const uint32_t *list = pass == 2 ? d->pread : d->pwrite;
+      const uint32_t *ostart = pass == 0 ? sh->readers_start : sh->writers_start;
+      const uint32_t *other = pass == 0 ? sh->readers : sh->writers;
+      for (uint32_t i = start[r]; i < start[r + 1]; i++) {
+        uint32_t c = list[i];
+        work += ostart[c + 1] - ostart[c];
+        if (work > bound)
+          return free(seen), NULL;
+        for (uint32_t j = ostart[c]; j < ostart[c + 1]; j++)
+          if (seen[other[j]] != r + 1)
+            seen[other[j]] = r + 1, count++;
+      }
+    }
+    if (count < n)
+      return free(seen), NULL;
+  }
+  free(seen);
+  return visible == n ? "every action binding writes a cell a property reads (visible)"
+                      : "every action binding that is not visible depends on every other one";
+}
+
 static McrtPor *scratch_new(McrtPorShared *sh, size_t state_bytes) {
   McrtPor *p = calloc(1, sizeof *p);
   if (!p)
@@ -234,6 +382,8 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   sh->main = ctx;
   const char *no_proviso = getenv("MCRT_POR_NO_PROVISO");
   sh->proviso = !(no_proviso && !strcmp(no_proviso, "1"));
+  const char *no_sampling = getenv("MCRT_POR_NO_SAMPLING");
+  sh->sampling = !(no_sampling && !strcmp(no_sampling, "1"));
   sh->visible = calloc((size_t)sh->nrules + 1, sizeof *sh->visible);
   bool *vis_cell = calloc((size_t)d->ncells + 1, sizeof *vis_cell);
   if (!sh->visible || !vis_cell ||
@@ -251,8 +401,12 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   free(vis_cell);
   if (sh->nrules <= MCRT_POR_DEP_RULES &&
       (!tabulate(sh, false, &sh->dep_start, &sh->dep) ||
-       !tabulate(sh, true, &sh->en_start, &sh->en)))
+       !tabulate(sh, true, &sh->en_start, &sh->en) || !tabulate_keys(sh)))
     goto fail;
+  sh->futile = futility(sh);
+  pthread_mutex_init(&sh->level_lock, NULL);
+  atomic_init(&sh->period, 1);
+  sh->backoff = 1;
   sh->fresh_cap = 1024;
   sh->fresh = calloc(sh->fresh_cap, sizeof *sh->fresh);
   if (!sh->fresh)
@@ -268,6 +422,7 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   return p;
 fail:
   free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
+  free(sh->kw_start), free(sh->kw);
   free(sh->visible), free(sh->readers_start), free(sh->readers);
   free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   return NULL;
@@ -282,13 +437,15 @@ void mcrt_por_free(McrtPor *p) {
     return;
   if (p->owner) {
     McrtPorShared *sh = p->sh;
+    pthread_mutex_destroy(&sh->level_lock);
     free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
+  free(sh->kw_start), free(sh->kw);
     free(sh->visible), free(sh->readers_start), free(sh->readers);
     free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
   }
   free(p->states), free(p->rules), free(p->actions);
   free(p->succ_of), free(p->en_gen), free(p->mark), free(p->stack);
-  free(p->take), free(p->best), free(p->covered), free(p->age), free(p->canon);
+  free(p->take), free(p->best), free(p->weak), free(p->covered), free(p->age), free(p->canon);
   free(p);
 }
 
@@ -321,6 +478,11 @@ static void fresh_put(McrtPorShared *sh, McrtFp fp) {
 
 void mcrt_por_discovered(McrtCtx *ctx, McrtFp fp, uint64_t depth) {
   McrtPorShared *sh = ctx->por->sh;
+  // Only the expansions of the level before look these up: none when that
+  // level tries no closure (sample_period), or when no state can reduce.
+  if (sh->futile || (atomic_load_explicit(&sh->level, memory_order_acquire) + 1 == depth &&
+                     !atomic_load_explicit(&sh->period, memory_order_relaxed)))
+    return;
   if (depth != sh->fresh_depth) { // a new level: the previous one is all "old" now
     memset(sh->fresh, 0, sh->fresh_cap * sizeof *sh->fresh);
     sh->fresh_count = 0;
@@ -367,13 +529,16 @@ static bool capture(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t
     bool *be = realloc(p->best, cap * sizeof *be);
     if (be)
       p->best = be;
+    bool *we = realloc(p->weak, cap * sizeof *we);
+    if (we)
+      p->weak = we;
     bool *cv = realloc(p->covered, cap * sizeof *cv);
     if (cv)
       p->covered = cv;
     uint8_t *ag = realloc(p->age, cap * sizeof *ag);
     if (ag)
       p->age = ag;
-    if (!st || !ru || !ac || !tk || !be || !cv || !ag)
+    if (!st || !ru || !ac || !tk || !be || !we || !cv || !ag)
       mcrt_die("out of memory in partial-order reduction");
     p->cap = cap;
     if (p->owner)
@@ -395,40 +560,6 @@ static void add(McrtPor *p, uint32_t *top, uint32_t r) {
   }
 }
 
-// Whether encoding x compares to v by key comparison op (McrtDeps.key_op).
-static bool key_holds(uint64_t x, uint8_t op, uint64_t v) {
-  switch (op) {
-  case 0:
-    return x == v;
-  case 1:
-    return x != v;
-  case 2:
-    return x < v;
-  case 3:
-    return x <= v;
-  case 4:
-    return x > v;
-  default:
-    return x >= v;
-  }
-}
-
-// Whether rule w may make key conjunct k (cell c) hold: it writes c other
-// than by constant assignments (or through a dynamic index, a method,
-// which leave no pair), or one of its constants makes the conjunct hold.
-static bool may_write(const McrtDeps *d, uint32_t w, uint32_t c, uint32_t k) {
-  bool paired = false;
-  for (uint32_t i = d->values_start[w]; i < d->values_start[w + 1]; i++) {
-    if (d->values[2 * i] != (int64_t)c)
-      continue;
-    paired = true;
-    if (d->values[2 * i + 1] < 0 ||
-        key_holds((uint64_t)d->values[2 * i + 1], d->key_op[k], d->key_value[k]))
-      return true;
-  }
-  return !paired;
-}
-
 // The cell of a key conjunct of disabled rule r that is false in the state
 // being expanded, the one whose writers add the fewest rules not yet in the
 // closure; UINT32_MAX when none is false (or r has none).
@@ -441,12 +572,17 @@ static uint32_t falsified_key(McrtPor *p, uint32_t r, uint32_t *key) {
     if (key_holds(mcrt_get_wide(p->cur, d->cell_bits[2 * c], d->cell_bits[2 * c + 1]),
                   d->key_op[k], d->key_value[k]))
       continue; // this conjunct holds
+    // The writers that would be added: those that may make it hold
+    // (tabulated), or every writer of the cell.
+    const uint32_t *w = sh->kw ? sh->kw + sh->kw_start[k] : sh->writers + sh->writers_start[c];
+    uint32_t nw = sh->kw ? sh->kw_start[k + 1] - sh->kw_start[k]
+                         : sh->writers_start[c + 1] - sh->writers_start[c];
     uint32_t fresh = 0;
-    p->scan += sh->writers_start[c + 1] - sh->writers_start[c];
+    p->scan += nw;
     if (p->scan > p->budget)
       return UINT32_MAX; // the closure gives up
-    for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1]; j++)
-      fresh += p->mark[sh->writers[j]] != p->mark_gen;
+    for (uint32_t j = 0; j < nw; j++)
+      fresh += p->mark[w[j]] != p->mark_gen;
     if (fresh < best_new)
       best = c, best_new = fresh, *key = k;
   }
@@ -550,10 +686,14 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
     } else if ((c = falsified_key(p, r, &k)) != UINT32_MAX) {
       // Disabled by a key conjunct: only a writer of its cell enables it,
       // and only one that may write a value that makes it hold.
-      for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1] && p->work <= hard;
-           j++)
-        if (may_write(d, sh->writers[j], c, k))
-          add(p, &top, sh->writers[j]);
+      if (sh->kw)
+        for (uint32_t j = sh->kw_start[k]; j < sh->kw_start[k + 1] && p->work <= hard; j++)
+          add(p, &top, sh->kw[j]);
+      else
+        for (uint32_t j = sh->writers_start[c]; j < sh->writers_start[c + 1] && p->work <= hard;
+             j++)
+          if (may_write(d, sh->writers[j], c, k))
+            add(p, &top, sh->writers[j]);
     } else if (p->scan > hard) {
       return p->spent++, UINT32_MAX; // falsified_key gave up
     } else if (sh->en) { // the writers of its guard's cells, tabulated
@@ -583,18 +723,22 @@ static bool is_old(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
   return mcrt_fpset_contains(&main->set, fp) && !fresh_has(p->sh, fp, main->cur_depth + 1);
 }
 
-// Whether the closure in p->take meets the cycle proviso: each of its
-// successors new (not found at a depth <= the current one).
-static bool provisional(McrtCtx *ctx, McrtPor *p) {
-  for (uint32_t i = 0; i < p->nsucc && p->sh->proviso; i++) {
+// How the closure in p->take meets the cycle proviso: 2 when all its
+// successors are new (not found at a depth <= the current one), 1 when one
+// at least is, 0 when none is.
+static int proviso_met(McrtCtx *ctx, McrtPor *p) {
+  if (!p->sh->proviso)
+    return 2;
+  bool some = false, all = true;
+  for (uint32_t i = 0; i < p->nsucc; i++) {
     if (!p->take[i])
       continue;
     if (!p->age[i])
       p->age[i] = is_old(ctx, p, p->states + (size_t)i * p->stride) ? 2 : 1;
-    if (p->age[i] == 2)
-      return false;
+    some |= p->age[i] == 1;
+    all &= p->age[i] == 1;
   }
-  return true;
+  return all ? 2 : some;
 }
 
 // The subset to take: p->best, false when every successor is to be taken.
@@ -625,7 +769,12 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
   // is_old): one that does not leaves the others in the running, so a
   // state is expanded fully only when no closure both is smaller than all
   // and leads to new states only.
-  uint32_t best = p->nsucc;
+  // The fewest enabled rules of a closure whose successors are all new
+  // (best), and of one with a new successor at least (weak): the first is
+  // preferred (it reduced more on the BEEM instances of bench/por.sh than
+  // taking the smallest closure of either kind), the second used when no
+  // closure is of the first.
+  uint32_t best = p->nsucc, weak = p->nsucc;
   memset(p->covered, 0, p->nsucc * sizeof *p->covered);
   memset(p->age, 0, p->nsucc * sizeof *p->age);
   // Two closures given up for the budget: the others would be as costly.
@@ -634,19 +783,86 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
     if (p->covered[i])
       continue;
     tried++;
-    uint32_t n = closure(p, (uint32_t)p->rules[i], best);
+    uint32_t limit = best < p->nsucc ? best : weak;
+    uint32_t n = closure(p, (uint32_t)p->rules[i], limit);
     for (uint32_t j = 0; j < p->nsucc; j++)
       p->covered[j] |= p->take[j];
-    if (n >= best || !provisional(ctx, p))
+    if (n >= limit)
       continue;
-    best = n;
-    memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
+    int met = proviso_met(ctx, p);
+    if (met == 2) {
+      best = n;
+      memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
+    } else if (met == 1 && best == p->nsucc) {
+      weak = n;
+      memcpy(p->weak, p->take, p->nsucc * sizeof *p->take);
+    }
   }
-  return best < p->nsucc;
+  if (best == p->nsucc && weak < p->nsucc)
+    memcpy(p->best, p->weak, p->nsucc * sizeof *p->take);
+  return best < p->nsucc || weak < p->nsucc;
+}
+
+// Sampling. On models where the closures rarely give a reduced expansion,
+// computing them is most of the cost of --por (every enabled rule executed
+// into the buffer, two closures or more a state). So the closures are tried
+// at one state in `period` only, the others expanded fully without them.
+// After a breadth-first level the period is doubled when fewer than one
+// tried expansion in MCRT_POR_MIN_RATE was reduced, and set back to 1 when
+// more were; the figures add up over levels until MCRT_POR_SAMPLE
+// expansions were tried (the first levels are small: one state that does
+// not reduce says little). Past MCRT_POR_MAX_PERIOD whole levels go
+// untried (period 0), all but one in MCRT_POR_WAKE (tried at the largest
+// period): the states found at the next depth then need not be recorded
+// for the proviso (mcrt_por_discovered), the rest of --por's cost. Skipping
+// is sound: a full expansion is always allowed, and the cycle proviso
+// concerns reduced expansions only. The states tried are those whose hash
+// is 0 modulo the period, and the period of a level depends only on the
+// levels before it, whose states and choices are the same at any
+// --threads N: so are the reduced graph, its counts and the sampling's.
+#define MCRT_POR_MAX_PERIOD 64
+#define MCRT_POR_MIN_RATE 64
+#define MCRT_POR_SAMPLE 64
+#define MCRT_POR_WAKE 8
+
+// The period of the level being expanded (`depth`): the first expansion of
+// a level settles it from the previous levels' figures (every expansion of
+// those is over by then, in the serial and in the threaded search).
+static uint32_t sample_period(McrtPorShared *sh, uint64_t depth) {
+  if (atomic_load_explicit(&sh->level, memory_order_acquire) == depth)
+    return atomic_load_explicit(&sh->period, memory_order_relaxed);
+  pthread_mutex_lock(&sh->level_lock);
+  if (atomic_load_explicit(&sh->level, memory_order_relaxed) != depth) {
+    uint64_t tried = atomic_load(&sh->level_tried);
+    if (tried >= MCRT_POR_SAMPLE && sh->sampling) {
+      uint64_t reduced = atomic_exchange(&sh->level_reduced, 0);
+      atomic_store(&sh->level_tried, 0);
+      if (reduced * MCRT_POR_MIN_RATE >= tried)
+        sh->backoff = 1;
+      else if (sh->backoff <= MCRT_POR_MAX_PERIOD)
+        sh->backoff *= 2;
+    }
+    uint32_t period = sh->backoff <= MCRT_POR_MAX_PERIOD ? sh->backoff
+                      : depth % MCRT_POR_WAKE == 0   ? MCRT_POR_MAX_PERIOD
+                                                     : 0;
+    atomic_store_explicit(&sh->period, period, memory_order_relaxed);
+    atomic_store_explicit(&sh->level, depth, memory_order_release);
+  }
+  pthread_mutex_unlock(&sh->level_lock);
+  return atomic_load_explicit(&sh->period, memory_order_relaxed);
 }
 
 McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
   McrtPor *p = ctx->por;
+  McrtPorShared *sh = p->sh;
+  if (sh->futile) // every state fully: the plain expansion, nothing captured
+    return (McrtPorBatch){.plain = true};
+  uint32_t period = sample_period(sh, sh->main->cur_depth);
+  if (period != 1 && (!period || (XXH3_64bits(state, ctx->state_bytes) >> 58) % period)) {
+    atomic_fetch_add_explicit(&sh->skipped, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->full, 1, memory_order_relaxed);
+    return (McrtPorBatch){.plain = true};
+  }
   bool (*saved)(McrtCtx *, const uint8_t *, uint32_t, uint64_t) = ctx->emit;
   ctx->emit = capture;
   p->nsucc = 0;
@@ -656,7 +872,8 @@ McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
   // After a failure, what was emitted before it goes on as without
   // reduction (the search reports the failure in this state).
   bool reduce = !mcrt_failed(ctx) && choose(ctx, p);
-  McrtPorShared *sh = p->sh;
+  atomic_fetch_add_explicit(&sh->level_tried, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&sh->level_reduced, reduce, memory_order_relaxed);
   if (reduce) {
     uint32_t taken = 0;
     for (uint32_t i = 0; i < p->nsucc; i++)
@@ -667,7 +884,7 @@ McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
     atomic_fetch_add_explicit(&sh->full, 1, memory_order_relaxed);
   }
   return (McrtPorBatch){p->nsucc, p->states, p->stride, p->rules, p->actions,
-                        reduce ? p->best : NULL};
+                        reduce ? p->best : NULL, false};
 }
 
 McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
@@ -679,7 +896,15 @@ McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
   s.reduced = atomic_load(&sh->reduced);
   s.full = atomic_load(&sh->full);
   s.pruned = atomic_load(&sh->pruned);
+  s.futile = sh->futile;
+  s.skipped = atomic_load(&sh->skipped);
   return s;
+}
+
+bool mcrt_por_fits(const McrtModel *m, const McrtOptions *opt) {
+  return m->deps && !mcrt_liveness_wanted(m, opt) && !mcrt_engine.search &&
+         opt->search == MCRT_SEARCH_BFS && !opt->checkpoint_dir && !opt->resume_dir &&
+         !opt->sim_runs;
 }
 
 int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {

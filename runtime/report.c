@@ -839,19 +839,31 @@ static void print_por(FILE *f, const McrtCtx *ctx) {
   McrtPorStats s = mcrt_por_stats(ctx);
   if (!s.on)
     return;
+  if (s.futile) {
+    fprintf(f, "por:           skipped: %s, so no state can be reduced; every state was "
+               "expanded fully (the full graph)\n",
+            s.futile);
+    return;
+  }
   fprintf(f, "por:           on: %" PRIu64 " expansions reduced, %" PRIu64 " full; %" PRIu64
-             " enabled action bindings pruned (states and transitions above are the reduced "
-             "graph's)\n",
+             " enabled action bindings pruned",
           s.reduced, s.full, s.pruned);
+  if (s.skipped) // the sampling (por.c) backed off somewhere
+    fprintf(f, "; %" PRIu64 " of the full expansions did not try the closures (sampled: they "
+               "rarely reduced)",
+            s.skipped);
+  fprintf(f, " (states and transitions above are the reduced graph's)\n");
 }
 
 static void print_por_json(FILE *f, const McrtCtx *ctx) {
   McrtPorStats s = mcrt_por_stats(ctx);
   fprintf(f, ",\n \"por\": \"%s\"", s.on ? "on" : "off");
-  if (s.on)
+  if (s.on && s.futile)
+    fprintf(f, ", \"por_skipped\": \"%s\"", s.futile);
+  else if (s.on)
     fprintf(f, ", \"por_reduced_expansions\": %" PRIu64 ", \"por_full_expansions\": %" PRIu64
-               ", \"por_pruned_rules\": %" PRIu64,
-            s.reduced, s.full, s.pruned);
+               ", \"por_pruned_rules\": %" PRIu64 ", \"por_skipped_expansions\": %" PRIu64,
+            s.reduced, s.full, s.pruned, s.skipped);
 }
 
 // The summary's symmetry line.

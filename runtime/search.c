@@ -331,6 +331,10 @@ void mcrt_expand(McrtCtx *ctx, const uint8_t *state) {
     return;
   }
   McrtPorBatch b = mcrt_por_choose(ctx, state);
+  if (b.plain) {
+    ctx->model->successors(ctx, state);
+    return;
+  }
   for (uint32_t i = 0; i < b.n; i++)
     if ((!b.take || b.take[i]) &&
         mcrt_emit_successor(ctx, b.states + i * b.stride, b.actions[i], b.rules[i]))

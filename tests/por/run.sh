@@ -11,8 +11,14 @@
 #   ignoring.mc  a violation reachable only past a cycle of independent
 #                actions: found with the cycle proviso, missed without it
 #                (MCRT_POR_NO_PROVISO=1), as counted by hand in its header
+#   proviso_weak.mc  reduced expansions with one new successor and an old
+#                one (the weak proviso), the violation still found; missed
+#                without the proviso
 #   ordered_key.mc  an enabling set from `i > 0`: 3 states reduced, 4
 #                full, as counted by hand in its header
+#   futile.mc, futile_visible.mc  tables that rule out any reduction: the
+#                reduction is skipped, with the reason in the summary and
+#                the report, and the full graph of the headers' counts
 # Then --por on against --por off on every spec of specs/, tests/e2e/specs
 # and tests/dve (DVE's error state among them)
 # and on the BEEM instances with POR_BEEM_MIN to POR_BEEM_LIMIT states
@@ -109,6 +115,27 @@ else
   fail proviso-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
+# The weak form of the proviso: reduced expansions with an old successor,
+# the violation still found (counted by hand in the spec's header).
+if (cd "$work" && "$mcgen" -o proviso_weak "$specs/proviso_weak.mc" >"$work/err" 2>&1); then
+  "$work/proviso_weak" --progress 0 --por on --report "$work/pw.json" >"$work/on.txt" 2>&1
+  rc_on=$?
+  MCRT_POR_NO_PROVISO=1 "$work/proviso_weak" --progress 0 --por on >"$work/noprov.txt" 2>&1
+  rc_noprov=$?
+  got=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions,
+    .por_pruned_rules]' "$work/pw.json" 2>&1)
+  if [ $rc_on -eq 1 ] && grep -q "invariant 'y_zero' does not hold" "$work/on.txt" &&
+     [ "$got" = "[5,7,3,1,3]" ] && grep -q '^4 set_y' "$work/on.txt" &&
+     [ $rc_noprov -eq 0 ] && grep -q '^states: *4 distinct' "$work/noprov.txt"; then
+    pass proviso-weak
+  else
+    fail proviso-weak "exit $rc_on / $rc_noprov, report $got: $(grep -E '^(result|por):' \
+      "$work/on.txt" | tr '\n' '|')"
+  fi
+else
+  fail proviso-weak-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
 # An enabling set from an ordered key conjunct (`i > 0`): counted by hand in
 # the spec's header.
 if (cd "$work" && "$mcgen" -o ordered_key "$specs/ordered_key.mc" >"$work/err" 2>&1); then
@@ -122,6 +149,49 @@ if (cd "$work" && "$mcgen" -o ordered_key "$specs/ordered_key.mc" >"$work/err" 2
   fi
 else
   fail ordered-key-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
+# Static futility: the tables rule out any reduction, so the checker says
+# why and expands every state fully (the counts in the specs' headers).
+futile() { # name reason states transitions
+  if (cd "$work" && "$mcgen" -o "$1" "$specs/$1.mc" >"$work/err" 2>&1); then
+    "$work/$1" --progress 0 --no-deadlock --por on --report "$work/$1.json" >"$work/on.txt" 2>&1
+    local rc=$? got
+    got=$(jq -c '[.por, .por_skipped, .states, .transitions, .por_full_expansions]' \
+      "$work/$1.json" 2>&1)
+    if [ $rc -eq 0 ] && [ "$got" = "[\"on\",\"$2\",$3,$4,null]" ] &&
+       grep -q "^por: *skipped: $2, so no state can be reduced" "$work/on.txt"; then
+      pass "$1"
+    else
+      fail "$1" "exit $rc, report $got: $(grep -E '^(states|por):' "$work/on.txt" | tr '\n' '|')"
+    fi
+  else
+    fail "$1-build" "$(head -c 300 "$work/err" | tr '\n' '|')"
+  fi
+}
+futile futile "every action binding that is not visible depends on every other one" 4 6
+futile futile_visible "every action binding writes a cell a property reads (visible)" 4 4
+
+# Sampling: closures that never reduce are tried less and less; the full
+# graph of the header's count, and the same figures at --threads 1 and 2.
+if (cd "$work" && "$mcgen" -o sampled "$specs/sampled.mc" >"$work/err" 2>&1); then
+  "$work/sampled" --progress 0 --por on --threads 1 --report "$work/s1.json" >"$work/t1.txt" 2>&1
+  "$work/sampled" --progress 0 --por on --threads 2 --report "$work/s2.json" >"$work/t2.txt" 2>&1
+  got=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions]' \
+    "$work/s1.json" 2>&1)
+  skipped=$(jq '.por_skipped_expansions' "$work/s1.json" 2>&1)
+  if [ "$got" = "[128,256,0,128]" ] && [ "$skipped" -gt 0 ] 2>/dev/null &&
+     [ "$skipped" -lt 128 ] && grep -q "^por: .*; $skipped of the full expansions did not try" \
+       "$work/t1.txt" &&
+     [ "$(grep -E '^(states|transitions|por):' "$work/t1.txt")" = \
+       "$(grep -E '^(states|transitions|por):' "$work/t2.txt")" ]; then
+    pass "sampled ($skipped of 128 expansions skipped the closures)"
+  else
+    fail sampled "report $got, skipped $skipped: $(grep '^por:' "$work/t1.txt" "$work/t2.txt" |
+      tr '\n' '|')"
+  fi
+else
+  fail sampled-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
 # ---------------------------------------------------------------------------
@@ -171,6 +241,20 @@ for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/dve/*.
   compare "spec-$base" "$work/c_$base" --liveness off $run_args
   rm -f "$work/c_$base" "$work/c_$base.c"
 done
+
+# The built-in default (MCRT_POR_DEFAULT) is off: no reduction without
+# --por, and --help says so.
+if (cd "$work" && "$mcgen" -o pw_default "$specs/proviso_weak.mc" >"$work/err" 2>&1); then
+  "$work/pw_default" --progress 0 >"$work/def.txt" 2>&1
+  if ! grep -q '^por:' "$work/def.txt" && grep -q '^states: *3 distinct' "$work/def.txt" &&
+     "$work/pw_default" --help 2>&1 | grep -q 'partial-order reduction (default off)'; then
+    pass por-default-off
+  else
+    fail por-default-off "$(grep -E '^(states|por):' "$work/def.txt" | tr '\n' '|')"
+  fi
+else
+  fail por-default-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
 
 # Threads and symmetry: the same counts as the serial reduced run.
 if (cd "$work" && "$mcgen" -o peterson -D N=4 "$root/specs/peterson.mc" >"$work/err" 2>&1); then
