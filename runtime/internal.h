@@ -830,6 +830,7 @@ typedef struct McrtNetRun {
   McrtNetTest *tests;
   uint32_t *after;               // per transition t: the transition found enabled after t
   bool *used;                    // per transition: it discovered a marking
+  bool *adds;                    // per transition: it adds more tokens than it takes
   McrtNetMask *masks;            // the popcount sum of a marking (NULL: read each place)
   uint32_t nmasks, nwords;
   size_t state_bytes;

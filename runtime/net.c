@@ -18,9 +18,10 @@
 // parent, an earlier marking, was seen here before):
 // - token maxima: only the places t adds tokens to can exceed what earlier
 //   markings held, so only they are read;
-// - the tokens of the marking: a sum of popcounts of the packed words (bit j
-//   of every field weighs 2^j) when that takes fewer steps than reading each
-//   place;
+// - the tokens of the marking: only when t adds more tokens than it takes
+//   (else the parent, seen here before, held at least as many), then a sum
+//   of popcounts of the packed words (bit j of every field weighs 2^j) when
+//   that takes fewer steps than reading each place;
 // - stable places: a place differs from the initial marking in some marking
 //   seen iff a transition that changes it discovered a marking (one end of
 //   that step differs from the initial marking; the log path to a marking
@@ -101,11 +102,12 @@ static bool fast_init(McrtCtx *ctx) {
   r->tests = calloc(na, sizeof *r->tests);
   r->after = calloc(nt, sizeof *r->after);
   r->used = calloc(nt, sizeof *r->used);
+  r->adds = calloc(nt, sizeof *r->adds);
   r->watch = calloc(np, sizeof *r->watch);
   int64_t *effect = calloc(np, sizeof *effect);
   uint32_t *seen = calloc(np, sizeof *seen), *touched = calloc(np, sizeof *touched);
   if (!r->fields || !r->gain_start || !r->gain || !r->moved_start || !r->moved ||
-      !r->test_start || !r->tests || !r->after || !r->used || !r->watch || !effect || !seen ||
+      !r->test_start || !r->tests || !r->after || !r->used || !r->adds || !r->watch || !effect || !seen ||
       !touched) {
     free(effect), free(seen), free(touched);
     return false;
@@ -135,6 +137,7 @@ static bool fast_init(McrtCtx *ctx) {
     }
     // The places of t in place order, as the whole-marking scan meets them
     // (which place holds the most tokens first is the lowest one).
+    int64_t net_effect = 0;
     uint32_t ntouched = 0;
     for (uint64_t a = n->arc_start[t]; a < n->arc_start[t + 1]; a++)
       if (seen[n->arcs[a].place] != t + 1)
@@ -146,8 +149,10 @@ static bool fast_init(McrtCtx *ctx) {
         r->gain[ngain++] = p;
       if (effect[p] != 0)
         r->moved[nmoved++] = p;
+      net_effect += effect[p];
       effect[p] = 0;
     }
+    r->adds[t] = net_effect > 0;
   }
   r->gain_start[n->ntrans] = ngain, r->moved_start[n->ntrans] = nmoved;
   r->test_start[n->ntrans] = ntests;
@@ -241,7 +246,7 @@ void mcrt_net_free(McrtCtx *ctx) {
   free(r->gain_start), free(r->gain);
   free(r->moved_start), free(r->moved);
   free(r->test_start), free(r->tests);
-  free(r->after), free(r->used), free(r->masks), free(r->watch);
+  free(r->after), free(r->used), free(r->adds), free(r->masks), free(r->watch);
   free(r);
   ctx->net = NULL;
 }
@@ -305,9 +310,11 @@ static bool fast_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t
         r->max_place_at = p;
     }
   }
-  int64_t sum = marking_sum(r, state);
-  if (sum > r->max_sum)
-    r->max_sum = sum;
+  if (r->adds[t]) {
+    int64_t sum = marking_sum(r, state);
+    if (sum > r->max_sum)
+      r->max_sum = sum;
+  }
   if (!r->used[t]) {
     r->used[t] = true;
     for (uint32_t k = r->moved_start[t]; k < r->moved_start[t + 1]; k++)
