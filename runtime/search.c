@@ -388,6 +388,8 @@ bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_
 
 bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
   const McrtModel *m = ctx->model;
+  if (ctx->net)
+    mcrt_net_no_successor(ctx, id, state);
   bool terminal = false;
   if (m->has_terminal && m->is_terminal) {
     terminal = m->is_terminal(ctx, state);
