@@ -815,6 +815,9 @@ typedef struct McrtNetRun {
   // The fast path (net.c), for markings where every place is at most its threshold.
   bool fast;
   uint32_t *watch, nwatch;       // the places whose threshold is finite
+  McrtNetMask *high;             // per word: the bits only a place above threshold sets
+  uint32_t nhigh;
+  bool high_exact;               // no bit of high set: no place above (else read each)
   McrtNetField *fields;          // per place
   uint32_t nfields;
   uint32_t *gain_start, *gain;   // per transition: the places it adds tokens to

@@ -87,6 +87,43 @@ static int cmp_u32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+// The high bits above_threshold tests first, one mask per word in use; when
+// a threshold is below the counter's lo (every value is above it) there are
+// none and every place is read.
+static bool high_init(McrtNetRun *r) {
+  uint64_t *m = calloc(r->nwords + 1, sizeof *m);
+  if (!m)
+    return false;
+  r->high_exact = true;
+  for (uint32_t k = 0; k < r->nwatch; k++) {
+    const McrtNetField *f = &r->fields[r->watch[k]];
+    int64_t th = r->threshold[r->watch[k]] - f->lo; // in counter units
+    if (th < 0) {
+      r->high_exact = false;
+      break;
+    }
+    unsigned from = 63 - (unsigned)__builtin_clzll((uint64_t)th + 1);
+    for (unsigned j = from; j < f->width; j++) {
+      uint64_t bit = f->offset + j;
+      m[bit / 64] |= UINT64_C(1) << (bit % 64);
+    }
+  }
+  uint32_t n = 0;
+  for (uint32_t w = 0; w < r->nwords; w++)
+    n += m[w] != 0;
+  r->high = calloc(n + 1, sizeof *r->high);
+  if (!r->high) {
+    free(m);
+    return false;
+  }
+  for (uint32_t w = 0; r->high_exact && w < r->nwords; w++)
+    if (m[w])
+      r->high[r->nhigh++] = (McrtNetMask){w, 0, m[w]};
+  free(m);
+  r->fast = true;
+  return true;
+}
+
 // Builds the fast path's tables when the actions are the transitions (rule t
 // is transition t); else leaves it off.
 static bool fast_init(McrtCtx *ctx) {
@@ -185,8 +222,7 @@ static bool fast_init(McrtCtx *ctx) {
         r->masks[r->nmasks++] = (McrtNetMask){(uint32_t)(c / maxw), (unsigned)(c % maxw), m[c]};
   }
   free(m);
-  r->fast = true;
-  return true;
+  return high_init(r);
 }
 
 bool mcrt_net_init(McrtCtx *ctx) {
@@ -240,7 +276,7 @@ void mcrt_net_free(McrtCtx *ctx) {
   free(r->fields);
   free(r->gain_start), free(r->gain);
   free(r->moved_start), free(r->moved);
-  free(r->used), free(r->adds), free(r->masks), free(r->watch);
+  free(r->used), free(r->adds), free(r->masks), free(r->watch), free(r->high);
   free(r);
   ctx->net = NULL;
 }
@@ -275,7 +311,18 @@ static bool overflows(const McrtNet *n, uint32_t t, const int64_t *m, uint32_t *
 }
 
 // Whether a place holds more than its threshold (the fast path's tables).
+// A counter above threshold th has a bit at or above floor(log2(th + 1)) set
+// (th in counter units): when no word of the marking has one of those bits
+// set, no place is above, which is the rule and takes a few word tests.
 static bool above_threshold(const McrtNetRun *r, const uint8_t *state) {
+  uint64_t high = 0;
+  for (uint32_t k = 0; k < r->nhigh; k++) {
+    uint64_t w; // the slack after a state makes the last word readable, as for mcrt_get
+    memcpy(&w, state + (size_t)r->high[k].word * 8, sizeof w);
+    high |= w & r->high[k].mask;
+  }
+  if (!high && r->high_exact)
+    return false;
   for (uint32_t k = 0; k < r->nwatch; k++)
     if (place_get(&r->fields[r->watch[k]], state) > r->threshold[r->watch[k]])
       return true;
