@@ -844,13 +844,6 @@ typedef struct McrtNetField { // a place's counter in the packed state
   unsigned width;
   int64_t lo;
 } McrtNetField;
-typedef struct McrtNetTest { // an input or inhibitor arc of a transition
-  uint32_t byte;   // its place's counter: (8 bytes from byte >> shift) & mask
-  unsigned shift;
-  uint64_t mask;
-  int64_t need;    // the weight in counter units (weight - the counter's lo)
-  bool inhibitor;  // then it fails at need or more, else below need
-} McrtNetTest;
 typedef struct McrtNetMask { // the bits j of the fields in a word of the state
   uint32_t word;
   unsigned shift;  // j
@@ -879,14 +872,15 @@ typedef struct McrtNetRun {
   // The fast path (net.c), for markings where every place is at most its threshold.
   bool fast;
   uint32_t *watch, nwatch;       // the places whose threshold is finite
+  McrtNetMask *high;             // per word: the bits only a place above threshold sets
+  uint32_t nhigh;
+  bool high_exact;               // no bit of high set: no place above (else read each)
   McrtNetField *fields;          // per place
   uint32_t nfields;
   uint32_t *gain_start, *gain;   // per transition: the places it adds tokens to
   uint32_t *moved_start, *moved; // per transition: the places it changes
-  uint32_t *test_start;          // per transition: its input and inhibitor arcs
-  McrtNetTest *tests;
-  uint32_t *after;               // per transition t: the transition found enabled after t
   bool *used;                    // per transition: it discovered a marking
+  bool *adds;                    // per transition: it adds more tokens than it takes
   McrtNetMask *masks;            // the popcount sum of a marking (NULL: read each place)
   uint32_t nmasks, nwords;
   size_t state_bytes;
@@ -897,6 +891,9 @@ void mcrt_net_free(McrtCtx *ctx);
 // A new marking (state id, at discovery), discovered by firing transition
 // trans (UINT32_MAX: an initial marking).
 void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t trans);
+// A marking whose expansion emitted no successor: a deadlock, unless it was
+// looked at when found (a place near its counter's capacity, or no fast path).
+void mcrt_net_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 // The answers for people (after the summary), as MCC's lines (--mcc), and
 // as the report's "net" member (a leading comma and the member).
 void mcrt_net_print(FILE *f, McrtCtx *ctx);

@@ -18,17 +18,24 @@
 // parent, an earlier marking, was seen here before):
 // - token maxima: only the places t adds tokens to can exceed what earlier
 //   markings held, so only they are read;
-// - the tokens of the marking: a sum of popcounts of the packed words (bit j
-//   of every field weighs 2^j) when that takes fewer steps than reading each
-//   place;
+// - the tokens of the marking: only when t adds more tokens than it takes
+//   (else the parent, seen here before, held at least as many), then a sum
+//   of popcounts of the packed words (bit j of every field weighs 2^j) when
+//   that takes fewer steps than reading each place;
 // - stable places: a place differs from the initial marking in some marking
 //   seen iff a transition that changes it discovered a marking (one end of
 //   that step differs from the initial marking; the log path to a marking
 //   that differs goes through such a step), so each transition's places are
 //   marked the first time it discovers one;
-// - deadlock: the scan for an enabled transition starts at the one found
-//   last after the same t, reading only input and inhibitor places.
-// Every answer is the one of reading the whole marking each time.
+// - deadlock: not looked for at discovery. Every transition such a marking
+//   enables is an action that fires there (no counter blocks it), so it is
+//   a deadlock exactly when its expansion emits no successor: the search
+//   says so (mcrt_net_no_successor), which costs nothing more, where a scan
+//   for an enabled transition would read every transition of a deadlock.
+// Every answer is the one of reading the whole marking each time, once the
+// search is complete; a search stopped early has not expanded every marking
+// it found, so its deadlocks are those among the markings expanded (all of
+// them real, as the partial answer promises).
 #include "internal.h"
 
 #include <stdlib.h>
@@ -80,6 +87,43 @@ static int cmp_u32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+// The high bits above_threshold tests first, one mask per word in use; when
+// a threshold is below the counter's lo (every value is above it) there are
+// none and every place is read.
+static bool high_init(McrtNetRun *r) {
+  uint64_t *m = calloc(r->nwords + 1, sizeof *m);
+  if (!m)
+    return false;
+  r->high_exact = true;
+  for (uint32_t k = 0; k < r->nwatch; k++) {
+    const McrtNetField *f = &r->fields[r->watch[k]];
+    int64_t th = r->threshold[r->watch[k]] - f->lo; // in counter units
+    if (th < 0) {
+      r->high_exact = false;
+      break;
+    }
+    unsigned from = 63 - (unsigned)__builtin_clzll((uint64_t)th + 1);
+    for (unsigned j = from; j < f->width; j++) {
+      uint64_t bit = f->offset + j;
+      m[bit / 64] |= UINT64_C(1) << (bit % 64);
+    }
+  }
+  uint32_t n = 0;
+  for (uint32_t w = 0; w < r->nwords; w++)
+    n += m[w] != 0;
+  r->high = calloc(n + 1, sizeof *r->high);
+  if (!r->high) {
+    free(m);
+    return false;
+  }
+  for (uint32_t w = 0; r->high_exact && w < r->nwords; w++)
+    if (m[w])
+      r->high[r->nhigh++] = (McrtNetMask){w, 0, m[w]};
+  free(m);
+  r->fast = true;
+  return true;
+}
+
 // Builds the fast path's tables when the actions are the transitions (rule t
 // is transition t); else leaves it off.
 static bool fast_init(McrtCtx *ctx) {
@@ -97,16 +141,13 @@ static bool fast_init(McrtCtx *ctx) {
   r->gain = calloc(na, sizeof *r->gain);
   r->moved_start = calloc(nt, sizeof *r->moved_start);
   r->moved = calloc(na, sizeof *r->moved);
-  r->test_start = calloc(nt, sizeof *r->test_start);
-  r->tests = calloc(na, sizeof *r->tests);
-  r->after = calloc(nt, sizeof *r->after);
   r->used = calloc(nt, sizeof *r->used);
+  r->adds = calloc(nt, sizeof *r->adds);
   r->watch = calloc(np, sizeof *r->watch);
   int64_t *effect = calloc(np, sizeof *effect);
   uint32_t *seen = calloc(np, sizeof *seen), *touched = calloc(np, sizeof *touched);
-  if (!r->fields || !r->gain_start || !r->gain || !r->moved_start || !r->moved ||
-      !r->test_start || !r->tests || !r->after || !r->used || !r->watch || !effect || !seen ||
-      !touched) {
+  if (!r->fields || !r->gain_start || !r->gain || !r->moved_start || !r->moved || !r->used ||
+      !r->adds || !r->watch || !effect || !seen || !touched) {
     free(effect), free(seen), free(touched);
     return false;
   }
@@ -117,24 +158,19 @@ static bool fast_init(McrtCtx *ctx) {
     if (r->threshold[p] != INT64_MAX)
       r->watch[r->nwatch++] = p;
   }
-  uint32_t ngain = 0, nmoved = 0, ntests = 0;
+  uint32_t ngain = 0, nmoved = 0;
   for (uint32_t t = 0; t < n->ntrans; t++) {
-    r->gain_start[t] = ngain, r->moved_start[t] = nmoved, r->test_start[t] = ntests;
+    r->gain_start[t] = ngain, r->moved_start[t] = nmoved;
     for (uint64_t a = n->arc_start[t]; a < n->arc_start[t + 1]; a++) {
       const McrtNetArc *arc = &n->arcs[a];
       if (arc->kind == MCRT_ARC_OUT)
         effect[arc->place] += arc->weight;
       else if (arc->kind == MCRT_ARC_IN)
         effect[arc->place] -= arc->weight;
-      if (arc->kind != MCRT_ARC_OUT) {
-        const McrtNetField *f = &r->fields[arc->place];
-        r->tests[ntests++] = (McrtNetTest){f->offset / 8, f->offset % 8,
-                                           (UINT64_C(1) << f->width) - 1, arc->weight - f->lo,
-                                           arc->kind == MCRT_ARC_INHIBITOR};
-      }
     }
     // The places of t in place order, as the whole-marking scan meets them
     // (which place holds the most tokens first is the lowest one).
+    int64_t net_effect = 0;
     uint32_t ntouched = 0;
     for (uint64_t a = n->arc_start[t]; a < n->arc_start[t + 1]; a++)
       if (seen[n->arcs[a].place] != t + 1)
@@ -146,11 +182,12 @@ static bool fast_init(McrtCtx *ctx) {
         r->gain[ngain++] = p;
       if (effect[p] != 0)
         r->moved[nmoved++] = p;
+      net_effect += effect[p];
       effect[p] = 0;
     }
+    r->adds[t] = net_effect > 0;
   }
   r->gain_start[n->ntrans] = ngain, r->moved_start[n->ntrans] = nmoved;
-  r->test_start[n->ntrans] = ntests;
   free(effect), free(seen), free(touched);
 
   // The popcount sum: one mask per (word, bit j of a field) in use.
@@ -185,8 +222,7 @@ static bool fast_init(McrtCtx *ctx) {
         r->masks[r->nmasks++] = (McrtNetMask){(uint32_t)(c / maxw), (unsigned)(c % maxw), m[c]};
   }
   free(m);
-  r->fast = true;
-  return true;
+  return high_init(r);
 }
 
 bool mcrt_net_init(McrtCtx *ctx) {
@@ -240,8 +276,7 @@ void mcrt_net_free(McrtCtx *ctx) {
   free(r->fields);
   free(r->gain_start), free(r->gain);
   free(r->moved_start), free(r->moved);
-  free(r->test_start), free(r->tests);
-  free(r->after), free(r->used), free(r->masks), free(r->watch);
+  free(r->used), free(r->adds), free(r->masks), free(r->watch), free(r->high);
   free(r);
   ctx->net = NULL;
 }
@@ -275,27 +310,37 @@ static bool overflows(const McrtNet *n, uint32_t t, const int64_t *m, uint32_t *
   return false;
 }
 
-// The scan for an enabled transition reads arcs, not places: each test is
-// a load, a shift, a mask and one comparison, its operands precomputed.
-static bool enabled_packed(const McrtNetRun *r, uint32_t t, const uint8_t *state) {
-  for (uint32_t k = r->test_start[t]; k < r->test_start[t + 1]; k++) {
-    const McrtNetTest *x = &r->tests[k];
-    uint64_t w;
-    memcpy(&w, state + x->byte, sizeof w); // as mcrt_get reads it
-    if (((int64_t)((w >> x->shift) & x->mask) < x->need) != x->inhibitor)
-      return false;
+// Whether a place holds more than its threshold (the fast path's tables).
+// A counter above threshold th has a bit at or above floor(log2(th + 1)) set
+// (th in counter units): when no word of the marking has one of those bits
+// set, no place is above, which is the rule and takes a few word tests.
+static bool above_threshold(const McrtNetRun *r, const uint8_t *state) {
+  uint64_t high = 0;
+  for (uint32_t k = 0; k < r->nhigh; k++) {
+    uint64_t w; // the slack after a state makes the last word readable, as for mcrt_get
+    memcpy(&w, state + (size_t)r->high[k].word * 8, sizeof w);
+    high |= w & r->high[k].mask;
   }
-  return true;
+  if (!high && r->high_exact)
+    return false;
+  for (uint32_t k = 0; k < r->nwatch; k++)
+    if (place_get(&r->fields[r->watch[k]], state) > r->threshold[r->watch[k]])
+      return true;
+  return false;
+}
+
+static void found_deadlock(McrtNetRun *r, uint64_t id) {
+  r->deadlocks++;
+  if (id < r->deadlock) // markings near a capacity are counted at discovery
+    r->deadlock = id;
 }
 
 // A marking discovered by transition t (fast path: see the top of the file).
 // False, having done nothing, where a place is above its threshold.
-static bool fast_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t t) {
-  const McrtNet *n = ctx->model->net;
+static bool fast_state(McrtCtx *ctx, const uint8_t *state, uint32_t t) {
   McrtNetRun *r = ctx->net;
-  for (uint32_t k = 0; k < r->nwatch; k++)
-    if (place_get(&r->fields[r->watch[k]], state) > r->threshold[r->watch[k]])
-      return false;
+  if (above_threshold(r, state))
+    return false;
   for (uint32_t k = r->gain_start[t]; k < r->gain_start[t + 1]; k++) {
     uint32_t p = r->gain[k];
     int64_t v = place_get(&r->fields[p], state);
@@ -305,28 +350,28 @@ static bool fast_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t
         r->max_place_at = p;
     }
   }
-  int64_t sum = marking_sum(r, state);
-  if (sum > r->max_sum)
-    r->max_sum = sum;
+  if (r->adds[t]) {
+    int64_t sum = marking_sum(r, state);
+    if (sum > r->max_sum)
+      r->max_sum = sum;
+  }
   if (!r->used[t]) {
     r->used[t] = true;
     for (uint32_t k = r->moved_start[t]; k < r->moved_start[t + 1]; k++)
       if (!r->changed[r->moved[k]])
         r->changed[r->moved[k]] = true, r->nchanged++;
   }
-  bool any = false;
-  uint32_t u = r->after[t];
-  for (uint32_t k = 0; k < n->ntrans && !any; k++, u = u + 1 == n->ntrans ? 0 : u + 1)
-    any = enabled_packed(r, u, state);
-  if (any)
-    r->after[t] = u == 0 ? n->ntrans - 1 : u - 1;
-  else if (r->deadlocks++ == 0)
-    r->deadlock = id;
-  return true;
+  return true; // a deadlock is the search's to tell (mcrt_net_no_successor)
+}
+
+void mcrt_net_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
+  McrtNetRun *r = ctx->net;
+  if (r->fast && !above_threshold(r, state))
+    found_deadlock(r, id);
 }
 
 void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t trans) {
-  if (ctx->net->fast && trans < ctx->model->net->ntrans && fast_state(ctx, id, state, trans))
+  if (ctx->net->fast && trans < ctx->model->net->ntrans && fast_state(ctx, state, trans))
     return;
   const McrtModel *mo = ctx->model;
   const McrtNet *n = mo->net;
@@ -373,6 +418,8 @@ void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t tr
           ctx->bound = MCRT_BOUND_NET_CAPACITY, ctx->bound_phase = MCRT_PHASE_SEARCH;
       }
     }
+  } else if (r->fast) {
+    return; // the search tells a deadlock (mcrt_net_no_successor)
   } else if (n->ntrans > 0) {
     // The transition found enabled last time first: neighbouring markings
     // tend to enable the same ones.
@@ -382,9 +429,7 @@ void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t tr
     if (any)
       r->hint = t == 0 ? n->ntrans - 1 : t - 1;
   }
-  if (!any) {
-    if (r->deadlocks++ == 0)
-      r->deadlock = id;
-  }
+  if (!any)
+    found_deadlock(r, id);
 }
 
