@@ -364,6 +364,7 @@ typedef struct McrtOptions {
   const char *resume_dir;     // --resume DIR
   bool por; // --por on: partial-order reduction (por.c)
   bool fixed_trace; // --fixed-trace: under MPI, the same trace whatever the number of ranks
+  bool order_free;  // --order free: threads insert successors as they make them (threads.c)
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
