@@ -548,8 +548,11 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   // Free order where no record depends on the ids' order within a level
   // beyond the log's own: not with liveness or the exports (the edge
   // table), nets and --por (their per-state records), accepting states,
-  // --disk, checkpoints; those run in fixed order (docs/DESIGN.md).
+  // --disk, checkpoints; nor under --max-steps, whose stop falls inside a
+  // level (the states found by then depend on the order). Those run in
+  // fixed order (docs/DESIGN.md).
   T->free_order = opt->order_free && T->precheck && !ctx->live && !ctx->net && !ctx->por &&
+                  opt->max_steps == MCRT_UNLIMITED &&
                   !m->is_accepting && !ctx->log.disk && !ctx->queue.disk && !opt->disk_dir &&
                   !opt->checkpoint_dir && !opt->resume_dir && !opt->dot_file &&
                   !opt->graph_file && !opt->tests_file;

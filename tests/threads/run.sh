@@ -41,6 +41,15 @@
 #     memory_bytes, peak_rss_bytes, bytes_per_state, the fingerprint set's
 #     bytes (threads grow it a window ahead), liveness.time_s and
 #     liveness.phases_s.
+# Each case and thread count is also run with --order free (the threads
+# insert successors as they make them: ids and parents depend on which
+# thread comes first), and compared with --threads 1 on what must not
+# depend on that: the exit code, stdout and the report without the trace
+# (the verdict, counts, depth, deadlocks, actions fired, reachables), and the
+# trace's number of steps (a shortest trace; the checker replays every trace
+# it prints, so a trace that is not a genuine run fails the run). Where free
+# order falls back to fixed order (liveness, exports, nets, --por, ...), the
+# runs are the fixed order's and compare the same way.
 # And (with the default cases or specs/filter.mc) the report's
 # liveness.phases_s at --threads 1 and 2: search, edges and scc times, the
 # edge and component counts, and the text report's liveness time: line.
@@ -86,6 +95,18 @@ report() { # FILE: the report without what depends on time and memory
          | if (.liveness | type) == "object" then .liveness |= del(.time_s, .phases_s) else . end' "$1"
 }
 
+answers() { # FILE: summary without the trace's steps (free order's may be another)
+  summary "$1" | grep -vE '^([0-9]+ |    )'
+}
+
+steps() { # FILE: the number of steps of its trace
+  grep -cE '^[0-9]+ ' "$1"
+}
+
+report_free() { # FILE: report without the traces (free order's may be others)
+  report "$1" | jq -S '.violations |= if type == "array" then map(.trace |= length) else . end'
+}
+
 same_edges() { # A B: two edge table dumps, both absent or equal byte for byte
   if [ -e "$1" ] || [ -e "$2" ]; then
     cmp -s "$1" "$2"
@@ -127,6 +148,21 @@ check() {
         ko "$label --threads $t: the report differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
       else
         ok "$label --threads $t (exit $code, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$tmp/o1"))"
+      fi
+      # shellcheck disable=SC2086
+      timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads "$t" --order free \
+        --report "$tmp/f$t.json" >"$tmp/f$t" 2>"$tmp/g$t"
+      code=$?
+      if [ "$code" != "$code1" ]; then
+        ko "$label --threads $t --order free: exit $code, $code1 with --threads 1 ($(head -2 "$tmp/g$t" | tr '\n' ' '))"
+      elif ! diff <(answers "$tmp/o1") <(answers "$tmp/f$t") >"$tmp/diff"; then
+        ko "$label --threads $t --order free: the answers differ from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+      elif [ "$(steps "$tmp/o1")" != "$(steps "$tmp/f$t")" ]; then
+        ko "$label --threads $t --order free: a trace of $(steps "$tmp/f$t") steps, $(steps "$tmp/o1") with --threads 1"
+      elif ! diff <(report_free "$tmp/r1.json") <(report_free "$tmp/f$t.json") >"$tmp/diff"; then
+        ko "$label --threads $t --order free: the report differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+      else
+        ok "$label --threads $t --order free (exit $code, $(steps "$tmp/f$t") trace steps)"
       fi
     done
   done
