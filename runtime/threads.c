@@ -63,6 +63,19 @@
 // the serial one the target's own commit came first). The edges come out
 // in the serial search's order with its ids: the same table at every N.
 //
+// Free order (--order free): the expand phase inserts each successor into
+// the set itself (a CAS; its home slot prefetched MCRT_BATCH candidates
+// before), and evaluates the invariants and reachables of the states it
+// made new at the end of each chunk; there is no insert phase, and one
+// barrier fewer per window. Whichever thread inserts a fingerprint first
+// makes that successor the new one, so a state's parent (a state of the
+// previous level, whichever it is) and the order of ids within a level
+// depend on the race: the levels, hence the counts of an exhaustive search,
+// the depth and a trace's length, do not. The commit is the same (a stop
+// still falls at a state of the serial search's count under --max-states).
+// The set is grown before the expand phase when the window could fill 95%
+// of its home slots, counting the most successors a state has had.
+//
 // Generated code keeps no mutable globals (its scratch state is on the C
 // stack, its error state in the McrtCtx it is given), so each thread runs it
 // with a context of its own whose emit hook is worker_emit below.
