@@ -16,12 +16,14 @@
 # before each run is recorded next to it, and a ratio measured under load
 # is a lower bound of what a quiet machine gives.
 #
-# Outputs go to bench/out/threads/ (threads.md, threads.csv, logs).
+# Outputs go to bench/out/threads/ (threads.md, threads.csv, logs), or
+# bench/out/threads-free/ with --order free.
 #
-# Usage: bench/threads.sh [--repeat N] [--threads T] [NAME...]
+# Usage: bench/threads.sh [--repeat N] [--threads T] [--order fixed|free] [NAME...]
 #   --repeat N   runs per setting (default 2; the fastest is kept)
 #   default NAMES: lamport.5 peterson.4 at.3 fischer.3 bakery.5 bakery.6
 #   --threads T  the thread count compared with 1 (default 2)
+#   --order O    the checker's --order (default fixed; one thread ignores it)
 #   MCGEN=/other/build/mcgen bench/threads.sh ...; BEEM_DIR overrides the
 #   suite (see tools/beem-dir).
 set -uo pipefail
@@ -29,17 +31,20 @@ cd "$(dirname "$0")/.." || exit 2
 MCGEN=${MCGEN:-$PWD/build/mcgen}
 REPEAT=2
 T=2
+ORDER=fixed
 names=()
 while [ $# -gt 0 ]; do
   case $1 in
   --repeat) REPEAT=$2; shift 2 ;;
   --threads) T=$2; shift 2 ;;
+  --order) ORDER=$2; shift 2 ;;
   *) names+=("$1"); shift ;;
   esac
 done
 [ ${#names[@]} -gt 0 ] || names=(lamport.5 peterson.4 at.3 fischer.3 bakery.5 bakery.6)
 beem=$(tools/beem-dir) || { echo "error: the BEEM suite is not there (tools/beem-dir)" >&2; exit 2; }
 out=bench/out/threads
+[ "$ORDER" = fixed ] || out=$out-$ORDER
 mkdir -p "$out"
 csv=$out/threads.csv
 echo "name,beem_states,threads,states,wall_s,cpu_s,states_per_wall_s,report_bytes_per_state,rss_bytes_per_state,load,expand_s,insert_s,commit_s" >"$csv"
@@ -62,7 +67,7 @@ for name in "${names[@]}"; do
     for r in $(seq "$REPEAT"); do
       load=$(cut -d' ' -f1 /proc/loadavg)
       /usr/bin/time -f '%e %U %S %M' -o "$out/$name.t$t.time" \
-        "$bin" --no-deadlock --progress 0 --threads "$t" --report "$out/$name.t$t.json" \
+        "$bin" --no-deadlock --progress 0 --threads "$t" --order "$ORDER" --report "$out/$name.t$t.json" \
         >"$out/$name.t$t.log" 2>&1
       read -r wall user sys rss_kb <"$out/$name.t$t.time"
       if [ -z "$best" ] || awk -v a="$wall" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then

@@ -50,6 +50,9 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
           "  --threads N            worker threads (default: the cores online; 1: the serial search)\n"
+          "  --order fixed|free     with threads: fixed (default) gives --threads 1's ids and\n"
+          "                         trace; free inserts states as threads make them (faster;\n"
+          "                         same counts and trace length, the trace may differ)\n"
           "  --fixed-trace          under mpirun: the same trace whatever the number of ranks\n"
           "                         (more CPU; without MPI every run gives the same trace)\n"
           "  --search bfs|odpor     breadth-first search (default), or optimal dynamic partial-order\n"
@@ -196,7 +199,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states",
         "--simulate", "--depth",        "--seed",
         "--disk",     "--checkpoint",   "--checkpoint-every", "--resume",
-        "--search",
+        "--search",   "--order",
     };
     bool known = false;
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
@@ -226,6 +229,13 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         opt->search = MCRT_SEARCH_ODPOR;
       else
         return bad(err, name, val, "bfs or odpor");
+    } else if (!strcmp(name, "--order")) {
+      if (!strcmp(val, "fixed"))
+        opt->order_free = false;
+      else if (!strcmp(val, "free"))
+        opt->order_free = true;
+      else
+        return bad(err, name, val, "fixed or free");
     } else if (!strcmp(name, "--max-states")) {
       if (!parse_u64(val, &opt->max_states))
         return bad(err, name, val, "a number of states");

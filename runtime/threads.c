@@ -63,6 +63,19 @@
 // the serial one the target's own commit came first). The edges come out
 // in the serial search's order with its ids: the same table at every N.
 //
+// Free order (--order free): the expand phase inserts each successor into
+// the set itself (a CAS; its home slot prefetched MCRT_BATCH candidates
+// before), and evaluates the invariants and reachables of the states it
+// made new at the end of each chunk; there is no insert phase, and one
+// barrier fewer per window. Whichever thread inserts a fingerprint first
+// makes that successor the new one, so a state's parent (a state of the
+// previous level, whichever it is) and the order of ids within a level
+// depend on the race: the levels, hence the counts of an exhaustive search,
+// the depth and a trace's length, do not. The commit is the same (a stop
+// still falls at a state of the serial search's count under --max-states).
+// The set is grown before the expand phase when the window could fill 95%
+// of its home slots, counting the most successors a state has had.
+//
 // Generated code keeps no mutable globals (its scratch state is on the C
 // stack, its error state in the McrtCtx it is given), so each thread runs it
 // with a context of its own whose emit hook is worker_emit below.
@@ -127,6 +140,8 @@ typedef struct Worker {
   uint64_t *fired, *bound_fired; // per action
   uint64_t bound_transitions, deadlocks;
   bool truncated;
+  uint32_t maxsucc; // free order: the most successors a state of its had
+  uint32_t nbatch; // free order: its last candidates, prefetched, not yet inserted
   bool pending; // liveness: it wrote an edge to MCRT_ID_PENDING (see fix_phase)
 } Worker;
 
@@ -161,6 +176,8 @@ struct Threads {
   bool at_bound;      // the window's states are at --max-depth
   bool solo;          // this thread does the window's phases alone
   bool parallel_insert; // the insert phase runs
+  bool free_order;      // --order free: the expand phase inserts (see "Free order" above)
+  uint32_t maxsucc;     // free order: the most successors a state had so far
   bool precheck;      // evaluate invariants and reachables in the insert phase
   bool parallel_commit; // the commit may run on every thread (see commit_parallel)
   McrtQueueSpan *spans; // the parallel commit: where the window's new states go
@@ -211,6 +228,14 @@ static uint32_t owner(const Threads *T, McrtFp fp) {
 // ---------------------------------------------------------------------------
 // Expand.
 
+// Free order: inserts a candidate now; FULL leaves it to the commit (lookup
+// INSERT, as in fixed order).
+static void insert_free(Worker *w, Succ *e) {
+  McrtFpResult r = mcrt_fpset_insert(&w->T->ctx->set, e->p.fp);
+  if (r != MCRT_FP_FULL)
+    e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
+}
+
 static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint64_t rule) {
   Worker *w = wc->worker;
   Threads *T = w->T;
@@ -248,6 +273,17 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
     return false;
   }
   w->arena_len += T->stride; // keep the bytes: the state may be new
+  if (T->free_order) {
+    // Inserted by this thread (whichever thread comes first makes it NEW),
+    // MCRT_BATCH candidates after its home slot was prefetched, as the
+    // serial search does: the probes' cache misses overlap.
+    mcrt_fpset_prefetch(&T->ctx->set, e->p.fp);
+    if (w->nbatch == MCRT_BATCH)
+      insert_free(w, &w->succ[w->nsucc - 1 - MCRT_BATCH]);
+    else
+      w->nbatch++;
+    return false;
+  }
   if (!T->parallel_insert)
     return false;
   // Not looked up here: its owner's insertion is the one probe of the set
@@ -273,6 +309,8 @@ static void save_error(Worker *w, Slot *sl) {
   mcrt_clear_error(&w->ctx);
 }
 
+static void precheck(Worker *w, Succ *e, const uint8_t *st);
+
 static void expand_state(Worker *w, uint64_t i) {
   Threads *T = w->T;
   McrtCtx *wc = &w->ctx;
@@ -294,6 +332,8 @@ static void expand_state(Worker *w, uint64_t i) {
   }
   w->slot = i;
   mcrt_expand(wc, st);
+  if (sl->nsucc > w->maxsucc)
+    w->maxsucc = sl->nsucc;
   if (mcrt_failed(wc)) {
     save_error(w, sl);
     return;
@@ -314,8 +354,19 @@ static void expand_phase(Worker *w) {
       return;
     w->chunk[w->nchunks++] = (uint32_t)(a / CHUNK);
     uint64_t b = a + CHUNK < T->nwin ? a + CHUNK : T->nwin;
+    uint64_t first = w->nsucc;
     for (uint64_t i = a; i < b && !w->oom; i++)
       expand_state(w, i);
+    if (!T->free_order || w->oom)
+      continue;
+    // Free order: the chunk's last insertions, then the invariants and
+    // reachables of the states this thread made new (in fixed order, the
+    // insert phase's owner evaluates them).
+    for (; w->nbatch > 0; w->nbatch--)
+      insert_free(w, &w->succ[w->nsucc - w->nbatch]);
+    for (uint64_t k = first; T->precheck && k < w->nsucc; k++)
+      if (w->succ[k].p.lookup == MCRT_LOOKUP_NEW)
+        precheck(w, &w->succ[k], w->arena + w->succ[k].state);
   }
 }
 
@@ -505,8 +556,20 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   memset(T, 0, sizeof *T);
   T->ctx = ctx;
   T->stride = ctx->state_bytes + MCRT_SLACK;
-  T->parallel_insert = true;
-  T->precheck = T->parallel_insert && m->nreachables <= 64;
+  const McrtOptions *opt = ctx->opt;
+  T->precheck = m->nreachables <= 64;
+  // Free order where no record depends on the ids' order within a level
+  // beyond the log's own: not with liveness or the exports (the edge
+  // table), nets and --por (their per-state records), accepting states,
+  // --disk, checkpoints; nor under --max-steps, whose stop falls inside a
+  // level (the states found by then depend on the order). Those run in
+  // fixed order (docs/DESIGN.md).
+  T->free_order = opt->order_free && T->precheck && !ctx->live && !ctx->net && !ctx->por &&
+                  opt->max_steps == MCRT_UNLIMITED &&
+                  !m->is_accepting && !ctx->log.disk && !ctx->queue.disk && !opt->disk_dir &&
+                  !opt->checkpoint_dir && !opt->resume_dir && !opt->dot_file &&
+                  !opt->graph_file && !opt->tests_file;
+  T->parallel_insert = !T->free_order;
   // What the serial steps do besides counting, logging and queueing needs
   // them: a net's and --por's per-state records, the accepting states'
   // count, --disk's files. Liveness's records are written in place (its
@@ -911,6 +974,22 @@ static bool make_room(Threads *T) {
   return true;
 }
 
+// Free order: grows the set before the expand phase inserts, when the
+// window's states could fill 95% of its home slots, counting each with the
+// most successors a state had so far (16 before any was expanded). A growth
+// past --memory is not made here: an insertion the full set refuses is left
+// to the commit, which meets the bound where the serial search does. False:
+// the memory bound (hit).
+static bool make_room_free(Threads *T) {
+  McrtCtx *ctx = T->ctx;
+  uint64_t cand = T->nwin * (T->maxsucc ? T->maxsucc : 16);
+  while (mcrt_fpset_count(&ctx->set) + cand >= ctx->set.capacity - ctx->set.capacity / 20 &&
+         mcrt_grow_set_bytes(ctx) <= ctx->opt->memory)
+    if (!grow_set(T))
+      return false;
+  return true;
+}
+
 void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
   const McrtModel *m = ctx->model;
   const McrtOptions *opt = ctx->opt;
@@ -954,12 +1033,17 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
       w->nsucc = 0, w->arena_len = 0, w->nerrs = 0, w->nchunks = 0;
       memset(w->own_len, 0, T.n * sizeof *w->own_len);
     }
+    if (T.free_order && !T.at_bound && !make_room_free(&T))
+      break;
     double t0 = mcrt_now();
     run(&T, PHASE_EXPAND);
     double t1 = mcrt_now();
     ctx->phase_s[0] += t1 - t0;
-    for (uint32_t i = 0; i < T.n; i++)
+    for (uint32_t i = 0; i < T.n; i++) {
       ok &= !T.w[i].oom;
+      if (T.w[i].maxsucc > T.maxsucc)
+        T.maxsucc = T.w[i].maxsucc;
+    }
     ctx->engine_bytes = buffer_bytes(&T);
     if (!ok) {
       mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_SEARCH);

@@ -41,6 +41,18 @@
 #     memory_bytes, peak_rss_bytes, bytes_per_state, the fingerprint set's
 #     bytes (threads grow it a window ahead), liveness.time_s and
 #     liveness.phases_s.
+# Each case and thread count is also run with --order free (the threads
+# insert successors as they make them: ids and parents depend on which
+# thread comes first), and compared with --threads 1 on what must not
+# depend on that: the exit code; after an exhaustive search, stdout and the
+# report (the verdict, counts, depth, deadlocks, actions fired,
+# reachables); after a stop (a violation, a bound), the verdict, the depth,
+# the bound, and under --max-states the states (the bound is exact: the
+# other counts at a stop depend on which states a level gave first); and
+# the trace's number of steps (a shortest trace; the checker replays every
+# trace it prints, so a trace that is not a genuine run fails the run). Where free
+# order falls back to fixed order (liveness, exports, nets, --por, ...), the
+# runs are the fixed order's and compare the same way.
 # And (with the default cases or specs/filter.mc) the report's
 # liveness.phases_s at --threads 1 and 2: search, edges and scc times, the
 # edge and component counts, and the text report's liveness time: line.
@@ -86,6 +98,29 @@ report() { # FILE: the report without what depends on time and memory
          | if (.liveness | type) == "object" then .liveness |= del(.time_s, .phases_s) else . end' "$1"
 }
 
+answers() { # FILE EXIT VARIANT: what free order must give as --threads 1 does (see above)
+  if [ "$2" = 0 ]; then
+    summary "$1" | grep -vE '^([0-9]+ |    )'
+  elif [[ $3 == *--max-states* ]]; then
+    grep -E '^(result|depth|states):' "$1"
+  else
+    grep -E '^(result|depth):' "$1"
+  fi
+}
+
+steps() { # FILE: the number of steps of its trace
+  grep -cE '^[0-9]+ ' "$1"
+}
+
+report_free() { # FILE EXIT VARIANT: as answers, the traces by their length
+  local keep='{verdict, depth, bound_hit, stopped_in, exit_code}'
+  [ "$2" = 0 ] && keep=.
+  [[ $2 != 0 && $3 == *--max-states* ]] &&
+    keep='{verdict, depth, bound_hit, stopped_in, exit_code, states}'
+  report "$1" | jq -S "$keep"' | if (.violations | type) == "array" then
+                                   .violations |= map(.trace |= length) else . end'
+}
+
 same_edges() { # A B: two edge table dumps, both absent or equal byte for byte
   if [ -e "$1" ] || [ -e "$2" ]; then
     cmp -s "$1" "$2"
@@ -127,6 +162,23 @@ check() {
         ko "$label --threads $t: the report differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
       else
         ok "$label --threads $t (exit $code, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$tmp/o1"))"
+      fi
+      # shellcheck disable=SC2086
+      timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads "$t" --order free \
+        --report "$tmp/f$t.json" >"$tmp/f$t" 2>"$tmp/g$t"
+      code=$?
+      if [ "$code" != "$code1" ]; then
+        ko "$label --threads $t --order free: exit $code, $code1 with --threads 1 ($(head -2 "$tmp/g$t" | tr '\n' ' '))"
+      elif ! diff <(answers "$tmp/o1" "$code" "$variant") <(answers "$tmp/f$t" "$code" "$variant") \
+        >"$tmp/diff"; then
+        ko "$label --threads $t --order free: the answers differ from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+      elif [ "$(steps "$tmp/o1")" != "$(steps "$tmp/f$t")" ]; then
+        ko "$label --threads $t --order free: a trace of $(steps "$tmp/f$t") steps, $(steps "$tmp/o1") with --threads 1"
+      elif ! diff <(report_free "$tmp/r1.json" "$code" "$variant") \
+        <(report_free "$tmp/f$t.json" "$code" "$variant") >"$tmp/diff"; then
+        ko "$label --threads $t --order free: the report differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+      else
+        ok "$label --threads $t --order free (exit $code, $(steps "$tmp/f$t") trace steps)"
       fi
     done
   done

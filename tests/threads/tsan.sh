@@ -9,8 +9,10 @@
 # locks (big.mc with --compact-set), liveness (filter.mc; mcs.1: windows
 # expanded by several threads; wide_live.mc: the edge table, the property
 # bits and the ids in the set written by every thread in the parallel
-# commit, in both id layouts), a violation with a trace (philosophers.mc) and a run-time error
-# (tests/e2e/specs, the first spec expecting one).
+# commit, in both id layouts), a violation with a trace (philosophers.mc), a run-time error
+# (tests/e2e/specs, the first spec expecting one), and --order free (the
+# expand phase inserting into the shared set, the set grown before it) on
+# exhaustive searches, whose answers are --threads 1's.
 #
 # Usage: tests/threads/tsan.sh [BUILD_DIR]
 set -uo pipefail
@@ -67,6 +69,9 @@ case_ wide tests/threads/wide.mc "" "--no-deadlock" # the parallel commit
 case_ wide-live tests/threads/wide_live.mc "" "" # the parallel commit writing the edge table
 case_ wide-live-fp128 tests/threads/wide_live.mc "" "--fingerprint 128" # ids beside the table
 case_ peterson-fp128 specs/peterson.mc "-D N=6" "--fingerprint 128" # the set grown by every thread
+case_ peterson-free specs/peterson.mc "-D N=6" "--order free"
+case_ wide-free tests/threads/wide.mc "" "--no-deadlock --order free"
+case_ wide-free-compact tests/threads/wide.mc "" "--no-deadlock --order free --compact-set"
 err=$(grep -l 'EXPECT-OUTPUT: .*error' tests/e2e/specs/*.mc | head -1)
 [ -n "$err" ] && case_ "$(basename "$err" .mc)" "$err" "" ""
 
