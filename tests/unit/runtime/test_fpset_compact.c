@@ -280,22 +280,31 @@ Test(fpset_compact, offset_limit_full) {
   mcrt_fpset_free(&s);
 }
 
-// Threads insert overlapping ranges at once (the region locks): each
-// fingerprint has exactly one NEW among all of them.
-#define RACE_THREADS 4
-#define RACE_N 200000
+// Threads insert the same n fingerprints at once (the region locks), thread
+// `index` taking them in the order order(k, index, n) gives (a permutation
+// of 0..n-1 for each): each must have exactly one NEW among all of them, and
+// the set must count n.
+#define RACE_MAX_THREADS 8
+typedef uint64_t RaceOrder(uint64_t k, unsigned index, uint64_t n);
 typedef struct Racer {
   McrtFpSet *set;
+  const uint64_t *fps;
+  uint64_t n;
+  RaceOrder *order;
   _Atomic uint32_t *wins;
   unsigned index;
 } Racer;
 
+// Each thread in its own order: a stride of 7919, prime to the n used here.
+static uint64_t stride_order(uint64_t k, unsigned index, uint64_t n) {
+  return (k * 7919 + index * 104729) % n;
+}
+
 static void *race(void *arg) {
   Racer *r = arg;
-  for (uint64_t k = 0; k < RACE_N; k++) {
-    uint64_t i = (k * 7919 + r->index * 104729) % RACE_N; // each thread in its own order
-    uint64_t v = i / 2 * (UINT64_MAX / RACE_N * 2) + i % 2; // pairs on a home, 4 homes apart
-    McrtFpResult res = mcrt_fpset_insert(r->set, fp64(v));
+  for (uint64_t k = 0; k < r->n; k++) {
+    uint64_t i = r->order(k, r->index, r->n);
+    McrtFpResult res = mcrt_fpset_insert(r->set, fp64(r->fps[i]));
     if (res == MCRT_FP_NEW)
       atomic_fetch_add(&r->wins[i], 1);
     else if (res != MCRT_FP_OLD)
@@ -304,27 +313,41 @@ static void *race(void *arg) {
   return NULL;
 }
 
-Test(fpset_compact, threads_one_winner) {
-  McrtFpSet s;
-  cr_assert(mcrt_fpset_init_compact(&s, RACE_N * 2));
-  s.shared = true;
-  _Atomic uint32_t *wins = calloc(RACE_N, sizeof *wins);
-  pthread_t t[RACE_THREADS];
-  Racer r[RACE_THREADS];
-  for (unsigned i = 0; i < RACE_THREADS; i++) {
-    r[i] = (Racer){&s, wins, i};
+static void race_all(McrtFpSet *s, const uint64_t *fps, uint64_t n, unsigned threads,
+                     RaceOrder *order) {
+  cr_assert(threads <= RACE_MAX_THREADS && (order != stride_order || n % 7919 != 0));
+  _Atomic uint32_t *wins = calloc(n, sizeof *wins);
+  cr_assert(wins);
+  pthread_t t[RACE_MAX_THREADS];
+  Racer r[RACE_MAX_THREADS];
+  for (unsigned i = 0; i < threads; i++) {
+    r[i] = (Racer){s, fps, n, order, wins, i};
     cr_assert_eq(pthread_create(&t[i], NULL, race, &r[i]), 0);
   }
-  for (unsigned i = 0; i < RACE_THREADS; i++) {
+  for (unsigned i = 0; i < threads; i++) {
     void *ret;
     pthread_join(t[i], &ret);
     cr_assert_null(ret, "a thread saw FULL");
   }
-  for (uint64_t i = 0; i < RACE_N; i++)
+  for (uint64_t i = 0; i < n; i++)
     cr_assert_eq(atomic_load(&wins[i]), 1, "fingerprint %llu won %u times", (unsigned long long)i,
                  atomic_load(&wins[i]));
-  cr_assert_eq(mcrt_fpset_count(&s), RACE_N);
-  free(wins);
+  cr_assert_eq(mcrt_fpset_count(s), n);
+  free((void *)wins);
+}
+
+// Pairs of fingerprints on a home, 4 homes apart.
+#define RACE_N 200000
+Test(fpset_compact, threads_one_winner) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init_compact(&s, RACE_N * 2));
+  s.shared = true;
+  uint64_t *fps = malloc(RACE_N * sizeof *fps);
+  cr_assert(fps);
+  for (uint64_t i = 0; i < RACE_N; i++)
+    fps[i] = i / 2 * (UINT64_MAX / RACE_N * 2) + i % 2;
+  race_all(&s, fps, RACE_N, 4, stride_order);
+  free(fps);
   mcrt_fpset_free(&s);
 }
 
@@ -385,24 +408,10 @@ Test(fpset_compact, every_remainder_width) {
 // fingerprint has exactly one NEW, and all are there at the end.
 #define EDGE_REGIONS 32
 #define EDGE_N (EDGE_REGIONS * 24 * 8)
-typedef struct EdgeRacer {
-  McrtFpSet *set;
-  const uint64_t *fps;
-  _Atomic uint32_t *wins;
-  unsigned index;
-} EdgeRacer;
 
-static void *race_edges(void *arg) {
-  EdgeRacer *r = arg;
-  for (uint64_t k = 0; k < EDGE_N; k++) {
-    uint64_t i = (k * 8 + k / (EDGE_N / 8) + r->index * 5) % EDGE_N; // one entry per home in turn
-    McrtFpResult res = mcrt_fpset_insert(r->set, fp64(r->fps[i]));
-    if (res == MCRT_FP_NEW)
-      atomic_fetch_add(&r->wins[i], 1);
-    else if (res != MCRT_FP_OLD)
-      return (void *)1;
-  }
-  return NULL;
+// One entry per home in turn, the threads a few entries apart.
+static uint64_t edge_order(uint64_t k, unsigned index, uint64_t n) {
+  return (k * 8 + k / (n / 8) + index * 5) % n;
 }
 
 static void race_edges_round(void) {
@@ -416,27 +425,12 @@ static void race_edges_round(void) {
       for (uint64_t j = 0; j < 8; j++)
         fps[n++] = h * s.divisor + j * (s.divisor / 9);
   cr_assert_eq(n, EDGE_N);
-  _Atomic uint32_t *wins = calloc(EDGE_N, sizeof *wins);
-  pthread_t t[RACE_THREADS];
-  EdgeRacer r[RACE_THREADS];
-  for (unsigned i = 0; i < RACE_THREADS; i++) {
-    r[i] = (EdgeRacer){&s, fps, wins, i};
-    cr_assert_eq(pthread_create(&t[i], NULL, race_edges, &r[i]), 0);
-  }
-  for (unsigned i = 0; i < RACE_THREADS; i++) {
-    void *ret;
-    pthread_join(t[i], &ret);
-    cr_assert_null(ret, "a thread saw FULL");
-  }
+  race_all(&s, fps, EDGE_N, 4, edge_order);
   for (uint64_t i = 0; i < EDGE_N; i++) {
-    cr_assert_eq(atomic_load(&wins[i]), 1, "fingerprint %llu won %u times",
-                 (unsigned long long)i, atomic_load(&wins[i]));
     cr_assert(mcrt_fpset_contains(&s, fp64(fps[i])));
     cr_assert(!mcrt_fpset_contains(&s, fp64(fps[i] + 1)));
   }
-  cr_assert_eq(mcrt_fpset_count(&s), EDGE_N);
   check_layout(&s);
-  free(wins);
   mcrt_fpset_free(&s);
 }
 
@@ -476,69 +470,32 @@ Test(fpset_compact, growth_within_budget) {
   }
 }
 
-// Many threads insert random fingerprints at once, each all of them from its
-// own starting point, up to a load of 0.94 (long clusters across regions and
+// Many threads insert random fingerprints at once, each all of them in its
+// own order, up to a load of 0.94 (long clusters across regions and
 // blocks): each has exactly one NEW, all are there, the bits and offsets are
 // right.
-#define MANY_THREADS 8
 #define MANY_N 100000
-typedef struct ManyRacer {
-  McrtFpSet *set;
-  const uint64_t *fps;
-  _Atomic uint32_t *wins;
-  unsigned index;
-} ManyRacer;
-
-static void *race_many(void *arg) {
-  ManyRacer *r = arg;
-  for (uint64_t k = 0; k < MANY_N; k++) {
-    uint64_t i = (k + r->index * (MANY_N / MANY_THREADS)) % MANY_N;
-    McrtFpResult res = mcrt_fpset_insert(r->set, fp64(r->fps[i]));
-    if (res == MCRT_FP_NEW)
-      atomic_fetch_add(&r->wins[i], 1);
-    else if (res != MCRT_FP_OLD)
-      return (void *)1;
-  }
-  return NULL;
-}
-
 Test(fpset_compact, many_threads_high_load) {
   McrtFpSet s;
   memset(&s, 0, sizeof s);
   cr_assert(mcrt_fpc_init(&s, MANY_N * 100 / 94));
   s.shared = true;
   uint64_t *fps = malloc(MANY_N * sizeof *fps), x = 7;
-  _Atomic uint32_t *wins = calloc(MANY_N, sizeof *wins);
-  cr_assert(fps && wins);
+  cr_assert(fps);
   for (uint64_t i = 0; i < MANY_N; i++)
     fps[i] = splitmix(&x); // distinct with overwhelming probability: checked below
-  pthread_t t[MANY_THREADS];
-  ManyRacer r[MANY_THREADS];
-  for (unsigned i = 0; i < MANY_THREADS; i++) {
-    r[i] = (ManyRacer){&s, fps, wins, i};
-    cr_assert_eq(pthread_create(&t[i], NULL, race_many, &r[i]), 0);
-  }
-  for (unsigned i = 0; i < MANY_THREADS; i++) {
-    void *ret;
-    pthread_join(t[i], &ret);
-    cr_assert_null(ret, "a thread saw FULL");
-  }
-  for (uint64_t i = 0; i < MANY_N; i++)
-    cr_assert_eq(atomic_load(&wins[i]), 1, "fingerprint %llu won %u times",
-                 (unsigned long long)i, atomic_load(&wins[i]));
+  race_all(&s, fps, MANY_N, 8, stride_order);
   qsort(fps, MANY_N, sizeof *fps, cmp_u64);
   for (uint64_t i = 0; i < MANY_N; i++) {
     cr_assert(i == 0 || fps[i] != fps[i - 1]);
     cr_assert(mcrt_fpset_contains(&s, fp64(fps[i])));
   }
-  cr_assert_eq(mcrt_fpset_count(&s), MANY_N);
   check_layout(&s);
   cr_assert(mcrt_fpset_grow(&s));
   check_layout(&s);
   for (uint64_t i = 0; i < MANY_N; i++)
     cr_assert(mcrt_fpset_contains(&s, fp64(fps[i])));
   free(fps);
-  free((void *)wins);
   mcrt_fpset_free(&s);
 }
 
