@@ -650,12 +650,13 @@ typedef struct McrtPorStats {
 } McrtPorStats;
 McrtPorStats mcrt_por_stats(const McrtCtx *ctx);
 // After the options are read: -1 to go on, else MCRT_EXIT_USAGE after a
-// message (no tables, liveness, the MPI engine).
+// message (no tables, a net, liveness, the MPI engine).
 int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err);
 // The default of --por: 0 (off), unless the runtime is built with
 // -DMCRT_POR_DEFAULT=1 (make POR_DEFAULT=1). Then a run without --por
 // reduces wherever --por on would be accepted and would apply (mcrt_por_fits),
-// and goes without elsewhere (liveness, --search odpor, --checkpoint, ...),
+// and goes without elsewhere (liveness, a net, --max-depth, --search odpor,
+// --checkpoint, ...),
 // as with --por off; an explicit --por on is refused there as ever.
 #ifndef MCRT_POR_DEFAULT
 #define MCRT_POR_DEFAULT 0

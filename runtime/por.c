@@ -902,7 +902,11 @@ McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
 }
 
 bool mcrt_por_fits(const McrtModel *m, const McrtOptions *opt) {
-  return m->deps && !mcrt_liveness_wanted(m, opt) && !mcrt_engine.search &&
+  // Not under --max-depth either: a reduced state at the bound may hide a
+  // violation the full search meets there (the run says incomplete, but a
+  // default should not change what --max-depth answers).
+  return m->deps && !m->net && opt->max_depth == MCRT_UNLIMITED &&
+         !mcrt_liveness_wanted(m, opt) && !mcrt_engine.search &&
          opt->search == MCRT_SEARCH_BFS && !opt->checkpoint_dir && !opt->resume_dir &&
          !opt->sim_runs;
 }
@@ -913,6 +917,13 @@ int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
   if (!m->deps) {
     fprintf(err, "error: --por on: this checker has no dependency tables (the model has more "
                  "than 2^20 action rules or state cells); run with --por off\n");
+    return MCRT_EXIT_USAGE;
+  }
+  if (m->net) {
+    fprintf(err, "error: --por on: a place/transition net's answers (the state space, token "
+                 "bounds, 1-safety, quasi-liveness, stable places, liveness) are those of the "
+                 "whole reachability graph, which the reduction does not keep; run with --por "
+                 "off\n");
     return MCRT_EXIT_USAGE;
   }
   if (mcrt_liveness_wanted(m, opt)) {

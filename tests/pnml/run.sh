@@ -101,6 +101,16 @@ rc=$?
 jq_is cd2 '[.net.complete, .net.states.tag, .net.deadlock.value, .net.quasi_live.value, .net.one_safe.value, .net.live.tag]' \
   '[false,"partial",null,null,false,"partial"]'
 
+# --por on is refused for a net (exit 2, saying why): the answers are those
+# of the whole reachability graph, which the reduction does not keep.
+"$work/inhibitor_countdown" --por on --liveness off --progress 0 >"$work/por.out" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "^error: --por on: a place/transition net's answers" "$work/por.out"; then
+  ok
+else
+  bad "inhibitor_countdown --por on: exit $rc, expected 2 and why: $(head -2 "$work/por.out")"
+fi
+
 # mcgen --net-info: the ring's one P-semiflow (place names: p1 is "first").
 if "$mcgen" --net-info "$here/nets/cycle.pnml" >"$work/info" 2>&1 &&
    grep -q 'first + p2 = 1' "$work/info" && grep -q 'first <= 1' "$work/info"; then ok; else
