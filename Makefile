@@ -49,7 +49,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile bench-mpi mpi-tests clean conformance conformance-tests docs-tests debug-tests \
         layers-tests pnml-tests petri-tests threads-tests disk-tests \
-        install uninstall install-tests extern-tests scenario-tests odpor-tests
+        install uninstall install-tests extern-tests scenario-tests odpor-tests matrix-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -162,6 +162,7 @@ TEST_SUITES += mpi-tests
 TEST_SUITES += disk-tests
 TEST_SUITES += por-tests
 TEST_SUITES += odpor-tests
+TEST_SUITES += matrix-tests
 
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
@@ -249,6 +250,11 @@ e2e-tests: all asan-runtime
 # LIMIT).
 por-tests: all
 	tests/por/run.sh $(B)
+
+# Every checker option with every other against the serial run, and random
+# SIGINT/SIGTERM with checkpoints resumed (tests/matrix/run.py).
+matrix-tests: all
+	tests/matrix/run.py $(B)
 
 # The MPI engine (mcgen --mpi) under mpirun -np 1..4 against the serial
 # checker (tests/mpi/run.sh); it says so loudly and skips without mpirun.

@@ -1,0 +1,382 @@
+#!/usr/bin/env python3
+"""Every checker option with every other, against the serial run.
+
+Usage: tests/matrix/run.py [BUILD_DIR]    (default: build, from the repo root)
+
+Each check prints `PASS name` or `FAIL name: why`; the last line is exactly
+`N passed, N failed`, and the exit status is non-zero on a failure.
+
+1. The option matrix. For each spec of specs/, tests/e2e/specs, tests/dve,
+   four BEEM instances and two MCC nets (when ../shared/suites is there; a
+   NOTE when not), the answer-changing options are taken in every
+   combination: deadlocks checked or not, --symmetry on or off (specs with
+   a scalarset), --max-states 1|7|100, --max-depth 3, --por on|off,
+   --liveness on|off (specs with properties). Each combination runs once
+   serially (--threads 1), the reference, then under a sample of the engine
+   options (--threads 1|2|4, --order fixed|free, --disk, --compact-set,
+   --fingerprint 128, --report), the same sample for a spec at every run.
+   What must hold, from docs/DESIGN.md:
+   - the exit code is 0 to 3, and agrees with the summary's `result:` line
+     and the report's `verdict` and `exit_code`; the report parses, its
+     counts are the summary's; a violation other than a reachable has a
+     trace no longer than the depth (a failing step ends one step further);
+   - a refusal (exit 2) says `error:`, and the reference refuses too;
+   - fixed order gives the reference's exit code, counts, violation and
+     trace, step for step; free order its exit code, violation and trace
+     length, and its counts when the search ran to its end or stopped at
+     --max-depth (at a --max-states stop only the states: the transitions
+     depend on the race; inside a violation's level either order may stop
+     first, exit 1 or 3);
+   - a --max-states N stop has exactly N states;
+   - --por on: the verdict of the exhaustive run without it, and no more
+     states when nothing is violated;
+   - with a scalarset, symmetry on and off agree on the verdict.
+2. Signals. adding.2 (836,838 states; BEEM) runs --no-deadlock under a
+   random engine (threads, order, --disk, --compact-set, --checkpoint every
+   0.001 to 0.01 minutes) and gets SIGINT or SIGTERM at a random moment:
+   exit 3 with a report that says `interrupted` and the signal, or, when
+   the run ended first, the uninterrupted counts. A checkpointed run is
+   resumed, under another random engine and perhaps interrupted again,
+   until it ends: with exactly the uninterrupted counts.
+
+Environment: MATRIX_SAMPLE (engine combinations per reference, default 3),
+MATRIX_SIGNALS (interrupted runs, default 8), MATRIX_SEED (default 1).
+"""
+import itertools
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, 'build'))
+MCGEN = os.path.join(BUILD, 'mcgen')
+SAMPLE = int(os.environ.get('MATRIX_SAMPLE', '3'))
+SIGNALS = int(os.environ.get('MATRIX_SIGNALS', '8'))
+SEED = int(os.environ.get('MATRIX_SEED', '1'))
+WORK = tempfile.mkdtemp(prefix='mcgen-matrix.')
+passed = failed = 0
+
+
+def result(name, why):
+    global passed, failed
+    if why:
+        failed += 1
+        print('FAIL %s: %s' % (name, why), flush=True)
+    else:
+        passed += 1
+        print('PASS %s' % name, flush=True)
+
+
+def suites_dir():
+    d = ROOT
+    while d != '/':
+        d = os.path.dirname(d)
+        if os.path.isfile(os.path.join(d, 'shared/suites/beem/beem_expected.csv')):
+            return os.path.join(d, 'shared/suites')
+    return None
+
+
+class Run:
+    """One checker run: exit code, summary figures, report."""
+
+    def __init__(self, exe, opts, timeout=120):
+        self.cmd = [exe, '--progress', '0'] + opts
+        report = opts[opts.index('--report') + 1] if '--report' in opts else None
+        if report and os.path.exists(report):
+            os.unlink(report)
+        try:
+            p = subprocess.run(self.cmd, capture_output=True, timeout=timeout)
+            self.rc = p.returncode
+            self.out = p.stdout.decode('utf-8', 'replace')
+            self.err = p.stderr.decode('utf-8', 'replace')
+        except subprocess.TimeoutExpired:
+            self.rc, self.out, self.err = 'timeout', '', ''
+        def figure(key):
+            m = re.search(r'^%s:\s+(\d+)' % key, self.out, re.M)
+            return int(m.group(1)) if m else None
+        self.states, self.transitions, self.depth = (figure(k) for k in
+                                                     ('states', 'transitions', 'depth'))
+        m = re.search(r'^result: (\w+)', self.out, re.M)
+        self.result = m.group(1) if m else None
+        m = re.search(r'^violation: (.*)$', self.out, re.M)
+        self.violation = m.group(1) if m else None
+        self.report, self.report_error = None, None
+        if report:
+            try:
+                with open(report, encoding='utf-8') as f:
+                    self.report = json.load(f)
+            except (OSError, ValueError) as e:
+                self.report_error = str(e)
+
+    def line(self):
+        return ' '.join(os.path.basename(a) if a.startswith(WORK) else a for a in self.cmd)
+
+    def trace(self):
+        v = (self.report or {}).get('violations') or []
+        return v[0].get('trace') if v else None
+
+
+def sane(r):
+    """What every run must satisfy on its own; None or why not."""
+    if r.rc not in (0, 1, 2, 3):
+        return 'exit %s: %s' % (r.rc, r.err.strip()[-200:])
+    if r.rc == 2:
+        return None if 'error' in r.err else 'exit 2 without an error message'
+    want = {0: 'ok', 1: 'violation', 3: 'incomplete'}[r.rc]
+    if r.result != want:
+        return 'exit %d but result: %s' % (r.rc, r.result)
+    if '--report' not in r.cmd:
+        return None
+    j = r.report
+    if j is None:
+        return 'the report does not parse: %s' % r.report_error
+    if j.get('exit_code') != r.rc or j.get('verdict') != want:
+        return 'report says %s/%s, exit %d' % (j.get('verdict'), j.get('exit_code'), r.rc)
+    for k in ('states', 'transitions', 'depth'):
+        if j.get(k) != getattr(r, k):
+            return 'report %s %s, summary %s' % (k, j.get(k), getattr(r, k))
+    v = j.get('violations') or []
+    if r.rc == 1 and not v:
+        return 'exit 1 and no violation in the report'
+    if v and v[0].get('kind') not in ('reachable', 'no-initial-state', 'liveness'):
+        tr = v[0].get('trace') or []
+        if not tr:
+            return 'a %s without a trace' % v[0].get('kind')
+        steps = len(tr) - 1 - (tr[-1].get('state') is None)
+        if steps > j['depth']:
+            return 'a trace of %d steps, depth %d' % (steps, j['depth'])
+    return None
+
+
+def compare(ref, r, free, max_states):
+    """r against the serial reference of the same answer options."""
+    if ref.rc == 2 or r.rc == 2:
+        return None if ref.rc == r.rc else 'exit %s, serially %s' % (r.rc, ref.rc)
+    if r.rc != ref.rc:
+        if free and max_states and {r.rc, ref.rc} == {1, 3}:
+            return None  # the stop and the violation share a level
+        return 'exit %s, serially %s' % (r.rc, ref.rc)
+    if r.violation != ref.violation:
+        return 'violation %r, serially %r' % (r.violation, ref.violation)
+    keys = ('states', 'transitions', 'depth')
+    if free and r.rc == 1:
+        keys = ()
+    elif free and max_states:
+        keys = ('states',)
+    for k in keys:
+        if getattr(r, k) != getattr(ref, k):
+            return '%s %s, serially %s' % (k, getattr(r, k), getattr(ref, k))
+    a, b = ref.trace(), r.trace()
+    if a is not None and b is not None:
+        if not free and a != b:
+            return 'another trace than the serial one'
+        if len(a) != len(b) and ref.report['violations'][0]['kind'] != 'liveness':
+            return 'a trace of %d steps, serially %d' % (len(b), len(a))
+    return None
+
+
+def engines(tag):
+    out = []
+    for th, order, disk, compact, fp, report in itertools.product(
+            ('1', '2', '4'), ('fixed', 'free'), (0, 1), (0, 1), (0, 1), (0, 1)):
+        if th == '1' and order == 'free':
+            continue
+        o = ['--threads', th] + (['--order', order] if th != '1' else [])
+        o += ['--disk', os.path.join(WORK, tag + '.disk')] if disk else []
+        o += ['--compact-set'] if compact else []
+        o += ['--fingerprint', '128'] if fp else []
+        o += ['--report', os.path.join(WORK, tag + '.v.json')] if report else []
+        out.append((o, order == 'free' and th != '1'))
+    return out
+
+
+def matrix(spec):
+    if spec.startswith(ROOT + '/'):
+        name = os.path.relpath(spec, ROOT)
+    else:  # a suite's model: BEEM's instance, or the MCC net's folder
+        name = os.path.basename(spec if not spec.endswith('/model.pnml') else os.path.dirname(spec))
+    tag = re.sub(r'[^A-Za-z0-9]', '_', name)
+    exe = os.path.join(WORK, tag)
+    p = subprocess.run([MCGEN, '-o', exe, spec], capture_output=True)
+    if p.returncode:
+        return result('matrix ' + name,
+                      'mcgen exit %d: %s' % (p.returncode, p.stderr.decode()[-200:]))
+    for probe in ([], ['--symmetry', 'off']):
+        try:
+            subprocess.run([exe, '--progress', '0', '--liveness', 'off', '--threads', '1'] + probe,
+                           capture_output=True, timeout=10)
+        except subprocess.TimeoutExpired:
+            print('NOTE matrix %s: over 10 s, not run' % name)
+            return
+    base = Run(exe, ['--threads', '1', '--report', os.path.join(WORK, tag + '.json')])
+    if base.rc == 2:
+        return result('matrix ' + name, 'the default run is refused: ' + base.err.strip()[-200:])
+    scalarset = re.search(r'^symmetry:\s+on', base.out, re.M) is not None
+    live = bool(base.report and base.report['liveness'].get('properties'))
+    answers = itertools.product(
+        [['--symmetry', 'off'], []] if scalarset else [[]],
+        [[], ['--no-deadlock']],
+        [[]] + [['--max-states', n] for n in ('1', '7', '100')],
+        [[], ['--max-depth', '3']],
+        [['--por', 'off'], ['--por', 'on']],
+        [[], ['--liveness', 'off']] if live else [[]])
+    rnd = random.Random('%s/%d' % (name, SEED))
+    menu = engines(tag)
+    problems, exhaustive, runs = [], {}, 1
+    for sym, dead, ms, md, por, lv in answers:
+        ans = sym + dead + ms + md + por + lv
+        ref = Run(exe, ['--threads', '1'] + ans + ['--report', os.path.join(WORK, tag + '.r.json')])
+        runs += 1
+        why = sane(ref)
+        if why:
+            problems.append('%s: %s' % (ref.line(), why))
+            continue
+        if ms and ref.rc == 3 and ref.report['bound_hit'] == 'max-states' and \
+                ref.states != int(ms[1]):
+            problems.append('%s: stopped at %s states' % (ref.line(), ref.states))
+        if not ms and not md:
+            exhaustive[tuple(sym + dead + por + lv)] = ref
+        for eng, free in rnd.sample(menu, min(SAMPLE, len(menu))):
+            r = Run(exe, eng + ans)
+            runs += 1
+            why = sane(r) or compare(ref, r, free, bool(ms))
+            if why:
+                problems.append('%s: %s' % (r.line(), why))
+    for key, on in exhaustive.items():
+        if 'on' not in key or on.rc == 2:
+            continue
+        off = exhaustive.get(tuple('off' if k == 'on' and key[i - 1] == '--por' else k
+                                   for i, k in enumerate(key)))
+        if off is None or off.rc == 2:
+            continue
+        if on.rc != off.rc:
+            problems.append('%s: exit %d, %d without --por' % (on.line(), on.rc, off.rc))
+        elif on.rc == 0 and on.states > off.states:
+            problems.append('%s: %d states, %d without --por' % (on.line(), on.states, off.states))
+    if scalarset:
+        for key, r in exhaustive.items():
+            other = exhaustive.get(key[2:]) if key[:2] == ('--symmetry', 'off') else None
+            if other and 2 not in (r.rc, other.rc) and r.rc != other.rc:
+                problems.append('%s: exit %d, %d with symmetry' % (r.line(), r.rc, other.rc))
+    more = ' (and %d more)' % (len(problems) - 3) if len(problems) > 3 else ''
+    result('matrix %s (%d runs)' % (name, runs), '; '.join(problems[:3]) + more)
+
+
+def interrupt(exe, opts, sig, delay):
+    """Starts a run, sends sig after delay seconds; (exit code, report)."""
+    report = os.path.join(WORK, 'sig.json')
+    if os.path.exists(report):
+        os.unlink(report)
+    cmd = [exe, '--progress', '0', '--no-deadlock'] + opts + ['--report', report]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if sig:
+        time.sleep(delay)
+        if p.poll() is None:
+            p.send_signal(sig)
+    try:
+        _, err = p.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        return 'hang', None, ' '.join(cmd)
+    try:
+        with open(report, encoding='utf-8') as f:
+            j = json.load(f)
+    except (OSError, ValueError):
+        j = None
+    return p.returncode, j, ' '.join(cmd[1:]).replace(WORK + '/', '') + ' ' + err.decode()[-200:]
+
+
+def signals(suites):
+    if not suites:
+        print('NOTE: no BEEM suite (../shared/suites/beem): the signal checks NOT run')
+        return
+    exe = os.path.join(WORK, 'adding2')
+    p = subprocess.run([MCGEN, '-o', exe, os.path.join(suites, 'beem/dve/adding.2.dve')],
+                       capture_output=True)
+    if p.returncode:
+        return result('signals', 'mcgen failed on adding.2.dve')
+    rc, ref, _ = interrupt(exe, ['--threads', '1'], None, 0)
+    if rc != 0 or not ref or ref['states'] != 836838:  # BEEM's count
+        return result('signals', 'the uninterrupted run: exit %s, %s' % (rc, ref and ref['states']))
+    want = (ref['states'], ref['transitions'])
+    rnd = random.Random(SEED)
+    ck = os.path.join(WORK, 'ck')
+
+    def engine():
+        o = ['--threads', rnd.choice(['1', '2', '4'])]
+        o += ['--order', rnd.choice(['fixed', 'free'])] if o[1] != '1' else []
+        o += ['--disk', os.path.join(WORK, 'sig.disk')] if rnd.random() < 0.4 else []
+        return o
+    for i in range(SIGNALS):
+        shutil.rmtree(ck, ignore_errors=True)
+        opts = engine()
+        compact = ['--compact-set'] if rnd.random() < 0.3 else []
+        checkpoint = rnd.random() < 0.6
+        if checkpoint:
+            opts += ['--checkpoint', ck, '--checkpoint-every', rnd.choice(['0.001', '0.01'])]
+        sig = rnd.choice([signal.SIGINT, signal.SIGTERM])
+        delay = rnd.uniform(0.05, max(0.1, ref['time_s'] * 1.2))
+        rc, j, line = interrupt(exe, opts + compact, sig, delay)
+        name = 'signal %d (%s after %.2f s: %s)' % (i, sig.name, delay, line.split(' --report')[0])
+        why = None
+        if rc == 3:
+            if not j or j.get('bound_hit') != 'interrupted' or j.get('signal') != sig.name:
+                why = 'exit 3, report %s' % (j and {k: j.get(k) for k in ('bound_hit', 'signal')})
+        elif rc == 0:
+            if not j or (j['states'], j['transitions']) != want:
+                why = 'ended with %s, not %s' % (j and (j['states'], j['transitions']), want)
+        else:
+            why = 'exit %s: %s' % (rc, line[-200:])
+        rounds = 0
+        while not why and rc == 3 and checkpoint and os.path.exists(os.path.join(ck, 'checkpoint')):
+            # Resumed under another engine, interrupted again now and then.
+            rounds += 1
+            again = rounds < 4 and rnd.random() < 0.5
+            rc, j, line = interrupt(exe, engine() + compact + ['--resume', ck, '--checkpoint', ck],
+                                    sig if again else None, rnd.uniform(0.05, ref['time_s']))
+            if rc == 3 and again and j and j.get('bound_hit') == 'interrupted':
+                continue
+            if rc != 0 or not j or (j['states'], j['transitions']) != want:
+                why = 'resumed (%d): exit %s, %s, not %s: %s' % (
+                    rounds, rc, j and (j['states'], j['transitions']), want, line[-200:])
+        result(name + (', resumed %d times' % rounds if rounds else ''), why)
+
+
+def main():
+    if not os.access(MCGEN, os.X_OK):
+        print('FAIL setup: no %s (make all first)' % MCGEN)
+        print('0 passed, 1 failed')
+        return 1
+    suites = suites_dir()
+    specs = sorted(os.path.join(ROOT, 'specs', f) for f in os.listdir(os.path.join(ROOT, 'specs'))
+                   if f.endswith('.mc'))
+    for d, ext in (('tests/e2e/specs', '.mc'), ('tests/dve', '.dve')):
+        specs += sorted(os.path.join(ROOT, d, f) for f in os.listdir(os.path.join(ROOT, d))
+                        if f.endswith(ext))
+    if suites:
+        specs += [os.path.join(suites, 'beem/dve/%s.dve' % b)
+                  for b in ('anderson.2', 'gear.1', 'leader_filters.1', 'bakery.2')]
+        specs += [os.path.join(suites, 'mcc/models/%s/model.pnml' % n)
+                  for n in ('TokenRing-PT-005', 'NQueens-PT-05')]
+    else:
+        print('NOTE: no ../shared/suites: the BEEM and MCC models NOT run')
+    for spec in specs:
+        matrix(spec)
+    signals(suites)
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    try:
+        sys.exit(main())
+    finally:
+        shutil.rmtree(WORK, ignore_errors=True)
