@@ -291,7 +291,8 @@ def interrupt(exe, opts, sig, delay):
             j = json.load(f)
     except (OSError, ValueError):
         j = None
-    return p.returncode, j, ' '.join(cmd[1:]).replace(WORK + '/', '') + ' ' + err.decode()[-200:]
+    shown = ' '.join(cmd[4:]).replace(WORK + '/', '')  # after --progress 0 --no-deadlock
+    return p.returncode, j, shown + ' ' + err.decode()[-200:]
 
 
 def signals(suites):
@@ -347,7 +348,8 @@ def signals(suites):
             if rc != 0 or not j or (j['states'], j['transitions']) != want:
                 why = 'resumed (%d): exit %s, %s, not %s: %s' % (
                     rounds, rc, j and (j['states'], j['transitions']), want, line[-200:])
-        result(name + (', resumed %d times' % rounds if rounds else ''), why)
+        resumed = {0: '', 1: ', resumed once'}.get(rounds, ', resumed %d times' % rounds)
+        result(name + resumed, why)
 
 
 def main():
