@@ -523,10 +523,11 @@ struct McrtCtx {
   bool cur_has_successor;
   bool at_depth_bound; // successors of cur are looked up, not added
 
-  // Successors emitted but not yet inserted: state i at pend_states + i *
+  // Successors emitted but not yet inserted, a ring: the oldest is
+  // pend[pend_head], npending of them; state i at pend_states + i *
   // pend_stride (state_bytes + MCRT_SLACK).
   McrtPending pend[MCRT_BATCH];
-  uint32_t npending;
+  uint32_t npending, pend_head;
   uint8_t *pend_states;
   size_t pend_stride;
 

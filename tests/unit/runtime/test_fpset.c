@@ -105,6 +105,48 @@ static void growth_run(unsigned bits, uint64_t n) {
 }
 
 Test(fpset, growth_millions_64) { growth_run(64, 3000000); }
+
+// The migration of 64-bit slots (its own loop) with a cluster longer than
+// the 512 it sorts (600 fingerprints piled onto one home) among spread
+// ones: afterwards every entry sits at or after its home with only full
+// slots between, the table is in fingerprint order away from the pile (its
+// cluster, written entry by entry, is not sorted), and every fingerprint is
+// found.
+Test(fpset, grow64_long_cluster_layout) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, 64, 1 << 16));
+  uint64_t pile = UINT64_C(1) << 62; // a home a quarter of the way in
+  for (uint64_t i = 0; i < 600; i++)
+    cr_assert_eq(mcrt_fpset_insert(&s, (McrtFp){pile + 600 - i, 0}), MCRT_FP_NEW);
+  for (uint64_t i = 0; i < 40000; i++)
+    cr_assert_neq(mcrt_fpset_insert(&s, fp_of(i, 64)), MCRT_FP_FULL);
+  uint64_t count = mcrt_fpset_count(&s);
+  for (int g = 0; g < 3; g++)
+    cr_assert(mcrt_fpset_grow(&s));
+  cr_assert_eq(mcrt_fpset_count(&s), count);
+  const uint64_t *t = (const uint64_t *)s.slots;
+  uint64_t seen = 0, prev = 0;
+  for (uint64_t j = 0; j < s.nslots; j++) {
+    if (t[j] == 0)
+      continue;
+    seen++;
+    uint64_t h = mcrt_fpset_home(&s, t[j]);
+    cr_assert_leq(h, j);
+    for (uint64_t k = h; k < j; k++)
+      cr_assert_neq(t[k], 0, "empty slot %llu between a home and its entry", (unsigned long long)k);
+    uint64_t margin = UINT64_C(1) << 56; // far more than a cluster's span
+    if (t[j] < pile - margin || t[j] > pile + margin) {
+      cr_assert_gt(t[j], prev, "slot %llu out of order", (unsigned long long)j);
+      prev = t[j];
+    }
+  }
+  cr_assert_eq(seen, count);
+  for (uint64_t i = 0; i < 600; i++)
+    cr_assert(mcrt_fpset_contains(&s, (McrtFp){pile + 600 - i, 0}));
+  for (uint64_t i = 0; i < 40000; i++)
+    cr_assert(mcrt_fpset_contains(&s, fp_of(i, 64)));
+  mcrt_fpset_free(&s);
+}
 Test(fpset, growth_millions_128) { growth_run(128, 2000000); }
 
 // In 128-bit mode two fingerprints with the same high word are distinct.
