@@ -124,13 +124,15 @@ typedef struct McrtPorShared {
   bool sampling;      // false only under MCRT_POR_NO_SAMPLING=1 (bench/por.sh: its effect)
   _Atomic uint64_t reduced, full, pruned;
   // The sampling of closures (sample_period below): the period of the
-  // level being expanded, that level, and its expansions that tried the
-  // closures and that were reduced; skipped: expansions not tried, all run.
+  // level being expanded, that level, and over its expansions that tried
+  // the closures: how many, how many were reduced, the successors they
+  // pruned and the closure steps they cost; skipped: expansions not tried,
+  // all run.
   pthread_mutex_t level_lock;
   _Atomic uint64_t level;
   _Atomic uint32_t period; // 0: no expansion of the level tries them
   uint32_t backoff;        // the period, doubled past the largest: whole levels skipped
-  _Atomic uint64_t level_tried, level_reduced, skipped;
+  _Atomic uint64_t level_tried, level_reduced, level_pruned, level_steps, skipped;
 } McrtPorShared;
 
 // One context's scratch: the successors of the state being expanded, and
@@ -152,6 +154,7 @@ struct McrtPor {
   const uint8_t *cur; // the state being expanded
   uint64_t work;      // rules looked at by the closure being computed
   uint64_t scan;      // writers counted by falsified_key for it
+  uint64_t steps;     // work and scan of every closure of this state, and its successors
   uint32_t spent;     // closures of this state given up for the budget
   uint64_t budget;    // the most either may reach
   uint32_t marked_enabled; // enabled rules marked in the closure being computed
@@ -785,6 +788,7 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
     tried++;
     uint32_t limit = best < p->nsucc ? best : weak;
     uint32_t n = closure(p, (uint32_t)p->rules[i], limit);
+    p->steps += p->work + p->scan;
     for (uint32_t j = 0; j < p->nsucc; j++)
       p->covered[j] |= p->take[j];
     if (n >= limit)
@@ -803,27 +807,42 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
   return best < p->nsucc || weak < p->nsucc;
 }
 
-// Sampling. On models where the closures rarely give a reduced expansion,
-// computing them is most of the cost of --por (every enabled rule executed
-// into the buffer, two closures or more a state). So the closures are tried
-// at one state in `period` only, the others expanded fully without them.
-// After a breadth-first level the period is doubled when fewer than one
-// tried expansion in MCRT_POR_MIN_RATE was reduced, and set back to 1 when
-// more were; the figures add up over levels until MCRT_POR_SAMPLE
+// Sampling. Where the closures rarely give a reduced expansion, or cost
+// much for the little they cut, computing them is most of the cost of
+// --por (every enabled rule executed into the buffer, two closures or more
+// a state). So the closures are tried at one state in `period` only, the
+// others expanded fully without them. After a breadth-first level the
+// period is doubled when the tried expansions did not pay, and set back to
+// 1 when they did; the figures add up over levels until MCRT_POR_SAMPLE
 // expansions were tried (the first levels are small: one state that does
-// not reduce says little). Past MCRT_POR_MAX_PERIOD whole levels go
-// untried (period 0), all but one in MCRT_POR_WAKE (tried at the largest
-// period): the states found at the next depth then need not be recorded
-// for the proviso (mcrt_por_discovered), the rest of --por's cost. Skipping
-// is sound: a full expansion is always allowed, and the cycle proviso
-// concerns reduced expansions only. The states tried are those whose hash
-// is 0 modulo the period, and the period of a level depends only on the
-// levels before it, whose states and choices are the same at any
-// --threads N: so are the reduced graph, its counts and the sampling's.
+// not reduce says little). They paid when more than one in
+// MCRT_POR_MIN_RATE was reduced and what they cut weighs as much as what
+// they cost: MCRT_POR_STEP_WORTH closure steps (rules added or looked at,
+// writers counted, successors captured) per successor pruned, plus
+// MCRT_POR_FREE_STEPS per tried expansion. A step is a few nanoseconds, a
+// full expansion of a state some hundred of them (BEEM instances): a
+// pruned successor is worth the state it may leave out, and more where the
+// reduction compounds. Measured on the BEEM instances of docs/performance.md:
+// at.3, lamport.5, bopdp.3 and mcs.3 spent about 300 steps per tried
+// expansion for 0.2-0.7 pruned successors (a few % fewer states, 4-5x the
+// CPU); brp.3 150 steps for 0.5, collision.3 60 for 0.07, protocols.4 50
+// for 0.9 (35-60% fewer states). Both measures are counts, not times, so
+// the policy is a function of the states expanded. Past MCRT_POR_MAX_PERIOD
+// whole levels go untried (period 0), all but one in MCRT_POR_WAKE (tried
+// at the largest period): the states found at the next depth then need
+// not be recorded for the proviso (mcrt_por_discovered), the rest of
+// --por's cost. Skipping is sound: a full expansion is always allowed, and
+// the cycle proviso concerns reduced expansions only. The states tried are
+// those whose hash is 0 modulo the period, and the period of a level
+// depends only on the levels before it, whose states and choices are the
+// same at any --threads N: so are the reduced graph, its counts and the
+// sampling's.
 #define MCRT_POR_MAX_PERIOD 64
 #define MCRT_POR_MIN_RATE 64
 #define MCRT_POR_SAMPLE 64
 #define MCRT_POR_WAKE 8
+#define MCRT_POR_STEP_WORTH 256
+#define MCRT_POR_FREE_STEPS 64
 
 // The period of the level being expanded (`depth`): the first expansion of
 // a level settles it from the previous levels' figures (every expansion of
@@ -836,8 +855,11 @@ static uint32_t sample_period(McrtPorShared *sh, uint64_t depth) {
     uint64_t tried = atomic_load(&sh->level_tried);
     if (tried >= MCRT_POR_SAMPLE && sh->sampling) {
       uint64_t reduced = atomic_exchange(&sh->level_reduced, 0);
+      uint64_t pruned = atomic_exchange(&sh->level_pruned, 0);
+      uint64_t steps = atomic_exchange(&sh->level_steps, 0);
       atomic_store(&sh->level_tried, 0);
-      if (reduced * MCRT_POR_MIN_RATE >= tried)
+      if (reduced * MCRT_POR_MIN_RATE >= tried &&
+          pruned * MCRT_POR_STEP_WORTH + tried * MCRT_POR_FREE_STEPS >= steps)
         sh->backoff = 1;
       else if (sh->backoff <= MCRT_POR_MAX_PERIOD)
         sh->backoff *= 2;
@@ -871,15 +893,18 @@ McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
   ctx->emit = saved;
   // After a failure, what was emitted before it goes on as without
   // reduction (the search reports the failure in this state).
+  p->steps = p->nsucc;
   bool reduce = !mcrt_failed(ctx) && choose(ctx, p);
   atomic_fetch_add_explicit(&sh->level_tried, 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&sh->level_reduced, reduce, memory_order_relaxed);
+  atomic_fetch_add_explicit(&sh->level_steps, p->steps, memory_order_relaxed);
   if (reduce) {
     uint32_t taken = 0;
     for (uint32_t i = 0; i < p->nsucc; i++)
       taken += p->best[i];
     atomic_fetch_add_explicit(&sh->reduced, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&sh->pruned, p->nsucc - taken, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->level_pruned, p->nsucc - taken, memory_order_relaxed);
   } else {
     atomic_fetch_add_explicit(&sh->full, 1, memory_order_relaxed);
   }
