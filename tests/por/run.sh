@@ -14,6 +14,9 @@
 #   proviso_weak.mc  reduced expansions with one new successor and an old
 #                one (the weak proviso), the violation still found; missed
 #                without the proviso
+#   credit.mc    a reduced expansion whose only successor in the set is old
+#                but was expanded fully at an earlier level (the proviso's
+#                second form), as counted by hand in its header
 #   ordered_key.mc  an enabling set from `i > 0`: 3 states reduced, 4
 #                full, as counted by hand in its header
 #   costly.mc    closures that reduce but cost much: the sampling backs off
@@ -135,6 +138,22 @@ if (cd "$work" && "$mcgen" -o proviso_weak "$specs/proviso_weak.mc" >"$work/err"
   fi
 else
   fail proviso-weak-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
+# The proviso's second form: a reduced expansion whose successor in the
+# set is old but was expanded fully at an earlier level (the header's
+# counts).
+if (cd "$work" && "$mcgen" -o credit "$specs/credit.mc" >"$work/err" 2>&1); then
+  "$work/credit" --progress 0 --no-deadlock --por on --report "$work/cr.json" >/dev/null 2>&1
+  got=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions,
+    .por_pruned_rules]' "$work/cr.json" 2>&1)
+  if [ "$got" = "[8,16,1,7,1]" ]; then
+    pass proviso-fully-expanded
+  else
+    fail proviso-fully-expanded "report $got"
+  fi
+else
+  fail credit-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
 # An enabling set from an ordered key conjunct (`i > 0`): counted by hand in
