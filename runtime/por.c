@@ -142,6 +142,7 @@ typedef struct McrtPorShared {
   uint64_t *pend, pend_len, pend_cap;
   pthread_mutex_t pend_lock;
   bool cut_whole; // false after a failed allocation: no state counts as fully expanded
+  bool pend_lost; // an allocation for `pend` failed (cut_whole follows at the next level)
   size_t table_bytes;
   bool proviso; // false only under MCRT_POR_NO_PROVISO=1 (tests/por: the proviso matters)
   const char *futile; // why no state can be reduced (futility() below), or NULL
@@ -591,13 +592,17 @@ static void cut_put(McrtPorShared *sh, uint64_t k) {
 // A state expanded reduced at the level being expanded (any thread).
 static void cut_pend(McrtPorShared *sh, uint64_t k) {
   pthread_mutex_lock(&sh->pend_lock);
+  if (sh->pend_lost) { // no use any more (see cut_merge)
+    pthread_mutex_unlock(&sh->pend_lock);
+    return;
+  }
   if (sh->pend_len == sh->pend_cap) {
     uint64_t cap = sh->pend_cap ? 2 * sh->pend_cap : 1024;
     uint64_t *t = realloc(sh->pend, cap * sizeof *t);
     if (t)
       sh->pend = t, sh->pend_cap = cap;
     else
-      sh->cut_whole = false; // this state would be missed: count none as fully expanded
+      sh->pend_lost = true; // this state would be missed: count none as fully expanded
   }
   if (sh->pend_len < sh->pend_cap)
     sh->pend[sh->pend_len++] = k;
@@ -607,7 +612,10 @@ static void cut_pend(McrtPorShared *sh, uint64_t k) {
 // At a new level (under level_lock, every expansion of the last one over):
 // its reduced states join the table.
 static void cut_merge(McrtPorShared *sh) {
-  if (!sh->pend_len || !sh->cut_whole)
+  sh->cut_whole &= !sh->pend_lost;
+  if (!sh->cut_whole)
+    sh->pend_len = 0;
+  if (!sh->pend_len)
     return;
   if (2 * (sh->cut_count + sh->pend_len) > sh->cut_cap) {
     uint64_t cap = sh->cut_cap ? sh->cut_cap : 1024;

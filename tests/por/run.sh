@@ -227,7 +227,8 @@ if (cd "$work" && "$mcgen" -o costly "$specs/costly.mc" >"$work/err" 2>&1); then
   all=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions,
     .por_pruned_rules, .por_skipped_expansions]' "$work/c0.json" 2>&1)
   read -r states reduced skipped < <(jq -r \
-    '[.states, .por_reduced_expansions, .por_skipped_expansions] | @tsv' "$work/c1.json" 2>/dev/null)
+    '[.states, .por_reduced_expansions, .por_skipped_expansions] | @tsv' "$work/c1.json" \
+    2>/dev/null)
   if [ "$all" = "[511,510,255,256,255,0]" ] && [ "${states:-0}" -gt 511 ] &&
      [ "$states" -lt 65536 ] && [ "$reduced" -gt 0 ] && [ "$skipped" -gt 0 ] &&
      [ "$(grep -E '^(states|transitions|por):' "$work/t1.txt")" = \
