@@ -51,15 +51,18 @@
 //
 // Cycle proviso, for breadth-first search. A reduced expansion of state s
 // at depth d is kept only when one successor at least that it takes is
-// new: not already found at depth <= d (so found at depth d + 1). A closure
-// that fails this is not a candidate (another seed's may be); with none
-// left the state is fully expanded. Among the candidates, one whose
-// successors are all new is preferred (choose()). Why this is enough: let
-// rule t be enabled at s and left out of its set T. Follow from s a new
-// successor s1, by a rule a of T: t is independent of a (a dependent rule
-// of an enabled rule of T is in T), so t is still enabled at s1, whose
-// depth is d + 1. If s1 is expanded reduced without t, it has a new
-// successor s2 at depth d + 2, and so on: the depth grows at each step, so
+// new (not already found at depth <= d, so found at depth d + 1) or was
+// expanded fully at an earlier level (found at a depth < d, and not
+// reduced: expanded_fully()). A closure that fails this is not a candidate
+// (another seed's may be); with none left the state is expanded fully.
+// Among the candidates, one whose successors are all new is preferred
+// (choose()). Why this is enough: let rule t be enabled at s and left out
+// of its set T. Follow from s such a successor s1, by a rule a of T: t is
+// independent of a (a dependent rule of an enabled rule of T is in T), so
+// t is still enabled at s1. If s1 was expanded fully, that expansion took
+// t. Else s1 is new, at depth d + 1; if it is expanded reduced without t,
+// it has such a successor s2 in turn, expanded fully or at depth d + 2,
+// and so on: the depth grows at each step that does not end the path, so
 // the path ends, at a state whose expansion takes t (a full one, or a set
 // holding t). So from every state of the reduced graph, every enabled rule
 // is taken along some path of it, with only rules independent of it before
@@ -74,9 +77,15 @@
 // is stronger than needed: it also rules out cycles of reduced expansions,
 // which safety does not need. "Found at depth <= d" is the fingerprint set
 // minus the states found at depth d + 1 so far (the `fresh` table below,
-// filled where the search records a new state): a function of the states
-// of depth <= d only, so the threaded search (same states per level) makes
-// the same choices as the serial one, however its windows and batches fall.
+// filled where the search records a new state); "expanded fully at an
+// earlier level" asks the states found at depth d (the same table, kept
+// for one level more as `prev`) and those expanded reduced (`cut`, which
+// takes a level's when the next begins). Both are functions of the states
+// of depth <= d and of the expansions before level d only, so the
+// threaded search (same states per level) makes the same choices as the
+// serial one, however its windows and batches fall. Where a table is not
+// whole (a level that tried no closure recorded no states; an allocation
+// failed) no state counts as expanded fully: the first form alone.
 //
 // DVE's error state. A rule whose evaluation may fail resets the whole
 // state there (McrtDeps.resets): the closure uses what it writes otherwise
@@ -101,6 +110,15 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+// The states found at one depth (open addressing on the fingerprint; hi
+// 0: an empty slot). whole: every state found at `depth` is in it (not
+// so when the level before tried no closure, or after a failed growth).
+typedef struct McrtPorLevel {
+  McrtFp *fp;
+  uint64_t cap, count, depth;
+  bool whole;
+} McrtPorLevel;
+
 // What every context of a run shares: the tables built from the
 // dependency lists, the fresh states, the counters.
 typedef struct McrtPorShared {
@@ -116,21 +134,30 @@ typedef struct McrtPorShared {
   uint32_t *kw_start, *kw;           // per key conjunct: the writers of its cell that
                                      // may make it hold (may_write; the same bound)
   McrtCtx *main;                     // the search's context (its depth, its set)
-  McrtFp *fresh;                     // states found at depth fresh_depth (open addressing)
-  uint64_t fresh_cap, fresh_count, fresh_depth;
+  McrtPorLevel fresh, prev;          // the states found at the last depth, and the one before
+  // The states of the earlier levels expanded reduced (below, "Fully
+  // expanded"): keys of their fingerprints (open addressing, 0 empty);
+  // those of the level being expanded wait in `pend` until it is over.
+  uint64_t *cut, cut_cap, cut_count;
+  uint64_t *pend, pend_len, pend_cap;
+  pthread_mutex_t pend_lock;
+  bool cut_whole; // false after a failed allocation: no state counts as fully expanded
+  bool pend_lost; // an allocation for `pend` failed (cut_whole follows at the next level)
   size_t table_bytes;
   bool proviso; // false only under MCRT_POR_NO_PROVISO=1 (tests/por: the proviso matters)
   const char *futile; // why no state can be reduced (futility() below), or NULL
   bool sampling;      // false only under MCRT_POR_NO_SAMPLING=1 (bench/por.sh: its effect)
   _Atomic uint64_t reduced, full, pruned;
   // The sampling of closures (sample_period below): the period of the
-  // level being expanded, that level, and its expansions that tried the
-  // closures and that were reduced; skipped: expansions not tried, all run.
+  // level being expanded, that level, and over its expansions that tried
+  // the closures: how many, how many were reduced, the successors they
+  // pruned and the closure steps they cost; skipped: expansions not tried,
+  // all run.
   pthread_mutex_t level_lock;
   _Atomic uint64_t level;
   _Atomic uint32_t period; // 0: no expansion of the level tries them
   uint32_t backoff;        // the period, doubled past the largest: whole levels skipped
-  _Atomic uint64_t level_tried, level_reduced, skipped;
+  _Atomic uint64_t level_tried, level_reduced, level_pruned, level_steps, skipped;
 } McrtPorShared;
 
 // One context's scratch: the successors of the state being expanded, and
@@ -152,6 +179,7 @@ struct McrtPor {
   const uint8_t *cur; // the state being expanded
   uint64_t work;      // rules looked at by the closure being computed
   uint64_t scan;      // writers counted by falsified_key for it
+  uint64_t steps;     // work and scan of every closure of this state, and its successors
   uint32_t spent;     // closures of this state given up for the budget
   uint64_t budget;    // the most either may reach
   uint32_t marked_enabled; // enabled rules marked in the closure being computed
@@ -184,9 +212,11 @@ static bool invert(const McrtDeps *d, uint32_t nrules, const uint32_t *start,
 }
 
 // Keeps the search context's por_bytes (accounted under --memory) up to
-// date: the tables, the fresh table and the main context's scratch.
+// date: the tables, the level and reduced-state tables and the main
+// context's scratch.
 static void account(McrtPorShared *sh, const McrtPor *p) {
-  sh->main->por_bytes = sh->table_bytes + sh->fresh_cap * sizeof(McrtFp) +
+  sh->main->por_bytes = sh->table_bytes + (sh->fresh.cap + sh->prev.cap) * sizeof(McrtFp) +
+                        (sh->cut_cap + sh->pend_cap) * sizeof(uint64_t) +
                         ((size_t)sh->nrules + 1) * 4 * sizeof(uint32_t) +
                         (size_t)p->cap * (p->stride + sizeof(uint64_t) + sizeof(uint32_t) + 2);
 }
@@ -407,9 +437,13 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   pthread_mutex_init(&sh->level_lock, NULL);
   atomic_init(&sh->period, 1);
   sh->backoff = 1;
-  sh->fresh_cap = 1024;
-  sh->fresh = calloc(sh->fresh_cap, sizeof *sh->fresh);
-  if (!sh->fresh)
+  pthread_mutex_init(&sh->pend_lock, NULL);
+  sh->cut_whole = true;
+  sh->fresh.cap = sh->prev.cap = 1024;
+  sh->fresh.fp = calloc(sh->fresh.cap, sizeof(McrtFp));
+  sh->prev.fp = calloc(sh->prev.cap, sizeof(McrtFp));
+  sh->fresh.depth = sh->prev.depth = UINT64_MAX;
+  if (!sh->fresh.fp || !sh->prev.fp)
     goto fail;
   sh->table_bytes += ((size_t)d->ncells * 2 + d->read_start[sh->nrules] +
                      d->normal_write_start[sh->nrules]) * sizeof(uint32_t) + sh->nrules;
@@ -424,7 +458,7 @@ fail:
   free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
   free(sh->kw_start), free(sh->kw);
   free(sh->visible), free(sh->readers_start), free(sh->readers);
-  free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
+  free(sh->writers_start), free(sh->writers), free(sh->fresh.fp), free(sh->prev.fp), free(sh);
   return NULL;
 }
 
@@ -438,10 +472,12 @@ void mcrt_por_free(McrtPor *p) {
   if (p->owner) {
     McrtPorShared *sh = p->sh;
     pthread_mutex_destroy(&sh->level_lock);
+    pthread_mutex_destroy(&sh->pend_lock);
     free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
-  free(sh->kw_start), free(sh->kw);
+    free(sh->kw_start), free(sh->kw);
     free(sh->visible), free(sh->readers_start), free(sh->readers);
-    free(sh->writers_start), free(sh->writers), free(sh->fresh), free(sh);
+    free(sh->writers_start), free(sh->writers), free(sh->fresh.fp), free(sh->prev.fp);
+    free(sh->cut), free(sh->pend), free(sh);
   }
   free(p->states), free(p->rules), free(p->actions);
   free(p->succ_of), free(p->en_gen), free(p->mark), free(p->stack);
@@ -452,26 +488,30 @@ void mcrt_por_free(McrtPor *p) {
 // ---------------------------------------------------------------------------
 // The states found at the depth being discovered (the proviso's "new").
 
-static uint64_t fresh_home(const McrtPorShared *sh, McrtFp fp) {
-  return (fp.hi ^ (fp.lo * UINT64_C(0x9e3779b97f4a7c15))) & (sh->fresh_cap - 1);
+static uint64_t level_home(const McrtPorLevel *t, McrtFp fp) {
+  return (fp.hi ^ (fp.lo * UINT64_C(0x9e3779b97f4a7c15))) & (t->cap - 1);
 }
 
-static bool fresh_has(const McrtPorShared *sh, McrtFp fp, uint64_t depth) {
-  if (sh->fresh_depth != depth || !sh->fresh_count)
+static bool level_has(const McrtPorLevel *t, McrtFp fp) {
+  if (!t->count)
     return false;
-  for (uint64_t i = fresh_home(sh, fp);; i = (i + 1) & (sh->fresh_cap - 1)) {
-    if (!sh->fresh[i].hi)
+  for (uint64_t i = level_home(t, fp);; i = (i + 1) & (t->cap - 1)) {
+    if (!t->fp[i].hi)
       return false;
-    if (sh->fresh[i].hi == fp.hi && sh->fresh[i].lo == fp.lo)
+    if (t->fp[i].hi == fp.hi && t->fp[i].lo == fp.lo)
       return true;
   }
 }
 
-static void fresh_put(McrtPorShared *sh, McrtFp fp) {
-  for (uint64_t i = fresh_home(sh, fp);; i = (i + 1) & (sh->fresh_cap - 1))
-    if (!sh->fresh[i].hi) {
-      sh->fresh[i] = fp;
-      sh->fresh_count++;
+static bool fresh_has(const McrtPorShared *sh, McrtFp fp, uint64_t depth) {
+  return sh->fresh.depth == depth && level_has(&sh->fresh, fp);
+}
+
+static void level_put(McrtPorLevel *t, McrtFp fp) {
+  for (uint64_t i = level_home(t, fp);; i = (i + 1) & (t->cap - 1))
+    if (!t->fp[i].hi) {
+      t->fp[i] = fp;
+      t->count++;
       return;
     }
 }
@@ -483,28 +523,130 @@ void mcrt_por_discovered(McrtCtx *ctx, McrtFp fp, uint64_t depth) {
   if (sh->futile || (atomic_load_explicit(&sh->level, memory_order_acquire) + 1 == depth &&
                      !atomic_load_explicit(&sh->period, memory_order_relaxed)))
     return;
-  if (depth != sh->fresh_depth) { // a new level: the previous one is all "old" now
-    memset(sh->fresh, 0, sh->fresh_cap * sizeof *sh->fresh);
-    sh->fresh_count = 0;
-    sh->fresh_depth = depth;
+  if (depth != sh->fresh.depth) { // a new level: the last one is all "old" now
+    // It becomes the level before (the states of the depth being
+    // expanded, which the proviso does not count as expanded earlier).
+    McrtPorLevel t = sh->prev;
+    sh->prev = sh->fresh;
+    sh->fresh = t;
+    memset(sh->fresh.fp, 0, sh->fresh.cap * sizeof(McrtFp));
+    sh->fresh.count = 0;
+    sh->fresh.depth = depth;
+    sh->fresh.whole = true;
+    account(sh, ctx->por); // the reduced states' table may have grown (cut_merge)
   }
-  if (2 * (sh->fresh_count + 1) > sh->fresh_cap) {
-    McrtFp *old = sh->fresh;
-    uint64_t old_cap = sh->fresh_cap;
-    McrtFp *t = calloc(2 * old_cap, sizeof *t);
+  if (2 * (sh->fresh.count + 1) > sh->fresh.cap) {
+    McrtPorLevel old = sh->fresh;
+    McrtFp *t = calloc(2 * old.cap, sizeof *t);
     if (!t) { // no room to remember: every such state will look old (full expansions)
-      memset(sh->fresh, 0, sh->fresh_cap * sizeof *sh->fresh);
-      sh->fresh_count = 0;
+      memset(sh->fresh.fp, 0, sh->fresh.cap * sizeof(McrtFp));
+      sh->fresh.count = 0;
+      sh->fresh.whole = false;
       return;
     }
-    sh->fresh = t, sh->fresh_cap = 2 * old_cap, sh->fresh_count = 0;
-    for (uint64_t i = 0; i < old_cap; i++)
-      if (old[i].hi)
-        fresh_put(sh, old[i]);
-    free(old);
+    sh->fresh.fp = t, sh->fresh.cap = 2 * old.cap, sh->fresh.count = 0;
+    for (uint64_t i = 0; i < old.cap; i++)
+      if (old.fp[i].hi)
+        level_put(&sh->fresh, old.fp[i]);
+    free(old.fp);
     account(sh, ctx->por);
   }
-  fresh_put(sh, fp);
+  level_put(&sh->fresh, fp);
+}
+
+// ---------------------------------------------------------------------------
+// Fully expanded. The proviso also accepts a reduced expansion one of
+// whose successors (in the set) was expanded fully at an earlier level:
+// found at a depth < d, and not among the states expanded reduced (`cut`),
+// which every expansion of those levels has added to by now. A state the
+// search stores is expanded fully unless mcrt_por_choose reduced it.
+
+static uint64_t cut_key(McrtFp fp) {
+  uint64_t k = fp.hi ^ (fp.lo * UINT64_C(0x9e3779b97f4a7c15));
+  return k ? k : 1; // a key collision only makes a state look reduced: no credit
+}
+
+static bool cut_has(const McrtPorShared *sh, uint64_t k) {
+  if (!sh->cut_count)
+    return false;
+  for (uint64_t i = k & (sh->cut_cap - 1);; i = (i + 1) & (sh->cut_cap - 1)) {
+    if (!sh->cut[i])
+      return false;
+    if (sh->cut[i] == k)
+      return true;
+  }
+}
+
+static void cut_put(McrtPorShared *sh, uint64_t k) {
+  for (uint64_t i = k & (sh->cut_cap - 1);; i = (i + 1) & (sh->cut_cap - 1)) {
+    if (sh->cut[i] == k)
+      return;
+    if (!sh->cut[i]) {
+      sh->cut[i] = k;
+      sh->cut_count++;
+      return;
+    }
+  }
+}
+
+// A state expanded reduced at the level being expanded (any thread).
+static void cut_pend(McrtPorShared *sh, uint64_t k) {
+  pthread_mutex_lock(&sh->pend_lock);
+  if (sh->pend_lost) { // no use any more (see cut_merge)
+    pthread_mutex_unlock(&sh->pend_lock);
+    return;
+  }
+  if (sh->pend_len == sh->pend_cap) {
+    uint64_t cap = sh->pend_cap ? 2 * sh->pend_cap : 1024;
+    uint64_t *t = realloc(sh->pend, cap * sizeof *t);
+    if (t)
+      sh->pend = t, sh->pend_cap = cap;
+    else
+      sh->pend_lost = true; // this state would be missed: count none as fully expanded
+  }
+  if (sh->pend_len < sh->pend_cap)
+    sh->pend[sh->pend_len++] = k;
+  pthread_mutex_unlock(&sh->pend_lock);
+}
+
+// At a new level (under level_lock, every expansion of the last one over):
+// its reduced states join the table.
+static void cut_merge(McrtPorShared *sh) {
+  sh->cut_whole &= !sh->pend_lost;
+  if (!sh->cut_whole)
+    sh->pend_len = 0;
+  if (!sh->pend_len)
+    return;
+  if (2 * (sh->cut_count + sh->pend_len) > sh->cut_cap) {
+    uint64_t cap = sh->cut_cap ? sh->cut_cap : 1024;
+    while (2 * (sh->cut_count + sh->pend_len) > cap)
+      cap *= 2;
+    uint64_t *old = sh->cut, old_cap = sh->cut_cap;
+    uint64_t *t = calloc(cap, sizeof *t);
+    if (!t) {
+      sh->cut_whole = false;
+      return;
+    }
+    sh->cut = t, sh->cut_cap = cap, sh->cut_count = 0;
+    for (uint64_t i = 0; i < old_cap; i++)
+      if (old[i])
+        cut_put(sh, old[i]);
+    free(old);
+  }
+  for (uint64_t i = 0; i < sh->pend_len; i++)
+    cut_put(sh, sh->pend[i]);
+  sh->pend_len = 0;
+}
+
+// Whether an old successor (fingerprint fp) of a state at depth d was
+// expanded fully at an earlier level: not found at depth d (the tables say
+// which states were, when they hold them all), and not reduced.
+static bool expanded_fully(const McrtPorShared *sh, McrtFp fp, uint64_t d) {
+  const McrtPorLevel *at_d = sh->fresh.depth == d ? &sh->fresh
+                             : sh->prev.depth == d ? &sh->prev
+                                                   : NULL;
+  return sh->cut_whole && at_d && at_d->whole && !level_has(at_d, fp) &&
+         !cut_has(sh, cut_key(fp));
 }
 
 // ---------------------------------------------------------------------------
@@ -712,20 +854,29 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
   return p->work > hard ? (p->spent++, UINT32_MAX) : enabled;
 }
 
-// Whether a successor was found at a depth <= the current one.
-static bool is_old(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
-  McrtCtx *main = p->sh->main;
+// The fingerprint the search stores for a state (its representative's
+// under symmetry).
+static McrtFp stored_fp(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
   if (ctx->sym) {
     mcrt_sym_canon(ctx->sym, state, p->canon);
     state = p->canon;
   }
-  McrtFp fp = mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits);
-  return mcrt_fpset_contains(&main->set, fp) && !fresh_has(p->sh, fp, main->cur_depth + 1);
+  return mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits);
+}
+
+// How a successor stands for the proviso: 1 new (not found at a depth <=
+// the current one d), 3 found at a depth < d and expanded fully, 2 else.
+static uint8_t age_of(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
+  McrtCtx *main = p->sh->main;
+  McrtFp fp = stored_fp(ctx, p, state);
+  if (!mcrt_fpset_contains(&main->set, fp) || fresh_has(p->sh, fp, main->cur_depth + 1))
+    return 1;
+  return expanded_fully(p->sh, fp, main->cur_depth) ? 3 : 2;
 }
 
 // How the closure in p->take meets the cycle proviso: 2 when all its
-// successors are new (not found at a depth <= the current one), 1 when one
-// at least is, 0 when none is.
+// successors are new, 1 when one at least is new or was expanded fully at
+// an earlier level, 0 when none is.
 static int proviso_met(McrtCtx *ctx, McrtPor *p) {
   if (!p->sh->proviso)
     return 2;
@@ -734,8 +885,8 @@ static int proviso_met(McrtCtx *ctx, McrtPor *p) {
     if (!p->take[i])
       continue;
     if (!p->age[i])
-      p->age[i] = is_old(ctx, p, p->states + (size_t)i * p->stride) ? 2 : 1;
-    some |= p->age[i] == 1;
+      p->age[i] = age_of(ctx, p, p->states + (size_t)i * p->stride);
+    some |= p->age[i] != 2;
     all &= p->age[i] == 1;
   }
   return all ? 2 : some;
@@ -766,7 +917,7 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
   // seed's closure is not (its closure is within that one: rarely better,
   // and the cost grows with the square of the enabled rules otherwise).
   // A closure is a candidate only when it meets the proviso (below,
-  // is_old): one that does not leaves the others in the running, so a
+  // age_of): one that does not leaves the others in the running, so a
   // state is expanded fully only when no closure both is smaller than all
   // and leads to new states only.
   // The fewest enabled rules of a closure whose successors are all new
@@ -785,6 +936,7 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
     tried++;
     uint32_t limit = best < p->nsucc ? best : weak;
     uint32_t n = closure(p, (uint32_t)p->rules[i], limit);
+    p->steps += p->work + p->scan;
     for (uint32_t j = 0; j < p->nsucc; j++)
       p->covered[j] |= p->take[j];
     if (n >= limit)
@@ -803,27 +955,42 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
   return best < p->nsucc || weak < p->nsucc;
 }
 
-// Sampling. On models where the closures rarely give a reduced expansion,
-// computing them is most of the cost of --por (every enabled rule executed
-// into the buffer, two closures or more a state). So the closures are tried
-// at one state in `period` only, the others expanded fully without them.
-// After a breadth-first level the period is doubled when fewer than one
-// tried expansion in MCRT_POR_MIN_RATE was reduced, and set back to 1 when
-// more were; the figures add up over levels until MCRT_POR_SAMPLE
+// Sampling. Where the closures rarely give a reduced expansion, or cost
+// much for the little they cut, computing them is most of the cost of
+// --por (every enabled rule executed into the buffer, two closures or more
+// a state). So the closures are tried at one state in `period` only, the
+// others expanded fully without them. After a breadth-first level the
+// period is doubled when the tried expansions did not pay, and set back to
+// 1 when they did; the figures add up over levels until MCRT_POR_SAMPLE
 // expansions were tried (the first levels are small: one state that does
-// not reduce says little). Past MCRT_POR_MAX_PERIOD whole levels go
-// untried (period 0), all but one in MCRT_POR_WAKE (tried at the largest
-// period): the states found at the next depth then need not be recorded
-// for the proviso (mcrt_por_discovered), the rest of --por's cost. Skipping
-// is sound: a full expansion is always allowed, and the cycle proviso
-// concerns reduced expansions only. The states tried are those whose hash
-// is 0 modulo the period, and the period of a level depends only on the
-// levels before it, whose states and choices are the same at any
-// --threads N: so are the reduced graph, its counts and the sampling's.
+// not reduce says little). They paid when more than one in
+// MCRT_POR_MIN_RATE was reduced and what they cut weighs as much as what
+// they cost: MCRT_POR_STEP_WORTH closure steps (rules added or looked at,
+// writers counted, successors captured) per successor pruned, plus
+// MCRT_POR_FREE_STEPS per tried expansion. A step is a few nanoseconds, a
+// full expansion of a state some hundred of them (BEEM instances): a
+// pruned successor is worth the state it may leave out, and more where the
+// reduction compounds. Measured on the BEEM instances of docs/performance.md:
+// at.3, lamport.5, bopdp.3 and mcs.3 spent about 300 steps per tried
+// expansion for 0.2-0.7 pruned successors (a few % fewer states, 4-5x the
+// CPU); brp.3 150 steps for 0.5, collision.3 60 for 0.07, protocols.4 50
+// for 0.9 (35-60% fewer states). Both measures are counts, not times, so
+// the policy is a function of the states expanded. Past MCRT_POR_MAX_PERIOD
+// whole levels go untried (period 0), all but one in MCRT_POR_WAKE (tried
+// at the largest period): the states found at the next depth then need
+// not be recorded for the proviso (mcrt_por_discovered), the rest of
+// --por's cost. Skipping is sound: a full expansion is always allowed, and
+// the cycle proviso concerns reduced expansions only. The states tried are
+// those whose hash is 0 modulo the period, and the period of a level
+// depends only on the levels before it, whose states and choices are the
+// same at any --threads N: so are the reduced graph, its counts and the
+// sampling's.
 #define MCRT_POR_MAX_PERIOD 64
 #define MCRT_POR_MIN_RATE 64
 #define MCRT_POR_SAMPLE 64
 #define MCRT_POR_WAKE 8
+#define MCRT_POR_STEP_WORTH 256
+#define MCRT_POR_FREE_STEPS 64
 
 // The period of the level being expanded (`depth`): the first expansion of
 // a level settles it from the previous levels' figures (every expansion of
@@ -836,8 +1003,11 @@ static uint32_t sample_period(McrtPorShared *sh, uint64_t depth) {
     uint64_t tried = atomic_load(&sh->level_tried);
     if (tried >= MCRT_POR_SAMPLE && sh->sampling) {
       uint64_t reduced = atomic_exchange(&sh->level_reduced, 0);
+      uint64_t pruned = atomic_exchange(&sh->level_pruned, 0);
+      uint64_t steps = atomic_exchange(&sh->level_steps, 0);
       atomic_store(&sh->level_tried, 0);
-      if (reduced * MCRT_POR_MIN_RATE >= tried)
+      if (reduced * MCRT_POR_MIN_RATE >= tried &&
+          pruned * MCRT_POR_STEP_WORTH + tried * MCRT_POR_FREE_STEPS >= steps)
         sh->backoff = 1;
       else if (sh->backoff <= MCRT_POR_MAX_PERIOD)
         sh->backoff *= 2;
@@ -846,6 +1016,7 @@ static uint32_t sample_period(McrtPorShared *sh, uint64_t depth) {
                       : depth % MCRT_POR_WAKE == 0   ? MCRT_POR_MAX_PERIOD
                                                      : 0;
     atomic_store_explicit(&sh->period, period, memory_order_relaxed);
+    cut_merge(sh);
     atomic_store_explicit(&sh->level, depth, memory_order_release);
   }
   pthread_mutex_unlock(&sh->level_lock);
@@ -871,15 +1042,19 @@ McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
   ctx->emit = saved;
   // After a failure, what was emitted before it goes on as without
   // reduction (the search reports the failure in this state).
+  p->steps = p->nsucc;
   bool reduce = !mcrt_failed(ctx) && choose(ctx, p);
   atomic_fetch_add_explicit(&sh->level_tried, 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&sh->level_reduced, reduce, memory_order_relaxed);
+  atomic_fetch_add_explicit(&sh->level_steps, p->steps, memory_order_relaxed);
   if (reduce) {
     uint32_t taken = 0;
     for (uint32_t i = 0; i < p->nsucc; i++)
       taken += p->best[i];
     atomic_fetch_add_explicit(&sh->reduced, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&sh->pruned, p->nsucc - taken, memory_order_relaxed);
+    cut_pend(sh, cut_key(stored_fp(ctx, p, state)));
+    atomic_fetch_add_explicit(&sh->level_pruned, p->nsucc - taken, memory_order_relaxed);
   } else {
     atomic_fetch_add_explicit(&sh->full, 1, memory_order_relaxed);
   }

@@ -850,7 +850,7 @@ static void print_por(FILE *f, const McrtCtx *ctx) {
           s.reduced, s.full, s.pruned);
   if (s.skipped) // the sampling (por.c) backed off somewhere
     fprintf(f, "; %" PRIu64 " of the full expansions did not try the closures (sampled: they "
-               "rarely reduced)",
+               "reduced rarely, or little for their cost)",
             s.skipped);
   fprintf(f, " (states and transitions above are the reduced graph's)\n");
 }

@@ -14,8 +14,12 @@
 #   proviso_weak.mc  reduced expansions with one new successor and an old
 #                one (the weak proviso), the violation still found; missed
 #                without the proviso
+#   credit.mc    a reduced expansion whose only successor in the set is old
+#                but was expanded fully at an earlier level (the proviso's
+#                second form), as counted by hand in its header
 #   ordered_key.mc  an enabling set from `i > 0`: 3 states reduced, 4
 #                full, as counted by hand in its header
+#   costly.mc    closures that reduce but cost much: the sampling backs off
 #   futile.mc, futile_visible.mc  tables that rule out any reduction: the
 #                reduction is skipped, with the reason in the summary and
 #                the report, and the full graph of the headers' counts
@@ -136,6 +140,22 @@ else
   fail proviso-weak-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
+# The proviso's second form: a reduced expansion whose successor in the
+# set is old but was expanded fully at an earlier level (the header's
+# counts).
+if (cd "$work" && "$mcgen" -o credit "$specs/credit.mc" >"$work/err" 2>&1); then
+  "$work/credit" --progress 0 --no-deadlock --por on --report "$work/cr.json" >/dev/null 2>&1
+  got=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions,
+    .por_pruned_rules]' "$work/cr.json" 2>&1)
+  if [ "$got" = "[8,16,1,7,1]" ]; then
+    pass proviso-fully-expanded
+  else
+    fail proviso-fully-expanded "report $got"
+  fi
+else
+  fail credit-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
 # An enabling set from an ordered key conjunct (`i > 0`): counted by hand in
 # the spec's header.
 if (cd "$work" && "$mcgen" -o ordered_key "$specs/ordered_key.mc" >"$work/err" 2>&1); then
@@ -192,6 +212,34 @@ if (cd "$work" && "$mcgen" -o sampled "$specs/sampled.mc" >"$work/err" 2>&1); th
   fi
 else
   fail sampled-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
+# Sampling by cost: closures that reduce every state they are tried at but
+# cost far more than the successor they cut are tried less and less; every
+# state when told to (the header's 511), and the same figures at --threads
+# 1 and 2.
+if (cd "$work" && "$mcgen" -o costly "$specs/costly.mc" >"$work/err" 2>&1); then
+  "$work/costly" --progress 0 --no-deadlock --por on --threads 1 --report "$work/c1.json" \
+    >"$work/t1.txt" 2>&1
+  "$work/costly" --progress 0 --no-deadlock --por on --threads 2 >"$work/t2.txt" 2>&1
+  MCRT_POR_NO_SAMPLING=1 "$work/costly" --progress 0 --no-deadlock --por on \
+    --report "$work/c0.json" >/dev/null 2>&1
+  all=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions,
+    .por_pruned_rules, .por_skipped_expansions]' "$work/c0.json" 2>&1)
+  read -r states reduced skipped < <(jq -r \
+    '[.states, .por_reduced_expansions, .por_skipped_expansions] | @tsv' "$work/c1.json" \
+    2>/dev/null)
+  if [ "$all" = "[511,510,255,256,255,0]" ] && [ "${states:-0}" -gt 511 ] &&
+     [ "$states" -lt 65536 ] && [ "$reduced" -gt 0 ] && [ "$skipped" -gt 0 ] &&
+     [ "$(grep -E '^(states|transitions|por):' "$work/t1.txt")" = \
+       "$(grep -E '^(states|transitions|por):' "$work/t2.txt")" ]; then
+    pass "costly ($states states, $skipped of the expansions skipped the closures)"
+  else
+    fail costly "every state $all; sampled ${states:-?} states, ${reduced:-?} reduced, \
+${skipped:-?} skipped: $(grep '^por:' "$work/t1.txt" "$work/t2.txt" | tr '\n' '|')"
+  fi
+else
+  fail costly-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
 # ---------------------------------------------------------------------------
