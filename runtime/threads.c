@@ -81,6 +81,7 @@
 // with a context of its own whose emit hook is worker_emit below.
 #include "internal.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -143,6 +144,7 @@ typedef struct Worker {
   uint32_t maxsucc; // free order: the most successors a state of its had
   uint32_t nbatch; // free order: its last candidates, prefetched, not yet inserted
   bool pending; // liveness: it wrote an edge to MCRT_ID_PENDING (see fix_phase)
+  double waited; // MCRT_THREAD_WAIT: wall seconds spent at barriers
 } Worker;
 
 // A chunk of the window in the parallel commit: what the tally found.
@@ -201,6 +203,11 @@ struct Threads {
   uint32_t parties, arrived;
   uint32_t nalloc; // workers set up (n, or more when a thread could not start)
   _Atomic uint64_t generation;
+  // MCRT_THREAD_WAIT set: each thread times its waits at the barrier, and
+  // the totals go to stderr at the end (what the barriers cost, measured
+  // apart from the load on the machine: CPU time counts a spinning wait).
+  bool time_waits;
+  uint64_t barriers;
 };
 
 static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
@@ -310,6 +317,7 @@ static void save_error(Worker *w, Slot *sl) {
 }
 
 static void precheck(Worker *w, Succ *e, const uint8_t *st);
+static void tally_chunk(Threads *T, uint32_t c);
 
 static void expand_state(Worker *w, uint64_t i) {
   Threads *T = w->T;
@@ -367,6 +375,11 @@ static void expand_phase(Worker *w) {
     for (uint64_t k = first; T->precheck && k < w->nsucc; k++)
       if (w->succ[k].p.lookup == MCRT_LOOKUP_NEW)
         precheck(w, &w->succ[k], w->arena + w->succ[k].state);
+    // Every lookup of the chunk is done: its tally for the parallel commit
+    // now, while its successors are in this thread's cache, and without a
+    // phase (two barriers) of its own.
+    if (T->parallel_commit) // (always so in free order: see start)
+      tally_chunk(T, (uint32_t)(a / CHUNK));
   }
 }
 
@@ -389,7 +402,8 @@ static void precheck(Worker *w, Succ *e, const uint8_t *st) {
     memcpy(&e->bits, b, sizeof b);
   }
   e->pre_ok = !mcrt_failed(wc);
-  mcrt_clear_error(wc); // the commit evaluates again, and meets the error itself
+  if (!e->pre_ok) // (a clear error is left as it is: clearing it is a memset of 0.5 KiB)
+    mcrt_clear_error(wc); // the commit evaluates again, and meets the error itself
 }
 
 // Inserts one candidate (its home slot prefetched MCRT_BATCH candidates ago).
@@ -461,11 +475,24 @@ static void insert_phase(Worker *w) {
 // machine) before it sleeps: waking a sleeper costs more than the wait.
 // The last to arrive bumps the generation, then broadcasts under the mutex,
 // so a thread that checked the generation under the mutex cannot miss it.
-static void barrier(Threads *T) {
+static void barrier_wait(Threads *T);
+
+static void barrier(Threads *T, Worker *w) {
+  if (!T->time_waits) {
+    barrier_wait(T);
+    return;
+  }
+  double t0 = mcrt_now();
+  barrier_wait(T);
+  w->waited += mcrt_now() - t0;
+}
+
+static void barrier_wait(Threads *T) {
   pthread_mutex_lock(&T->mu);
   uint64_t gen = atomic_load_explicit(&T->generation, memory_order_relaxed);
   if (++T->arrived == T->parties) {
     T->arrived = 0;
+    T->barriers++;
     atomic_store_explicit(&T->generation, gen + 1, memory_order_release);
     pthread_cond_broadcast(&T->cv);
     pthread_mutex_unlock(&T->mu);
@@ -511,11 +538,11 @@ static void *worker_main(void *arg) {
   Worker *w = arg;
   Threads *T = w->T;
   for (;;) {
-    barrier(T);
+    barrier(T, w);
     if (T->phase == PHASE_QUIT)
       return NULL;
     run_phase(w);
-    barrier(T);
+    barrier(T, w);
   }
 }
 
@@ -529,10 +556,10 @@ static void run(Threads *T, Phase p) {
     run_phase(&T->w[0]);
     return;
   }
-  barrier(T);
+  barrier(T, &T->w[0]);
   if (p != PHASE_QUIT) {
     run_phase(&T->w[0]);
-    barrier(T);
+    barrier(T, &T->w[0]);
   }
 }
 
@@ -609,6 +636,7 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
     if (ctx->por && !(wc->por = mcrt_por_worker(ctx->por)))
       return false;
   }
+  T->time_waits = getenv("MCRT_THREAD_WAIT") != NULL;
   pthread_mutex_init(&T->mu, NULL);
   pthread_cond_init(&T->cv, NULL);
   T->parties = n;
@@ -631,6 +659,12 @@ static void finish(Threads *T) {
       pthread_join(T->w[i].thread, NULL);
     pthread_mutex_destroy(&T->mu);
     pthread_cond_destroy(&T->cv);
+    if (T->time_waits) {
+      fprintf(stderr, "threads: %" PRIu64 " barriers; waited (s):", T->barriers);
+      for (uint32_t i = 0; i < T->parties; i++)
+        fprintf(stderr, " %.3f", T->w[i].waited);
+      fprintf(stderr, "\n");
+    }
   }
   if (T->w) {
     for (uint32_t i = 0; i < T->nalloc; i++) {
@@ -871,7 +905,8 @@ static bool commit_parallel(Threads *T) {
   if (!T->parallel_commit || T->base_id <= 1 || mcrt_signal || mcrt_fpset_wants_grow(&ctx->set))
     return false; // (ids 0 and 1: the serial commit has the test hook)
   uint32_t parts = T->solo ? 1 : T->n; // the threads that expanded the window
-  run(T, PHASE_TALLY);
+  if (!T->free_order) // (free order tallies each chunk when it has expanded it)
+    run(T, PHASE_TALLY);
   uint64_t nnew = 0, ntrans = 0, nedges = 0, last_from = UINT64_MAX;
   for (uint64_t c = 0; c * CHUNK < T->nwin; c++) {
     if (T->part[c].serial)
