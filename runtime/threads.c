@@ -208,6 +208,7 @@ struct Threads {
   // apart from the load on the machine: CPU time counts a spinning wait).
   bool time_waits;
   uint64_t barriers;
+  size_t peak_buffers; // the most buffer_bytes() were (printed with the waits)
 };
 
 static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
@@ -516,6 +517,19 @@ static void tally_phase(Worker *w);
 static void write_phase(Worker *w);
 static void fix_phase(Worker *w);
 
+// The set's growth: the threads take the old table's blocks in turn (see
+// mcrt_fpset_grow_part: one front, not one per thread, for the peak RSS).
+static void grow_phase(Worker *w) {
+  Threads *T = w->T;
+  uint64_t n = T->grow.old.nslots, block = mcrt_fpset_grow_block(&T->grow);
+  for (;;) {
+    uint64_t a = atomic_fetch_add_explicit(&T->next, block, memory_order_relaxed);
+    if (a >= n)
+      return;
+    mcrt_fpset_grow_part(&T->grow, a, a + block < n ? a + block : n, &T->stash[w->index]);
+  }
+}
+
 static void run_phase(Worker *w) {
   if (w->T->phase == PHASE_EXPAND)
     expand_phase(w);
@@ -527,11 +541,8 @@ static void run_phase(Worker *w) {
     write_phase(w);
   else if (w->T->phase == PHASE_FIX)
     fix_phase(w);
-  else if (w->T->phase == PHASE_GROW) {
-    uint64_t n = w->T->grow.old.nslots;
-    mcrt_fpset_grow_part(&w->T->grow, n * w->index / w->T->n, n * (w->index + 1) / w->T->n,
-                         &w->T->stash[w->index]);
-  }
+  else if (w->T->phase == PHASE_GROW)
+    grow_phase(w);
 }
 
 static void *worker_main(void *arg) {
@@ -663,7 +674,7 @@ static void finish(Threads *T) {
       fprintf(stderr, "threads: %" PRIu64 " barriers; waited (s):", T->barriers);
       for (uint32_t i = 0; i < T->parties; i++)
         fprintf(stderr, " %.3f", T->w[i].waited);
-      fprintf(stderr, "\n");
+      fprintf(stderr, "; buffers at most %zu bytes\n", T->peak_buffers);
     }
   }
   if (T->w) {
@@ -986,6 +997,8 @@ static bool grow_set(Threads *T) {
   if (T->solo || T->n == 1 || !mcrt_fpset_parallel_grow_ok(&ctx->set) ||
       total > ctx->opt->memory || !mcrt_fpset_grow_begin(&ctx->set, &T->grow))
     return mcrt_grow_set(ctx);
+  for (uint32_t i = 0; i < T->n; i++)
+    T->stash[i].n = 0;
   run(T, PHASE_GROW);
   mcrt_fpset_grow_end(&ctx->set, &T->grow, T->stash, T->n);
   if (total > ctx->peak_bytes)
@@ -1080,6 +1093,8 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
         T.maxsucc = T.w[i].maxsucc;
     }
     ctx->engine_bytes = buffer_bytes(&T);
+    if (ctx->engine_bytes > T.peak_buffers)
+      T.peak_buffers = ctx->engine_bytes;
     if (!ok) {
       mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_SEARCH);
       break;
