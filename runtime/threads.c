@@ -19,8 +19,9 @@
 //           need it, happens first, at the barrier (nobody else touches the
 //           set then), every thread migrating a part of the old table
 //           (grow_set: a serial growth was a fifth of bakery.5's CPU time,
-//           the one serial stretch left once the commit is parallel). Each fingerprint has one owning thread (by its bits);
-//           the expand phase lists the candidates by owner, and each thread
+//           the one serial stretch left once the commit is parallel).
+//           Each fingerprint has one owning thread (by its bits); the
+//           expand phase lists the candidates by owner, and each thread
 //           inserts those it owns in key order (parent id, then emit order:
 //           the serial search's order), merging the lists the threads
 //           made. So the first successor in key order of a
@@ -91,14 +92,24 @@
 #define SOLO 256    // a smaller window is expanded by one thread, without barriers
 #define MCRT_PROGRESS_EVERY 1024
 
+// A successor (56 bytes: a window's successors are the bulk of the threads'
+// buffers, hence of their peak RSS beyond one thread's).
 typedef struct Succ {
   McrtPending p;
-  size_t state;      // offset of its bytes in the thread's arena (candidates only)
-  McrtPrecheck pre;
-  uint64_t bits;     // liveness: a new state's property bits (with pre)
-  uint64_t slot;     // liveness: its fingerprint's slot in the set (see Threads.grows)
-  bool pre_ok;       // pre was evaluated, without a run-time error
+  uint32_t state; // where its bytes are in the thread's arena, in strides (candidates only)
+  // Its invariants and reachables (and under liveness its property bits)
+  // are known without a run-time error: evaluated (Extra.pre), or there are
+  // none (Threads.checks false).
+  bool pre_ok;
 } Succ;
+
+// What a successor needs beyond Succ in some runs only: in an array beside
+// the thread's succ (the same index), allocated only then (Threads.extra).
+typedef struct Extra {
+  McrtPrecheck pre; // a new state's invariants and reachables (Threads.checks)
+  uint64_t bits;    // liveness: a new state's property bits (with pre)
+  uint64_t slot;    // liveness: its fingerprint's slot in the set (see Threads.grows)
+} Extra;
 
 
 typedef enum { SLOT_EXPANDED, SLOT_OUTSIDE, SLOT_CONSTRAINT_FAILED } SlotKind;
@@ -124,6 +135,8 @@ typedef struct Worker {
   pthread_t thread;
   Succ *succ;
   uint64_t nsucc, succ_cap;
+  Extra *extra; // beside succ when Threads.extra
+  size_t extra_cap;
   uint8_t *arena;
   size_t arena_len, arena_cap;
   McrtError *errs;
@@ -181,6 +194,8 @@ struct Threads {
   bool free_order;      // --order free: the expand phase inserts (see "Free order" above)
   uint32_t maxsucc;     // free order: the most successors a state had so far
   bool precheck;      // evaluate invariants and reachables in the insert phase
+  bool checks;        // and there are some (or property bits): else a new state has none
+  bool extra;         // the threads keep an Extra per successor (checks, or liveness)
   bool parallel_commit; // the commit may run on every thread (see commit_parallel)
   McrtQueueSpan *spans; // the parallel commit: where the window's new states go
   size_t spans_cap;
@@ -255,6 +270,10 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
     return true;
   }
   w->succ_cap = cap;
+  if (T->extra && !grow_array((void **)&w->extra, &w->extra_cap, w->nsucc + 1, sizeof *w->extra)) {
+    w->oom = true;
+    return true;
+  }
   uint8_t *st = w->arena + w->arena_len;
   if (wc->sym)
     mcrt_sym_canon(wc->sym, next, st);
@@ -270,8 +289,8 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
   e->p.action = action;
   e->p.at_bound = T->at_bound;
   e->p.lookup = MCRT_LOOKUP_INSERT;
-  e->pre_ok = false;
-  e->state = w->arena_len;
+  e->pre_ok = T->precheck && !T->checks;
+  e->state = (uint32_t)(w->arena_len / T->stride);
   if (e->p.at_bound) {
     // Only looked up (the set is read-only in this phase; under liveness
     // every id in it is given: a window at the bound inserts nothing).
@@ -317,7 +336,7 @@ static void save_error(Worker *w, Slot *sl) {
   mcrt_clear_error(&w->ctx);
 }
 
-static void precheck(Worker *w, Succ *e, const uint8_t *st);
+static void precheck(Worker *w, Worker *src, Succ *e);
 static void tally_chunk(Threads *T, uint32_t c);
 
 static void expand_state(Worker *w, uint64_t i) {
@@ -373,9 +392,9 @@ static void expand_phase(Worker *w) {
     // insert phase's owner evaluates them).
     for (; w->nbatch > 0; w->nbatch--)
       insert_free(w, &w->succ[w->nsucc - w->nbatch]);
-    for (uint64_t k = first; T->precheck && k < w->nsucc; k++)
+    for (uint64_t k = first; T->checks && k < w->nsucc; k++)
       if (w->succ[k].p.lookup == MCRT_LOOKUP_NEW)
-        precheck(w, &w->succ[k], w->arena + w->succ[k].state);
+        precheck(w, w, &w->succ[k]);
     // Every lookup of the chunk is done: its tally for the parallel commit
     // now, while its successors are in this thread's cache, and without a
     // phase (two barriers) of its own.
@@ -387,20 +406,24 @@ static void expand_phase(Worker *w) {
 // ---------------------------------------------------------------------------
 // Insert.
 
-static void precheck(Worker *w, Succ *e, const uint8_t *st) {
+// Evaluates the invariants, reachables and property bits of e, a successor
+// in src's lists, with w's context.
+static void precheck(Worker *w, Worker *src, Succ *e) {
   Threads *T = w->T;
   McrtCtx *wc = &w->ctx;
   const McrtModel *m = wc->model;
-  e->pre.inv = m->ninvariants > 0 ? m->check_invariants(wc, st) : -1;
-  e->pre.reach = 0;
+  const uint8_t *st = src->arena + (size_t)e->state * T->stride;
+  Extra *x = &src->extra[e - src->succ];
+  x->pre.inv = m->ninvariants > 0 ? m->check_invariants(wc, st) : -1;
+  x->pre.reach = 0;
   for (uint32_t i = 0; i < m->nreachables && !mcrt_failed(wc); i++)
     if ((T->reach_open >> i & 1) && m->check_reachable(wc, i, st))
-      e->pre.reach |= UINT64_C(1) << i;
-  e->bits = 0;
+      x->pre.reach |= UINT64_C(1) << i;
+  x->bits = 0;
   if (T->ctx->live && T->ctx->live->g.bits_bytes && !mcrt_failed(wc)) {
-    uint8_t b[sizeof e->bits] = {0};
+    uint8_t b[sizeof x->bits] = {0};
     m->property_bits(wc, st, b);
-    memcpy(&e->bits, b, sizeof b);
+    memcpy(&x->bits, b, sizeof b);
   }
   e->pre_ok = !mcrt_failed(wc);
   if (!e->pre_ok) // (a clear error is left as it is: clearing it is a memset of 0.5 KiB)
@@ -414,14 +437,15 @@ static void insert_one(Worker *w, Worker *src, Succ *e) {
   // holds MCRT_ID_PENDING for it, and a later successor in key order with
   // the same fingerprint gets that (search.c and write_chunk resolve it).
   e->p.to = MCRT_ID_PENDING;
-  McrtFpResult r = T->ctx->live ? mcrt_fpset_insert_id_slot(&T->ctx->set, e->p.fp, MCRT_ID_PENDING,
-                                                            &e->p.to, &e->slot)
-                                : mcrt_fpset_insert(&T->ctx->set, e->p.fp);
+  McrtFpSet *set = &T->ctx->set;
+  McrtFpResult r = T->ctx->live ? mcrt_fpset_insert_id_slot(set, e->p.fp, MCRT_ID_PENDING, &e->p.to,
+                                                            &src->extra[e - src->succ].slot)
+                                : mcrt_fpset_insert(set, e->p.fp);
   if (r == MCRT_FP_FULL)
     return; // the commit grows the set and inserts it
   e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
-  if (r == MCRT_FP_NEW && T->precheck)
-    precheck(w, e, src->arena + e->state);
+  if (r == MCRT_FP_NEW && T->checks)
+    precheck(w, src, e);
 }
 
 static void insert_phase(Worker *w) {
@@ -578,7 +602,7 @@ static void run(Threads *T, Phase p) {
 static size_t buffer_bytes(const Threads *T) {
   size_t b = WINDOW * (T->stride + sizeof *T->slot);
   for (uint32_t i = 0; i < T->parties; i++)
-    b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].arena_cap +
+    b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].extra_cap * sizeof(Extra) + T->w[i].arena_cap +
          T->w[i].errs_cap * sizeof(McrtError);
   for (uint32_t i = 0; i < T->n; i++)
     for (uint32_t j = 0; j < T->n; j++)
@@ -596,6 +620,9 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->stride = ctx->state_bytes + MCRT_SLACK;
   const McrtOptions *opt = ctx->opt;
   T->precheck = m->nreachables <= 64;
+  T->checks = T->precheck && (m->ninvariants > 0 || m->nreachables > 0 ||
+                              (ctx->live && ctx->live->g.bits_bytes));
+  T->extra = T->checks || ctx->live;
   // Free order where no record depends on the ids' order within a level
   // beyond the log's own: not with liveness or the exports (the edge
   // table), nets and --por (their per-state records), accepting states,
@@ -690,6 +717,7 @@ static void finish(Threads *T) {
       free(T->w[i].fired), free(T->w[i].bound_fired);
       free(T->stash ? T->stash[i].fp : NULL);
       free(T->w[i].succ);
+      free(T->w[i].extra);
       free(T->w[i].arena);
       free(T->w[i].errs);
       mcrt_sym_free(T->w[i].ctx.sym);
@@ -736,7 +764,9 @@ static void commit(Threads *T) {
       continue;
     for (uint64_t k = sl->first; k < sl->first + sl->nsucc; k++) {
       const Succ *e = &w->succ[k];
-      if (mcrt_take_successor(ctx, &e->p, w->arena + e->state, e->pre_ok ? &e->pre : NULL))
+      static const McrtPrecheck none = {.inv = -1};
+      const McrtPrecheck *pre = !e->pre_ok ? NULL : T->checks ? &w->extra[k].pre : &none;
+      if (mcrt_take_successor(ctx, &e->p, w->arena + (size_t)e->state * T->stride, pre))
         return;
     }
     if (sl->err) {
@@ -776,7 +806,8 @@ static void tally_chunk(Threads *T, uint32_t c) {
       serial = true;
       break;
     }
-    const Succ *e = &T->w[sl->worker].succ[sl->first];
+    const Worker *w = &T->w[sl->worker];
+    const Succ *e = &w->succ[sl->first];
     uint64_t had = nedges;
     for (uint32_t k = 0; k < sl->nsucc; k++, e++) {
       // Liveness records an edge for each transition, and for each
@@ -787,7 +818,8 @@ static void tally_chunk(Threads *T, uint32_t c) {
       ntrans++;
       if (e->p.lookup == MCRT_LOOKUP_NEW) {
         nnew++;
-        serial |= !e->pre_ok || e->pre.inv >= 0 || e->pre.reach != 0;
+        const McrtPrecheck *pre = T->checks ? &w->extra[sl->first + k].pre : NULL;
+        serial |= !e->pre_ok || (pre && (pre->inv >= 0 || pre->reach != 0));
       } else {
         serial |= e->p.lookup != MCRT_LOOKUP_OLD; // the set was full: left to the commit
       }
@@ -848,10 +880,11 @@ static void write_chunk(Worker *w, uint32_t c) {
         continue;
       }
       if (g) {
+        const Extra *x = &src->extra[sl->first + k];
         if (g->bits_bytes)
-          mcrt_live_put_bits(g, id, e->bits);
+          mcrt_live_put_bits(g, id, x->bits);
         if (ctx->set.grows == T->grows)
-          mcrt_fpset_put_id_at(&ctx->set, e->slot, (uint32_t)id);
+          mcrt_fpset_put_id_at(&ctx->set, x->slot, (uint32_t)id);
         else
           mcrt_fpset_put_id(&ctx->set, e->p.fp, (uint32_t)id);
         mcrt_live_put_edge(g, edge++, (uint32_t)id, e->p.rule);
@@ -859,7 +892,7 @@ static void write_chunk(Worker *w, uint32_t c) {
       mcrt_log_put(&ctx->log, id++, e->p.parent, (uint32_t)e->p.rule);
       if (pos == T->spans[sp].n)
         sp++, pos = 0;
-      memcpy(T->spans[sp].at + pos++ * bytes, src->arena + e->state, bytes);
+      memcpy(T->spans[sp].at + pos++ * bytes, src->arena + (size_t)e->state * T->stride, bytes);
     }
   }
 }
@@ -885,13 +918,14 @@ static void fix_chunk(Threads *T, uint32_t c) {
     const Slot *sl = &T->slot[i];
     if (sl->kind == SLOT_OUTSIDE)
       continue;
-    const Succ *e = &T->w[sl->worker].succ[sl->first];
+    const Worker *src = &T->w[sl->worker];
+    const Succ *e = &src->succ[sl->first];
     for (uint32_t k = 0; k < sl->nsucc; k++, e++) {
       if (e->p.at_bound && e->p.lookup != MCRT_LOOKUP_KNOWN)
         continue;
       if (!e->p.at_bound && e->p.lookup == MCRT_LOOKUP_OLD && e->p.to == MCRT_ID_PENDING) {
         if (T->ctx->set.grows == T->grows)
-          g->targets[edge] = mcrt_fpset_id_at(&T->ctx->set, e->slot);
+          g->targets[edge] = mcrt_fpset_id_at(&T->ctx->set, src->extra[sl->first + k].slot);
         else
           mcrt_fpset_find_id(&T->ctx->set, e->p.fp, &g->targets[edge]);
       }
