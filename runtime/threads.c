@@ -90,6 +90,11 @@
 #define CHUNK 64    // states a thread takes at a time in the expand phase
 #define SPIN 1000   // polls of a barrier before a thread sleeps there
 #define SOLO 256    // a smaller window is expanded by one thread, without barriers
+// Under --memory the window's buffers (the frontier states, their successors
+// and the arenas) are kept within 1/BUFFER_SHARE of the bound, the windows
+// made smaller if need be: otherwise a bound of a few MiB went mostly to
+// the buffers, and the threads stopped at a fraction of one thread's states.
+#define BUFFER_SHARE 16
 #define MCRT_PROGRESS_EVERY 1024
 
 // A successor (56 bytes: a window's successors are the bulk of the threads'
@@ -192,7 +197,8 @@ struct Threads {
   bool solo;          // this thread does the window's phases alone
   bool parallel_insert; // the insert phase runs
   bool free_order;      // --order free: the expand phase inserts (see "Free order" above)
-  uint32_t maxsucc;     // free order: the most successors a state had so far
+  uint32_t maxsucc;     // the most successors a state had so far
+  uint64_t win_cap;     // the states win and slot have room for (see window_size)
   bool precheck;      // evaluate invariants and reachables in the insert phase
   bool checks;        // and there are some (or property bits): else a new state has none
   bool extra;         // the threads keep an Extra per successor (checks, or liveness)
@@ -600,7 +606,7 @@ static void run(Threads *T, Phase p) {
 
 // What the window and the threads' lists hold (accounted under --memory).
 static size_t buffer_bytes(const Threads *T) {
-  size_t b = WINDOW * (T->stride + sizeof *T->slot);
+  size_t b = T->win_cap * (T->stride + sizeof *T->slot);
   for (uint32_t i = 0; i < T->parties; i++)
     b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].extra_cap * sizeof(Extra) + T->w[i].arena_cap +
          T->w[i].errs_cap * sizeof(McrtError);
@@ -608,6 +614,77 @@ static size_t buffer_bytes(const Threads *T) {
     for (uint32_t j = 0; j < T->n; j++)
       b += T->w[i].own_cap[j] * sizeof(uint32_t);
   return b;
+}
+
+// The buffers a window of one state takes, counting it with the most
+// successors a state had so far (16 before any was expanded).
+static size_t bytes_per_window_state(const Threads *T) {
+  size_t succ = sizeof(Succ) + T->stride + (T->extra ? sizeof(Extra) : 0) +
+                (T->parallel_insert ? sizeof(uint32_t) : 0);
+  return T->stride + sizeof(Slot) + (T->maxsucc ? T->maxsucc : 16) * succ;
+}
+
+// The states of the next window: up to WINDOW, fewer when the buffers they
+// need would pass the share of --memory (BUFFER_SHARE) or the room the
+// set's next growth leaves under it (else the threads' buffers would stop
+// the search at a growth that one thread makes), at least CHUNK.
+static uint64_t window_size(const Threads *T) {
+  const McrtCtx *ctx = T->ctx;
+  size_t memory = ctx->opt->memory;
+  if (memory == MCRT_UNLIMITED)
+    return WINDOW;
+  size_t stores = mcrt_grow_set_bytes(ctx) - ctx->engine_bytes, budget = memory / BUFFER_SHARE;
+  if (stores >= memory)
+    budget = 0;
+  else if (memory - stores < budget)
+    budget = memory - stores;
+  uint64_t fit = budget / bytes_per_window_state(T);
+  return fit < CHUNK ? CHUNK : fit < WINDOW ? fit : WINDOW;
+}
+
+// Gives back what an array holds beyond twice `want` elements.
+static void trim_array(void **p, size_t *cap, size_t want, size_t size) {
+  if (*cap <= 2 * want)
+    return;
+  void *q = realloc(*p, want * size);
+  if (q || want == 0)
+    *p = q, *cap = want;
+}
+
+// Under --memory, before a window: the threads' buffers back to what a
+// window of n states may need (a window shrinks near the bound: see
+// window_size), and their accounted bytes with them.
+static void trim_buffers(Threads *T, uint64_t n) {
+  if (T->ctx->opt->memory == MCRT_UNLIMITED)
+    return;
+  size_t want = n * (T->maxsucc ? T->maxsucc : 16);
+  for (uint32_t i = 0; i < T->n; i++) {
+    Worker *w = &T->w[i];
+    size_t cap = w->succ_cap;
+    trim_array((void **)&w->succ, &cap, want, sizeof *w->succ);
+    w->succ_cap = cap;
+    trim_array((void **)&w->extra, &w->extra_cap, want, sizeof *w->extra);
+    trim_array((void **)&w->arena, &w->arena_cap, want * T->stride, 1);
+  }
+  T->ctx->engine_bytes = buffer_bytes(T);
+}
+
+// Room in win and slot for n states. False: out of memory.
+static bool window_room(Threads *T, uint64_t n) {
+  if (n <= T->win_cap)
+    return true;
+  uint8_t *win = realloc(T->win, n * T->stride);
+  if (win)
+    T->win = win;
+  Slot *slot = realloc(T->slot, n * sizeof *T->slot);
+  if (slot)
+    T->slot = slot;
+  if (!win || !slot)
+    return false;
+  // Zeroed: the unused bits of a state stay zero (see grow_array).
+  memset(T->win + T->win_cap * T->stride, 0, (n - T->win_cap) * T->stride);
+  T->win_cap = n;
+  return true;
 }
 
 // Sets up n threads (this one and n - 1 started, waiting at the barrier).
@@ -643,10 +720,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
                        !ctx->log.disk && !ctx->queue.disk &&
                        (!ctx->live || ctx->live->g.bits_bytes <= sizeof(uint64_t));
   T->w = calloc(n, sizeof *T->w);
-  T->win = calloc(WINDOW, T->stride);
-  T->slot = calloc(WINDOW, sizeof *T->slot);
   T->stash = calloc(n, sizeof *T->stash);
-  if (!T->w || !T->win || !T->slot || !T->stash)
+  if (!T->w || !T->stash || !window_room(T, window_size(T)))
     return false;
   T->nalloc = n;
   for (uint32_t i = 0; i < n; i++) {
@@ -1096,7 +1171,11 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
       ctx->cur_depth++;
       level_end = ctx->states;
     }
-    T.nwin = level_end - popped < WINDOW ? level_end - popped : WINDOW;
+    uint64_t most = window_size(&T);
+    if (!window_room(&T, most))
+      most = T.win_cap;
+    trim_buffers(&T, most);
+    T.nwin = level_end - popped < most ? level_end - popped : most;
     for (uint64_t i = 0; i < T.nwin && ok; i++)
       ok = mcrt_queue_pop(&ctx->queue, T.win + i * T.stride);
     if (!ok) { // --disk: the frontier could not be read
