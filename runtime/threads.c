@@ -547,8 +547,10 @@ static void barrier_wait(Threads *T) {
     __builtin_ia32_pause();
 #endif
   }
-  if (spin > SPIN_MIN)
-    atomic_store_explicit(&T->spin, spin / 2 > SPIN_MIN ? spin / 2 : SPIN_MIN, memory_order_relaxed);
+  if (spin > SPIN_MIN) {
+    uint32_t fewer = spin / 2 > SPIN_MIN ? spin / 2 : SPIN_MIN;
+    atomic_store_explicit(&T->spin, fewer, memory_order_relaxed);
+  }
   pthread_mutex_lock(&T->mu);
   while (atomic_load_explicit(&T->generation, memory_order_acquire) == gen)
     pthread_cond_wait(&T->cv, &T->mu);
