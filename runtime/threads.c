@@ -66,12 +66,14 @@
 //
 // Free order (--order free): the expand phase inserts each successor into
 // the set itself (a CAS; its home slot prefetched MCRT_BATCH candidates
-// before), and evaluates the invariants and reachables of the states it
-// made new at the end of each chunk; there is no insert phase, and one
-// barrier fewer per window. Whichever thread inserts a fingerprint first
-// makes that successor the new one, so a state's parent (a state of the
-// previous level, whichever it is) and the order of ids within a level
-// depend on the race: the levels, hence the counts of an exhaustive search,
+// before), and at the end of each chunk evaluates the invariants and
+// reachables of the states it made new and tallies the chunk for the
+// parallel commit; there is no insert phase and no tally phase: two phases
+// a window (four barriers) instead of four. Whichever thread inserts a
+// fingerprint first makes that successor the new one, so a state's parent
+// (a state of the previous level, whichever it is) and the order of ids
+// within a level depend on the race: the levels, hence the counts of an
+// exhaustive search,
 // the depth and a trace's length, do not. The commit is the same (a stop
 // still falls at a state of the serial search's count under --max-states).
 // The set is grown before the expand phase when the window could fill 95%
@@ -160,7 +162,7 @@ typedef struct Worker {
   uint64_t *fired, *bound_fired; // per action
   uint64_t bound_transitions, deadlocks;
   bool truncated;
-  uint32_t maxsucc; // free order: the most successors a state of its had
+  uint32_t maxsucc; // the most successors a state of its had (window_size, make_room_free)
   uint32_t nbatch; // free order: its last candidates, prefetched, not yet inserted
   bool pending; // liveness: it wrote an edge to MCRT_ID_PENDING (see fix_phase)
   double waited; // MCRT_THREAD_WAIT: wall seconds spent at barriers
