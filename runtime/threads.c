@@ -73,9 +73,9 @@
 // fingerprint first makes that successor the new one, so a state's parent
 // (a state of the previous level, whichever it is) and the order of ids
 // within a level depend on the race: the levels, hence the counts of an
-// exhaustive search,
-// the depth and a trace's length, do not. The commit is the same (a stop
-// still falls at a state of the serial search's count under --max-states).
+// exhaustive search, the depth and a trace's length, do not. The commit is
+// the same (a stop still falls at a state of the serial search's count
+// under --max-states).
 // The set is grown before the expand phase when the window could fill 95%
 // of its home slots, counting the most successors a state has had.
 //
