@@ -660,15 +660,23 @@ bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g) {
   return map_table(&g->t, g->old.words, grown_capacity(&g->old));
 }
 
+// What the old table is given back in: huge pages for a large table.
+static size_t release_step(const McrtFpSet *old) {
+  return old->map_bytes >= MCRT_FP_HUGE_MIN ? MCRT_HUGE_PAGE : MCRT_FP_RELEASE_SMALL;
+}
+
+uint64_t mcrt_fpset_grow_block(const McrtFpGrow *g) {
+  return release_step(&g->old) / (g->old.words * sizeof(uint64_t));
+}
+
 void mcrt_fpset_grow_part(McrtFpGrow *g, uint64_t a, uint64_t b, McrtFpStash *stash) {
   unsigned w = g->old.words;
   const uint64_t *src = (const uint64_t *)g->old.slots; // nobody writes the old table now
   _Atomic uint64_t *dst = g->t.slots;
   size_t slot_bytes = w * sizeof(uint64_t);
-  size_t step = g->old.map_bytes >= MCRT_FP_HUGE_MIN ? MCRT_HUGE_PAGE : MCRT_FP_RELEASE_SMALL;
+  size_t step = release_step(&g->old);
   // Only whole steps inside the part are given back here (end unmaps all).
   size_t released = ((size_t)a * slot_bytes + step - 1) & ~(step - 1);
-  stash->n = 0;
   for (uint64_t i = a; i < b; i++) {
     uint64_t hi = src[w * i];
     if (hi != 0) {
@@ -696,7 +704,7 @@ void mcrt_fpset_grow_part(McrtFpGrow *g, uint64_t a, uint64_t b, McrtFpStash *st
       }
     }
     size_t done = (size_t)(i + 1) * slot_bytes;
-    if (done >= released + step && i + 1 < b) {
+    if (done >= released + step) {
       size_t upto = done & ~(step - 1);
       madvise((char *)src + released, upto - released, MADV_DONTNEED);
       released = upto;

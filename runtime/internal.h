@@ -141,12 +141,17 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set);
 bool mcrt_fpset_grow(McrtFpSet *set);
 // Growth by several threads at once (threads.c), for the word layout
 // without ids (parallel_ok): begin maps the new table (false: it could
-// not, the set is unchanged); then each thread migrates its part of the
-// old table's slots, [a, b) (CAS into the new table, releasing its part of
-// the old one as it goes); end, once every part is done, installs the new
-// table. A part whose probe runs off the end of the new table keeps those
-// fingerprints aside (its stash), and end inserts them after extending the
-// overflow area.
+// not, the set is unchanged); then the threads migrate parts of the old
+// table's slots, [a, b) (CAS into the new table, releasing the whole pages
+// of the part in the old one as they go), each thread taking blocks of
+// grow_block slots in turn, so that the old table is released and the new
+// one filled at one front, as in the serial growth (a part of the table
+// per thread made a front per thread: one more partly filled huge page in
+// the new table and one more unreleased in the old per thread); end, once
+// every part is done, installs the new table. A part whose probe runs off
+// the end of the new table adds those fingerprints to its thread's stash
+// (emptied by the caller before the growth), and end inserts them after
+// extending the overflow area.
 typedef struct McrtFpStash {
   uint64_t *fp; // words per fingerprint: the set's
   size_t n, cap;
@@ -158,6 +163,7 @@ static inline bool mcrt_fpset_parallel_grow_ok(const McrtFpSet *set) {
   return !set->rem_bits && !set->ids && !set->id_words;
 }
 bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g);
+uint64_t mcrt_fpset_grow_block(const McrtFpGrow *g);
 void mcrt_fpset_grow_part(McrtFpGrow *g, uint64_t a, uint64_t b, McrtFpStash *stash);
 void mcrt_fpset_grow_end(McrtFpSet *set, McrtFpGrow *g, McrtFpStash *stashes, uint32_t n);
 static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {

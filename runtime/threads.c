@@ -19,8 +19,9 @@
 //           need it, happens first, at the barrier (nobody else touches the
 //           set then), every thread migrating a part of the old table
 //           (grow_set: a serial growth was a fifth of bakery.5's CPU time,
-//           the one serial stretch left once the commit is parallel). Each fingerprint has one owning thread (by its bits);
-//           the expand phase lists the candidates by owner, and each thread
+//           the one serial stretch left once the commit is parallel).
+//           Each fingerprint has one owning thread (by its bits); the
+//           expand phase lists the candidates by owner, and each thread
 //           inserts those it owns in key order (parent id, then emit order:
 //           the serial search's order), merging the lists the threads
 //           made. So the first successor in key order of a
@@ -65,14 +66,16 @@
 //
 // Free order (--order free): the expand phase inserts each successor into
 // the set itself (a CAS; its home slot prefetched MCRT_BATCH candidates
-// before), and evaluates the invariants and reachables of the states it
-// made new at the end of each chunk; there is no insert phase, and one
-// barrier fewer per window. Whichever thread inserts a fingerprint first
-// makes that successor the new one, so a state's parent (a state of the
-// previous level, whichever it is) and the order of ids within a level
-// depend on the race: the levels, hence the counts of an exhaustive search,
-// the depth and a trace's length, do not. The commit is the same (a stop
-// still falls at a state of the serial search's count under --max-states).
+// before), and at the end of each chunk evaluates the invariants and
+// reachables of the states it made new and tallies the chunk for the
+// parallel commit; there is no insert phase and no tally phase: two phases
+// a window (four barriers) instead of four. Whichever thread inserts a
+// fingerprint first makes that successor the new one, so a state's parent
+// (a state of the previous level, whichever it is) and the order of ids
+// within a level depend on the race: the levels, hence the counts of an
+// exhaustive search, the depth and a trace's length, do not. The commit is
+// the same (a stop still falls at a state of the serial search's count
+// under --max-states).
 // The set is grown before the expand phase when the window could fill 95%
 // of its home slots, counting the most successors a state has had.
 //
@@ -81,23 +84,40 @@
 // with a context of its own whose emit hook is worker_emit below.
 #include "internal.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 
 #define WINDOW 2048 // frontier states per window
 #define CHUNK 64    // states a thread takes at a time in the expand phase
-#define SPIN 1000   // polls of a barrier before a thread sleeps there
+#define SPIN 1000   // the most polls of a barrier before a thread sleeps there
+#define SPIN_MIN 16 // the fewest (see barrier_wait)
 #define SOLO 256    // a smaller window is expanded by one thread, without barriers
+// Under --memory the window's buffers (the frontier states, their successors
+// and the arenas) are kept within 1/BUFFER_SHARE of the bound, the windows
+// made smaller if need be: otherwise a bound of a few MiB went mostly to
+// the buffers, and the threads stopped at a fraction of one thread's states.
+#define BUFFER_SHARE 16
 #define MCRT_PROGRESS_EVERY 1024
 
+// A successor (56 bytes: a window's successors are the bulk of the threads'
+// buffers, hence of their peak RSS beyond one thread's).
 typedef struct Succ {
   McrtPending p;
-  size_t state;      // offset of its bytes in the thread's arena (candidates only)
-  McrtPrecheck pre;
-  uint64_t bits;     // liveness: a new state's property bits (with pre)
-  uint64_t slot;     // liveness: its fingerprint's slot in the set (see Threads.grows)
-  bool pre_ok;       // pre was evaluated, without a run-time error
+  uint32_t state; // where its bytes are in the thread's arena, in strides (candidates only)
+  // Its invariants and reachables (and under liveness its property bits)
+  // are known without a run-time error: evaluated (Extra.pre), or there are
+  // none (Threads.checks false).
+  bool pre_ok;
 } Succ;
+
+// What a successor needs beyond Succ in some runs only: in an array beside
+// the thread's succ (the same index), allocated only then (Threads.extra).
+typedef struct Extra {
+  McrtPrecheck pre; // a new state's invariants and reachables (Threads.checks)
+  uint64_t bits;    // liveness: a new state's property bits (with pre)
+  uint64_t slot;    // liveness: its fingerprint's slot in the set (see Threads.grows)
+} Extra;
 
 
 typedef enum { SLOT_EXPANDED, SLOT_OUTSIDE, SLOT_CONSTRAINT_FAILED } SlotKind;
@@ -123,6 +143,8 @@ typedef struct Worker {
   pthread_t thread;
   Succ *succ;
   uint64_t nsucc, succ_cap;
+  Extra *extra; // beside succ when Threads.extra
+  size_t extra_cap;
   uint8_t *arena;
   size_t arena_len, arena_cap;
   McrtError *errs;
@@ -140,9 +162,10 @@ typedef struct Worker {
   uint64_t *fired, *bound_fired; // per action
   uint64_t bound_transitions, deadlocks;
   bool truncated;
-  uint32_t maxsucc; // free order: the most successors a state of its had
+  uint32_t maxsucc; // the most successors a state of its had (window_size, make_room_free)
   uint32_t nbatch; // free order: its last candidates, prefetched, not yet inserted
   bool pending; // liveness: it wrote an edge to MCRT_ID_PENDING (see fix_phase)
+  double waited; // MCRT_THREAD_WAIT: wall seconds spent at barriers
 } Worker;
 
 // A chunk of the window in the parallel commit: what the tally found.
@@ -177,8 +200,11 @@ struct Threads {
   bool solo;          // this thread does the window's phases alone
   bool parallel_insert; // the insert phase runs
   bool free_order;      // --order free: the expand phase inserts (see "Free order" above)
-  uint32_t maxsucc;     // free order: the most successors a state had so far
+  uint32_t maxsucc;     // the most successors a state had so far
+  uint64_t win_cap;     // the states win and slot have room for (see window_size)
   bool precheck;      // evaluate invariants and reachables in the insert phase
+  bool checks;        // and there are some (or property bits): else a new state has none
+  bool extra;         // the threads keep an Extra per successor (checks, or liveness)
   bool parallel_commit; // the commit may run on every thread (see commit_parallel)
   McrtQueueSpan *spans; // the parallel commit: where the window's new states go
   size_t spans_cap;
@@ -201,6 +227,13 @@ struct Threads {
   uint32_t parties, arrived;
   uint32_t nalloc; // workers set up (n, or more when a thread could not start)
   _Atomic uint64_t generation;
+  _Atomic uint32_t spin; // polls of the barrier before sleeping (see barrier_wait)
+  // MCRT_THREAD_WAIT set: each thread times its waits at the barrier, and
+  // the totals go to stderr at the end (what the barriers cost, measured
+  // apart from the load on the machine: CPU time counts a spinning wait).
+  bool time_waits;
+  uint64_t barriers;
+  size_t peak_buffers; // the most buffer_bytes() were (printed with the waits)
 };
 
 static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
@@ -247,6 +280,10 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
     return true;
   }
   w->succ_cap = cap;
+  if (T->extra && !grow_array((void **)&w->extra, &w->extra_cap, w->nsucc + 1, sizeof *w->extra)) {
+    w->oom = true;
+    return true;
+  }
   uint8_t *st = w->arena + w->arena_len;
   if (wc->sym)
     mcrt_sym_canon(wc->sym, next, st);
@@ -262,8 +299,8 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
   e->p.action = action;
   e->p.at_bound = T->at_bound;
   e->p.lookup = MCRT_LOOKUP_INSERT;
-  e->pre_ok = false;
-  e->state = w->arena_len;
+  e->pre_ok = T->precheck && !T->checks;
+  e->state = (uint32_t)(w->arena_len / T->stride);
   if (e->p.at_bound) {
     // Only looked up (the set is read-only in this phase; under liveness
     // every id in it is given: a window at the bound inserts nothing).
@@ -309,7 +346,8 @@ static void save_error(Worker *w, Slot *sl) {
   mcrt_clear_error(&w->ctx);
 }
 
-static void precheck(Worker *w, Succ *e, const uint8_t *st);
+static void precheck(Worker *w, Worker *src, Succ *e);
+static void tally_chunk(Threads *T, uint32_t c);
 
 static void expand_state(Worker *w, uint64_t i) {
   Threads *T = w->T;
@@ -364,32 +402,42 @@ static void expand_phase(Worker *w) {
     // insert phase's owner evaluates them).
     for (; w->nbatch > 0; w->nbatch--)
       insert_free(w, &w->succ[w->nsucc - w->nbatch]);
-    for (uint64_t k = first; T->precheck && k < w->nsucc; k++)
+    for (uint64_t k = first; T->checks && k < w->nsucc; k++)
       if (w->succ[k].p.lookup == MCRT_LOOKUP_NEW)
-        precheck(w, &w->succ[k], w->arena + w->succ[k].state);
+        precheck(w, w, &w->succ[k]);
+    // Every lookup of the chunk is done: its tally for the parallel commit
+    // now, while its successors are in this thread's cache, and without a
+    // phase (two barriers) of its own.
+    if (T->parallel_commit) // (always so in free order: see start)
+      tally_chunk(T, (uint32_t)(a / CHUNK));
   }
 }
 
 // ---------------------------------------------------------------------------
 // Insert.
 
-static void precheck(Worker *w, Succ *e, const uint8_t *st) {
+// Evaluates the invariants, reachables and property bits of e, a successor
+// in src's lists, with w's context.
+static void precheck(Worker *w, Worker *src, Succ *e) {
   Threads *T = w->T;
   McrtCtx *wc = &w->ctx;
   const McrtModel *m = wc->model;
-  e->pre.inv = m->ninvariants > 0 ? m->check_invariants(wc, st) : -1;
-  e->pre.reach = 0;
+  const uint8_t *st = src->arena + (size_t)e->state * T->stride;
+  Extra *x = &src->extra[e - src->succ];
+  x->pre.inv = m->ninvariants > 0 ? m->check_invariants(wc, st) : -1;
+  x->pre.reach = 0;
   for (uint32_t i = 0; i < m->nreachables && !mcrt_failed(wc); i++)
     if ((T->reach_open >> i & 1) && m->check_reachable(wc, i, st))
-      e->pre.reach |= UINT64_C(1) << i;
-  e->bits = 0;
+      x->pre.reach |= UINT64_C(1) << i;
+  x->bits = 0;
   if (T->ctx->live && T->ctx->live->g.bits_bytes && !mcrt_failed(wc)) {
-    uint8_t b[sizeof e->bits] = {0};
+    uint8_t b[sizeof x->bits] = {0};
     m->property_bits(wc, st, b);
-    memcpy(&e->bits, b, sizeof b);
+    memcpy(&x->bits, b, sizeof b);
   }
   e->pre_ok = !mcrt_failed(wc);
-  mcrt_clear_error(wc); // the commit evaluates again, and meets the error itself
+  if (!e->pre_ok) // (a clear error is left as it is: clearing it is a memset of 0.5 KiB)
+    mcrt_clear_error(wc); // the commit evaluates again, and meets the error itself
 }
 
 // Inserts one candidate (its home slot prefetched MCRT_BATCH candidates ago).
@@ -399,14 +447,15 @@ static void insert_one(Worker *w, Worker *src, Succ *e) {
   // holds MCRT_ID_PENDING for it, and a later successor in key order with
   // the same fingerprint gets that (search.c and write_chunk resolve it).
   e->p.to = MCRT_ID_PENDING;
-  McrtFpResult r = T->ctx->live ? mcrt_fpset_insert_id_slot(&T->ctx->set, e->p.fp, MCRT_ID_PENDING,
-                                                            &e->p.to, &e->slot)
-                                : mcrt_fpset_insert(&T->ctx->set, e->p.fp);
+  McrtFpSet *set = &T->ctx->set;
+  McrtFpResult r = T->ctx->live ? mcrt_fpset_insert_id_slot(set, e->p.fp, MCRT_ID_PENDING, &e->p.to,
+                                                            &src->extra[e - src->succ].slot)
+                                : mcrt_fpset_insert(set, e->p.fp);
   if (r == MCRT_FP_FULL)
     return; // the commit grows the set and inserts it
   e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
-  if (r == MCRT_FP_NEW && T->precheck)
-    precheck(w, e, src->arena + e->state);
+  if (r == MCRT_FP_NEW && T->checks)
+    precheck(w, src, e);
 }
 
 static void insert_phase(Worker *w) {
@@ -456,28 +505,53 @@ static void insert_phase(Worker *w) {
 // ---------------------------------------------------------------------------
 // The threads and their phases.
 
-// A thread that arrives early spins a while (SPIN polls: some tens of
+// A thread that arrives early spins a while (up to SPIN polls: some tens of
 // microseconds, longer than most waits of a window's phases on an idle
 // machine) before it sleeps: waking a sleeper costs more than the wait.
+// The polls adapt: halved after a wait that outlasted them, doubled after
+// one they covered. On a loaded machine a thread often waits for one that
+// was descheduled, and polling then takes the core from the very thread
+// it waits for (measured under load: a tenth of the CPU time, polling).
 // The last to arrive bumps the generation, then broadcasts under the mutex,
 // so a thread that checked the generation under the mutex cannot miss it.
-static void barrier(Threads *T) {
+static void barrier_wait(Threads *T);
+
+static void barrier(Threads *T, Worker *w) {
+  if (!T->time_waits) {
+    barrier_wait(T);
+    return;
+  }
+  double t0 = mcrt_now();
+  barrier_wait(T);
+  w->waited += mcrt_now() - t0;
+}
+
+static void barrier_wait(Threads *T) {
   pthread_mutex_lock(&T->mu);
   uint64_t gen = atomic_load_explicit(&T->generation, memory_order_relaxed);
   if (++T->arrived == T->parties) {
     T->arrived = 0;
+    T->barriers++;
     atomic_store_explicit(&T->generation, gen + 1, memory_order_release);
     pthread_cond_broadcast(&T->cv);
     pthread_mutex_unlock(&T->mu);
     return;
   }
   pthread_mutex_unlock(&T->mu);
-  for (int i = 0; i < SPIN; i++) {
-    if (atomic_load_explicit(&T->generation, memory_order_acquire) != gen)
+  uint32_t spin = atomic_load_explicit(&T->spin, memory_order_relaxed);
+  for (uint32_t i = 0; i < spin; i++) {
+    if (atomic_load_explicit(&T->generation, memory_order_acquire) != gen) {
+      if (spin < SPIN)
+        atomic_store_explicit(&T->spin, 2 * spin < SPIN ? 2 * spin : SPIN, memory_order_relaxed);
       return;
+    }
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
+  }
+  if (spin > SPIN_MIN) {
+    uint32_t fewer = spin / 2 > SPIN_MIN ? spin / 2 : SPIN_MIN;
+    atomic_store_explicit(&T->spin, fewer, memory_order_relaxed);
   }
   pthread_mutex_lock(&T->mu);
   while (atomic_load_explicit(&T->generation, memory_order_acquire) == gen)
@@ -488,6 +562,19 @@ static void barrier(Threads *T) {
 static void tally_phase(Worker *w);
 static void write_phase(Worker *w);
 static void fix_phase(Worker *w);
+
+// The set's growth: the threads take the old table's blocks in turn (see
+// mcrt_fpset_grow_part: one front, not one per thread, for the peak RSS).
+static void grow_phase(Worker *w) {
+  Threads *T = w->T;
+  uint64_t n = T->grow.old.nslots, block = mcrt_fpset_grow_block(&T->grow);
+  for (;;) {
+    uint64_t a = atomic_fetch_add_explicit(&T->next, block, memory_order_relaxed);
+    if (a >= n)
+      return;
+    mcrt_fpset_grow_part(&T->grow, a, a + block < n ? a + block : n, &T->stash[w->index]);
+  }
+}
 
 static void run_phase(Worker *w) {
   if (w->T->phase == PHASE_EXPAND)
@@ -500,22 +587,19 @@ static void run_phase(Worker *w) {
     write_phase(w);
   else if (w->T->phase == PHASE_FIX)
     fix_phase(w);
-  else if (w->T->phase == PHASE_GROW) {
-    uint64_t n = w->T->grow.old.nslots;
-    mcrt_fpset_grow_part(&w->T->grow, n * w->index / w->T->n, n * (w->index + 1) / w->T->n,
-                         &w->T->stash[w->index]);
-  }
+  else if (w->T->phase == PHASE_GROW)
+    grow_phase(w);
 }
 
 static void *worker_main(void *arg) {
   Worker *w = arg;
   Threads *T = w->T;
   for (;;) {
-    barrier(T);
+    barrier(T, w);
     if (T->phase == PHASE_QUIT)
       return NULL;
     run_phase(w);
-    barrier(T);
+    barrier(T, w);
   }
 }
 
@@ -529,23 +613,94 @@ static void run(Threads *T, Phase p) {
     run_phase(&T->w[0]);
     return;
   }
-  barrier(T);
+  barrier(T, &T->w[0]);
   if (p != PHASE_QUIT) {
     run_phase(&T->w[0]);
-    barrier(T);
+    barrier(T, &T->w[0]);
   }
 }
 
 // What the window and the threads' lists hold (accounted under --memory).
 static size_t buffer_bytes(const Threads *T) {
-  size_t b = WINDOW * (T->stride + sizeof *T->slot);
+  size_t b = T->win_cap * (T->stride + sizeof *T->slot);
   for (uint32_t i = 0; i < T->parties; i++)
-    b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].arena_cap +
+    b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].extra_cap * sizeof(Extra) + T->w[i].arena_cap +
          T->w[i].errs_cap * sizeof(McrtError);
   for (uint32_t i = 0; i < T->n; i++)
     for (uint32_t j = 0; j < T->n; j++)
       b += T->w[i].own_cap[j] * sizeof(uint32_t);
   return b;
+}
+
+// The buffers a window of one state takes, counting it with the most
+// successors a state had so far (16 before any was expanded).
+static size_t bytes_per_window_state(const Threads *T) {
+  size_t succ = sizeof(Succ) + T->stride + (T->extra ? sizeof(Extra) : 0) +
+                (T->parallel_insert ? sizeof(uint32_t) : 0);
+  return T->stride + sizeof(Slot) + (T->maxsucc ? T->maxsucc : 16) * succ;
+}
+
+// The states of the next window: up to WINDOW, fewer when the buffers they
+// need would pass the share of --memory (BUFFER_SHARE) or the room the
+// set's next growth leaves under it (else the threads' buffers would stop
+// the search at a growth that one thread makes), at least CHUNK.
+static uint64_t window_size(const Threads *T) {
+  const McrtCtx *ctx = T->ctx;
+  size_t memory = ctx->opt->memory;
+  if (memory == MCRT_UNLIMITED)
+    return WINDOW;
+  size_t stores = mcrt_grow_set_bytes(ctx) - ctx->engine_bytes, budget = memory / BUFFER_SHARE;
+  if (stores >= memory)
+    budget = 0;
+  else if (memory - stores < budget)
+    budget = memory - stores;
+  uint64_t fit = budget / bytes_per_window_state(T);
+  return fit < CHUNK ? CHUNK : fit < WINDOW ? fit : WINDOW;
+}
+
+// Gives back what an array holds beyond twice `want` elements.
+static void trim_array(void **p, size_t *cap, size_t want, size_t size) {
+  if (*cap <= 2 * want)
+    return;
+  void *q = realloc(*p, want * size);
+  if (q || want == 0)
+    *p = q, *cap = want;
+}
+
+// Under --memory, before a window: the threads' buffers back to what a
+// window of n states may need (a window shrinks near the bound: see
+// window_size), and their accounted bytes with them.
+static void trim_buffers(Threads *T, uint64_t n) {
+  if (T->ctx->opt->memory == MCRT_UNLIMITED)
+    return;
+  size_t want = n * (T->maxsucc ? T->maxsucc : 16);
+  for (uint32_t i = 0; i < T->n; i++) {
+    Worker *w = &T->w[i];
+    size_t cap = w->succ_cap;
+    trim_array((void **)&w->succ, &cap, want, sizeof *w->succ);
+    w->succ_cap = cap;
+    trim_array((void **)&w->extra, &w->extra_cap, want, sizeof *w->extra);
+    trim_array((void **)&w->arena, &w->arena_cap, want * T->stride, 1);
+  }
+  T->ctx->engine_bytes = buffer_bytes(T);
+}
+
+// Room in win and slot for n states. False: out of memory.
+static bool window_room(Threads *T, uint64_t n) {
+  if (n <= T->win_cap)
+    return true;
+  uint8_t *win = realloc(T->win, n * T->stride);
+  if (win)
+    T->win = win;
+  Slot *slot = realloc(T->slot, n * sizeof *T->slot);
+  if (slot)
+    T->slot = slot;
+  if (!win || !slot)
+    return false;
+  // Zeroed: the unused bits of a state stay zero (see grow_array).
+  memset(T->win + T->win_cap * T->stride, 0, (n - T->win_cap) * T->stride);
+  T->win_cap = n;
+  return true;
 }
 
 // Sets up n threads (this one and n - 1 started, waiting at the barrier).
@@ -558,6 +713,9 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->stride = ctx->state_bytes + MCRT_SLACK;
   const McrtOptions *opt = ctx->opt;
   T->precheck = m->nreachables <= 64;
+  T->checks = T->precheck && (m->ninvariants > 0 || m->nreachables > 0 ||
+                              (ctx->live && ctx->live->g.bits_bytes));
+  T->extra = T->checks || ctx->live;
   // Free order where no record depends on the ids' order within a level
   // beyond the log's own: not with liveness or the exports (the edge
   // table), nets and --por (their per-state records), accepting states,
@@ -578,10 +736,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
                        !ctx->log.disk && !ctx->queue.disk &&
                        (!ctx->live || ctx->live->g.bits_bytes <= sizeof(uint64_t));
   T->w = calloc(n, sizeof *T->w);
-  T->win = calloc(WINDOW, T->stride);
-  T->slot = calloc(WINDOW, sizeof *T->slot);
   T->stash = calloc(n, sizeof *T->stash);
-  if (!T->w || !T->win || !T->slot || !T->stash)
+  if (!T->w || !T->stash || !window_room(T, window_size(T)))
     return false;
   T->nalloc = n;
   for (uint32_t i = 0; i < n; i++) {
@@ -609,6 +765,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
     if (ctx->por && !(wc->por = mcrt_por_worker(ctx->por)))
       return false;
   }
+  T->time_waits = getenv("MCRT_THREAD_WAIT") != NULL;
+  atomic_init(&T->spin, SPIN);
   pthread_mutex_init(&T->mu, NULL);
   pthread_cond_init(&T->cv, NULL);
   T->parties = n;
@@ -631,6 +789,12 @@ static void finish(Threads *T) {
       pthread_join(T->w[i].thread, NULL);
     pthread_mutex_destroy(&T->mu);
     pthread_cond_destroy(&T->cv);
+    if (T->time_waits) {
+      fprintf(stderr, "threads: %" PRIu64 " barriers; waited (s):", T->barriers);
+      for (uint32_t i = 0; i < T->parties; i++)
+        fprintf(stderr, " %.3f", T->w[i].waited);
+      fprintf(stderr, "; buffers at most %zu bytes\n", T->peak_buffers);
+    }
   }
   if (T->w) {
     for (uint32_t i = 0; i < T->nalloc; i++) {
@@ -645,6 +809,7 @@ static void finish(Threads *T) {
       free(T->w[i].fired), free(T->w[i].bound_fired);
       free(T->stash ? T->stash[i].fp : NULL);
       free(T->w[i].succ);
+      free(T->w[i].extra);
       free(T->w[i].arena);
       free(T->w[i].errs);
       mcrt_sym_free(T->w[i].ctx.sym);
@@ -691,7 +856,9 @@ static void commit(Threads *T) {
       continue;
     for (uint64_t k = sl->first; k < sl->first + sl->nsucc; k++) {
       const Succ *e = &w->succ[k];
-      if (mcrt_take_successor(ctx, &e->p, w->arena + e->state, e->pre_ok ? &e->pre : NULL))
+      static const McrtPrecheck none = {.inv = -1};
+      const McrtPrecheck *pre = !e->pre_ok ? NULL : T->checks ? &w->extra[k].pre : &none;
+      if (mcrt_take_successor(ctx, &e->p, w->arena + (size_t)e->state * T->stride, pre))
         return;
     }
     if (sl->err) {
@@ -731,7 +898,8 @@ static void tally_chunk(Threads *T, uint32_t c) {
       serial = true;
       break;
     }
-    const Succ *e = &T->w[sl->worker].succ[sl->first];
+    const Worker *w = &T->w[sl->worker];
+    const Succ *e = &w->succ[sl->first];
     uint64_t had = nedges;
     for (uint32_t k = 0; k < sl->nsucc; k++, e++) {
       // Liveness records an edge for each transition, and for each
@@ -742,7 +910,8 @@ static void tally_chunk(Threads *T, uint32_t c) {
       ntrans++;
       if (e->p.lookup == MCRT_LOOKUP_NEW) {
         nnew++;
-        serial |= !e->pre_ok || e->pre.inv >= 0 || e->pre.reach != 0;
+        const McrtPrecheck *pre = T->checks ? &w->extra[sl->first + k].pre : NULL;
+        serial |= !e->pre_ok || (pre && (pre->inv >= 0 || pre->reach != 0));
       } else {
         serial |= e->p.lookup != MCRT_LOOKUP_OLD; // the set was full: left to the commit
       }
@@ -803,10 +972,11 @@ static void write_chunk(Worker *w, uint32_t c) {
         continue;
       }
       if (g) {
+        const Extra *x = &src->extra[sl->first + k];
         if (g->bits_bytes)
-          mcrt_live_put_bits(g, id, e->bits);
+          mcrt_live_put_bits(g, id, x->bits);
         if (ctx->set.grows == T->grows)
-          mcrt_fpset_put_id_at(&ctx->set, e->slot, (uint32_t)id);
+          mcrt_fpset_put_id_at(&ctx->set, x->slot, (uint32_t)id);
         else
           mcrt_fpset_put_id(&ctx->set, e->p.fp, (uint32_t)id);
         mcrt_live_put_edge(g, edge++, (uint32_t)id, e->p.rule);
@@ -814,7 +984,7 @@ static void write_chunk(Worker *w, uint32_t c) {
       mcrt_log_put(&ctx->log, id++, e->p.parent, (uint32_t)e->p.rule);
       if (pos == T->spans[sp].n)
         sp++, pos = 0;
-      memcpy(T->spans[sp].at + pos++ * bytes, src->arena + e->state, bytes);
+      memcpy(T->spans[sp].at + pos++ * bytes, src->arena + (size_t)e->state * T->stride, bytes);
     }
   }
 }
@@ -840,13 +1010,14 @@ static void fix_chunk(Threads *T, uint32_t c) {
     const Slot *sl = &T->slot[i];
     if (sl->kind == SLOT_OUTSIDE)
       continue;
-    const Succ *e = &T->w[sl->worker].succ[sl->first];
+    const Worker *src = &T->w[sl->worker];
+    const Succ *e = &src->succ[sl->first];
     for (uint32_t k = 0; k < sl->nsucc; k++, e++) {
       if (e->p.at_bound && e->p.lookup != MCRT_LOOKUP_KNOWN)
         continue;
       if (!e->p.at_bound && e->p.lookup == MCRT_LOOKUP_OLD && e->p.to == MCRT_ID_PENDING) {
         if (T->ctx->set.grows == T->grows)
-          g->targets[edge] = mcrt_fpset_id_at(&T->ctx->set, e->slot);
+          g->targets[edge] = mcrt_fpset_id_at(&T->ctx->set, src->extra[sl->first + k].slot);
         else
           mcrt_fpset_find_id(&T->ctx->set, e->p.fp, &g->targets[edge]);
       }
@@ -871,7 +1042,8 @@ static bool commit_parallel(Threads *T) {
   if (!T->parallel_commit || T->base_id <= 1 || mcrt_signal || mcrt_fpset_wants_grow(&ctx->set))
     return false; // (ids 0 and 1: the serial commit has the test hook)
   uint32_t parts = T->solo ? 1 : T->n; // the threads that expanded the window
-  run(T, PHASE_TALLY);
+  if (!T->free_order) // (free order tallies each chunk when it has expanded it)
+    run(T, PHASE_TALLY);
   uint64_t nnew = 0, ntrans = 0, nedges = 0, last_from = UINT64_MAX;
   for (uint64_t c = 0; c * CHUNK < T->nwin; c++) {
     if (T->part[c].serial)
@@ -951,6 +1123,8 @@ static bool grow_set(Threads *T) {
   if (T->solo || T->n == 1 || !mcrt_fpset_parallel_grow_ok(&ctx->set) ||
       total > ctx->opt->memory || !mcrt_fpset_grow_begin(&ctx->set, &T->grow))
     return mcrt_grow_set(ctx);
+  for (uint32_t i = 0; i < T->n; i++)
+    T->stash[i].n = 0;
   run(T, PHASE_GROW);
   mcrt_fpset_grow_end(&ctx->set, &T->grow, T->stash, T->n);
   if (total > ctx->peak_bytes)
@@ -1014,7 +1188,11 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
       ctx->cur_depth++;
       level_end = ctx->states;
     }
-    T.nwin = level_end - popped < WINDOW ? level_end - popped : WINDOW;
+    uint64_t most = window_size(&T);
+    if (!window_room(&T, most))
+      most = T.win_cap;
+    trim_buffers(&T, most);
+    T.nwin = level_end - popped < most ? level_end - popped : most;
     for (uint64_t i = 0; i < T.nwin && ok; i++)
       ok = mcrt_queue_pop(&ctx->queue, T.win + i * T.stride);
     if (!ok) { // --disk: the frontier could not be read
@@ -1045,6 +1223,8 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
         T.maxsucc = T.w[i].maxsucc;
     }
     ctx->engine_bytes = buffer_bytes(&T);
+    if (ctx->engine_bytes > T.peak_buffers)
+      T.peak_buffers = ctx->engine_bytes;
     if (!ok) {
       mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_SEARCH);
       break;
