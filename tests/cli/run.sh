@@ -734,6 +734,28 @@ t_checker_bad_threads() {
 }
 check checker-bad-thread-count t_checker_bad_threads
 
+# A file name after --report (or another file option) that looks like an
+# option is refused, naming the two ways to write it; those two work.
+t_checker_file_like_option() {
+  local o
+  for o in --report --dot --graph --tests --disk --checkpoint --resume; do
+    run "$bin/counter" "$o" --quiet
+    want_rc 2 || return
+    want_in "$err" "^error: $o --quiet: a file name that starts with '-' looks like an option; write $o ./--quiet or $o=--quiet\$" \
+      "$o --quiet" || return
+    want_no_file ./--quiet || return
+  done
+  run "$bin/counter" --report -
+  want_rc 2 && want_in "$err" "^error: --report -: " "--report -" || return
+  run "$bin/counter" --quiet --report ./--quiet
+  want_rc 0 && want_json ./--quiet '.exit_code == 0' "--report ./--quiet" || return
+  rm -f ./--quiet
+  run "$bin/counter" --quiet --report=-r.json
+  want_rc 0 && want_json ./-r.json '.exit_code == 0' "--report=-r.json" || return
+  rm -f ./-r.json
+}
+check checker-file-name-like-option t_checker_file_like_option
+
 t_exit_ok() {
   run "$bin/filter" --liveness off --symmetry off
   want_rc 0 && want_in "$out" '^result: ok' stdout
