@@ -756,6 +756,19 @@ t_checker_file_like_option() {
 }
 check checker-file-name-like-option t_checker_file_like_option
 
+# --compact-set has 64-bit slots: with --fingerprint 128 a note says the
+# normal set is used, and the counts are those of --fingerprint 128 alone.
+t_checker_compact_128() {
+  run "$bin/counter" --compact-set --fingerprint 128 --report c.json
+  want_rc 0 && want_in "$err" '^note: --compact-set keeps 64-bit fingerprints only' stderr &&
+    want_json c.json '.states == 20 and .fingerprint_bits == 128' "--compact-set --fingerprint 128" ||
+    return
+  run "$bin/counter" --compact-set
+  want_rc 0 || return
+  ! grep -q 'compact-set' "$err" || { why="a note without --fingerprint 128: $(excerpt "$err")"; return 1; }
+}
+check checker-compact-set-fingerprint-128-note t_checker_compact_128
+
 t_exit_ok() {
   run "$bin/filter" --liveness off --symmetry off
   want_rc 0 && want_in "$out" '^result: ok' stdout
