@@ -405,6 +405,9 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
     return code;
   if ((code = mcrt_checkpoint_check(model, &opt, err)) >= 0) // --disk, --checkpoint, --resume
     return code;
+  if (opt.compact_set && opt.fingerprint_bits == 128) // ctx.c: the compact set has 64-bit slots
+    fprintf(err, "note: --compact-set keeps 64-bit fingerprints only, so with --fingerprint 128 "
+                 "the search uses the normal set (drop --fingerprint 128 for the compact one)\n");
   if (mcrt_engine.silent) // another process writes the report and the exports
     opt.report_file = opt.graph_file = opt.dot_file = opt.tests_file = NULL;
   FILE *report;

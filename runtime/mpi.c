@@ -57,8 +57,13 @@
 // each takes its share of what is left in rank order. --max-depth as in
 // search.c: states at the bound are expanded only to look their successors
 // up at their owners. --memory bounds each rank (each machine has its own).
-// SIGINT/SIGTERM/SIGHUP (mpirun forwards them to every rank) are seen at the
-// next round's Allgather by every rank: a partial report, exit 3.
+// SIGINT/SIGTERM/SIGHUP: a rank that catches one stops expanding at once,
+// sends what its round holds, and the round's Allgather tells every rank:
+// a partial report from rank 0, exit 3 from every rank. mpirun, signalled
+// itself, forwards SIGTERM to every rank and SIGKILLs them
+// odls_base_sigkill_timeout (1 s) later, and meanwhile never completes
+// MPI_Finalize: a rank that stopped on a signal waits FINALIZE_WAIT_MS for it
+// and then exits without it (see mcrt_mpi_main).
 //
 // Liveness needs the whole graph in one place: refused with more than one
 // rank (one rank runs the serial search), as are the answers of a Petri
@@ -75,11 +80,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
 #include <time.h>
 
 #define ROUND_BYTES ((size_t)4 << 20) // successors a rank buffers per round
 #define NO_RANK UINT32_MAX            // parent rank of an initial state
 #define LOG_SHIFT 16                  // log records per chunk: 65536
+#define FINALIZE_WAIT_MS 300          // MPI_Finalize after a signal (mcrt_mpi_main)
 
 typedef struct Buf {
   uint8_t *data;
@@ -1507,7 +1515,9 @@ static bool run_level(Mpi *mp) {
     size_t queued = 0;
     mp->round_trans = 0;
     double t0 = mcrt_now(), expanding = ctx->phase_s[0];
-    while (left > 0 && queued < ROUND_BYTES && !mp->memory_hit) {
+    // A signal ends the round at once: mpirun SIGKILLs the ranks a second
+    // after forwarding it, and a round of ROUND_BYTES can outlast that.
+    while (left > 0 && queued < ROUND_BYTES && !mp->memory_hit && !mcrt_signal) {
       if (mp->pool)
         pool_expand(mp->pool, left);
       else
@@ -1709,6 +1719,13 @@ static bool gives_threads(int argc, char **argv) {
   return false;
 }
 
+static int exit_code; // what a rank whose MPI_Finalize does not return exits with
+
+static void finalize_timeout(int sig) {
+  (void)sig;
+  _exit(exit_code);
+}
+
 int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
   // Threads in a rank (--threads N) never call MPI: only this one does.
   int provided = MPI_THREAD_SINGLE;
@@ -1747,6 +1764,15 @@ int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
   if (args != argv)
     free(args);
   fflush(stdout);
+  if (mcrt_signal) {
+    // Signalled through mpirun, which is tearing the job down: MPI_Finalize
+    // would wait for it until the SIGKILL, and the rank would die instead of
+    // exiting 3. Signalled directly, the ranks finalize in milliseconds.
+    exit_code = code;
+    signal(SIGALRM, finalize_timeout);
+    struct itimerval wait = {.it_value = {0, FINALIZE_WAIT_MS * 1000}};
+    setitimer(ITIMER_REAL, &wait, NULL);
+  }
   MPI_Finalize();
   return code;
 }

@@ -215,6 +215,18 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         return MCRT_EXIT_USAGE;
       }
       val = argv[++i];
+      // `--report --quiet` would write a report named --quiet and drop
+      // --quiet: a separate file name may not look like an option.
+      static const char *const files[] = {"--report", "--dot",        "--graph",  "--tests",
+                                          "--disk",   "--checkpoint", "--resume"};
+      for (size_t k = 0; val[0] == '-' && k < sizeof files / sizeof *files; k++)
+        if (!strcmp(name, files[k])) {
+          fprintf(err,
+                  "error: %s %s: a file name that starts with '-' looks like an option; "
+                  "write %s ./%s or %s=%s\n",
+                  name, val, name, val, name, val);
+          return MCRT_EXIT_USAGE;
+        }
     }
 
     if (!strcmp(name, "--threads")) {

@@ -734,6 +734,41 @@ t_checker_bad_threads() {
 }
 check checker-bad-thread-count t_checker_bad_threads
 
+# A file name after --report (or another file option) that looks like an
+# option is refused, naming the two ways to write it; those two work.
+t_checker_file_like_option() {
+  local o
+  for o in --report --dot --graph --tests --disk --checkpoint --resume; do
+    run "$bin/counter" "$o" --quiet
+    want_rc 2 || return
+    want_in "$err" "^error: $o --quiet: a file name that starts with '-' looks like an option; write $o ./--quiet or $o=--quiet\$" \
+      "$o --quiet" || return
+    want_no_file ./--quiet || return
+  done
+  run "$bin/counter" --report -
+  want_rc 2 && want_in "$err" "^error: --report -: " "--report -" || return
+  run "$bin/counter" --quiet --report ./--quiet
+  want_rc 0 && want_json ./--quiet '.exit_code == 0' "--report ./--quiet" || return
+  rm -f ./--quiet
+  run "$bin/counter" --quiet --report=-r.json
+  want_rc 0 && want_json ./-r.json '.exit_code == 0' "--report=-r.json" || return
+  rm -f ./-r.json
+}
+check checker-file-name-like-option t_checker_file_like_option
+
+# --compact-set has 64-bit slots: with --fingerprint 128 a note says the
+# normal set is used, and the counts are those of --fingerprint 128 alone.
+t_checker_compact_128() {
+  run "$bin/counter" --compact-set --fingerprint 128 --report c.json
+  want_rc 0 && want_in "$err" '^note: --compact-set keeps 64-bit fingerprints only' stderr &&
+    want_json c.json '.states == 20 and .fingerprint_bits == 128' "--compact-set --fingerprint 128" ||
+    return
+  run "$bin/counter" --compact-set
+  want_rc 0 || return
+  ! grep -q 'compact-set' "$err" || { why="a note without --fingerprint 128: $(excerpt "$err")"; return 1; }
+}
+check checker-compact-set-fingerprint-128-note t_checker_compact_128
+
 t_exit_ok() {
   run "$bin/filter" --liveness off --symmetry off
   want_rc 0 && want_in "$out" '^result: ok' stdout

@@ -29,7 +29,9 @@
 #   - liveness, nets and --simulate on several ranks are refused (exit 2,
 #     naming how to check them); on one rank liveness is checked, as by the
 #     serial checker; --graph is rank 0's, the serial one;
-#   - SIGINT to every rank: a partial report, exit 3 from mpirun;
+#   - SIGINT to every rank: a partial report, exit 3 from mpirun; SIGTERM
+#     and SIGINT to mpirun at several delays: a partial report with
+#     consistent counts, every rank exiting (3) before Open MPI's SIGKILL;
 #   - the checker needs nothing from the build tree (ldd), and its direct
 #     dependencies are libc, libm and the MPI library only.
 # Specs run with the checker options of their RUN-ARGS header and mcgen's of
@@ -424,6 +426,61 @@ t_signal() {
 }
 # (Not in a subshell: the exit trap must see bg_pid.)
 if t_signal >sigint.why; then pass "sigint (partial report, exit 3)"; else fail sigint "$(cat sigint.why)"; fi
+
+# ---------------------------------------------------------------------------
+# Signals sent to mpirun, as `timeout`, a scheduler or Ctrl-C on mpirun send
+# them: Open MPI forwards SIGTERM to every rank a second later and SIGKILLs
+# them odls_base_sigkill_timeout (1 s) after that. On tests/mpi/specs/wide.mc
+# (wide levels: rounds end mid-level) at several delays into the search,
+# each run must give
+# rank 0's partial report, with as many states as the ranks' sets hold, and
+# end before the SIGKILL: mpirun gone less than 1.9 s after the signal, so
+# the ranks exited (3) by themselves. mpirun's own exit code is Open MPI's
+# (1 when it was signalled).
+
+t_signal_mpirun() {
+  "$mcgen" --mpi -o wide_m "$root/tests/mpi/specs/wide.mc" >wide.mcgen 2>&1 ||
+    { echo "mcgen: $(head -c 300 wide.mcgen)"; return 1; }
+  local sig delay t0 t1 ms
+  for sig in TERM INT; do
+    for delay in 0 0.4 1.5; do
+      rm -f wide.json
+      : >wide.err # no progress line of the previous run
+      timeout 60 mpirun --oversubscribe -np 2 ./wide_m --progress 0.1 --report wide.json \
+        >wide.out 2>wide.err &
+      bg_pid=$!
+      local i # the delay runs from the first progress line: the search has begun
+      for i in $(seq 1 300); do
+        grep -q '^progress:' wide.err && break
+        sleep 0.05
+      done
+      sleep "$delay"
+      # mpirun itself, not timeout(1), which would also signal the whole
+      # process group: mpirun takes a second signal as "abort now".
+      t0=$(date +%s%N)
+      kill -"$sig" "$(pgrep -P "$bg_pid" -x mpirun)"
+      wait "$bg_pid"
+      t1=$(date +%s%N)
+      bg_pid=
+      ms=$(((t1 - t0) / 1000000))
+      local at="SIG$sig after $delay s"
+      [ "$ms" -lt 1900 ] ||
+        { echo "$at: mpirun took $ms ms: the ranks were killed ($(head -c 200 wide.err))"; return 1; }
+      jq -e '.bound_hit == "interrupted" and .exit_code == 3 and .states > 0 and
+             (.signal == "SIGTERM" or .signal == "SIGINT") and
+             ([.mpi.per_rank[].states] | add) == .states' wide.json >/dev/null ||
+        { echo "$at: report: $(jq -c '{bound_hit, signal, exit_code, states, r: .mpi.per_rank}' \
+            wide.json 2>&1 | head -c 300)"; return 1; }
+      grep -q '^result: incomplete: the search was interrupted by SIG' wide.out ||
+        { echo "$at: summary: $(head -1 wide.out)"; return 1; }
+    done
+  done
+}
+if t_signal_mpirun >sigmpirun.why; then
+  pass "signals to mpirun (partial report, ranks exit 3 before the SIGKILL)"
+else
+  fail sigmpirun "$(cat sigmpirun.why)"
+fi
 
 # ---------------------------------------------------------------------------
 # Shipping: nothing from the build tree, and only libc, libm and libmpi as
