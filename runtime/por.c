@@ -819,7 +819,11 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
 // concerns reduced expansions only. The states tried are those whose hash
 // is 0 modulo the period, and the period of a level depends only on the
 // levels before it, whose states and choices are the same at any
-// --threads N: so are the reduced graph, its counts and the sampling's.
+// --threads N: so are the reduced graph and, after an exhaustive search,
+// the counts here. Not at a stop (a violation, a bound): the threads expand
+// and count a whole window before its commit meets the stop, where the
+// serial search stops at the state (the graph's counts stay the serial
+// ones, --por running in fixed order).
 #define MCRT_POR_MAX_PERIOD 64
 #define MCRT_POR_MIN_RATE 64
 #define MCRT_POR_SAMPLE 64
