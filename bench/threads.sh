@@ -23,7 +23,9 @@
 #   --repeat N   runs per setting (default 2; the fastest is kept)
 #   default NAMES: lamport.5 peterson.4 at.3 fischer.3 bakery.5 bakery.6
 #   --threads T  the thread count compared with 1 (default 2)
-#   --order O    the checker's --order (default fixed; one thread ignores it)
+#   --order O    the checker's --order (here fixed unless given, as in the figures
+#                of docs/performance.md; the checker's own default is free; one
+#                thread ignores it)
 #   MCGEN=/other/build/mcgen bench/threads.sh ...; BEEM_DIR overrides the
 #   suite (see tools/beem-dir).
 set -uo pipefail

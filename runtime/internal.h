@@ -371,7 +371,7 @@ typedef struct McrtOptions {
   bool por;         // --por on: partial-order reduction (por.c)
   bool por_given;   // --por was on the command line (else por is MCRT_POR_DEFAULT's)
   bool fixed_trace; // --fixed-trace: under MPI, the same trace whatever the number of ranks
-  bool order_free;  // --order free: threads insert successors as they make them (threads.c)
+  bool order_free;  // --order free (the default): threads insert successors as they make them
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit

@@ -50,11 +50,12 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
           "  --threads N            worker threads (default: the cores online; 1: the serial search)\n"
-          "  --order fixed|free     with threads: fixed (default) gives --threads 1's ids and\n"
-          "                         trace; free inserts states as threads make them (faster;\n"
-          "                         same counts and trace length, the trace may differ)\n"
+          "  --order fixed|free     with threads: free (default) inserts states as the threads\n"
+          "                         make them (same counts, verdict and trace length; the trace\n"
+          "                         may differ between runs); fixed gives --threads 1's ids and\n"
+          "                         trace at every N (slower)\n"
           "  --fixed-trace          under mpirun: the same trace whatever the number of ranks\n"
-          "                         (more CPU; without MPI every run gives the same trace)\n"
+          "                         (more CPU; without MPI, --order fixed gives that)\n"
           "  --search bfs|odpor     breadth-first search (default), or optimal dynamic partial-order\n"
           "                         reduction: one execution per trace, no state stored (acyclic\n"
           "                         state spaces, or under --max-depth)\n"
@@ -141,6 +142,9 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       .sim_depth = 100,
       .sim_seed = 1,
       .por = MCRT_POR_DEFAULT != 0,
+      // Free order by default: the serial trace at every N (--order fixed)
+      // cost more than 10% of the speed at 2 threads (docs/performance.md).
+      .order_free = true,
   };
   bool sim_depth_given = false, sim_seed_given = false;
   bool help = false, version = false;

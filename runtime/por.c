@@ -975,16 +975,19 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
 // expansion for 0.2-0.7 pruned successors (a few % fewer states, 4-5x the
 // CPU); brp.3 150 steps for 0.5, collision.3 60 for 0.07, protocols.4 50
 // for 0.9 (35-60% fewer states). Both measures are counts, not times, so
-// the policy is a function of the states expanded. Past MCRT_POR_MAX_PERIOD
-// whole levels go untried (period 0), all but one in MCRT_POR_WAKE (tried
-// at the largest period): the states found at the next depth then need
-// not be recorded for the proviso (mcrt_por_discovered), the rest of
-// --por's cost. Skipping is sound: a full expansion is always allowed, and
-// the cycle proviso concerns reduced expansions only. The states tried are
-// those whose hash is 0 modulo the period, and the period of a level
-// depends only on the levels before it, whose states and choices are the
-// same at any --threads N: so are the reduced graph, its counts and the
-// sampling's.
+// the policy is a function of the states expanded. Past MCRT_POR_MAX_PERIOD whole levels go
+// untried (period 0), all but one in MCRT_POR_WAKE (tried at the largest
+// period): the states found at the next depth then need not be recorded
+// for the proviso (mcrt_por_discovered), the rest of --por's cost. Skipping
+// is sound: a full expansion is always allowed, and the cycle proviso
+// concerns reduced expansions only. The states tried are those whose hash
+// is 0 modulo the period, and the period of a level depends only on the
+// levels before it, whose states and choices are the same at any
+// --threads N: so are the reduced graph and, after an exhaustive search,
+// the counts here. Not at a stop (a violation, a bound): the threads expand
+// and count a whole window before its commit meets the stop, where the
+// serial search stops at the state (the graph's counts stay the serial
+// ones, --por running in fixed order).
 #define MCRT_POR_MAX_PERIOD 64
 #define MCRT_POR_MIN_RATE 64
 #define MCRT_POR_SAMPLE 64

@@ -5,7 +5,8 @@
 #
 #   1. --disk gives the same output (verdict, counts, trace; times and memory
 #      aside) as the run in RAM, for every spec of specs/ and tests/e2e/specs/
-#      at --threads 1 and 2, with blocks shrunk to 4 KiB (the test hook
+#      at --threads 1 and 2 (--order fixed: --disk runs in fixed order, and
+#      the traces are compared), with blocks shrunk to 4 KiB (the test hook
 #      MCRT_TEST_DISK_BLOCK) so that tiny models spill the log and cycle the
 #      frontier through its file; and for BEEM models at the real block size
 #      and at 4 KiB, their state counts checked against the BEEM suite's
@@ -93,11 +94,12 @@ for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc; do
   read -r -a args <<<"$(directive RUN-ARGS "$spec")"
   bad=
   for t in 1 2; do
-    (cd "$work" && timeout 120 ./"$name" --threads $t "${args[@]}" >ram.out 2>ram.err)
+    (cd "$work" && timeout 120 ./"$name" --threads $t --order fixed "${args[@]}" >ram.out \
+      2>ram.err)
     rc_ram=$?
     mkdir -p "$work/d"
-    (cd "$work" && MCRT_TEST_DISK_BLOCK=4096 timeout 120 ./"$name" --threads $t --disk d \
-      "${args[@]}" >disk.out 2>disk.err)
+    (cd "$work" && MCRT_TEST_DISK_BLOCK=4096 timeout 120 ./"$name" --threads $t --order fixed \
+      --disk d "${args[@]}" >disk.out 2>disk.err)
     rc_disk=$?
     if [ $rc_ram != $rc_disk ]; then
       bad="--threads $t: exit $rc_disk with --disk, $rc_ram without"
@@ -146,7 +148,8 @@ else
   # trace rebuilt from the log on disk, the same as from the log in RAM.
   (cd "$work" && ./adding.2 --threads 1 >ram.out 2>&1)
   rc_ram=$?
-  (cd "$work" && MCRT_TEST_DISK_BLOCK=4096 ./adding.2 --threads 2 --disk d >disk.out 2>&1)
+  (cd "$work" && MCRT_TEST_DISK_BLOCK=4096 ./adding.2 --threads 2 --order fixed --disk d \
+    >disk.out 2>&1)
   rc_disk=$?
   if [ $rc_ram = 1 ] && [ $rc_disk = 1 ] && grep -q '^deadlock\|deadlock' "$work/disk.out" &&
     diff <(normalize "$work/ram.out") <(normalize "$work/disk.out") >/dev/null; then

@@ -7,7 +7,9 @@
 # names the C function). The pure twin's counts are also checked against the
 # hand counts of its header (EXPECT-STATES, EXPECT-TRANSITIONS,
 # EXPECT-EXIT, EXPECT-TRACE-STEPS), so the pair is anchored to something
-# other than mcgen. Both checkers run with the twin's RUN-ARGS.
+# other than mcgen. Both checkers run with the twin's RUN-ARGS and --order
+# fixed (at more than one thread, the default, only fixed order gives the
+# same trace and the same counts at a violation from run to run).
 #
 # Usage: tests/extern/run.sh [BUILD_DIR] [NAME_c.mc...]
 # One line per check (PASS/FAIL); the last line is `N passed, N failed`;
@@ -55,7 +57,7 @@ for c_spec in "${cases[@]}"; do
   case $c_spec in /*) ;; *) c_spec=$PWD/$c_spec ;; esac
   name=$(basename "$c_spec" _c.mc)
   mc_spec=$(dirname "$c_spec")/$name.mc
-  args=$(directive "$mc_spec" RUN-ARGS)
+  args="$(directive "$mc_spec" RUN-ARGS) --order fixed"
   if ! why=$(run "$mc_spec" mc "$args") || ! why=$(run "$c_spec" c "$args"); then
     fail "$name" "$why"
     continue

@@ -111,7 +111,7 @@ build() {
 compare() {
   local name=$1 run np rc threads why=
   shift
-  "./${name}_s" --report "$name.s.json" "$@" >"$name.s.out" 2>&1
+  "./${name}_s" --threads 1 --report "$name.s.json" "$@" >"$name.s.out" 2>&1
   local want_rc=$?
   jq -S "$summary" "$name.s.json" >"$name.s.sum" 2>/dev/null || why="serial run: no report (exit $want_rc)"
   for run in 1 2 3 4 2x2 3x2; do

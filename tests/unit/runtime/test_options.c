@@ -95,6 +95,21 @@ Test(options, threads) {
   }
 }
 
+// --order: free by default (issue 11: the fixed trace costs more than 10% of
+// the speed); fixed on request.
+Test(options, order) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, ""), -1, "%s", out);
+  cr_assert(o.order_free);
+  cr_assert_eq(parse(&o, out, sizeof out, "--order fixed"), -1, "%s", out);
+  cr_assert(!o.order_free);
+  cr_assert_eq(parse(&o, out, sizeof out, "--order=free"), -1, "%s", out);
+  cr_assert(o.order_free);
+  cr_assert_eq(parse(&o, out, sizeof out, "--order any"), MCRT_EXIT_USAGE);
+  cr_assert(strstr(out, "bad value 'any' for --order (expected fixed or free)"), "%s", out);
+}
+
 // --liveness on is accepted (the refusal of --symmetry on with liveness
 // needs the model: runtime/main.c, tested in tests/cli).
 Test(options, liveness_on) {
