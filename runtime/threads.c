@@ -119,7 +119,6 @@ typedef struct Extra {
   uint64_t slot;    // liveness: its fingerprint's slot in the set (see Threads.grows)
 } Extra;
 
-
 typedef enum { SLOT_EXPANDED, SLOT_OUTSIDE, SLOT_CONSTRAINT_FAILED } SlotKind;
 
 // A state of the window, after the expand phase.
