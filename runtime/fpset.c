@@ -562,10 +562,11 @@ static void migrate(McrtFpSet *t, const McrtFpSet *old, size_t release_step) {
 bool mcrt_fpset_grow(McrtFpSet *set) {
   if (set->rem_bits)
     return mcrt_fpc_grow(set);
-  McrtFpSet old = *set, t;
+  McrtFpSet old = *set, t = {0}; // every field not set here is the old one's or zero
   if (!map_table(&t, old.words, grown_capacity(&old)))
     return false;
   t.id_words = old.id_words;
+  t.shared = old.shared;
   if (old.ids && !map_ids(&t)) {
     munmap((void *)t.slots, t.map_bytes);
     return false;
@@ -657,6 +658,7 @@ bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
 
 bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g) {
   g->old = *set;
+  memset(&g->t, 0, sizeof g->t);
   return map_table(&g->t, g->old.words, grown_capacity(&g->old));
 }
 
