@@ -705,6 +705,11 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
       fputs("the --memory limit of ", f);
       mcrt_fprint_bytes(f, (double)o->memory);
       fputs(" was reached", f);
+      if (ctx->states == 0) { // e.g. --disk's buffers: say what a bound must leave room for
+        fputs(" before the first state was stored: the search's own buffers need more (", f);
+        mcrt_fprint_bytes(f, (double)ctx->peak_bytes);
+        fputs(" accounted at the stop)", f);
+      }
     }
     break;
   case MCRT_BOUND_INTERRUPTED:
