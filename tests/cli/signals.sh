@@ -105,10 +105,12 @@ interrupt() {
   local d=$work/$name
   mkdir -p "$d"
   why=
-  # A background job of a script starts with SIGINT ignored; a user's Ctrl-C
-  # reaches a checker whose SIGINT is at its default.
-  (cd "$d" && exec env --default-signal=INT MCRT_TEST_PAUSE="$phase" "$work/filter" "$@" \
-    --report r.json >out.txt 2>err.txt) &
+  # A background job of a script starts with SIGINT ignored, and a run
+  # under nohup with SIGHUP ignored (the checker keeps an ignored signal
+  # ignored, see nohup-hup below); a user's Ctrl-C or a closed terminal
+  # reaches a checker whose signals are at their defaults.
+  (cd "$d" && exec env --default-signal=INT,TERM,HUP MCRT_TEST_PAUSE="$phase" "$work/filter" \
+    "$@" --report r.json >out.txt 2>err.txt) &
   pid=$!
   local _
   for _ in $(seq 200); do
@@ -158,6 +160,31 @@ for sig in INT TERM HUP; do
   interrupt "verify-report-$sig" $sig report end \
     '.states == 26 and .unreduced.states == 142 and .symmetry_verify == "not-compared"' "${v[@]}"
 done
+
+# Under nohup (SIGHUP ignored when the checker starts) a hangup stays
+# ignored: the run goes on, and a later Ctrl-C still stops it with its
+# partial report, naming SIGINT.
+t_nohup_hup() {
+  local d=$work/nohup-hup
+  mkdir -p "$d"
+  (cd "$d" && exec env --ignore-signal=HUP --default-signal=INT MCRT_TEST_PAUSE=search \
+    "$work/filter" --report r.json >out.txt 2>err.txt) &
+  pid=$!
+  local _
+  for _ in $(seq 200); do
+    grep -qx "mcrt-test-pause: search" "$d/err.txt" 2>/dev/null && break
+    sleep 0.05
+  done
+  grep -qx "mcrt-test-pause: search" "$d/err.txt" 2>/dev/null ||
+    { reap; why="never paused at search (exit $rc)"; return 1; }
+  kill -HUP "$pid"
+  sleep 0.3
+  kill -0 "$pid" 2>/dev/null || { reap; why="a SIGHUP ignored at start ended the run (exit $rc)"; return 1; }
+  kill -INT "$pid"
+  reap
+  partial_ok "$d" INT search
+}
+if t_nohup_hup; then pass nohup-hup-ignored; else fail nohup-hup-ignored "$why"; fi
 
 # As a user or a scheduler stops it: `timeout -s TERM` on a long search.
 t_timeout() {
