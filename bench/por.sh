@@ -16,7 +16,11 @@
 # least of --repeat N runs. The encodings differ (Promela's atomic blocks,
 # d_steps and gotos are not DVE's transitions; on some instances pan's
 # count without reduction is already below mcgen's with it): the factors
-# compare the reductions, the counts the state spaces as they are.
+# compare the reductions, the counts the state spaces as they are. The
+# last five instances were added because there the two encodings agree
+# (pan's count without reduction within 2 states of mcgen's): with phils.1,
+# at.1, fischer.1 and leader_filters.1, nine where the counts compare the
+# reductions alone.
 #
 # Usage: bench/por.sh [--repeat N] [--timeout SECONDS] [NAME...]
 #   MCGEN=/other/build/mcgen; BEEM_DIR overrides the suite
@@ -25,7 +29,8 @@
 set -euo pipefail
 
 default_instances="peterson.1 mcs.1 protocols.2 at.1 lamport.1 anderson.1 phils.1
-leader_filters.1 fischer.1 bopdp.1 driving_phils.1 brp.1"
+leader_filters.1 fischer.1 bopdp.1 driving_phils.1 brp.1 phils.2 phils.3 fischer.2 at.2
+elevator2.1"
 
 repeat=1
 timeout_s=300
@@ -34,7 +39,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --repeat) repeat=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
-    -h | --help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,29s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) names+=("$1"); shift ;;
   esac
 done

@@ -451,9 +451,15 @@ static bool visit(Node *node, void *ctx) {
     }
     return true;
   case ND_RESET:
+    // Its assignment (the first process to its error state) is part of
+    // the error state, which every rule that resets writes whole (the
+    // write lists) and which the normal_write lists leave out: walked as
+    // an assignment, it made every such rule of every process a writer of
+    // the first process's state cell, dependent on all its rules
+    // (peterson.1: most closures held every enabled rule through it).
     if (s->write)
       note_reset(node);
-    return true;
+    return false;
   case ND_CALL: {
     Decl *fn = node->obj ? node->obj->decl : NULL;
     if (fn && fn->body) {

@@ -26,13 +26,15 @@
 // Then no sequence of rules outside T, from this state, enables a rule of
 // T, disables an enabled one or changes what it does, and every enabled
 // rule of T stays enabled after it (D1, D2): every deadlock stays
-// reachable. Up to 8 enabled rules, each not in an earlier seed's
-// closure, are tried as the seed, and a closure past a work budget (twice
-// the rules), or one whose marked rules already hold as many enabled ones
-// as the best so far, is given up (neither changes what a closure that
-// completes holds: giving up only expands more); the closure with the
-// fewest enabled rules wins (ties: the earliest seed), so the choice is a
-// function of the state.
+// reachable. The first 8 enabled rules are tried as the seed, and a
+// closure past a work budget (twice the rules), or one that can no longer
+// beat the best candidate so far (more new successors among the rules it
+// has taken, or as many and as many enabled rules), is given up (neither
+// changes what a closure that completes holds: giving up only expands
+// more); among the candidates (below, the proviso) the one with the fewest
+// new successors wins, then the fewest enabled rules, then the earliest
+// seed, so the choice is a function of the state and of the states found
+// at the earlier depths.
 //
 // Visibility. A rule that writes a cell an invariant, reachable, terminal,
 // constraint or accepting predicate reads (McrtDeps.visible) is visible;
@@ -55,7 +57,7 @@
 // expanded fully at an earlier level (found at a depth < d, and not
 // reduced: expanded_fully()). A closure that fails this is not a candidate
 // (another seed's may be); with none left the state is expanded fully.
-// Among the candidates, one whose successors are all new is preferred
+// Among the candidates, the one with the fewest new successors is taken
 // (choose()). Why this is enough: let rule t be enabled at s and left out
 // of its set T. Follow from s such a successor s1, by a rule a of T: t is
 // independent of a (a dependent rule of an enabled rule of T is in T), so
@@ -89,8 +91,11 @@
 //
 // DVE's error state. A rule whose evaluation may fail resets the whole
 // state there (McrtDeps.resets): the closure uses what it writes otherwise
-// (normal_write), and a state where an enabled rule takes the error state
-// is fully expanded (its successor is not the image of the others'). A rule
+// (normal_write, which leaves out the reset's own mark, the first process
+// put in its error state: part of the error state, not a write of that
+// process's state cell), and a state where an enabled rule takes the error
+// state is fully expanded (its successor is not the image of the others'):
+// so the error state adds no dependency between two rules. A rule
 // u outside T that takes the error state after a sequence w of rules
 // outside T does so after t too (it reads what it read), and reaches the
 // same state, the error state; so the argument for failures above applies,
@@ -106,6 +111,7 @@
 // implemented), and so is the MPI engine.
 #include "internal.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -158,6 +164,12 @@ typedef struct McrtPorShared {
   _Atomic uint32_t period; // 0: no expansion of the level tries them
   uint32_t backoff;        // the period, doubled past the largest: whole levels skipped
   _Atomic uint64_t level_tried, level_reduced, level_pruned, level_steps, skipped;
+  // MCRT_POR_WHY=1 (a diagnosis, see why_report): why the tried expansions
+  // that were not reduced were not, and (=2) which rules pulled the other
+  // enabled ones into the closures that held them all.
+  int why;
+  _Atomic uint64_t why_count[7];
+  _Atomic uint64_t *why_pull; // nrules * nrules: the rule that added an enabled rule
 } McrtPorShared;
 
 // One context's scratch: the successors of the state being expanded, and
@@ -174,7 +186,7 @@ struct McrtPor {
   uint32_t *en_gen, state_gen;
   uint32_t *mark, mark_gen; // closure membership
   uint32_t *stack;
-  bool *take, *best, *weak; // per captured successor
+  bool *take, *best; // per captured successor
   uint8_t *canon;
   const uint8_t *cur; // the state being expanded
   uint64_t work;      // rules looked at by the closure being computed
@@ -183,7 +195,12 @@ struct McrtPor {
   uint32_t spent;     // closures of this state given up for the budget
   uint64_t budget;    // the most either may reach
   uint32_t marked_enabled; // enabled rules marked in the closure being computed
-  bool *covered;      // per captured successor: in an earlier closure of this state
+  uint8_t why;        // how the last closure ended (WHY_*), under MCRT_POR_WHY
+  uint32_t *parent;   // per rule: the rule whose step added it (MCRT_POR_WHY=2)
+  uint32_t adding;    // the rule being stepped (MCRT_POR_WHY=2)
+  McrtCtx *ctx;       // the context expanding (age_of)
+  uint32_t bound_fresh, bound_n, fresh_so_far; // the best candidate's new successors and
+                                               // enabled rules (UINT32_MAX: none yet)
   uint8_t *age;       // per captured successor: 0 not looked up yet, 1 new, 2 old
 };
 
@@ -382,6 +399,42 @@ static const char *futility(const McrtPorShared *sh) {
                       : "every action binding that is not visible depends on every other one";
 }
 
+// MCRT_POR_WHY=1: at the end of the run, on stderr, why the expansions
+// that tried the closures and were not reduced were not (a diagnosis for
+// bench/por.sh's instances; nothing of it runs otherwise). =2 adds, for the
+// closures that held every enabled rule, the rules whose step added an
+// enabled one most often (`parent -> enabled`; rule numbers as mcgen --deps
+// prints them).
+static void why_report(const McrtPorShared *sh) {
+  if (!sh->why)
+    return;
+  static const char *const name[] = {"proviso rejected every smaller closure",
+                                     "a closure held a visible rule",
+                                     "a closure was over its work budget",
+                                     "every closure held every enabled rule",
+                                     "trivial (one successor, a failure)",
+                                     "reduced", "a rule took the error state"};
+  fprintf(stderr, "por why: %" PRIu64 " expansions did not try the closures (sampling)\n",
+          atomic_load(&sh->skipped));
+  for (int i = 0; i < 7; i++)
+    fprintf(stderr, "por why: %" PRIu64 " %s\n", atomic_load(&sh->why_count[i]), name[i]);
+  if (!sh->why_pull)
+    return;
+  size_t n = (size_t)sh->nrules * sh->nrules;
+  for (int top = 0; top < 25; top++) {
+    size_t best = n;
+    uint64_t most = 0;
+    for (size_t i = 0; i < n; i++)
+      if (atomic_load_explicit(&sh->why_pull[i], memory_order_relaxed) > most)
+        most = atomic_load_explicit(&sh->why_pull[i], memory_order_relaxed), best = i;
+    if (best == n)
+      break;
+    fprintf(stderr, "por why: %" PRIu64 " times rule %zu -> enabled rule %zu\n", most,
+            best / sh->nrules, best % sh->nrules);
+    atomic_store_explicit(&sh->why_pull[best], 0, memory_order_relaxed);
+  }
+}
+
 static McrtPor *scratch_new(McrtPorShared *sh, size_t state_bytes) {
   McrtPor *p = calloc(1, sizeof *p);
   if (!p)
@@ -394,6 +447,8 @@ static McrtPor *scratch_new(McrtPorShared *sh, size_t state_bytes) {
   p->mark = calloc(n, sizeof *p->mark);
   p->stack = calloc(n, sizeof *p->stack);
   p->canon = calloc(1, p->stride);
+  if (sh->why_pull)
+    p->parent = calloc(n, sizeof *p->parent);
   if (!p->succ_of || !p->en_gen || !p->mark || !p->stack || !p->canon) {
     mcrt_por_free(p);
     return NULL;
@@ -414,6 +469,10 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   sh->proviso = !(no_proviso && !strcmp(no_proviso, "1"));
   const char *no_sampling = getenv("MCRT_POR_NO_SAMPLING");
   sh->sampling = !(no_sampling && !strcmp(no_sampling, "1"));
+  const char *why = getenv("MCRT_POR_WHY");
+  sh->why = why ? atoi(why) : 0;
+  if (sh->why >= 2 && sh->nrules <= 1024)
+    sh->why_pull = calloc((size_t)sh->nrules * sh->nrules, sizeof *sh->why_pull);
   sh->visible = calloc((size_t)sh->nrules + 1, sizeof *sh->visible);
   bool *vis_cell = calloc((size_t)d->ncells + 1, sizeof *vis_cell);
   if (!sh->visible || !vis_cell ||
@@ -458,7 +517,8 @@ fail:
   free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
   free(sh->kw_start), free(sh->kw);
   free(sh->visible), free(sh->readers_start), free(sh->readers);
-  free(sh->writers_start), free(sh->writers), free(sh->fresh.fp), free(sh->prev.fp), free(sh);
+  free(sh->writers_start), free(sh->writers), free(sh->fresh.fp), free(sh->prev.fp);
+  free(sh->why_pull), free(sh);
   return NULL;
 }
 
@@ -471,17 +531,19 @@ void mcrt_por_free(McrtPor *p) {
     return;
   if (p->owner) {
     McrtPorShared *sh = p->sh;
+    why_report(sh);
     pthread_mutex_destroy(&sh->level_lock);
     pthread_mutex_destroy(&sh->pend_lock);
     free(sh->dep_start), free(sh->dep), free(sh->en_start), free(sh->en);
     free(sh->kw_start), free(sh->kw);
     free(sh->visible), free(sh->readers_start), free(sh->readers);
     free(sh->writers_start), free(sh->writers), free(sh->fresh.fp), free(sh->prev.fp);
-    free(sh->cut), free(sh->pend), free(sh);
+    free(sh->cut), free(sh->pend), free(sh->why_pull), free(sh);
   }
+  free(p->parent);
   free(p->states), free(p->rules), free(p->actions);
   free(p->succ_of), free(p->en_gen), free(p->mark), free(p->stack);
-  free(p->take), free(p->best), free(p->weak), free(p->covered), free(p->age), free(p->canon);
+  free(p->take), free(p->best), free(p->age), free(p->canon);
   free(p);
 }
 
@@ -671,16 +733,10 @@ static bool capture(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t
     bool *be = realloc(p->best, cap * sizeof *be);
     if (be)
       p->best = be;
-    bool *we = realloc(p->weak, cap * sizeof *we);
-    if (we)
-      p->weak = we;
-    bool *cv = realloc(p->covered, cap * sizeof *cv);
-    if (cv)
-      p->covered = cv;
     uint8_t *ag = realloc(p->age, cap * sizeof *ag);
     if (ag)
       p->age = ag;
-    if (!st || !ru || !ac || !tk || !be || !we || !cv || !ag)
+    if (!st || !ru || !ac || !tk || !be || !ag)
       mcrt_die("out of memory in partial-order reduction");
     p->cap = cap;
     if (p->owner)
@@ -693,12 +749,26 @@ static bool capture(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t
   return false;
 }
 
+// How a closure or a state's choice ended, for MCRT_POR_WHY (why_report).
+enum {
+  WHY_PROVISO, // a closure smaller than all failed the cycle proviso (none passed)
+  WHY_VISIBLE, // a closure held an enabled visible rule (and none failed the proviso only)
+  WHY_BUDGET,  // a closure was given up for its work budget
+  WHY_ALL,     // every closure held every enabled rule
+  WHY_TRIVIAL, // one successor or none, a failure, the depth bound
+  WHY_REDUCED,
+  WHY_ERROR,   // an enabled rule took DVE's error state
+  WHY_SMALLER = 7 // a closure that could not beat the best so far (not a reason)
+};
+
 static void add(McrtPor *p, uint32_t *top, uint32_t r) {
   p->work++;
   if (p->mark[r] != p->mark_gen) {
     p->mark[r] = p->mark_gen;
     p->stack[(*top)++] = r;
     p->marked_enabled += p->en_gen[r] == p->state_gen;
+    if (p->parent)
+      p->parent[r] = p->adding;
   }
 }
 
@@ -760,9 +830,30 @@ static bool resolve_dyn(const McrtPor *p, uint32_t r) {
   return true;
 }
 
+// The fingerprint the search stores for a state (its representative's
+// under symmetry).
+static McrtFp stored_fp(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
+  if (ctx->sym) {
+    mcrt_sym_canon(ctx->sym, state, p->canon);
+    state = p->canon;
+  }
+  return mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits);
+}
+
+// How a successor stands for the proviso: 1 new (not found at a depth <=
+// the current one d), 3 found at a depth < d and expanded fully, 2 else.
+static uint8_t age_of(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
+  McrtCtx *main = p->sh->main;
+  McrtFp fp = stored_fp(ctx, p, state);
+  if (!mcrt_fpset_contains(&main->set, fp) || fresh_has(p->sh, fp, main->cur_depth + 1))
+    return 1;
+  return expanded_fully(p->sh, fp, main->cur_depth) ? 3 : 2;
+}
+
 // The closure of seed (a captured successor's rule): marks its enabled
 // rules in p->take and returns how many, or UINT32_MAX when it holds a
-// visible enabled rule or reaches `limit` enabled rules.
+// visible enabled rule, reaches `limit` enabled rules or cannot beat the
+// best candidate of this state (p->bound_fresh, p->bound_n).
 static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
   McrtPorShared *sh = p->sh;
   const McrtDeps *d = sh->d;
@@ -785,6 +876,9 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
   p->budget = hard;
   p->work = p->scan = 0;
   p->marked_enabled = 0;
+  p->fresh_so_far = 0;
+  p->why = WHY_BUDGET; // what every early return below but two is
+  p->adding = seed;
   add(p, &top, seed);
   while (top > 0) {
     // Every rule marked ends up in the closure: once `limit` enabled ones
@@ -793,12 +887,26 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
     if (p->work > budget)
       return p->spent++, UINT32_MAX;
     if (p->marked_enabled >= limit)
-      return UINT32_MAX;
+      return p->why = limit == p->nsucc ? WHY_ALL : WHY_SMALLER, UINT32_MAX;
     uint32_t r = p->stack[--top];
+    p->adding = r;
     if (p->en_gen[r] == p->state_gen) {
-      if (sh->visible[r] || ++enabled >= limit)
-        return UINT32_MAX;
+      if (sh->visible[r])
+        return p->why = WHY_VISIBLE, UINT32_MAX;
+      if (++enabled >= limit)
+        return p->why = limit == p->nsucc ? WHY_ALL : WHY_SMALLER, UINT32_MAX;
       p->take[p->succ_of[r]] = true;
+      if (p->bound_fresh != UINT32_MAX) {
+        // A closure with more new successors than the best candidate's, or
+        // as many and as many enabled rules, cannot be chosen (choose()).
+        uint32_t i = p->succ_of[r];
+        if (!p->age[i])
+          p->age[i] = age_of(p->ctx, p, p->states + (size_t)i * p->stride);
+        p->fresh_so_far += p->age[i] == 1;
+        if (p->fresh_so_far > p->bound_fresh ||
+            (p->fresh_so_far == p->bound_fresh && enabled >= p->bound_n))
+          return p->why = WHY_SMALLER, UINT32_MAX;
+      }
       bool has_dyn = d->dyn_start[r] < d->dyn_start[r + 1];
       if ((!has_dyn || !resolve_dyn(p, r)) && sh->dep) { // the static lists, tabulated
         if (p->work + sh->dep_start[r + 1] - sh->dep_start[r] > budget)
@@ -854,47 +962,54 @@ static uint32_t closure(McrtPor *p, uint32_t seed, uint32_t limit) {
   return p->work > hard ? (p->spent++, UINT32_MAX) : enabled;
 }
 
-// The fingerprint the search stores for a state (its representative's
-// under symmetry).
-static McrtFp stored_fp(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
-  if (ctx->sym) {
-    mcrt_sym_canon(ctx->sym, state, p->canon);
-    state = p->canon;
-  }
-  return mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits);
-}
-
-// How a successor stands for the proviso: 1 new (not found at a depth <=
-// the current one d), 3 found at a depth < d and expanded fully, 2 else.
-static uint8_t age_of(McrtCtx *ctx, McrtPor *p, const uint8_t *state) {
-  McrtCtx *main = p->sh->main;
-  McrtFp fp = stored_fp(ctx, p, state);
-  if (!mcrt_fpset_contains(&main->set, fp) || fresh_has(p->sh, fp, main->cur_depth + 1))
-    return 1;
-  return expanded_fully(p->sh, fp, main->cur_depth) ? 3 : 2;
-}
-
-// How the closure in p->take meets the cycle proviso: 2 when all its
-// successors are new, 1 when one at least is new or was expanded fully at
-// an earlier level, 0 when none is.
-static int proviso_met(McrtCtx *ctx, McrtPor *p) {
-  if (!p->sh->proviso)
-    return 2;
-  bool some = false, all = true;
+// How the closure in p->take meets the cycle proviso: UINT32_MAX when
+// none of its successors is new or was expanded fully at an earlier level
+// (it is not a candidate), else how many of them are new.
+static uint32_t proviso_met(McrtCtx *ctx, McrtPor *p) {
+  bool some = false;
+  uint32_t fresh = 0;
   for (uint32_t i = 0; i < p->nsucc; i++) {
     if (!p->take[i])
       continue;
     if (!p->age[i])
       p->age[i] = age_of(ctx, p, p->states + (size_t)i * p->stride);
     some |= p->age[i] != 2;
-    all &= p->age[i] == 1;
+    fresh += p->age[i] == 1;
   }
-  return all ? 2 : some;
+  return some || !p->sh->proviso ? fresh : UINT32_MAX;
+}
+
+// MCRT_POR_WHY=2: a closure that held every enabled rule; counts, for
+// each enabled rule but the seed, the rule whose step added it, and prints
+// the chains of the first few such closures (seed last).
+static void why_pulled(McrtPor *p, uint32_t seed) {
+  McrtPorShared *sh = p->sh;
+  static _Atomic int shown;
+  bool show = atomic_fetch_add(&shown, 1) < 12;
+  if (show)
+    fprintf(stderr, "por why: closure of rule %u holds all %u enabled rules:\n", seed,
+            p->nsucc);
+  for (uint32_t i = 0; i < p->nsucc; i++) {
+    uint32_t r = (uint32_t)p->rules[i];
+    if (r == seed || p->mark[r] != p->mark_gen)
+      continue;
+    atomic_fetch_add_explicit(&sh->why_pull[(size_t)p->parent[r] * sh->nrules + r], 1,
+                              memory_order_relaxed);
+    if (!show)
+      continue;
+    fprintf(stderr, "  %u", r);
+    for (uint32_t u = r, n = 0; u != seed && n < 64; n++) {
+      u = p->parent[u];
+      fprintf(stderr, " <- %u%s", u, p->en_gen[u] == p->state_gen ? "*" : "");
+    }
+    fputc('\n', stderr);
+  }
 }
 
 // The subset to take: p->best, false when every successor is to be taken.
 static bool choose(McrtCtx *ctx, McrtPor *p) {
   McrtCtx *main = p->sh->main;
+  p->why = WHY_TRIVIAL;
   if (p->nsucc < 2 || main->cur_depth >= ctx->opt->max_depth)
     return false;
   if (++p->state_gen == 0) {
@@ -911,48 +1026,57 @@ static bool choose(McrtCtx *ctx, McrtPor *p) {
     if (d->resets && d->resets[r] &&
         mcrt_get_wide(p->states + (size_t)i * p->stride, d->error_offset, d->error_width) ==
             d->error_value)
-      return false;
+      return p->why = WHY_ERROR, false;
   }
-  // Every enabled rule is tried as the seed, but one already in an earlier
-  // seed's closure is not (its closure is within that one: rarely better,
-  // and the cost grows with the square of the enabled rules otherwise).
-  // A closure is a candidate only when it meets the proviso (below,
-  // age_of): one that does not leaves the others in the running, so a
-  // state is expanded fully only when no closure both is smaller than all
-  // and leads to new states only.
-  // The fewest enabled rules of a closure whose successors are all new
-  // (best), and of one with a new successor at least (weak): the first is
-  // preferred (it reduced more on the BEEM instances of bench/por.sh than
-  // taking the smallest closure of either kind), the second used when no
-  // closure is of the first.
-  uint32_t best = p->nsucc, weak = p->nsucc;
-  memset(p->covered, 0, p->nsucc * sizeof *p->covered);
+  // Up to 8 enabled rules are tried as the seed, in the order the model
+  // emits them (also one already in an earlier seed's closure: its own
+  // closure may be smaller, or lead to fewer new states). A closure is a
+  // candidate when it holds fewer enabled rules than all, none visible, and
+  // meets the proviso (proviso_met); the candidate taken is the one with
+  // the fewest new successors (then the fewest enabled rules, then the
+  // earliest seed). Any candidate is sound (the choice is free); leading
+  // to states already found keeps the reduced graph small in a breadth-
+  // first search: on the BEEM instances of bench/por.sh this took fewer
+  // states than the earlier choice (the fewest enabled rules, a closure
+  // whose successors were all new preferred, seeds outside earlier
+  // closures only) on protocols.2 (4,974 to 2,002), peterson.4 (883,575
+  // to 823,281) and protocols.4 (86,181 to 69,439), at most 0.2% more
+  // (brp.3, exit.5) where every state tried the closures (docs/
+  // performance.md). The new
+  // successors are counted by age_of, a function of the states of depth
+  // <= d: the choice is the same at any --threads N.
+  uint32_t best = p->nsucc;
+  uint64_t score = UINT64_MAX; // new successors << 32 | enabled rules, of the best
   memset(p->age, 0, p->nsucc * sizeof *p->age);
   // Two closures given up for the budget: the others would be as costly.
   p->spent = 0;
-  for (uint32_t i = 0, tried = 0; i < p->nsucc && best > 1 && tried < 8 && p->spent < 2; i++) {
-    if (p->covered[i])
-      continue;
-    tried++;
-    uint32_t limit = best < p->nsucc ? best : weak;
-    uint32_t n = closure(p, (uint32_t)p->rules[i], limit);
+  uint8_t why = WHY_ALL; // the state's, should no closure be used
+  p->ctx = ctx;
+  p->bound_fresh = UINT32_MAX;
+  for (uint32_t i = 0; i < p->nsucc && i < 8 && score > 1 && p->spent < 2; i++) {
+    uint32_t n = closure(p, (uint32_t)p->rules[i], p->nsucc);
     p->steps += p->work + p->scan;
-    for (uint32_t j = 0; j < p->nsucc; j++)
-      p->covered[j] |= p->take[j];
-    if (n >= limit)
+    if (n >= p->nsucc) {
+      if (p->sh->why && p->why < why)
+        why = p->why;
+      if (p->sh->why && p->why == WHY_ALL && p->parent)
+        why_pulled(p, (uint32_t)p->rules[i]);
       continue;
-    int met = proviso_met(ctx, p);
-    if (met == 2) {
-      best = n;
+    }
+    uint32_t fresh = proviso_met(ctx, p);
+    if (fresh == UINT32_MAX) {
+      why = WHY_PROVISO;
+      continue;
+    }
+    uint64_t sc = (uint64_t)fresh << 32 | n;
+    if (sc < score) {
+      score = sc, best = n;
+      p->bound_fresh = fresh, p->bound_n = n;
       memcpy(p->best, p->take, p->nsucc * sizeof *p->take);
-    } else if (met == 1 && best == p->nsucc) {
-      weak = n;
-      memcpy(p->weak, p->take, p->nsucc * sizeof *p->take);
     }
   }
-  if (best == p->nsucc && weak < p->nsucc)
-    memcpy(p->best, p->weak, p->nsucc * sizeof *p->take);
-  return best < p->nsucc || weak < p->nsucc;
+  p->why = best < p->nsucc ? WHY_REDUCED : why;
+  return best < p->nsucc;
 }
 
 // Sampling. Where the closures rarely give a reduced expansion, or cost
@@ -1009,6 +1133,10 @@ static uint32_t sample_period(McrtPorShared *sh, uint64_t depth) {
       uint64_t pruned = atomic_exchange(&sh->level_pruned, 0);
       uint64_t steps = atomic_exchange(&sh->level_steps, 0);
       atomic_store(&sh->level_tried, 0);
+      if (sh->why >= 3)
+        fprintf(stderr, "por why: level %" PRIu64 ": %" PRIu64 " tried, %" PRIu64
+                " reduced, %" PRIu64 " pruned, %" PRIu64 " steps, period %u\n",
+                depth, tried, reduced, pruned, steps, sh->backoff);
       if (reduced * MCRT_POR_MIN_RATE >= tried &&
           pruned * MCRT_POR_STEP_WORTH + tried * MCRT_POR_FREE_STEPS >= steps)
         sh->backoff = 1;
@@ -1046,7 +1174,10 @@ McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
   // After a failure, what was emitted before it goes on as without
   // reduction (the search reports the failure in this state).
   p->steps = p->nsucc;
+  p->why = WHY_TRIVIAL;
   bool reduce = !mcrt_failed(ctx) && choose(ctx, p);
+  if (sh->why)
+    atomic_fetch_add_explicit(&sh->why_count[p->why], 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&sh->level_tried, 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&sh->level_reduced, reduce, memory_order_relaxed);
   atomic_fetch_add_explicit(&sh->level_steps, p->steps, memory_order_relaxed);
