@@ -552,6 +552,185 @@ static uint32_t process_id(StrSet *seen, const char *name) {
 enum { KEY_EQ, KEY_NE, KEY_LT, KEY_LE, KEY_GT, KEY_GE };
 static const char *const key_op_text[] = {"==", "!=", "<", "<=", ">", ">="};
 
+// Whether evaluating an expression may raise a run-time error (an index
+// out of range, a division by zero, `none` used as a value, an overflow, a
+// failing fn or method), judged from its form and its operands' types:
+// false only where it cannot. A guard that fails is a step of the rule to
+// an error, enabled or not: find_keys below needs to know where one can
+// happen. Conservative: what it does not recognise may fail.
+typedef struct Bounds {
+  __int128 lo, hi;
+  bool known;
+} Bounds;
+
+static bool fits_int64(Bounds b) { return b.known && b.lo >= INT64_MIN && b.hi <= INT64_MAX; }
+
+static Bounds bounds_of(Node *node) {
+  int64_t v;
+  if (eval(node, &v)) // a constant, a parameter of this binding, arithmetic on them
+    return (Bounds){v, v, true};
+  Type *ty = R(node->ty);
+  if (node->kind == ND_BINARY && ty->kind == TY_INT && node->op >= OP_ADD && node->op <= OP_MOD) {
+    Bounds a = bounds_of(node->lhs), b = bounds_of(node->rhs);
+    if (!a.known || !b.known || !fits_int64(a) || !fits_int64(b))
+      return (Bounds){0, 0, false};
+    __int128 ma = a.hi > -a.lo ? a.hi : -a.lo, mb = b.hi > -b.lo ? b.hi : -b.lo;
+    switch (node->op) {
+    case OP_ADD: return (Bounds){a.lo + b.lo, a.hi + b.hi, true};
+    case OP_SUB: return (Bounds){a.lo - b.hi, a.hi - b.lo, true};
+    case OP_DIV: return (Bounds){-ma, ma, true}; // truncating: |a / b| <= |a|
+    case OP_MOD: { // the sign of a, |a % b| < |b| and <= |a|
+      __int128 m = mb - 1 < ma ? mb - 1 : ma;
+      return (Bounds){a.lo < 0 ? -m : 0, a.hi > 0 ? m : 0, true};
+    }
+    default: {
+      __int128 p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi}, lo = p[0], hi = p[0];
+      for (int i = 1; i < 4; i++)
+        lo = p[i] < lo ? p[i] : lo, hi = p[i] > hi ? p[i] : hi;
+      return (Bounds){lo, hi, true};
+    }
+    }
+  }
+  if (node->kind == ND_UNARY && node->op == OP_NEG && ty->kind == TY_INT) {
+    Bounds a = bounds_of(node->lhs);
+    return (Bounds){-a.hi, -a.lo, a.known};
+  }
+  if (node->kind == ND_COND && ty->kind == TY_INT) {
+    Bounds a = bounds_of(node->then), b = bounds_of(node->els);
+    return (Bounds){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, a.known && b.known};
+  }
+  switch (ty->kind) {
+  case TY_BOOL: return (Bounds){0, 1, true};
+  case TY_RANGE: return (Bounds){ty->lo, ty->hi, true};
+  case TY_ENUM:
+  case TY_SCALARSET: return (Bounds){0, ty->card - 1, true};
+  default: return (Bounds){0, 0, false}; // TY_INT of another form, an optional
+  }
+}
+
+static bool same_expr(Node *a, Node *b) {
+  if (!a || !b)
+    return a == b;
+  if (a->kind != b->kind || a->op != b->op || a->obj != b->obj || a->val != b->val ||
+      a->field != b->field || a->is_const != b->is_const)
+    return false;
+  return same_expr(a->lhs, b->lhs) && same_expr(a->rhs, b->rhs) &&
+         (a->kind != ND_COND ||
+          (same_expr(a->cond, b->cond) && same_expr(a->then, b->then) && same_expr(a->els, b->els)));
+}
+
+// `0 <= X && X < n`: DVE's range check before a read a[X] of an array of n.
+static bool range_checked(Node *cond, Node *x, int64_t n) {
+  return cond->kind == ND_BINARY && cond->op == OP_AND && cond->lhs->kind == ND_BINARY &&
+         cond->lhs->op == OP_LE && cond->lhs->lhs->is_const && cond->lhs->lhs->val == 0 &&
+         same_expr(cond->lhs->rhs, x) && cond->rhs->kind == ND_BINARY && cond->rhs->op == OP_LT &&
+         same_expr(cond->rhs->lhs, x) && cond->rhs->rhs->is_const && cond->rhs->rhs->val == n;
+}
+
+static bool may_fail(Node *node);
+
+// a[i] without its index check: the array and the index themselves.
+static bool index_parts_may_fail(Node *node) {
+  return may_fail(node->lhs) || may_fail(node->rhs);
+}
+
+static bool may_fail(Node *node) {
+  if (!node || node->is_const)
+    return false;
+  switch (node->kind) {
+  case ND_NUM:
+  case ND_BOOL:
+  case ND_NONE:
+  case ND_STR:
+  case ND_IDENT:
+    return false;
+  case ND_FIELD:
+    return may_fail(node->lhs);
+  case ND_INDEX: {
+    if (index_parts_may_fail(node))
+      return true;
+    Type *arr = R(node->lhs->ty);
+    if (arr->kind != TY_ARRAY)
+      return true;
+    Type *it = R(arr->index);
+    Bounds b = bounds_of(node->rhs);
+    if (it->kind == TY_RANGE)
+      return !b.known || b.lo < it->lo || b.hi > it->hi;
+    // bool, enum, scalarset: an index of that type (not optional) is in range.
+    return R(node->rhs->ty) != it && !(b.known && b.lo >= 0 && b.hi < it->card);
+  }
+  case ND_UNARY: // !, ~, and - (which overflows on INT64_MIN only)
+    if (node->op == OP_NEG && !fits_int64(bounds_of(node->lhs)))
+      return true;
+    return may_fail(node->lhs);
+  case ND_BINARY: {
+    if (may_fail(node->lhs) || may_fail(node->rhs))
+      return true;
+    Type *lt = R(node->lhs->ty), *rt = R(node->rhs->ty);
+    switch (node->op) {
+    case OP_AND: case OP_OR: case OP_IMPLIES: case OP_IFF: case OP_EQ: case OP_NE:
+    case OP_IN: case OP_BAND: case OP_BOR: case OP_BXOR: case OP_SHL: case OP_SHR:
+      return false; // a T? compares with a T without a check; shifts out of range give 0
+    case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+      return lt->kind == TY_OPTIONAL || rt->kind == TY_OPTIONAL;
+    case OP_ADD: case OP_SUB: case OP_MUL: {
+      Bounds b = bounds_of(node);
+      return !fits_int64(b);
+    }
+    case OP_DIV: case OP_MOD: {
+      Bounds b = bounds_of(node->rhs), a = bounds_of(node->lhs);
+      return !b.known || (b.lo <= 0 && b.hi >= 0) ||
+             ((!a.known || a.lo <= INT64_MIN) && b.lo <= -1 && b.hi >= -1);
+    }
+    default:
+      return true;
+    }
+  }
+  case ND_COND: {
+    if (may_fail(node->cond))
+      return true;
+    // DVE's reads out of range give 0 (`0 <= i && i < n ? a[i] : 0`), and
+    // so do its divisions by zero (`y == 0 ? 0 : x / y`): the lowering's
+    // own checks, recognised so that its guards count as total.
+    Node *t = node->then, *e = node->els, *c = node->cond;
+    Type *arr = t->kind == ND_INDEX ? R(t->lhs->ty) : NULL;
+    Type *it = arr && arr->kind == TY_ARRAY ? R(arr->index) : NULL;
+    bool then_fails = it && it->kind == TY_RANGE && it->lo == 0 &&
+                              range_checked(c, t->rhs, it->card)
+                          ? index_parts_may_fail(t)
+                          : may_fail(t);
+    bool els_fails;
+    if (e->kind == ND_BINARY && (e->op == OP_DIV || e->op == OP_MOD) && c->kind == ND_BINARY &&
+        c->op == OP_EQ && same_expr(c->lhs, e->rhs) && c->rhs->is_const && c->rhs->val == 0) {
+      Bounds a = bounds_of(e->lhs), b = bounds_of(e->rhs); // INT64_MIN / -1 overflows
+      els_fails = may_fail(e->lhs) || may_fail(e->rhs) ||
+                  ((!a.known || a.lo <= INT64_MIN) && (!b.known || (b.lo <= -1 && b.hi >= -1)));
+    } else {
+      els_fails = may_fail(e);
+    }
+    return then_fails || els_fails;
+  }
+  case ND_QUANT:
+    for (int i = 0; i < node->binders.len; i++)
+      if (may_fail(((Binder *)node->binders.data[i])->in_expr))
+        return true;
+    return may_fail(node->body);
+  case ND_METHOD: {
+    const char *m = token_text(node->name);
+    if (strcmp(m, "len") && strcmp(m, "empty") && strcmp(m, "full") && strcmp(m, "count"))
+      return true; // head() of an empty queue fails
+    if (may_fail(node->lhs))
+      return true;
+    for (int i = 0; i < node->args.len; i++)
+      if (may_fail(node->args.data[i]))
+        return true;
+    return false;
+  }
+  default:
+    return true; // a fn call (it may fail), a record literal
+  }
+}
+
 // The conjuncts of the guard of the form `LOC == CONST` or `LOC != CONST`
 // where LOC is one scalar cell, and `LOC < CONST` (<=, >, >=) where it is
 // one cell of an integer range (either side; `!(LOC == CONST)` too): while
@@ -560,14 +739,30 @@ static const char *const key_op_text[] = {"==", "!=", "<", "<=", ">", ">="};
 // bound `j < N`; an action's `P[i] == L0`). Each is appended to the key
 // lists: the cell, the value's encoding, and the comparison (KEY_*; a
 // range's encodings are in the order of its values).
-static void find_keys(Node *guard, bool negated, CellSet *scratch) {
+//
+// A key counts only when no conjunct evaluated before it may fail
+// (may_fail): while it is false the evaluation stops there, so the guard
+// neither holds nor fails until a writer of its cell makes it hold. After
+// a conjunct that may fail, a rule that writes none of the key's cell can
+// still make the guard fail (`when a[i] > 0 && f == 1`, i moved out of
+// range while f == 1 is false: the failure is the rule's step, enabled by
+// the writer of i), and another that makes the guard stop before it (`m &&
+// a[i] > 0 && f == 1`, m set false) hides that failure; the enabling set
+// of such a rule is then every writer of a cell its guard reads (tests/por/
+// specs/guard_fails.mc). *failed: a conjunct before may fail (in and out).
+static void find_keys(Node *guard, bool negated, CellSet *scratch, bool *failed) {
   if (guard->kind == ND_BINARY && guard->op == OP_AND && !negated) {
-    find_keys(guard->lhs, false, scratch);
-    find_keys(guard->rhs, false, scratch);
+    find_keys(guard->lhs, false, scratch, failed);
+    find_keys(guard->rhs, false, scratch, failed);
     return;
   }
+  bool before = *failed;
+  *failed = *failed || may_fail(guard);
+  if (before)
+    return;
   if (guard->kind == ND_UNARY && guard->op == OP_NOT) {
-    find_keys(guard->lhs, !negated, scratch);
+    find_keys(guard->lhs, !negated, scratch, failed);
+    *failed = before || may_fail(guard);
     return;
   }
   if (guard->kind != ND_BINARY || guard->op < OP_EQ || guard->op > OP_GE)
@@ -607,11 +802,19 @@ static void find_keys(Node *guard, bool negated, CellSet *scratch) {
 }
 
 static void analyse_rule(Decl *d, CellSet *g, CellSet *r, CellSet *w, int64_t scenario_cell) {
-  if (d->expr) {
-    reads_of(d->expr, g);
-    for (int i = 0; i < g->touched.len; i++)
-      set_add_range(r, (intptr_t)g->touched.data[i], (intptr_t)g->touched.data[i] + 1);
+  // A binding of a parameter `x in EXPR` is a step only while its element
+  // is in EXPR: the collection is read as a guard is, and a rule that adds
+  // the element enables the binding (tests/por/specs/in_param.mc: without
+  // it, the closure left that rule out).
+  for (int i = 0; i < d->params.len; i++) {
+    Binder *b = d->params.data[i];
+    if (b->in_expr)
+      reads_of(b->in_expr, g);
   }
+  if (d->expr)
+    reads_of(d->expr, g);
+  for (int i = 0; i < g->touched.len; i++)
+    set_add_range(r, (intptr_t)g->touched.data[i], (intptr_t)g->touched.data[i] + 1);
   Sets s = {r, w};
   rule_resets = false;
   walk(d->body, visit, &s);
@@ -638,6 +841,11 @@ static void analyse_rule(Decl *d, CellSet *g, CellSet *r, CellSet *w, int64_t sc
   dyn_sink = &deps.dyn;
   value_sink = &deps.values;
   Sets ps = {r, w};
+  for (int i = 0; i < d->params.len; i++) {
+    Binder *b = d->params.data[i];
+    if (b->in_expr)
+      walk(b->in_expr, visit, &ps);
+  }
   if (d->expr)
     walk(d->expr, visit, &ps);
   walk(d->body, visit, &ps);
@@ -726,8 +934,10 @@ static bool compute(Program *prog, Layout *layout) {
       if (nbound)
         buf_puts(&rn, ")");
       vec_push(&deps.rule_names, rn.data);
-      if (d->expr)
-        find_keys(d->expr, false, &g);
+      if (d->expr) {
+        bool failed = false;
+        find_keys(d->expr, false, &g, &failed);
+      }
       analyse_rule(d, &g, &r, &w, scenario_cell);
       const char *proc = d->process ? d->process
                          : pp < 0  ? name
