@@ -86,6 +86,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #define WINDOW 2048 // frontier states per window
@@ -562,8 +563,9 @@ static void tally_phase(Worker *w);
 static void write_phase(Worker *w);
 static void fix_phase(Worker *w);
 
-// The set's growth: the threads take the old table's blocks in turn (see
-// mcrt_fpset_grow_part: one front, not one per thread, for the peak RSS).
+// The set's growth: the threads take the old table's blocks in turn, and
+// none runs a step ahead of the others (see mcrt_fpset_grow_part and
+// mcrt_fpset_grow_ready: one front, not one per thread, for the peak RSS).
 static void grow_phase(Worker *w) {
   Threads *T = w->T;
   uint64_t n = T->grow.old.nslots, block = mcrt_fpset_grow_block(&T->grow);
@@ -571,6 +573,8 @@ static void grow_phase(Worker *w) {
     uint64_t a = atomic_fetch_add_explicit(&T->next, block, memory_order_relaxed);
     if (a >= n)
       return;
+    while (!mcrt_fpset_grow_ready(&T->grow, a)) // (the step before: see there)
+      sched_yield();
     mcrt_fpset_grow_part(&T->grow, a, a + block < n ? a + block : n, &T->stash[w->index]);
   }
 }
