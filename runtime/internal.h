@@ -158,12 +158,15 @@ typedef struct McrtFpStash {
 } McrtFpStash;
 typedef struct McrtFpGrow {
   McrtFpSet old, t;
+  _Atomic uint64_t *walked; // per release step of the old table: its slots migrated so far
+  size_t nsteps;
 } McrtFpGrow;
 static inline bool mcrt_fpset_parallel_grow_ok(const McrtFpSet *set) {
   return !set->rem_bits && !set->ids && !set->id_words;
 }
 bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g);
 uint64_t mcrt_fpset_grow_block(const McrtFpGrow *g);
+bool mcrt_fpset_grow_ready(McrtFpGrow *g, uint64_t a);
 void mcrt_fpset_grow_part(McrtFpGrow *g, uint64_t a, uint64_t b, McrtFpStash *stash);
 void mcrt_fpset_grow_end(McrtFpSet *set, McrtFpGrow *g, McrtFpStash *stashes, uint32_t n);
 static inline size_t mcrt_fpset_bytes(const McrtFpSet *set) {

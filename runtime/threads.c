@@ -66,16 +66,29 @@
 //
 // Free order (--order free): the expand phase inserts each successor into
 // the set itself (a CAS; its home slot prefetched MCRT_BATCH candidates
-// before), and at the end of each chunk evaluates the invariants and
-// reachables of the states it made new and tallies the chunk for the
-// parallel commit; there is no insert phase and no tally phase: two phases
-// a window (four barriers) instead of four. Whichever thread inserts a
+// before), and there is no insert phase. Whichever thread inserts a
 // fingerprint first makes that successor the new one, so a state's parent
 // (a state of the previous level, whichever it is) and the order of ids
 // within a level depend on the race: the levels, hence the counts of an
-// exhaustive search, the depth and a trace's length, do not. The commit is
-// the same (a stop still falls at a state of the serial search's count
-// under --max-states).
+// exhaustive search, the depth and a trace's length, do not.
+// Below the depth bound ("direct" windows) a successor is kept only until
+// its insertion: it waits in the thread's ring of MCRT_BATCH (emit_direct);
+// an old one then costs its counters, a new one's invariants and
+// reachables are evaluated and its bytes and log record are appended to
+// the thread's output (resolve). At the end of each chunk the thread
+// flushes its ring and tallies the chunk (tally_direct); the chunk's new
+// states lie together in its output. The commit is this thread's alone,
+// with no phase of its own (commit_direct): a prefix sum over the chunks,
+// then the records to the log and the bytes to the frontier, a run per
+// chunk and frontier block. A window is one phase (two barriers). When
+// the tally asks for the serial commit (what would stop the search or
+// needs its steps, as above), this thread expands the window again,
+// keeping every successor, and the serial commit takes them
+// (commit_replay): a successor whose fingerprint the window made new is
+// new where it comes first in key order, old after, so the stop (at a
+// state of the serial search's count under --max-states, a violation, a
+// signal, --memory) is exact. A window at the depth bound keeps the
+// successors' records, as in fixed order (they are only looked up).
 // The set is grown before the expand phase when the window could fill 95%
 // of its home slots, counting the most successors a state has had.
 //
@@ -86,6 +99,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #define WINDOW 2048 // frontier states per window
@@ -100,8 +114,9 @@
 #define BUFFER_SHARE 16
 #define MCRT_PROGRESS_EVERY 1024
 
-// A successor (56 bytes: a window's successors are the bulk of the threads'
-// buffers, hence of their peak RSS beyond one thread's).
+// A successor kept for the insert phase or the commit (56 bytes: in fixed
+// order a window's successors are the bulk of the threads' buffers; free
+// order keeps them only at the depth bound and in commit_replay).
 typedef struct Succ {
   McrtPending p;
   uint32_t state; // where its bytes are in the thread's arena, in strides (candidates only)
@@ -118,6 +133,18 @@ typedef struct Extra {
   uint64_t bits;    // liveness: a new state's property bits (with pre)
   uint64_t slot;    // liveness: its fingerprint's slot in the set (see Threads.grows)
 } Extra;
+
+// Free order, direct (see "Free order" above): a successor waiting in the
+// thread's ring for its insertion (its bytes beside, in ring_states), and a
+// new state's log record in the thread's output (its bytes beside, in out).
+typedef struct Ring {
+  McrtFp fp;
+  uint32_t parent, rule, action;
+} Ring;
+
+typedef struct Rec {
+  uint32_t parent, rule;
+} Rec;
 
 typedef enum { SLOT_EXPANDED, SLOT_OUTSIDE, SLOT_CONSTRAINT_FAILED } SlotKind;
 
@@ -162,8 +189,20 @@ typedef struct Worker {
   uint64_t bound_transitions, deadlocks;
   bool truncated;
   uint32_t maxsucc; // the most successors a state of its had (window_size, make_room_free)
-  uint32_t nbatch; // free order: its last candidates, prefetched, not yet inserted
   bool pending; // liveness: it wrote an edge to MCRT_ID_PENDING (see fix_phase)
+  // Free order, direct: the successors emitted and not yet inserted (a
+  // ring of MCRT_BATCH, oldest at ring_head), the new states it inserted in
+  // the window (bytes in out, state_bytes each, in the order it inserted
+  // them; their records in recs), and the current chunk's transitions and
+  // whether something in it needs the serial commit.
+  Ring ring[MCRT_BATCH];
+  uint8_t *ring_states; // MCRT_BATCH states of T->stride bytes
+  uint32_t ring_head, nring;
+  uint8_t *out;
+  Rec *recs;
+  size_t nout, out_cap, recs_cap; // out_cap in bytes
+  uint64_t ntrans;
+  bool serial;
   double waited; // MCRT_THREAD_WAIT: wall seconds spent at barriers
 } Worker;
 
@@ -175,6 +214,10 @@ typedef struct Part {
   uint64_t first_edge;   // the index among the window's edges of its first
   uint64_t last_from;    // the last state with an edge (UINT64_MAX: none)
   bool serial;           // something there needs the serial commit
+  // Free order, direct: whose output holds its new states, from which one,
+  // and its deadlocks (--no-deadlock).
+  uint32_t worker;
+  uint64_t first_out, ndead;
 } Part;
 
 typedef enum {
@@ -199,6 +242,14 @@ struct Threads {
   bool solo;          // this thread does the window's phases alone
   bool parallel_insert; // the insert phase runs
   bool free_order;      // --order free: the expand phase inserts (see "Free order" above)
+  bool direct;          // free order below the depth bound: the window's new states go
+                        // straight to the threads' outputs (see "Free order" above)
+  bool replay;          // the serial re-expansion of a direct window (see commit_replay)
+  // commit_replay: the window's new fingerprints (an open-addressing table
+  // of seen_cap, a power of two; seen_use 0 empty, 1 not yet met, 2 met).
+  McrtFp *seen;
+  uint8_t *seen_use;
+  size_t seen_cap;
   uint32_t maxsucc;     // the most successors a state had so far
   uint64_t win_cap;     // the states win and slot have room for (see window_size)
   bool precheck;      // evaluate invariants and reachables in the insert phase
@@ -260,17 +311,107 @@ static uint32_t owner(const Threads *T, McrtFp fp) {
 // ---------------------------------------------------------------------------
 // Expand.
 
-// Free order: inserts a candidate now; FULL leaves it to the commit (lookup
-// INSERT, as in fixed order).
-static void insert_free(Worker *w, Succ *e) {
-  McrtFpResult r = mcrt_fpset_insert(&w->T->ctx->set, e->p.fp);
-  if (r != MCRT_FP_FULL)
-    e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
+// Free order, direct: whether a state new to the set passes its invariants
+// and reachables, without an error (false: the serial commit evaluates them
+// again, and stops where the serial search stops).
+static bool new_state_clean(Worker *w, const uint8_t *st) {
+  McrtCtx *wc = &w->ctx;
+  const McrtModel *m = wc->model;
+  bool clean = m->ninvariants == 0 || m->check_invariants(wc, st) < 0;
+  for (uint32_t i = 0; i < m->nreachables && clean && !mcrt_failed(wc); i++)
+    clean = !((w->T->reach_open >> i & 1) && m->check_reachable(wc, i, st));
+  if (mcrt_failed(wc)) {
+    mcrt_clear_error(wc);
+    return false;
+  }
+  return clean;
+}
+
+// Free order, direct: inserts the successor r (its bytes st). An old one
+// costs its counters only; a new one is appended to the thread's output.
+static void resolve(Worker *w, const Ring *r, const uint8_t *st) {
+  Threads *T = w->T;
+  w->ntrans++;
+  w->fired[r->action]++;
+  McrtFpResult res = mcrt_fpset_insert(&T->ctx->set, r->fp);
+  if (res == MCRT_FP_OLD)
+    return;
+  if (res == MCRT_FP_FULL) { // the serial commit grows the set and inserts it
+    w->serial = true;
+    return;
+  }
+  if (T->checks && !new_state_clean(w, st))
+    w->serial = true;
+  size_t bytes = T->ctx->state_bytes;
+  if (!grow_array((void **)&w->out, &w->out_cap, (w->nout + 1) * bytes, 1) ||
+      !grow_array((void **)&w->recs, &w->recs_cap, w->nout + 1, sizeof *w->recs)) {
+    w->oom = true;
+    return;
+  }
+  memcpy(w->out + w->nout * bytes, st, bytes);
+  w->recs[w->nout++] = (Rec){r->parent, r->rule};
+}
+
+// Free order, direct: the emit hook. The successor waits in the ring, its
+// home slot prefetched, and is inserted MCRT_BATCH emits later (as in the
+// serial search: the probes' cache misses overlap).
+static bool emit_direct(Worker *w, const uint8_t *next, uint32_t action, uint64_t rule) {
+  Threads *T = w->T;
+  McrtCtx *wc = &w->ctx;
+  Slot *sl = &T->slot[w->slot];
+  sl->has_successor = true;
+  sl->nsucc++;
+  if (w->nring == MCRT_BATCH) { // the oldest goes in first, its place is reused
+    uint32_t h = w->ring_head;
+    w->ring_head = (h + 1) % MCRT_BATCH, w->nring--;
+    resolve(w, &w->ring[h], w->ring_states + h * T->stride);
+  }
+  uint32_t i = (w->ring_head + w->nring++) % MCRT_BATCH;
+  Ring *r = &w->ring[i];
+  uint8_t *st = w->ring_states + i * T->stride;
+  if (wc->sym)
+    mcrt_sym_canon(wc->sym, next, st);
+  else
+    memcpy(st, next, wc->state_bytes);
+  r->fp = mcrt_fingerprint(st, wc->state_bytes, wc->fp_bits);
+  r->parent = (uint32_t)(T->base_id + w->slot);
+  r->rule = (uint32_t)rule;
+  r->action = action;
+  mcrt_fpset_prefetch(&T->ctx->set, r->fp);
+  return w->oom;
+}
+
+// Free order, direct: the ring's last successors.
+static void flush_ring(Worker *w) {
+  for (; w->nring > 0; w->nring--) {
+    uint32_t h = w->ring_head;
+    w->ring_head = (h + 1) % MCRT_BATCH;
+    resolve(w, &w->ring[h], w->ring_states + h * w->T->stride);
+  }
+}
+
+// commit_replay: how the serial commit takes fp. The first successor in key
+// order with a fingerprint the window made new is the new state; a later
+// one, old; another fingerprint is inserted there (old, or new when the set
+// was full when a thread met it).
+static uint8_t replay_lookup(Threads *T, McrtFp fp) {
+  size_t mask = T->seen_cap - 1;
+  for (size_t j = (size_t)fp.hi & mask; T->seen_use[j]; j = (j + 1) & mask) {
+    if (T->seen[j].hi != fp.hi || T->seen[j].lo != fp.lo)
+      continue;
+    if (T->seen_use[j] == 2)
+      return MCRT_LOOKUP_OLD;
+    T->seen_use[j] = 2;
+    return MCRT_LOOKUP_NEW;
+  }
+  return MCRT_LOOKUP_INSERT;
 }
 
 static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint64_t rule) {
   Worker *w = wc->worker;
   Threads *T = w->T;
+  if (T->direct && !T->replay)
+    return emit_direct(w, next, action, rule);
   Slot *sl = &T->slot[w->slot];
   size_t cap = w->succ_cap;
   if (!grow_array((void **)&w->succ, &cap, w->nsucc + 1, sizeof *w->succ) ||
@@ -309,15 +450,8 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
     return false;
   }
   w->arena_len += T->stride; // keep the bytes: the state may be new
-  if (T->free_order) {
-    // Inserted by this thread (whichever thread comes first makes it NEW),
-    // MCRT_BATCH candidates after its home slot was prefetched, as the
-    // serial search does: the probes' cache misses overlap.
-    mcrt_fpset_prefetch(&T->ctx->set, e->p.fp);
-    if (w->nbatch == MCRT_BATCH)
-      insert_free(w, &w->succ[w->nsucc - 1 - MCRT_BATCH]);
-    else
-      w->nbatch++;
+  if (T->replay) {
+    e->p.lookup = replay_lookup(T, e->p.fp);
     return false;
   }
   if (!T->parallel_insert)
@@ -345,8 +479,8 @@ static void save_error(Worker *w, Slot *sl) {
   mcrt_clear_error(&w->ctx);
 }
 
-static void precheck(Worker *w, Worker *src, Succ *e);
 static void tally_chunk(Threads *T, uint32_t c);
+static void tally_direct(Worker *w, uint32_t c, uint64_t first_out);
 
 static void expand_state(Worker *w, uint64_t i) {
   Threads *T = w->T;
@@ -391,22 +525,20 @@ static void expand_phase(Worker *w) {
       return;
     w->chunk[w->nchunks++] = (uint32_t)(a / CHUNK);
     uint64_t b = a + CHUNK < T->nwin ? a + CHUNK : T->nwin;
-    uint64_t first = w->nsucc;
+    uint64_t first_out = w->nout;
     for (uint64_t i = a; i < b && !w->oom; i++)
       expand_state(w, i);
+    if (T->direct) {
+      flush_ring(w);
+      tally_direct(w, (uint32_t)(a / CHUNK), first_out);
+      continue;
+    }
     if (!T->free_order || w->oom)
       continue;
-    // Free order: the chunk's last insertions, then the invariants and
-    // reachables of the states this thread made new (in fixed order, the
-    // insert phase's owner evaluates them).
-    for (; w->nbatch > 0; w->nbatch--)
-      insert_free(w, &w->succ[w->nsucc - w->nbatch]);
-    for (uint64_t k = first; T->checks && k < w->nsucc; k++)
-      if (w->succ[k].p.lookup == MCRT_LOOKUP_NEW)
-        precheck(w, w, &w->succ[k]);
-    // Every lookup of the chunk is done: its tally for the parallel commit
-    // now, while its successors are in this thread's cache, and without a
-    // phase (two barriers) of its own.
+    // Free order at the depth bound (successors only looked up, none new):
+    // the chunk's tally for the parallel commit now, while its successors
+    // are in this thread's cache, and without a phase (two barriers) of
+    // its own.
     if (T->parallel_commit) // (always so in free order: see start)
       tally_chunk(T, (uint32_t)(a / CHUNK));
   }
@@ -562,8 +694,9 @@ static void tally_phase(Worker *w);
 static void write_phase(Worker *w);
 static void fix_phase(Worker *w);
 
-// The set's growth: the threads take the old table's blocks in turn (see
-// mcrt_fpset_grow_part: one front, not one per thread, for the peak RSS).
+// The set's growth: the threads take the old table's blocks in turn, and
+// none runs a step ahead of the others (see mcrt_fpset_grow_part and
+// mcrt_fpset_grow_ready: one front, not one per thread, for the peak RSS).
 static void grow_phase(Worker *w) {
   Threads *T = w->T;
   uint64_t n = T->grow.old.nslots, block = mcrt_fpset_grow_block(&T->grow);
@@ -571,6 +704,8 @@ static void grow_phase(Worker *w) {
     uint64_t a = atomic_fetch_add_explicit(&T->next, block, memory_order_relaxed);
     if (a >= n)
       return;
+    while (!mcrt_fpset_grow_ready(&T->grow, a)) // (the step before: see there)
+      sched_yield();
     mcrt_fpset_grow_part(&T->grow, a, a + block < n ? a + block : n, &T->stash[w->index]);
   }
 }
@@ -624,7 +759,9 @@ static size_t buffer_bytes(const Threads *T) {
   size_t b = T->win_cap * (T->stride + sizeof *T->slot);
   for (uint32_t i = 0; i < T->parties; i++)
     b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].extra_cap * sizeof(Extra) + T->w[i].arena_cap +
-         T->w[i].errs_cap * sizeof(McrtError);
+         T->w[i].errs_cap * sizeof(McrtError) + T->w[i].out_cap + T->w[i].recs_cap * sizeof(Rec) +
+         (T->w[i].ring_states ? MCRT_BATCH * T->stride : 0);
+  b += T->seen_cap * (sizeof *T->seen + 1);
   for (uint32_t i = 0; i < T->n; i++)
     for (uint32_t j = 0; j < T->n; j++)
       b += T->w[i].own_cap[j] * sizeof(uint32_t);
@@ -680,6 +817,8 @@ static void trim_buffers(Threads *T, uint64_t n) {
     w->succ_cap = cap;
     trim_array((void **)&w->extra, &w->extra_cap, want, sizeof *w->extra);
     trim_array((void **)&w->arena, &w->arena_cap, want * T->stride, 1);
+    trim_array((void **)&w->out, &w->out_cap, want * T->ctx->state_bytes, 1);
+    trim_array((void **)&w->recs, &w->recs_cap, want, sizeof *w->recs);
   }
   T->ctx->engine_bytes = buffer_bytes(T);
 }
@@ -759,6 +898,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
     w->bound_fired = calloc(m->nactions + 1, sizeof *w->bound_fired);
     if (!w->own || !w->own_len || !w->own_cap || !w->pos || !w->fired || !w->bound_fired)
       return false;
+    if (T->free_order && !(w->ring_states = calloc(MCRT_BATCH, T->stride)))
+      return false;
     if (ctx->sym)
       wc->sym = mcrt_sym_new(m, ctx->opt->sym_method);
     if (ctx->por && !(wc->por = mcrt_por_worker(ctx->por)))
@@ -811,6 +952,9 @@ static void finish(Threads *T) {
       free(T->w[i].extra);
       free(T->w[i].arena);
       free(T->w[i].errs);
+      free(T->w[i].ring_states);
+      free(T->w[i].out);
+      free(T->w[i].recs);
       mcrt_sym_free(T->w[i].ctx.sym);
       mcrt_por_free(T->w[i].ctx.por);
     }
@@ -820,6 +964,8 @@ static void finish(Threads *T) {
   free(T->slot);
   free(T->spans);
   free(T->stash);
+  free(T->seen);
+  free(T->seen_use);
   T->ctx->engine_bytes = 0;
 }
 
@@ -1110,6 +1256,158 @@ static bool commit_parallel(Threads *T) {
 }
 
 // ---------------------------------------------------------------------------
+// Free order's commit (direct windows).
+
+// A chunk just expanded and inserted: what the commit needs of it.
+static void tally_direct(Worker *w, uint32_t c, uint64_t first_out) {
+  Threads *T = w->T;
+  bool deadlock = T->ctx->opt->deadlock, serial = w->serial;
+  uint64_t ndead = 0;
+  uint64_t end = (c + 1) * CHUNK < T->nwin ? (c + 1) * CHUNK : T->nwin;
+  for (uint64_t i = c * CHUNK; i < end; i++) {
+    const Slot *sl = &T->slot[i];
+    if (sl->kind == SLOT_OUTSIDE)
+      continue;
+    serial |= sl->kind == SLOT_CONSTRAINT_FAILED || sl->err ||
+              (!sl->has_successor && (sl->term_err || (deadlock && !sl->terminal)));
+    ndead += !sl->has_successor && !sl->terminal;
+  }
+  T->part[c] = (Part){.nnew = w->nout - first_out, .ntrans = w->ntrans, .serial = serial,
+                      .worker = w->index, .first_out = first_out, .ndead = ndead,
+                      .last_from = UINT64_MAX};
+  w->ntrans = 0, w->serial = false;
+}
+
+// Places the window's new states: each chunk's, in chunk order, get the
+// next ids (the threads' outputs hold them in the order they were
+// inserted), their records go to the log and their bytes to the frontier,
+// in runs as long as the frontier's chunks allow. One thread copies: a
+// few bytes a new state, less than the two barriers a phase would cost.
+// True when the window was committed here; false: nothing was done (what
+// the serial commit would stop at may be in the window: commit_replay).
+static bool commit_direct(Threads *T) {
+  McrtCtx *ctx = T->ctx;
+  const McrtOptions *opt = ctx->opt;
+  const McrtModel *m = ctx->model;
+  if (T->base_id <= 1 || mcrt_signal || mcrt_fpset_wants_grow(&ctx->set))
+    return false; // (ids 0 and 1: the serial commit has the test hook)
+  uint64_t nnew = 0, ntrans = 0, ndead = 0;
+  for (uint64_t c = 0; c * CHUNK < T->nwin; c++) {
+    if (T->part[c].serial)
+      return false;
+    nnew += T->part[c].nnew, ntrans += T->part[c].ntrans, ndead += T->part[c].ndead;
+  }
+  uint64_t limit = opt->max_states < MCRT_LOG_MAX_STATES ? opt->max_states : MCRT_LOG_MAX_STATES;
+  if (ctx->states + nnew > limit || ctx->transitions + ntrans > opt->max_steps)
+    return false;
+  size_t total = mcrt_accounted_bytes(ctx) + mcrt_log_reserve_bytes(&ctx->log, nnew) +
+                 mcrt_queue_append_bytes(&ctx->queue, nnew);
+  if (total > opt->memory)
+    return false;
+  size_t nspans = 0;
+  if (!grow_array((void **)&T->spans, &T->spans_cap, nnew / ctx->queue.per_chunk + 2,
+                  sizeof *T->spans) ||
+      !mcrt_log_reserve(&ctx->log, nnew) || !mcrt_queue_append(&ctx->queue, nnew, T->spans, &nspans))
+    return false;
+  if (total > ctx->peak_bytes)
+    ctx->peak_bytes = total;
+  size_t bytes = ctx->state_bytes, sp = 0, pos = 0;
+  uint64_t id = ctx->states;
+  for (uint64_t c = 0; c * CHUNK < T->nwin; c++) {
+    const Part *part = &T->part[c];
+    const Worker *src = &T->w[part->worker];
+    const Rec *rec = src->recs + part->first_out;
+    for (uint64_t k = 0; k < part->nnew; k++)
+      mcrt_log_put(&ctx->log, id++, rec[k].parent, rec[k].rule);
+    const uint8_t *from = src->out + part->first_out * bytes;
+    for (uint64_t left = part->nnew; left > 0;) {
+      if (pos == T->spans[sp].n)
+        sp++, pos = 0;
+      uint64_t run = T->spans[sp].n - pos < left ? T->spans[sp].n - pos : left;
+      memcpy(T->spans[sp].at + pos * bytes, from, run * bytes);
+      pos += run, from += run * bytes, left -= run;
+    }
+  }
+  ctx->log.count += nnew;
+  ctx->states += nnew;
+  ctx->transitions += ntrans;
+  ctx->deadlocks += ndead;
+  if (nnew > 0 && ctx->cur_depth + 1 > ctx->depth)
+    ctx->depth = ctx->cur_depth + 1;
+  for (uint32_t t = 0; t < (T->solo ? 1 : T->n); t++)
+    for (uint32_t a = 0; a < m->nactions; a++)
+      ctx->fired[a] += T->w[t].fired[a];
+  if (ctx->next_progress > 0) {
+    double now = mcrt_now();
+    if (now >= ctx->next_progress) {
+      mcrt_progress(ctx, now);
+      ctx->next_progress = now + opt->progress_s;
+    }
+  }
+  return true;
+}
+
+// A direct window that commit_direct did not take: the serial commit's
+// steps need every successor in key order, which the threads did not keep.
+// This thread expands the window again, keeping them (worker_emit's usual
+// path), and the serial commit takes them. The window's new states are in
+// the set already: a successor whose fingerprint one of the threads made
+// new is the new state where it comes first in key order, and old after
+// (replay_lookup); any other is inserted by the commit (old, or new when a
+// thread found the set full). The run is then exactly the serial search's
+// from the window's first state (its stop at --max-states, a violation,
+// a signal, --memory); only which states of the level were found first
+// depends on the race, as in every free-order window.
+static void commit_replay(Threads *T) {
+  McrtCtx *ctx = T->ctx;
+  size_t bytes = ctx->state_bytes, nnew = 0;
+  for (uint32_t t = 0; t < T->n; t++)
+    nnew += T->w[t].nout;
+  size_t cap = 64;
+  while (cap < 2 * nnew)
+    cap *= 2;
+  if (cap > T->seen_cap) {
+    McrtFp *seen = realloc(T->seen, cap * sizeof *seen);
+    if (seen)
+      T->seen = seen;
+    uint8_t *use = realloc(T->seen_use, cap);
+    if (use)
+      T->seen_use = use;
+    if (!seen || !use) {
+      mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_SEARCH);
+      return;
+    }
+    T->seen_cap = cap;
+  }
+  memset(T->seen_use, 0, T->seen_cap);
+  size_t mask = T->seen_cap - 1;
+  for (uint32_t t = 0; t < T->n; t++) {
+    for (size_t k = 0; k < T->w[t].nout; k++) {
+      McrtFp fp = mcrt_fingerprint(T->w[t].out + k * bytes, bytes, ctx->fp_bits);
+      size_t j = (size_t)fp.hi & mask;
+      while (T->seen_use[j]) // (no fingerprint is new twice)
+        j = (j + 1) & mask;
+      T->seen[j] = fp, T->seen_use[j] = 1;
+    }
+  }
+  Worker *w = &T->w[0];
+  w->nsucc = 0, w->arena_len = 0, w->nerrs = 0;
+  McrtSym sym = w->ctx.sym ? *w->ctx.sym : (McrtSym){0};
+  T->replay = true;
+  for (uint64_t i = 0; i < T->nwin && !w->oom; i++)
+    expand_state(w, i);
+  T->replay = false;
+  if (w->ctx.sym) // the report's figures count each state's canonical forms once
+    w->ctx.sym->calls = sym.calls, w->ctx.sym->candidates = sym.candidates;
+  if (w->oom) {
+    mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_SEARCH);
+    return;
+  }
+  ctx->engine_bytes = buffer_bytes(T);
+  commit(T);
+}
+
+// ---------------------------------------------------------------------------
 // The search.
 
 // Grows the set, every thread migrating a part of it (mcrt_grow_set's
@@ -1202,6 +1500,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     popped += T.nwin;
     T.at_bound = ctx->cur_depth >= opt->max_depth;
     T.solo = T.nwin < SOLO;
+    T.direct = T.free_order && !T.at_bound;
     T.reach_open = 0;
     for (uint32_t i = 0; i < m->nreachables && i < 64; i++)
       T.reach_open |= (uint64_t)!ctx->reached[i] << i;
@@ -1209,6 +1508,10 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
       Worker *w = &T.w[i];
       w->nsucc = 0, w->arena_len = 0, w->nerrs = 0, w->nchunks = 0;
       memset(w->own_len, 0, T.n * sizeof *w->own_len);
+      if (T.direct) {
+        w->nout = 0, w->ntrans = 0, w->serial = false;
+        memset(w->fired, 0, m->nactions * sizeof *w->fired);
+      }
     }
     if (T.free_order && !T.at_bound && !make_room_free(&T))
       break;
@@ -1242,8 +1545,12 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     if (T.parallel_commit && mcrt_fpset_wants_grow(&ctx->set) &&
         mcrt_grow_set_bytes(ctx) <= opt->memory && !grow_set(&T))
       break;
-    if (!commit_parallel(&T))
-      commit(&T);
+    if (T.direct ? !commit_direct(&T) : !commit_parallel(&T)) {
+      if (T.direct)
+        commit_replay(&T);
+      else
+        commit(&T);
+    }
     ctx->phase_s[2] += mcrt_now() - t2;
   }
   if (!ok && !ctx->stop)

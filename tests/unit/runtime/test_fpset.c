@@ -1,5 +1,7 @@
 // Unit tests of the fingerprint set (runtime/fpset.c).
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include "internal.h"
 
@@ -326,3 +328,103 @@ Test(fpset, grow_long_cluster) {
   cr_assert_eq(mcrt_fpset_count(&s), count);
   mcrt_fpset_free(&s);
 }
+
+// The growth by several threads (threads.c): parts of the old table, taken
+// in any order and at once, each writing only its own slots of the new one
+// and stashing what would pass them (mcrt_fpset_grow_part). Run here with
+// the parts in reverse order (a later part's writes come first), then with
+// two threads taking the parts in turn, over uniform fingerprints with two
+// piles: one across the boundary of two parts (its entries spill past the
+// first part's limit) and one onto the table's last home slots (off the new
+// table's end: the overflow area is extended). Afterwards every entry sits
+// at or after its home with only full slots between, and every fingerprint
+// is found.
+typedef struct GrowJob {
+  McrtFpGrow *g;
+  McrtFpStash *stash;
+  _Atomic uint64_t *next;
+} GrowJob;
+
+static void *grow_job(void *arg) {
+  GrowJob *j = arg;
+  uint64_t n = j->g->old.nslots, block = mcrt_fpset_grow_block(j->g);
+  for (;;) {
+    uint64_t a = atomic_fetch_add(j->next, block);
+    if (a >= n)
+      return NULL;
+    while (!mcrt_fpset_grow_ready(j->g, a)) // as threads.c does
+      sched_yield();
+    mcrt_fpset_grow_part(j->g, a, a + block < n ? a + block : n, j->stash);
+  }
+}
+
+static void parallel_grow_run(unsigned bits, bool threads) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, bits, 1 << 16));
+  uint64_t block = mcrt_fpset_grow_block(&(McrtFpGrow){.old = s});
+  cr_assert_lt(block + 1000, s.capacity, "the table is more than one part");
+  enum { NPILE = 1500 };
+  static McrtFp pile[2 * NPILE];
+  uint64_t base = (uint64_t)(((unsigned __int128)(block - 500) << 64) / s.capacity);
+  for (uint64_t k = 0; k < NPILE; k++) {
+    pile[k] = (McrtFp){base + 3 * k + 1, bits == 128 ? k + 1 : 0}; // (a low word of 0 is "not yet written")
+    pile[NPILE + k] = (McrtFp){UINT64_MAX - k, bits == 128 ? k + 1 : 0};
+  }
+  for (uint64_t k = 0; k < 2 * NPILE; k++)
+    cr_assert_eq(mcrt_fpset_insert(&s, pile[k]), MCRT_FP_NEW);
+  uint64_t nfp = s.max_count - 2 * NPILE - 100; // load about 0.85
+  for (uint64_t i = 0; i < nfp; i++)
+    cr_assert_neq(mcrt_fpset_insert(&s, fp_of(i, bits)), MCRT_FP_FULL);
+  uint64_t count = mcrt_fpset_count(&s);
+  for (int round = 0; round < 2; round++) {
+    McrtFpGrow g;
+    McrtFpStash stash[2] = {{0}};
+    cr_assert(mcrt_fpset_grow_begin(&s, &g));
+    uint64_t n = g.old.nslots, step = mcrt_fpset_grow_block(&g);
+    if (threads) {
+      _Atomic uint64_t next = 0;
+      GrowJob jobs[2] = {{&g, &stash[0], &next}, {&g, &stash[1], &next}};
+      pthread_t t;
+      cr_assert_eq(pthread_create(&t, NULL, grow_job, &jobs[1]), 0);
+      grow_job(&jobs[0]);
+      pthread_join(t, NULL);
+    } else {
+      for (uint64_t a = (n - 1) / step * step;; a -= step) {
+        mcrt_fpset_grow_part(&g, a, a + step < n ? a + step : n, &stash[a / step % 2]);
+        if (a == 0)
+          break;
+      }
+    }
+    if (round == 0)
+      cr_assert_gt(stash[0].n + stash[1].n, 0, "the piles spill past a part's slots");
+    mcrt_fpset_grow_end(&s, &g, stash, 2);
+    free(stash[0].fp), free(stash[1].fp);
+  }
+  cr_assert_eq(mcrt_fpset_count(&s), count);
+  uint64_t seen = 0;
+  for (uint64_t j = 0; j < s.nslots; j++) {
+    uint64_t hi = atomic_load(&s.slots[s.words * j]);
+    if (hi == 0)
+      continue;
+    seen++;
+    uint64_t h = mcrt_fpset_home(&s, hi);
+    cr_assert_leq(h, j);
+    for (uint64_t k = h; k < j; k++)
+      cr_assert_neq(atomic_load(&s.slots[s.words * k]), 0,
+                    "empty slot %llu between a home and its entry", (unsigned long long)k);
+  }
+  cr_assert_eq(seen, count);
+  for (uint64_t k = 0; k < 2 * NPILE; k++)
+    cr_assert_eq(mcrt_fpset_insert(&s, pile[k]), MCRT_FP_OLD);
+  for (uint64_t i = 0; i < nfp; i++)
+    cr_assert_eq(mcrt_fpset_insert(&s, fp_of(i, bits)), MCRT_FP_OLD);
+  for (uint64_t i = nfp; i < nfp + 10000; i++)
+    cr_assert(!mcrt_fpset_contains(&s, fp_of(i, bits)));
+  cr_assert_eq(mcrt_fpset_count(&s), count);
+  mcrt_fpset_free(&s);
+}
+
+Test(fpset, parallel_grow_parts_reversed_64) { parallel_grow_run(64, false); }
+Test(fpset, parallel_grow_parts_reversed_128) { parallel_grow_run(128, false); }
+Test(fpset, parallel_grow_two_threads_64) { parallel_grow_run(64, true); }
+Test(fpset, parallel_grow_two_threads_128) { parallel_grow_run(128, true); }
