@@ -242,7 +242,7 @@ e2e-tests: all asan-runtime
 # Partial-order reduction: mcgen --deps against hand-derived tables, then
 # the checker's --por against --por off (tests/por/run.sh): the specs, and
 # the BEEM instances up to 10^5 states (make conformance: from there up to
-# LIMIT).
+# LIMIT); and the default (--por auto): on where it fits, off with a reason.
 por-tests: all
 	tests/por/run.sh $(B)
 

@@ -51,7 +51,8 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   // The default drops a reduction the tables rule out (por.c's futility):
   // it would only keep the threads in fixed order and from the parallel
   // commit (threads.c), for the same graph. --por on keeps it, as asked.
-  if (ctx->por && opt->por_mode == MCRT_POR_AUTO && (ctx->por_futile = mcrt_por_stats(ctx).futile)) {
+  if (ctx->por && opt->por_mode == MCRT_POR_AUTO &&
+      (ctx->por_futile = mcrt_por_stats(ctx).futile)) {
     mcrt_por_free(ctx->por);
     ctx->por = NULL;
     ctx->por_bytes = 0;
