@@ -13,11 +13,6 @@ CFLAGS  := -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -MMD -MP
 ASAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 TSAN    := -fsanitize=thread
 B       := build
-# make POR_DEFAULT=1 builds checkers whose --por defaults to on (runtime/internal.h,
-# MCRT_POR_DEFAULT); the default stays off until it is shown safe everywhere.
-ifdef POR_DEFAULT
-CFLAGS  += -DMCRT_POR_DEFAULT=$(POR_DEFAULT)
-endif
 
 COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
                  compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
@@ -247,7 +242,7 @@ e2e-tests: all asan-runtime
 # Partial-order reduction: mcgen --deps against hand-derived tables, then
 # the checker's --por against --por off (tests/por/run.sh): the specs, and
 # the BEEM instances up to 10^5 states (make conformance: from there up to
-# LIMIT).
+# LIMIT); and the default (--por auto): on where it fits, off with a reason.
 por-tests: all
 	tests/por/run.sh $(B)
 

@@ -187,11 +187,11 @@ for n in "${names[@]}"; do
   fi
 
   echo "   mcgen checker" >&2
-  measure "$dir" mcgen "$dir/mcgen_checker" --no-deadlock --quiet --progress 0 --threads 1 \
+  measure "$dir" mcgen "$dir/mcgen_checker" --no-deadlock --por off --quiet --progress 0 --threads 1 \
     --report "$dir/report.json"
   mc_rc=$run_rc mc_wall=$best_wall mc_cpu=$best_cpu mc_rss=$best_rss_kb
   echo "   mcgen checker, --cflags \"$MCGEN_NATIVE_CFLAGS\"" >&2
-  measure "$dir" native "$dir/mcgen_native" --no-deadlock --quiet --progress 0 --threads 1 \
+  measure "$dir" native "$dir/mcgen_native" --no-deadlock --por off --quiet --progress 0 --threads 1 \
     --report "$dir/native.json"
   na_rc=$run_rc na_wall=$best_wall na_cpu=$best_cpu
   echo "   pan -DNOREDUCE" >&2
@@ -238,7 +238,7 @@ printf '%s\n' "$csv" >"$out/beem.csv"
   echo
   echo "- machine: $cpu, $(nproc) CPUs (nproc), $mem_total RAM, $(uname -sr)"
   echo "- load average: $load_before before, $load_after after (1, 5, 15 min)"
-  echo "- mcgen: $mcgen_version (git $git_rev); \`mcgen dve/NAME.dve\` (checker \`-std=c11 -O2 -g\`; second build \`--cflags \"$MCGEN_NATIVE_CFLAGS\"\`), run with \`--no-deadlock\`"
+  echo "- mcgen: $mcgen_version (git $git_rev); \`mcgen dve/NAME.dve\` (checker \`-std=c11 -O2 -g\`; second build \`--cflags \"$MCGEN_NATIVE_CFLAGS\"\`), run with \`--no-deadlock --por off\` (the full graph, as BEEM counts it)"
   echo "- SPIN: $spin_version; \`spin -a promela/NAME.pm\`, pan built with \`$CC $PAN_CFLAGS\` (SPIN's manual, see bench/lib.sh) and \`-DNOREDUCE\` (full) or not (POR), run with \`-E -n -mDEPTH -wBITS\` (DFS)"
   echo "- C compiler: $cc_version"
   echo "- each binary run $repeat time(s), the run with the least CPU time (user + sys) kept; time and peak RSS from \`/usr/bin/time\`"

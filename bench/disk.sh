@@ -66,7 +66,7 @@ for name in "${models[@]}"; do
   build "$name" || { echo "error: mcgen $name failed (bench/out/disk/build-$name.log)" >&2; status=1; continue; }
   prev=
   for mode in ${MODES:-ram disk}; do
-    args=(--threads "${THREADS:-1}" --no-deadlock --progress 0 --report "$out/$name.$mode.json")
+    args=(--threads "${THREADS:-1}" --no-deadlock --por off --progress 0 --report "$out/$name.$mode.json")
     case $mode in ram | disk | compact | disk-compact) ;;
     *) echo "error: MODES: unknown mode $mode" >&2; exit 2 ;;
     esac

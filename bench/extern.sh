@@ -26,7 +26,7 @@ mkdir -p "$out"
 
 # cpu BIN: the checker's CPU seconds (user + sys) for one run
 cpu() {
-  /usr/bin/time -f '%U %S' -o "$out/time" "$1" --quiet --progress 0 --threads 1 --symmetry off \
+  /usr/bin/time -f '%U %S' -o "$out/time" "$1" --quiet --progress 0 --threads 1 --symmetry off --por off \
     --report "$1.json" >/dev/null
   awk '{ printf "%.2f\n", $1 + $2 }' "$out/time"
 }

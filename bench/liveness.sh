@@ -49,7 +49,7 @@ run() {
   local i w u s m
   wall=""; cpu=""; rss_kb=""
   for ((i = 1; i <= repeat; i++)); do
-    /usr/bin/time -f '%e %U %S %M' -o "$dir/$tag.time" "$dir/checker" --threads 1 "$@" \
+    /usr/bin/time -f '%e %U %S %M' -o "$dir/$tag.time" "$dir/checker" --threads 1 --por off "$@" \
       --report "$dir/$tag.json" >"$dir/$tag.out" 2>"$dir/$tag.err" ||
       { echo "bench/liveness.sh: $dir/checker $* failed (see $dir/$tag.out)" >&2; return 1; }
     read -r w u s m < <(tail -n 1 "$dir/$tag.time")
@@ -105,7 +105,7 @@ load_after=$(cut -d ' ' -f 1-3 /proc/loadavg)
   echo "Command: \`bench/liveness.sh${repeat:+ --repeat $repeat}\`, $(date -u '+%Y-%m-%d %H:%M UTC'), git $(git rev-parse --short HEAD)"
   echo
   echo "- load average $load_before before, $load_after after; $(nproc) CPUs"
-  echo "- each pair is \`--liveness off / on\`, same checker, \`--symmetry off --threads 1\`; best CPU time of $repeat run(s)"
+  echo "- each pair is \`--liveness off / on\`, same checker, \`--symmetry off --por off --threads 1\`; best CPU time of $repeat run(s)"
   echo "- ratio = CPU time with liveness / without (target ≤ 2.5); bytes/state = peak RSS / states"
   echo
   echo "| model | states | transitions | instances, verdict | CPU s | wall s | ratio | check s (wall) | bytes/state | edge table MiB | ≤ 2.5 |"

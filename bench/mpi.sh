@@ -52,7 +52,7 @@ for name in "${names[@]}"; do
   for np in 1 2; do
     best=
     for _ in $(seq 1 "$repeat"); do
-      timeout "$timeout_s" mpirun --oversubscribe -np "$np" "$bin" --no-deadlock --quiet \
+      timeout "$timeout_s" mpirun --oversubscribe -np "$np" "$bin" --no-deadlock --por off --quiet \
         --report "$out/$name.$np.try.json" >"$out/$name.$np.log" 2>&1
       if [ -z "$best" ] || jq -e --slurpfile b "$out/$name.$np.json" '.time_s < $b[0].time_s' \
         "$out/$name.$np.try.json" >/dev/null; then

@@ -154,12 +154,12 @@ for m in "${models[@]}"; do
 
   echo "   mcgen checker ($repeat run(s))" >&2
   # shellcheck disable=SC2086
-  measure "$dir" mcgen "$dir/mcgen_checker" --symmetry off --liveness off --threads 1 \
+  measure "$dir" mcgen "$dir/mcgen_checker" --symmetry off --liveness off --por off --threads 1 \
       --quiet --progress 0 --report "$dir/report.json" $mc_args
   mc_rc=$run_rc; mc_wall=$best_wall; mc_cpu=$best_cpu; mc_rss=$best_rss_kb
   echo "   mcgen checker, --cflags \"$MCGEN_NATIVE_CFLAGS\" ($repeat run(s))" >&2
   # shellcheck disable=SC2086
-  measure "$dir" native "$dir/mcgen_native" --symmetry off --liveness off --threads 1 \
+  measure "$dir" native "$dir/mcgen_native" --symmetry off --liveness off --por off --threads 1 \
       --quiet --progress 0 --report "$dir/native.json" $mc_args
   na_rc=$run_rc; na_wall=$best_wall; na_cpu=$best_cpu; na_rss=$best_rss_kb
   echo "   rumur verifier ($repeat run(s))" >&2
@@ -230,7 +230,7 @@ load_after=$(cut -d ' ' -f 1-3 /proc/loadavg)
   echo
   echo "- machine: $cpu, $(nproc) CPUs (nproc), $mem_total RAM, $(uname -sr)"
   echo "- load average: $load_before before, $load_after after (1, 5, 15 min)"
-  echo "- mcgen: $mcgen_version (git $git_rev$git_dirty); checkers built by mcgen (\`-std=c11 -O2 -g\`) and, second column, with \`--cflags \"$MCGEN_NATIVE_CFLAGS\"\`; run with \`--symmetry off --liveness off --threads 1\`"
+  echo "- mcgen: $mcgen_version (git $git_rev$git_dirty); checkers built by mcgen (\`-std=c11 -O2 -g\`) and, second column, with \`--cflags \"$MCGEN_NATIVE_CFLAGS\"\`; run with \`--symmetry off --liveness off --por off --threads 1\`"
   echo "- Rumur: $rumur_version; \`rumur --symmetry-reduction off --threads 1${RUMUR_ARGS:+ $RUMUR_ARGS}\`, verifier built with \`$CC $RUMUR_CFLAGS\` (Rumur's README and its rumur-run wrapper; see bench/lib.sh)"
   echo "- C compiler: $cc_version"
   echo "- each binary run $repeat time(s); the run with the least CPU time (user + sys) kept; time and peak RSS from \`/usr/bin/time -f '%e %U %S %M'\`"

@@ -153,7 +153,7 @@ for m in "${models[@]}"; do
   done
 
   echo "   mcgen --symmetry on ($repeat runs)" >&2
-  run_best "$dir" mcgen "$dir/mcgen_checker" --symmetry on --liveness off --threads 1 --quiet \
+  run_best "$dir" mcgen "$dir/mcgen_checker" --symmetry on --liveness off --por off --threads 1 --quiet \
     --progress 0 --report "$dir/report.json"
   mc_cpu=$cpu
   mc_states=$(jq -r .states "$dir/report.json")
@@ -187,7 +187,7 @@ load_after=$(cut -d ' ' -f 1-3 /proc/loadavg)
   echo
   echo "Command: \`bench/symmetry.sh --timeout $timeout_s --repeat $repeat ${models[*]}\`, $(date -u '+%Y-%m-%d %H:%M UTC'); load average $load_before before, $load_after after"
   echo
-  echo "- mcgen: $("$MCGEN" --version 2>&1 | head -n 1), \`--symmetry on --threads 1\`"
+  echo "- mcgen: $("$MCGEN" --version 2>&1 | head -n 1), \`--symmetry on --por off --threads 1\`"
   echo "- Rumur: $(rumur --version 2>&1 | head -n 1), \`--symmetry-reduction exhaustive|heuristic --threads 1\`, verifiers built with \`$CC $RUMUR_CFLAGS\`${RUMUR_ARGS:+ (rumur $RUMUR_ARGS)} (Rumur's README and rumur-run, see bench/lib.sh)"
   echo
   echo "Each triple is \`mcgen / rumur exhaustive / rumur heuristic\`. CPU s = user + sys (mcgen and heuristic: the least of $repeat runs); states/CPU s = states / CPU s. A run stopped at the limit of $timeout_s CPU s is measured from its last progress line. Targets: mcgen ≥ 10× exhaustive's states/CPU s, ≥ 1× heuristic's."

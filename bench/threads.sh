@@ -69,7 +69,7 @@ for name in "${names[@]}"; do
     for r in $(seq "$REPEAT"); do
       load=$(cut -d' ' -f1 /proc/loadavg)
       /usr/bin/time -f '%e %U %S %M' -o "$out/$name.t$t.time" \
-        "$bin" --no-deadlock --progress 0 --threads "$t" --order "$ORDER" --report "$out/$name.t$t.json" \
+        "$bin" --no-deadlock --por off --progress 0 --threads "$t" --order "$ORDER" --report "$out/$name.t$t.json" \
         >"$out/$name.t$t.log" 2>&1
       read -r wall user sys rss_kb <"$out/$name.t$t.time"
       if [ -z "$best" ] || awk -v a="$wall" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then

@@ -48,6 +48,15 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   }
   if (opt->por && !(ctx->por = mcrt_por_new(ctx)))
     return false;
+  // The default drops a reduction the tables rule out (por.c's futility):
+  // it would only keep the threads in fixed order and from the parallel
+  // commit (threads.c), for the same graph. --por on keeps it, as asked.
+  if (ctx->por && opt->por_mode == MCRT_POR_AUTO &&
+      (ctx->por_futile = mcrt_por_stats(ctx).futile)) {
+    mcrt_por_free(ctx->por);
+    ctx->por = NULL;
+    ctx->por_bytes = 0;
+  }
   ctx->peak_bytes = mcrt_accounted_bytes(ctx);
   return true;
 }

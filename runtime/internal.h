@@ -331,6 +331,7 @@ static inline size_t mcrt_queue_bytes(const McrtQueue *q) {
 
 typedef enum { MCRT_LIVENESS_DEFAULT, MCRT_LIVENESS_ON, MCRT_LIVENESS_OFF } McrtLiveness;
 typedef enum { MCRT_SYM_DEFAULT, MCRT_SYM_ON, MCRT_SYM_OFF, MCRT_SYM_VERIFY } McrtSymmetry;
+typedef enum { MCRT_POR_AUTO, MCRT_POR_ON, MCRT_POR_OFF } McrtPorMode;
 typedef enum {
   MCRT_SYM_METHOD_AUTO,
   MCRT_SYM_METHOD_EXHAUSTIVE, // every permutation (the reference)
@@ -371,8 +372,9 @@ typedef struct McrtOptions {
   const char *checkpoint_dir; // --checkpoint DIR
   double checkpoint_every_s;  // --checkpoint-every MINUTES, in seconds
   const char *resume_dir;     // --resume DIR
-  bool por;         // --por on: partial-order reduction (por.c)
-  bool por_given;   // --por was on the command line (else por is MCRT_POR_DEFAULT's)
+  McrtPorMode por_mode;    // --por auto (the default) | on | off
+  bool por;                // partial-order reduction in effect (por.c): on, or auto where it fits
+  const char *por_off_why; // under auto, why the reduction is off in this run (else NULL)
   bool fixed_trace; // --fixed-trace: under MPI, the same trace whatever the number of ranks
   bool order_free;  // --order free (the default): threads insert successors as they make them
 } McrtOptions;
@@ -583,7 +585,8 @@ struct McrtCtx {
   struct McrtLive *live; // liveness: the edge table (NULL when not checked)
   struct McrtNetRun *net; // a place/transition net's records (net.c; NULL for a spec)
   McrtSym *sym;   // symmetry reduction: states are canonicalised (NULL: off)
-  struct McrtPor *por; // --por on: this context's reduction (por.c; NULL: off)
+  struct McrtPor *por; // the reduction in effect (por.c; NULL: off)
+  const char *por_futile; // the default dropped it: why no state could be reduced (por.c)
   size_t por_bytes;    // what the reduction holds (por.c keeps it up to date)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
@@ -662,16 +665,13 @@ McrtPorStats mcrt_por_stats(const McrtCtx *ctx);
 // After the options are read: -1 to go on, else MCRT_EXIT_USAGE after a
 // message (no tables, a net, liveness, the MPI engine).
 int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err);
-// The default of --por: 0 (off), unless the runtime is built with
-// -DMCRT_POR_DEFAULT=1 (make POR_DEFAULT=1). Then a run without --por
-// reduces wherever --por on would be accepted and would apply (mcrt_por_fits),
-// and goes without elsewhere (liveness, a net, --max-depth, --search odpor,
-// --checkpoint, ...),
-// as with --por off; an explicit --por on is refused there as ever.
-#ifndef MCRT_POR_DEFAULT
-#define MCRT_POR_DEFAULT 0
-#endif
-bool mcrt_por_fits(const McrtModel *m, const McrtOptions *opt);
+// --por auto, the default: the reduction wherever --por on would be accepted
+// and keeps every answer the run gives; elsewhere off, as with --por off, and
+// this says why (NULL: it fits). Off where --por on is refused (liveness, a
+// net, the MPI engine, no tables, checkpoints), and where --por on is taken
+// but the run's answers are those of the whole graph or of a bounded one
+// (exports, --max-depth, --simulate, --search odpor).
+const char *mcrt_por_unfit(const McrtModel *m, const McrtOptions *opt);
 
 // ctx.c: the context's stores.
 // Sets up ctx for a run of model with opt; false on failure (message on err).

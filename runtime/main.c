@@ -395,8 +395,10 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   code = resolve_symmetry(model, &opt, err);
   if (code >= 0)
     return code;
-  if (!opt.por_given) // the built-in default, where it fits
-    opt.por = MCRT_POR_DEFAULT && mcrt_por_fits(model, &opt);
+  if (opt.por_mode == MCRT_POR_AUTO) { // the default: the reduction where it fits
+    opt.por_off_why = mcrt_por_unfit(model, &opt);
+    opt.por = !opt.por_off_why;
+  }
   if (opt.search == MCRT_SEARCH_ODPOR && (code = mcrt_odpor_prepare(model, &opt, err)) >= 0)
     return code;
   if ((code = mcrt_por_check(model, &opt, err)) >= 0)

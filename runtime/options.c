@@ -9,12 +9,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#if MCRT_POR_DEFAULT
-#define MCRT_POR_DEFAULT_NAME "on"
-#else
-#define MCRT_POR_DEFAULT_NAME "off"
-#endif
-
 // The name the checker was started under (it may have been built with -o).
 static const char *program_name(const McrtModel *m, int argc, char **argv) {
   if (argc < 1 || !argv[0] || !*argv[0])
@@ -40,9 +34,10 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "                         liveness); verify: run with and without, compare\n"
           "  --symmetry-method auto|exhaustive|sorted  how canonical forms are found\n"
           "                         (exhaustive: all N! permutations, the reference)\n"
-          "  --por on|off           partial-order reduction (default " MCRT_POR_DEFAULT_NAME
-          "): expand a stubborn\n"
-          "                         subset of the enabled actions; deadlocks and safety kept\n"
+          "  --por auto|on|off      partial-order reduction: expand a stubborn subset of the\n"
+          "                         enabled actions; deadlocks and safety kept, fewer states\n"
+          "                         (default auto: on for the safety search, off with liveness,\n"
+          "                         nets, MPI, --max-depth, exports; off: the full graph)\n"
           "  --no-deadlock          do not report states without successors\n"
           "  --liveness on|off      check the temporal properties under fairness (default:\n"
           "                         on when the spec has a property); 'off' skips them\n"
@@ -141,7 +136,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       .tests_max_steps = 100000,
       .sim_depth = 100,
       .sim_seed = 1,
-      .por = MCRT_POR_DEFAULT != 0,
+      .por_mode = MCRT_POR_AUTO, // main.c decides, once the other options are known
       // Free order by default: the serial trace at every N (--order fixed)
       // cost more than 10% of the speed at 2 threads (docs/performance.md).
       .order_free = true,
@@ -272,10 +267,15 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       else
         return bad(err, name, val, "64 or 128");
     } else if (!strcmp(name, "--por")) {
-      if (!strcmp(val, "on") || !strcmp(val, "off"))
-        opt->por = !strcmp(val, "on"), opt->por_given = true;
+      if (!strcmp(val, "auto"))
+        opt->por_mode = MCRT_POR_AUTO;
+      else if (!strcmp(val, "on"))
+        opt->por_mode = MCRT_POR_ON;
+      else if (!strcmp(val, "off"))
+        opt->por_mode = MCRT_POR_OFF;
       else
-        return bad(err, name, val, "on or off");
+        return bad(err, name, val, "auto, on or off");
+      opt->por = opt->por_mode == MCRT_POR_ON;
     } else if (!strcmp(name, "--symmetry")) {
       if (!strcmp(val, "on"))
         opt->symmetry = MCRT_SYM_ON;

@@ -1210,14 +1210,32 @@ McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
   return s;
 }
 
-bool mcrt_por_fits(const McrtModel *m, const McrtOptions *opt) {
-  // Not under --max-depth either: a reduced state at the bound may hide a
-  // violation the full search meets there (the run says incomplete, but a
-  // default should not change what --max-depth answers).
-  return m->deps && !m->net && opt->max_depth == MCRT_UNLIMITED &&
-         !mcrt_liveness_wanted(m, opt) && !mcrt_engine.search &&
-         opt->search == MCRT_SEARCH_BFS && !opt->checkpoint_dir && !opt->resume_dir &&
-         !opt->sim_runs;
+const char *mcrt_por_unfit(const McrtModel *m, const McrtOptions *opt) {
+  // First where --por on is refused (mcrt_por_check, mcrt_odpor_prepare and
+  // mcrt_checkpoint_check say why at length).
+  if (mcrt_liveness_wanted(m, opt))
+    return "liveness properties are checked";
+  if (m->net)
+    return "a Petri net's answers are the whole graph's";
+  if (mcrt_engine.search) // set by now under MPI only (odpor's comes later)
+    return "the MPI engine";
+  if (!m->deps)
+    return "the checker has no dependency tables";
+  if (opt->search != MCRT_SEARCH_BFS)
+    return "--search odpor";
+  if (opt->checkpoint_dir || opt->resume_dir) // checkpoints hold full levels only
+    return opt->resume_dir ? "--resume" : "--checkpoint";
+  // Then where --por on is taken but the default should not change what the
+  // run answers. Under --max-depth a reduced state at the bound may hide a
+  // violation the full search meets there (the run says incomplete either
+  // way); an export is read as the model's graph.
+  if (opt->max_depth != MCRT_UNLIMITED)
+    return "--max-depth bounds the search";
+  if (opt->sim_runs)
+    return "--simulate";
+  if (opt->graph_file || opt->dot_file || opt->tests_file)
+    return "--graph, --dot and --tests export the whole graph";
+  return NULL;
 }
 
 int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {

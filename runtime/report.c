@@ -838,12 +838,28 @@ static const char *liveness_status_text(const McrtCtx *ctx) {
   return ctx->model->ninstances ? "checked under fairness, all hold" : "edges recorded, nothing to check";
 }
 
+// Whether the states and transitions of the summary are a reduced graph's:
+// the reduction was on and cut something (skipped or never reducing, the
+// graph is the full one).
+static bool por_reduced(const McrtPorStats *s) { return s->on && !s->futile && s->reduced; }
+
+static const char *por_mode_name(McrtPorMode mode) {
+  return mode == MCRT_POR_ON ? "on" : mode == MCRT_POR_OFF ? "off" : "auto";
+}
+
 // The summary's partial-order reduction line: the states and transitions
-// above are the reduced graph's (a --por off run gives the full one's).
+// above are the reduced graph's (a --por off run gives the full one's). Off
+// by --por off it says nothing; off by default, why.
 static void print_por(FILE *f, const McrtCtx *ctx) {
   McrtPorStats s = mcrt_por_stats(ctx);
-  if (!s.on)
+  if (!s.on) {
+    if (ctx->opt->por_off_why)
+      fprintf(f, "por:           off (%s)\n", ctx->opt->por_off_why);
+    else if (ctx->por_futile)
+      fprintf(f, "por:           off (%s, so no state can be reduced)\n",
+              ctx->por_futile);
     return;
+  }
   if (s.futile) {
     fprintf(f, "por:           skipped: %s, so no state can be reduced; every state was "
                "expanded fully (the full graph)\n",
@@ -857,12 +873,24 @@ static void print_por(FILE *f, const McrtCtx *ctx) {
     fprintf(f, "; %" PRIu64 " of the full expansions did not try the closures (sampled: they "
                "reduced rarely, or little for their cost)",
             s.skipped);
-  fprintf(f, " (states and transitions above are the reduced graph's)\n");
+  if (por_reduced(&s))
+    fputs(" (states and transitions above are the reduced graph's; --por off for the full "
+          "graph)\n",
+          f);
+  else
+    fputs(" (nothing was reduced: the full graph)\n", f);
 }
 
 static void print_por_json(FILE *f, const McrtCtx *ctx) {
   McrtPorStats s = mcrt_por_stats(ctx);
-  fprintf(f, ",\n \"por\": \"%s\"", s.on ? "on" : "off");
+  fprintf(f, ",\n \"por\": \"%s\", \"por_mode\": \"%s\", \"por_reduced_graph\": %s",
+          s.on ? "on" : "off", por_mode_name(ctx->opt->por_mode),
+          por_reduced(&s) ? "true" : "false");
+  const char *off_why = ctx->opt->por_off_why ? ctx->opt->por_off_why : ctx->por_futile;
+  if (!s.on && off_why) {
+    fputs(", \"por_off_reason\": ", f);
+    mcrt_print_json_string(f, off_why);
+  }
   if (s.on && s.futile)
     fprintf(f, ", \"por_skipped\": \"%s\"", s.futile);
   else if (s.on)
@@ -899,7 +927,10 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   double per_s = ctx->time_s > 0 ? (double)ctx->states / ctx->time_s : 0;
   size_t accounted = mcrt_accounted_bytes(ctx);
   fprintf(f, "model:         %s (%s)\n", m->name, m->source_file ? m->source_file : "?");
-  fprintf(f, "states:        %" PRIu64 " distinct\n", ctx->states);
+  McrtPorStats por = mcrt_por_stats(ctx);
+  fprintf(f, "states:        %" PRIu64 " distinct%s\n", ctx->states,
+          por_reduced(&por) ? " (reduced by partial-order reduction; --por off for the full graph)"
+                            : "");
   fprintf(f, "transitions:   %" PRIu64 " (action bindings executed, new successor or not)\n",
           ctx->transitions);
   fprintf(f, "depth:         %" PRIu64 " (initial states are at depth 0: %" PRIu64

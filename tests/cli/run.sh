@@ -155,6 +155,13 @@ need(.actions | type == "object" and length > 0; "actions is not a non-empty obj
 need(.time_s | type == "number" and . >= 0; "time_s is not a number"),
 need(.memory_bytes | int; "memory_bytes is not a count"),
 need(.fingerprint_bits | IN(64, 128); "fingerprint_bits is \(.fingerprint_bits | tojson)"),
+need(.por | IN("on", "off"); "por is \(.por | tojson)"),
+need(.por_mode | IN("auto", "on", "off"); "por_mode is \(.por_mode | tojson)"),
+need(.por_reduced_graph | type == "boolean"; "por_reduced_graph is not a boolean"),
+need(has("por_off_reason") == (.por == "off" and .por_mode == "auto");
+     "por_off_reason is given only when the default left the reduction off"),
+need((has("por_off_reason") | not) or (.por_off_reason | type == "string");
+     "por_off_reason is not a string"),
 need(.collision_probability | type == "number" and . >= 0 and . <= 1;
      "collision_probability is not a probability")
 '

@@ -48,8 +48,10 @@ run() {
     echo "mcgen failed: $(head -c 400 "$work/$tag.err")"
     return 1
   fi
+  # --por off: the hand counts are the full graph's, and the twins' dependency
+  # tables differ (a call to C reads and writes what its signature allows).
   # shellcheck disable=SC2086  # ARGS is a word list
-  (cd "$work/$tag" && timeout 120 ./checker $args --report "$work/$tag.json") >"$work/$tag.out" 2>&1
+  (cd "$work/$tag" && timeout 120 ./checker --por off $args --report "$work/$tag.json") >"$work/$tag.out" 2>&1
   echo $? >"$work/$tag.rc"
 }
 

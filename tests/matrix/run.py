@@ -10,8 +10,8 @@ Each check prints `PASS name` or `FAIL name: why`; the last line is exactly
    four BEEM instances and two MCC nets (when ../shared/suites is there; a
    NOTE when not), the answer-changing options are taken in every
    combination: deadlocks checked or not, --symmetry on or off (specs with
-   a scalarset), --max-states 1|7|100, --max-depth 3, --por on|off,
-   --liveness on|off (specs with properties). Each combination runs once
+   a scalarset), --max-states 1|7|100, --max-depth 3, --por off|on and
+   the default (auto), --liveness on|off (specs with properties). Each combination runs once
    serially (--threads 1), the reference, then under a sample of the engine
    options (--threads 1|2|4, --order fixed|free, --disk, --compact-set,
    --fingerprint 128, --report), the same sample for a spec at every run.
@@ -30,6 +30,10 @@ Each check prints `PASS name` or `FAIL name: why`; the last line is exactly
    - a --max-states N stop has exactly N states;
    - --por on: the verdict of the exhaustive run without it, and no more
      states when nothing is violated;
+   - the default (--por auto) is, run for run, the serial --por on where
+     its report says the reduction was on, the serial --por off where off
+     (with the reason): the same exit code, counts and trace length, and
+     the report's por_mode says which mode was asked for;
    - with a scalarset, symmetry on and off agree on the verdict.
 2. Signals. adding.2 (836,838 states; BEEM) runs --no-deadlock under a
    random engine (threads, order, --disk, --compact-set, --checkpoint every
@@ -182,6 +186,30 @@ def compare(ref, r, free, max_states):
     return None
 
 
+def default_por(auto, on, off):
+    """The default run against the serial --por on and --por off runs of the
+    same answer options; None or why not."""
+    j = auto.report
+    if auto.rc == 2 or not j:  # refused (then so are the explicit modes)
+        return None if off is None or off.rc == 2 else 'refused, exit %d with --por off' % off.rc
+    if j.get('por_mode') != 'auto' or j.get('por') not in ('on', 'off'):
+        return 'the report says por %s, por_mode %s' % (j.get('por'), j.get('por_mode'))
+    if j['por'] == 'off' and not j.get('por_off_reason'):
+        return 'the reduction is off by default, the report gives no por_off_reason'
+    if j['por'] == 'off' and not re.search(r'^por:\s+off \(.+\)$', auto.out, re.M):
+        return 'the reduction is off by default, the summary does not say why'
+    same = on if j['por'] == 'on' else off
+    if same is None or same.rc == 2:
+        return 'por %s by default, but --por %s is refused' % (j['por'], j['por'])
+    if (same.report or {}).get('por_mode') != j['por']:
+        return '--por %s: the report says por_mode %s' % (j['por'], (same.report or {}).get('por_mode'))
+    got = (auto.rc, auto.states, auto.transitions, auto.depth, len(auto.trace() or []))
+    want = (same.rc, same.states, same.transitions, same.depth, len(same.trace() or []))
+    if got != want:
+        return '(exit, states, transitions, depth, trace) %s, --por %s gives %s' % (got, j['por'], want)
+    return None
+
+
 def engines(tag):
     out = []
     for th, order, disk, compact, fp, report in itertools.product(
@@ -225,11 +253,11 @@ def matrix(spec):
         [[], ['--no-deadlock']],
         [[]] + [['--max-states', n] for n in ('1', '7', '100')],
         [[], ['--max-depth', '3']],
-        [['--por', 'off'], ['--por', 'on']],
+        [['--por', 'off'], ['--por', 'on'], []],
         [[], ['--liveness', 'off']] if live else [[]])
     rnd = random.Random('%s/%d' % (name, SEED))
     menu = engines(tag)
-    problems, exhaustive, runs = [], {}, 1
+    problems, exhaustive, modes, runs = [], {}, {}, 1
     for sym, dead, ms, md, por, lv in answers:
         ans = sym + dead + ms + md + por + lv
         ref = Run(exe, ['--threads', '1'] + ans + ['--report', os.path.join(WORK, tag + '.r.json')])
@@ -238,6 +266,7 @@ def matrix(spec):
         if why:
             problems.append('%s: %s' % (ref.line(), why))
             continue
+        modes[(tuple(sym + dead + ms + md + lv), por[1] if por else 'auto')] = ref
         if ms and ref.rc == 3 and ref.report['bound_hit'] == 'max-states' and \
                 ref.states != int(ms[1]):
             problems.append('%s: stopped at %s states' % (ref.line(), ref.states))
@@ -260,6 +289,12 @@ def matrix(spec):
             problems.append('%s: exit %d, %d without --por' % (on.line(), on.rc, off.rc))
         elif on.rc == 0 and on.states > off.states:
             problems.append('%s: %d states, %d without --por' % (on.line(), on.states, off.states))
+    for (key, mode), auto in modes.items():
+        if mode != 'auto':
+            continue
+        why = default_por(auto, modes.get((key, 'on')), modes.get((key, 'off')))
+        if why:
+            problems.append('%s: %s' % (auto.line(), why))
     if scalarset:
         for key, r in exhaustive.items():
             other = exhaustive.get(key[2:]) if key[:2] == ('--symmetry', 'off') else None

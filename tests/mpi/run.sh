@@ -111,7 +111,8 @@ build() {
 compare() {
   local name=$1 run np rc threads why=
   shift
-  "./${name}_s" --threads 1 --report "$name.s.json" "$@" >"$name.s.out" 2>&1
+  # --por off: the MPI engine goes without the reduction, the serial default not.
+  "./${name}_s" --threads 1 --por off --report "$name.s.json" "$@" >"$name.s.out" 2>&1
   local want_rc=$?
   jq -S "$summary" "$name.s.json" >"$name.s.sum" 2>/dev/null || why="serial run: no report (exit $want_rc)"
   for run in 1 2 3 4 2x2 3x2; do
@@ -258,11 +259,12 @@ t_memory_progress_alone() {
   grep -q '^progress: [0-9]* states .* on 2 ranks' prog.out ||
     { echo "--progress on 2 ranks: no progress line: $(head -c 300 prog.out)"; return 1; }
   [ "$(grep -c '^progress: ' prog.out)" -lt 1000 ] || { echo "too many progress lines"; return 1; }
-  ./peterson_s --report alone_s.json >alone_s.out 2>&1
+  ./peterson_s --por off --report alone_s.json >alone_s.out 2>&1
   ./peterson_m --report alone.json >alone.out 2>&1
   jq -e --slurpfile s alone_s.json '.mpi.ranks == 1 and .states == $s[0].states and
-    .transitions == $s[0].transitions and .verdict == $s[0].verdict' alone.json >/dev/null ||
-    { echo "without mpirun: $(jq -c '{ranks: .mpi.ranks, states, transitions, verdict}' alone.json 2>&1)"; return 1; }
+    .transitions == $s[0].transitions and .verdict == $s[0].verdict and .por == "off" and
+    .por_mode == "auto" and .por_off_reason == "the MPI engine"' alone.json >/dev/null ||
+    { echo "without mpirun: $(jq -c '{ranks: .mpi.ranks, states, transitions, verdict, por, por_mode, por_off_reason}' alone.json 2>&1)"; return 1; }
 }
 if why=$(t_memory_progress_alone); then pass "memory-progress-alone (--memory per rank, progress from rank 0, one rank without mpirun)"; else fail memory-progress-alone "$why"; fi
 

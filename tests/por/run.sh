@@ -27,7 +27,8 @@
 #   costly.mc    closures that reduce but cost much: the sampling backs off
 #   futile.mc, futile_visible.mc  tables that rule out any reduction: the
 #                reduction is skipped, with the reason in the summary and
-#                the report, and the full graph of the headers' counts
+#                the report, and the full graph of the headers' counts;
+#                the default drops the reduction there and says why
 # Then --por on against --por off on every spec of specs/, tests/e2e/specs
 # and tests/dve (DVE's error state among them)
 # and on the BEEM instances with POR_BEEM_MIN to POR_BEEM_LIMIT states
@@ -38,7 +39,9 @@
 # property, or deadlock), no more states, a counterexample that the checker
 # replays (it prints a trace only after replaying it through the generated
 # code: a genuine run); the same counts at --threads 1 and 2, and with
-# symmetry; liveness refused.
+# symmetry; liveness refused. Then the default (--por auto): on where it
+# fits, with fewer states than --por off on specs/german.mc, off with the
+# reason elsewhere.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -224,6 +227,17 @@ futile() { # name reason states transitions
     else
       fail "$1" "exit $rc, report $got: $(grep -E '^(states|por):' "$work/on.txt" | tr '\n' '|')"
     fi
+    # The default drops the reduction there (threads keep the free order),
+    # and says why: the same graph.
+    "$work/$1" --progress 0 --no-deadlock --report "$work/$1.d.json" >"$work/d.txt" 2>&1
+    rc=$?
+    got=$(jq -c '[.por, .por_mode, .por_off_reason, .states, .transitions]' "$work/$1.d.json" 2>&1)
+    if [ $rc -eq 0 ] && [ "$got" = "[\"off\",\"auto\",\"$2\",$3,$4]" ] &&
+       grep -qF "por:           off ($2, so no state can be reduced)" "$work/d.txt"; then
+      pass "$1-default"
+    else
+      fail "$1-default" "exit $rc, report $got: $(grep -E '^(states|por):' "$work/d.txt" | tr '\n' '|')"
+    fi
   else
     fail "$1-build" "$(head -c 300 "$work/err" | tr '\n' '|')"
   fi
@@ -375,18 +389,99 @@ for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/dve/*.
   rm -f "$work/c_$base" "$work/c_$base.c"
 done
 
-# The built-in default (MCRT_POR_DEFAULT) is off: no reduction without
-# --por, and --help says so.
-if (cd "$work" && "$mcgen" -o pw_default "$specs/proviso_weak.mc" >"$work/err" 2>&1); then
-  "$work/pw_default" --progress 0 >"$work/def.txt" 2>&1
-  if ! grep -q '^por:' "$work/def.txt" && grep -q '^states: *3 distinct' "$work/def.txt" &&
-     "$work/pw_default" --help 2>&1 | grep -q 'partial-order reduction (default off)'; then
-    pass por-default-off
+# The default, --por auto: the reduction on for the safety search, so that
+# specs/german.mc (no liveness property; 852 states in the full graph, its
+# Rumur twin's count) gives fewer states than --por off with the same
+# verdict, the counts of --por on, and a summary and report that say the
+# graph is reduced and how to get the full one. Where --por on is refused
+# (liveness: specs/filter.mc) or the answers are the whole graph's or a
+# bounded one's, off, the counts those of --por off, and the summary says
+# why.
+por_fields() { jq -c '[.por, .por_mode, .por_reduced_graph, .por_off_reason]' "$1" 2>&1; }
+counts_of() { jq -c '[.exit_code, .states, .transitions, .depth, .deadlocks]' "$1" 2>&1; }
+if (cd "$work" && "$mcgen" -o german "$root/specs/german.mc" >"$work/err" 2>&1 &&
+    "$mcgen" -o filter "$root/specs/filter.mc" >>"$work/err" 2>&1); then
+  (cd "$work" && ./german --progress 0 --threads 1 --report def.json >def.txt 2>&1)
+  rc_def=$?
+  (cd "$work" && ./german --progress 0 --threads 1 --por off --report off.json >off.txt 2>&1)
+  rc_off=$?
+  (cd "$work" && ./german --progress 0 --threads 1 --por on --report on.json >on.txt 2>&1)
+  s_def=$(jq .states "$work/def.json" 2>/dev/null) s_off=$(jq .states "$work/off.json" 2>/dev/null)
+  if [ $rc_def = 0 ] && [ $rc_off = 0 ] && [ "$s_off" = 852 ] && [ -n "$s_def" ] &&
+     [ "$s_def" -lt "$s_off" ] &&
+     [ "$(counts_of "$work/def.json")" = "$(counts_of "$work/on.json")" ] &&
+     [ "$(por_fields "$work/def.json")" = '["on","auto",true,null]' ] &&
+     grep -q "^states: *$s_def distinct (reduced by partial-order reduction; --por off for the full graph)$" \
+       "$work/def.txt" &&
+     grep -q "^por: *on: .*(states and transitions above are the reduced graph's; --por off for the full graph)$" \
+       "$work/def.txt"; then
+    pass "default-reduces (german: $s_def states, $s_off with --por off, both ok)"
   else
-    fail por-default-off "$(grep -E '^(states|por):' "$work/def.txt" | tr '\n' '|')"
+    fail default-reduces "exit $rc_def/$rc_off, states $s_def/$s_off, report $(por_fields "$work/def.json"); $(grep -E '^(states|por):' "$work/def.txt" | tr '\n' '|')"
+  fi
+  # --por off: the full graph, no por line, the report says the mode.
+  if [ "$(por_fields "$work/off.json")" = '["off","off",false,null]' ] &&
+     ! grep -q '^por:' "$work/off.txt" && ! grep -q 'reduced by' "$work/off.txt" &&
+     [ "$(por_fields "$work/on.json")" = '["on","on",true,null]' ]; then
+    pass default-explicit-modes
+  else
+    fail default-explicit-modes "off $(por_fields "$work/off.json"), on $(por_fields "$work/on.json")"
+  fi
+  # The same default at 2 threads (free order falls back to fixed under POR).
+  (cd "$work" && ./german --progress 0 --threads 2 --report def2.json >def2.txt 2>&1)
+  if [ "$(counts_of "$work/def2.json")" = "$(counts_of "$work/def.json")" ]; then
+    pass default-threads
+  else
+    fail default-threads "$(counts_of "$work/def2.json") at 2 threads, $(counts_of "$work/def.json") at 1"
+  fi
+  # default_off NAME CHECKER REASON [ARGS...]: off by default, with REASON in
+  # the summary and the report, and the counts of --por off.
+  default_off() {
+    local name=$1 checker=$2 why=$3
+    shift 3
+    rm -rf "$work/ck"
+    (cd "$work" && "./$checker" --progress 0 --threads 1 "$@" --report d.json >d.txt 2>&1)
+    local rc=$?
+    rm -rf "$work/ck"
+    (cd "$work" && "./$checker" --progress 0 --threads 1 --por off "$@" --report o.json >o.txt 2>&1)
+    if [ $rc = 2 ] || [ "$(counts_of "$work/d.json")" != "$(counts_of "$work/o.json")" ]; then
+      fail "$name" "exit $rc; $(counts_of "$work/d.json") by default, $(counts_of "$work/o.json") with --por off: $(head -c 200 "$work/d.txt" | tr '\n' '|')"
+    elif ! grep -qF "por:           off ($why)" "$work/d.txt" ||
+         [ "$(por_fields "$work/d.json")" != "[\"off\",\"auto\",false,\"$why\"]" ]; then
+      fail "$name" "$(grep '^por:' "$work/d.txt"); report $(por_fields "$work/d.json")"
+    else
+      pass "$name"
+    fi
+  }
+  default_off default-off-liveness filter "liveness properties are checked"
+  default_off default-off-max-depth german "--max-depth bounds the search" --max-depth 6
+  default_off default-off-graph german "--graph, --dot and --tests export the whole graph" \
+    --graph g.json
+  default_off default-off-checkpoint german "--checkpoint" --checkpoint ck
+  # An explicit --por on keeps its refusal with liveness (above: liveness-
+  # refused) and with checkpoints.
+  (cd "$work" && ./german --progress 0 --por on --checkpoint ck2 >ck.txt 2>&1)
+  rc=$?
+  if [ $rc = 2 ] && grep -q 'error: --checkpoint is not available with --por on' "$work/ck.txt"; then
+    pass default-on-checkpoint-refused
+  else
+    fail default-on-checkpoint-refused "exit $rc: $(head -c 200 "$work/ck.txt" | tr '\n' '|')"
+  fi
+  if "$work/german" --help 2>&1 | grep -q -- '--por auto|on|off' &&
+     "$work/german" --help 2>&1 | grep -q '(default auto: on for the safety search'; then
+    pass default-help
+  else
+    fail default-help "$("$work/german" --help 2>&1 | grep -A3 -- '--por')"
+  fi
+  "$work/german" --por maybe >"$work/bad.txt" 2>&1
+  rc=$?
+  if [ $rc = 2 ] && grep -q "bad value 'maybe' for --por (expected auto, on or off)" "$work/bad.txt"; then
+    pass default-bad-value
+  else
+    fail default-bad-value "exit $rc: $(head -c 200 "$work/bad.txt")"
   fi
 else
-  fail por-default-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+  fail default-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
 # Threads and symmetry: the same counts as the serial reduced run.

@@ -137,6 +137,62 @@ Test(options, symmetry) {
   cr_assert(strstr(out, "auto, exhaustive or sorted"), "%s", out);
 }
 
+// --por: auto by default, which main.c resolves with mcrt_por_unfit (on for
+// the safety search, off with the reason elsewhere); on and off as given.
+Test(options, por) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, ""), -1);
+  cr_assert_eq(o.por_mode, MCRT_POR_AUTO);
+  cr_assert(!o.por); // not before main.c decides
+  cr_assert_eq(parse(&o, out, sizeof out, "--por on"), -1);
+  cr_assert_eq(o.por_mode, MCRT_POR_ON);
+  cr_assert(o.por);
+  cr_assert_eq(parse(&o, out, sizeof out, "--por=off"), -1);
+  cr_assert_eq(o.por_mode, MCRT_POR_OFF);
+  cr_assert(!o.por);
+  cr_assert_eq(parse(&o, out, sizeof out, "--por on --por auto"), -1);
+  cr_assert_eq(o.por_mode, MCRT_POR_AUTO);
+  cr_assert(!o.por);
+  cr_assert_eq(parse(&o, out, sizeof out, "--por yes"), MCRT_EXIT_USAGE);
+  cr_assert(strstr(out, "auto, on or off"), "%s", out);
+  memset(out, 0, sizeof out);
+  cr_assert_eq(parse(&o, out, sizeof out, "--help"), 0);
+  cr_assert(strstr(out, "--por auto|on|off"), "%s", out);
+  cr_assert(strstr(out, "default auto"), "%s", out);
+}
+
+// Where the default reduces: a model with dependency tables and nothing
+// else in the way; the first reason that applies otherwise.
+Test(options, por_unfit) {
+  static const McrtDeps deps; // only its presence is read
+  McrtModel m = model;
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, ""), -1);
+  cr_assert_str_eq(mcrt_por_unfit(&m, &o), "the checker has no dependency tables");
+  m.deps = &deps;
+  cr_assert_null(mcrt_por_unfit(&m, &o));
+  static const struct {
+    const char *args, *why;
+  } cases[] = {
+      {"--liveness on", "liveness properties are checked"},
+      {"--search odpor", "--search odpor"},
+      {"--max-depth 3", "--max-depth bounds the search"},
+      {"--simulate 2", "--simulate"},
+      {"--graph g.json", "--graph, --dot and --tests export the whole graph"},
+      {"--dot g.dot", "--graph, --dot and --tests export the whole graph"},
+      {"--tests t.json", "--graph, --dot and --tests export the whole graph"},
+      {"--checkpoint dir", "--checkpoint"},
+      {"--resume dir", "--resume"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    cr_assert_eq(parse(&o, out, sizeof out, cases[i].args), -1, "%s: %s", cases[i].args, out);
+    const char *why = mcrt_por_unfit(&m, &o);
+    cr_assert(why && !strcmp(why, cases[i].why), "%s: %s", cases[i].args, why ? why : "(fits)");
+  }
+}
+
 Test(options, help_and_version) {
   McrtOptions o;
   char out[4096] = {0};
