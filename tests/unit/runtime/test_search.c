@@ -6,6 +6,8 @@
 #include "internal.h"
 
 #include <signal.h>
+#include <stdarg.h>
+#include <unistd.h>
 
 // ---------------------------------------------------------------------------
 // The counter: var x: 0..9 (bits 0-3); init start { x = 0 };
@@ -123,10 +125,15 @@ static McrtModel counter = {
 // Runs a model with arguments (space-separated); captures stdout and stderr.
 static char out[1 << 16], err[1 << 16];
 
-static int run(const McrtModel *m, const char *args) {
-  char buf[1024];
+// run(MODEL, FORMAT, ...): the checker's command line, printf-style.
+static int run(const McrtModel *m, const char *format, ...) {
+  char args[960], buf[1024];
   char *argv[64] = {"checker"};
   int argc = 1;
+  va_list ap;
+  va_start(ap, format);
+  vsnprintf(args, sizeof args, format, ap);
+  va_end(ap);
   snprintf(buf, sizeof buf, "%s --progress 0", args);
   for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
     argv[argc++] = t;
@@ -140,6 +147,17 @@ static int run(const McrtModel *m, const char *args) {
 }
 
 #define HAS(s) cr_assert(strstr(out, s), "missing [%s] in:\n%s\n%s", s, out, err)
+
+// tmp(NAME): a path under /tmp of this test's own process (Criterion runs
+// each test in a process of its own), so that two runs of the unit tests at
+// once, in two checkouts, never read each other's reports. Four at a time.
+static const char *tmp(const char *name) {
+  static char paths[4][96];
+  static unsigned next;
+  char *p = paths[next++ % 4];
+  snprintf(p, sizeof paths[0], "/tmp/mcrt_test_%ld_%s", (long)getpid(), name);
+  return p;
+}
 
 static char *slurp(const char *path) {
   static char text[1 << 16];
@@ -246,14 +264,14 @@ Test(search, deadlock_not_counted_outside_constraints) {
 
 Test(search, runtime_error_in_step) {
   div0_at = 4;
-  cr_assert_eq(run(&counter, "--report /tmp/mcrt_test_rt.json"), MCRT_EXIT_VIOLATION);
+  cr_assert_eq(run(&counter, "--report %s", tmp("rt.json")), MCRT_EXIT_VIOLATION);
   HAS("violation: run-time error: division by zero (counter.mc:5:11)\n");
   HAS("4 inc\n    x = 4\n5 inc\n    error: division by zero (counter.mc:5:11)\n");
-  const char *j = slurp("/tmp/mcrt_test_rt.json");
+  const char *j = slurp(tmp("rt.json"));
   cr_assert(strstr(j, "\"kind\": \"runtime-error\""), "%s", j);
   cr_assert(strstr(j, "\"state\": null, \"error\": \"division by zero\""), "%s", j);
   cr_assert(strstr(j, "\"verdict\": \"violation\""), "%s", j);
-  remove("/tmp/mcrt_test_rt.json");
+  remove(tmp("rt.json"));
 }
 
 Test(search, assert_in_step) {
@@ -274,11 +292,11 @@ Test(search, error_in_invariant_is_the_states) {
 
 Test(search, interrupted) {
   sigint_at = 3;
-  cr_assert_eq(run(&counter, "--report /tmp/mcrt_test_int.json"), MCRT_EXIT_INCOMPLETE);
+  cr_assert_eq(run(&counter, "--report %s", tmp("int.json")), MCRT_EXIT_INCOMPLETE);
   HAS("result: incomplete: the search was interrupted");
-  const char *j = slurp("/tmp/mcrt_test_int.json");
+  const char *j = slurp(tmp("int.json"));
   cr_assert(strstr(j, "\"bound_hit\": \"interrupted\""), "%s", j);
-  remove("/tmp/mcrt_test_int.json");
+  remove(tmp("int.json"));
 }
 
 Test(search, reachable_never) {
@@ -290,14 +308,14 @@ Test(search, reachable_never) {
 }
 
 Test(search, bound_max_states) {
-  cr_assert_eq(run(&counter, "--max-states 5 --report /tmp/mcrt_test_ms.json"),
+  cr_assert_eq(run(&counter, "--max-states 5 --report %s", tmp("ms.json")),
                MCRT_EXIT_INCOMPLETE);
   HAS("result: incomplete: --max-states 5 was reached");
   HAS("states:        5 distinct");
-  const char *j = slurp("/tmp/mcrt_test_ms.json");
+  const char *j = slurp(tmp("ms.json"));
   cr_assert(strstr(j, "\"bound_hit\": \"max-states\""), "%s", j);
   cr_assert(strstr(j, "\"verdict\": \"incomplete\""), "%s", j);
-  remove("/tmp/mcrt_test_ms.json");
+  remove(tmp("ms.json"));
   // Exactly the number of states: complete.
   cr_assert_eq(run(&counter, "--max-states 10"), MCRT_EXIT_OK);
 }
@@ -389,9 +407,9 @@ Test(search, trace_json) {
 }
 
 Test(search, report_ok) {
-  cr_assert_eq(run(&counter, "--report /tmp/mcrt_test_ok.json --quiet"), MCRT_EXIT_OK);
+  cr_assert_eq(run(&counter, "--report %s --quiet", tmp("ok.json")), MCRT_EXIT_OK);
   cr_assert_str_eq(out, "result: ok: no violations, every property holds (exhaustive search)\n");
-  const char *j = slurp("/tmp/mcrt_test_ok.json");
+  const char *j = slurp(tmp("ok.json"));
   const char *want[] = {"\"model\": \"counter\"", "\"verdict\": \"ok\"", "\"states\": 10",
                         "\"transitions\": 11", "\"depth\": 9", "\"bound_hit\": null",
                         "\"violations\": []",
@@ -401,25 +419,25 @@ Test(search, report_ok) {
                         "\"time_s\": ", "\"memory_bytes\": "};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++)
     cr_assert(strstr(j, want[i]), "missing %s in %s", want[i], j);
-  remove("/tmp/mcrt_test_ok.json");
+  remove(tmp("ok.json"));
 }
 
 // --compact-set: the same answer from the compact fingerprint set.
 Test(search, compact_set) {
-  cr_assert_eq(run(&counter, "--compact-set --report /tmp/mcrt_test_compact.json --quiet"),
+  cr_assert_eq(run(&counter, "--compact-set --report %s --quiet", tmp("compact.json")),
                MCRT_EXIT_OK);
-  const char *j = slurp("/tmp/mcrt_test_compact.json");
+  const char *j = slurp(tmp("compact.json"));
   cr_assert(strstr(j, "\"states\": 10,"), "%s", j);
   cr_assert(strstr(j, "\"transitions\": 11,"), "%s", j);
-  remove("/tmp/mcrt_test_compact.json");
+  remove(tmp("compact.json"));
   // --checkpoint goes with it (tests/disk/run.sh kills and resumes such runs).
-  cr_assert_eq(run(&counter, "--compact-set --checkpoint /tmp/mcrt_test_compact_ck --report "
-                             "/tmp/mcrt_test_compact.json --quiet"),
+  cr_assert_eq(run(&counter, "--compact-set --checkpoint %s --report "
+                             "%s --quiet", tmp("compact_ck"), tmp("compact.json")),
                MCRT_EXIT_OK, "%s", err);
-  j = slurp("/tmp/mcrt_test_compact.json");
+  j = slurp(tmp("compact.json"));
   cr_assert(strstr(j, "\"states\": 10,"), "%s", j);
-  remove("/tmp/mcrt_test_compact.json");
-  rmdir("/tmp/mcrt_test_compact_ck");
+  remove(tmp("compact.json"));
+  rmdir(tmp("compact_ck"));
   bad_at = 2;
   cr_assert_eq(run(&counter, "--compact-set"), MCRT_EXIT_VIOLATION);
 }
@@ -590,16 +608,16 @@ static McrtModel tree = {
 };
 
 Test(search, tree_deadlocks_and_levels) {
-  cr_assert_eq(run(&tree, "--no-deadlock --report /tmp/mcrt_test_tree.json"), MCRT_EXIT_OK,
+  cr_assert_eq(run(&tree, "--no-deadlock --report %s", tmp("tree.json")), MCRT_EXIT_OK,
                "%s%s", out, err);
   HAS("states:        15 distinct");
   HAS("transitions:   15 ");
   HAS("depth:         3 (initial states are at depth 0: 4 BFS levels)");
   HAS("deadlocks:     8 (states without successors)\n");
-  const char *j = slurp("/tmp/mcrt_test_tree.json");
+  const char *j = slurp(tmp("tree.json"));
   cr_assert(strstr(j, "\"depth\": 3, "), "%s", j);
   cr_assert(strstr(j, "\"bfs_levels\": 4, \"deadlocks\": 8"), "%s", j);
-  remove("/tmp/mcrt_test_tree.json");
+  remove(tmp("tree.json"));
   // Without --no-deadlock the first leaf (7, the first of depth 3 in the
   // serial order, hence --order fixed) stops it.
   cr_assert_eq(run(&tree, "--quiet --order fixed"), MCRT_EXIT_VIOLATION);
