@@ -64,6 +64,10 @@ pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-mpi.XXXXXX")
+# Open MPI's session directories under this run's own directory: mpiruns of
+# two runs at once (two checkouts) raced to create /tmp/ompi.HOST.UID and one
+# failed with 'File exists'.
+export OMPI_MCA_orte_tmpdir_base=$work
 bg_pid=
 cleanup() {
   [ -n "$bg_pid" ] && kill -KILL "$bg_pid" 2>/dev/null
