@@ -575,6 +575,31 @@ if (cd "$work" && "$mcgen" -o shortest "$specs/shortest.mc" >"$work/err" 2>&1); 
 else
   fail shortest-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
+# With symmetry (specs/shortest_sym.mc, its header): the default's trace is
+# --por off's 3 steps, with the reduction of symmetry on and off, and
+# --symmetry verify compares the violations shown: they agree.
+if (cd "$work" && "$mcgen" -o shortest_sym "$specs/shortest_sym.mc" >"$work/err" 2>&1); then
+  ok=1 why=""
+  for sym in on off; do
+    "$work/shortest_sym" --progress 0 --symmetry $sym >"$work/ss_def.txt" 2>&1
+    rc_def=$?
+    "$work/shortest_sym" --progress 0 --symmetry $sym --por off >"$work/ss_off.txt" 2>&1
+    if [ $rc_def != 1 ] || [ "$(steps_of "$work/ss_def.txt")" != "$short" ] ||
+       [ "$(trace_of "$work/ss_def.txt")" != "$(trace_of "$work/ss_off.txt")" ] ||
+       ! grep -q '^trace: *the shortest, depth 3: partial-order reduction met a violation at depth 9 (10 states)' "$work/ss_def.txt"; then
+      ok=0 why="$why --symmetry $sym: exit $rc_def, trace '$(steps_of "$work/ss_def.txt")' $(grep '^trace:' "$work/ss_def.txt");"
+    fi
+  done
+  "$work/shortest_sym" --progress 0 --symmetry verify >"$work/ss_v.txt" 2>&1
+  rc_v=$?
+  if [ $rc_v != 1 ] || [ "$(grep -c '^trace: *the shortest, depth 3' "$work/ss_v.txt")" != 2 ] ||
+     ! grep -q '^symmetry verify: the verdicts agree' "$work/ss_v.txt"; then
+    ok=0 why="$why --symmetry verify: exit $rc_v, $(grep -E '^(trace|symmetry verify):' "$work/ss_v.txt" | tr '\n' '|')"
+  fi
+  if [ $ok = 1 ]; then pass "shortest-symmetry (3 steps, symmetry on, off, verify)"; else fail shortest-symmetry "$why"; fi
+else
+  fail shortest-sym-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
 
 # Threads and symmetry: the same counts as the serial reduced run.
 if (cd "$work" && "$mcgen" -o peterson -D N=4 "$root/specs/peterson.mc" >"$work/err" 2>&1); then
