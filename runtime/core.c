@@ -135,6 +135,8 @@ void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase) {
 //   search         the first state has been expanded (search.c)
 //   liveness       the search is complete, the liveness check about to start
 //   verify-second  --symmetry verify: before the run without reduction
+//   shortest       partial-order reduction found a violation: before the
+//                  full graph's search for the shortest trace (main.c)
 //   report         every phase has ended, the result is about to be settled
 void mcrt_test_pause(const char *phase) {
   const char *want = getenv("MCRT_TEST_PAUSE");

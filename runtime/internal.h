@@ -452,6 +452,16 @@ typedef enum {
 // signal while the result was being settled).
 typedef enum { MCRT_PHASE_SEARCH, MCRT_PHASE_LIVENESS, MCRT_PHASE_END } McrtPhase;
 
+// Whether the trace printed is the shortest, when partial-order reduction
+// had a hand in it (main.c's find_shortest; NONE: it had none, the trace is
+// the full graph's breadth-first one).
+typedef enum {
+  MCRT_SHORTEST_NONE,
+  MCRT_SHORTEST_FOUND,    // the default: the bounded full search gave it
+  MCRT_SHORTEST_FALLBACK, // the default: that search stopped; the reduced trace
+  MCRT_SHORTEST_POR_ON,   // --por on: the reduced trace, as asked
+} McrtShortest;
+
 #define MCRT_NO_STATE UINT64_MAX
 
 // The error slot: a run-time error or failed assert reported by generated code.
@@ -590,6 +600,15 @@ struct McrtCtx {
   size_t por_bytes;    // what the reduction holds (por.c keeps it up to date)
   uint8_t *canon; // a buffer for canonical forms (state_bytes + MCRT_SLACK)
   const McrtCtx *unreduced; // --symmetry verify: the run without reduction
+  // The trace under partial-order reduction (main.c's find_shortest): the
+  // reduced graph's breadth-first trace need not be the shortest, so under
+  // the default a second search of the full graph, bounded to the depth of
+  // the reduced search's violation, gives one.
+  McrtShortest shortest_status;
+  uint64_t reduced_trace_depth; // the reduced search's violating state's depth
+  uint64_t shown_trace_depth;   // the depth of the violating state shown
+  McrtCtx *shortest;            // that full search (NULL: none was run)
+  McrtOptions *shortest_opt;    // its options (owned here)
   struct McrtDisk *disk;          // --disk (disk.c; NULL without)
   struct McrtCheckpoint *ckpt;    // --checkpoint, --resume (checkpoint.c; NULL without)
 };
@@ -944,6 +963,9 @@ void mcrt_print_state(FILE *f, const McrtModel *m, const uint8_t *state, const u
                       const char *indent);
 // Prints the trace of the violation (text or JSON by options); replays it.
 void mcrt_print_trace(FILE *f, McrtCtx *ctx);
+// The violation the run shows: the full search's shortest one when it ran
+// and found one (ctx->shortest), else the run's own.
+const McrtViolation *mcrt_shown_violation(const McrtCtx *ctx);
 // export.c: --graph, --dot and --tests, written after the search from a
 // graph explored on its own (the same whatever the search found). False
 // after a message on err (a file that cannot be written, a graph over the

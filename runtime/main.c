@@ -142,8 +142,8 @@ static void restore_signals(const Handlers *h) {
 
 // The runs.
 
-// Sets up a context and runs the search; NULL on failure (after a message).
-static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE *err) {
+// Sets up a context and runs one search; NULL on failure (after a message).
+static McrtCtx *search_once(const McrtModel *model, const McrtOptions *opt, FILE *err) {
   McrtCtx *ctx = malloc(sizeof *ctx);
   if (!ctx || !mcrt_ctx_init(ctx, model, opt)) {
     fprintf(err, "error: out of memory setting up the search\n");
@@ -172,11 +172,105 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
 }
 
 static void free_run(McrtCtx *ctx) {
-  if (ctx && mcrt_engine.free_run)
+  if (!ctx)
+    return;
+  free_run(ctx->shortest);
+  free(ctx->shortest_opt);
+  if (mcrt_engine.free_run)
     mcrt_engine.free_run(ctx);
-  if (ctx)
-    mcrt_ctx_free(ctx);
+  mcrt_ctx_free(ctx);
   free(ctx);
+}
+
+// ---------------------------------------------------------------------------
+// The shortest trace under partial-order reduction (docs/DESIGN.md, "The
+// shortest trace"). A breadth-first search of the reduced graph stops at the
+// violation nearest the initial states in that graph, which may be far
+// deeper than the nearest in the full graph: the stubborn sets delay
+// independent actions. The reduced graph is a subgraph of the full one (of
+// its quotient under symmetry), so the full graph has a violation at a
+// depth <= d, the depth of the reduced search's violating state. Under the
+// default, the full graph is then searched again breadth-first with
+// --max-depth d + 1: every level up to d is expanded whole, exactly as
+// --por off expands them, and --por off stops within them (at the latest
+// at that state, or at its expansion for a deadlock or a failing step), so
+// the second search stops where --por off does, with its trace; at any
+// --threads N (the threads' contract: the same trace length at every N).
+// The levels past d + 1 are never needed. The reduced run keeps its own
+// counts for the summary; only the violation and its trace shown are the
+// second search's. If the second search cannot finish (a bound, a signal,
+// a disk error), the reduced trace is shown, said to be possibly not the
+// shortest; the exit code is the violation's either way.
+
+// The depth of the violating state in the run's graph.
+static uint64_t violation_depth(const McrtCtx *ctx) {
+  uint64_t *path;
+  size_t n = mcrt_path_to(ctx, ctx->viol.state, &path);
+  free(path);
+  return n - 1;
+}
+
+static void find_shortest(McrtCtx *r, FILE *err) {
+  const McrtOptions *opt = r->opt;
+  const McrtViolation *v = &r->viol;
+  // No trace, a lasso (liveness is never reduced), or an initial state's
+  // (the initial states are the same in both graphs): nothing shorter.
+  if (!r->has_violation || v->path || v->state == MCRT_NO_STATE)
+    return;
+  // Never reduced before the violation: the search was the full graph's.
+  McrtPorStats s = mcrt_por_stats(r);
+  if (!s.on || s.futile || !s.reduced)
+    return;
+  r->reduced_trace_depth = r->shown_trace_depth = violation_depth(r);
+  if (opt->por_mode == MCRT_POR_ON) { // as asked: the reduced graph's trace
+    r->shortest_status = MCRT_SHORTEST_POR_ON;
+    return;
+  }
+  r->shortest_status = MCRT_SHORTEST_FALLBACK; // until the full search gives one
+  McrtOptions *o = malloc(sizeof *o);
+  if (!o)
+    return;
+  *o = *opt;
+  o->por = false;
+  o->por_mode = MCRT_POR_OFF;
+  o->por_off_why = NULL;
+  o->max_depth = r->reduced_trace_depth + 1;
+  // --memory bounds the run: the second search gets what the first, still
+  // held for its trace, leaves.
+  if (opt->memory != MCRT_UNLIMITED) {
+    size_t held = mcrt_accounted_bytes(r);
+    o->memory = opt->memory > held ? opt->memory - held : 0;
+  }
+  r->shortest_opt = o;
+  if (opt->progress_s > 0 && r->time_s >= opt->progress_s) { // progress lines were printed
+    fprintf(err, "progress: partial-order reduction found a violation at depth %" PRIu64
+                 "; searching the full graph to depth %" PRIu64 " for the shortest trace\n",
+            r->reduced_trace_depth, o->max_depth);
+    fflush(err);
+  }
+  mcrt_test_pause("shortest");
+  r->shortest = search_once(r->model, o, err);
+  const McrtCtx *f = r->shortest;
+  if (f && f->has_violation) {
+    r->shortest_status = MCRT_SHORTEST_FOUND;
+    r->shown_trace_depth = f->viol.state == MCRT_NO_STATE ? 0 : violation_depth(f);
+  }
+  else if (f && f->bound == MCRT_BOUND_NONE)
+    // A violation of the reduced graph that the full one lacks: impossible
+    // unless fingerprints collided, or a bug. Said, not hidden.
+    fprintf(err, "warning: the full search to depth %" PRIu64 " found no violation, though the "
+                 "reduced search found one at depth %" PRIu64 " (a fingerprint collision, or a "
+                 "bug in mcgen's partial-order reduction: please report it)\n",
+            o->max_depth, r->reduced_trace_depth);
+}
+
+// Runs the search; under partial-order reduction, the full graph's bounded
+// search after a violation (above). NULL on failure (after a message).
+static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE *err) {
+  McrtCtx *ctx = search_once(model, opt, err);
+  if (ctx)
+    find_shortest(ctx, err);
+  return ctx;
 }
 
 // Setting up a search failed (after a message): no report, exit 2.
@@ -256,10 +350,10 @@ static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
 static bool same_verdict(const McrtCtx *a, const McrtCtx *b) {
   if (a->has_violation != b->has_violation)
     return false;
+  const McrtViolation *va = mcrt_shown_violation(a), *vb = mcrt_shown_violation(b);
   if (a->has_violation &&
-      (a->viol.kind != b->viol.kind || (a->viol.name != b->viol.name &&
-                                        (!a->viol.name || !b->viol.name ||
-                                         strcmp(a->viol.name, b->viol.name)))))
+      (va->kind != vb->kind ||
+       (va->name != vb->name && (!va->name || !vb->name || strcmp(va->name, vb->name)))))
     return false;
   for (uint32_t i = 0; i < a->model->nreachables; i++)
     if (a->reached[i] != b->reached[i])
@@ -302,9 +396,10 @@ static McrtConclusion compare_runs(const McrtCtx *a, const McrtCtx *b) {
 
 static void print_run_verdict(FILE *f, const McrtCtx *c) {
   fputs(mcrt_verdict_word(mcrt_exit_code(c)), f);
+  const McrtViolation *v = mcrt_shown_violation(c);
   if (c->has_violation)
-    fprintf(f, " (%s%s%s)", mcrt_violation_kind_name(c->viol.kind), c->viol.name ? " " : "",
-            c->viol.name ? c->viol.name : "");
+    fprintf(f, " (%s%s%s)", mcrt_violation_kind_name(v->kind), v->name ? " " : "",
+            v->name ? v->name : "");
   else if (c->bound != MCRT_BOUND_NONE)
     fprintf(f, " (%s)", mcrt_bound_name(c->bound));
   fprintf(f, ", %" PRIu64 " states", c->states);

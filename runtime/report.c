@@ -571,9 +571,27 @@ static void print_violation_json(FILE *f, McrtCtx *ctx) {
     fputs(", \"loop_start\": null}", f);
 }
 
-void mcrt_print_trace(FILE *f, McrtCtx *ctx) {
-  if (!ctx->has_violation)
+static void print_trace(FILE *f, McrtCtx *ctx);
+
+// The run whose violation and trace are shown: the full graph's bounded
+// search when it found the shortest trace (main.c's find_shortest).
+static McrtCtx *shown(McrtCtx *ctx) {
+  return ctx->shortest_status == MCRT_SHORTEST_FOUND ? ctx->shortest : ctx;
+}
+
+const McrtViolation *mcrt_shown_violation(const McrtCtx *ctx) {
+  return ctx->shortest_status == MCRT_SHORTEST_FOUND ? &ctx->shortest->viol : &ctx->viol;
+}
+
+void mcrt_print_trace(FILE *f, McrtCtx *run) {
+  if (!run->has_violation)
     return;
+  McrtCtx *ctx = shown(run);
+  print_trace(f, ctx);
+  run->internal_error |= ctx->internal_error; // a replay that failed is the run's error
+}
+
+static void print_trace(FILE *f, McrtCtx *ctx) {
   if (ctx->opt->trace_json) {
     print_violation_json(f, ctx);
     fputc('\n', f);
@@ -746,7 +764,7 @@ static void print_verdict(FILE *f, const McrtCtx *ctx) {
     break;
   case MCRT_EXIT_VIOLATION:
     fputs("violation: ", f);
-    violation_headline(f, &ctx->viol);
+    violation_headline(f, mcrt_shown_violation(ctx));
     break;
   case MCRT_EXIT_INCOMPLETE:
     fputs("incomplete: ", f);
@@ -919,11 +937,98 @@ static void print_symmetry(FILE *f, const McrtCtx *ctx) {
   }
 }
 
+// Why the full graph's search for the shortest trace gave none.
+static void print_shortest_failure(FILE *f, const McrtCtx *ctx) {
+  const McrtCtx *u = ctx->shortest;
+  if (!u) {
+    fputs("it could not be set up (see above)", f);
+    return;
+  }
+  if (u->bound == MCRT_BOUND_NONE) {
+    fputs("it found no violation (see the warning above)", f);
+    return;
+  }
+  if (u->bound == MCRT_BOUND_MEMORY && u->opt->memory != MCRT_UNLIMITED) {
+    // Its bound is what the reduced search, held for its trace, left.
+    fputs("the --memory limit of ", f);
+    mcrt_fprint_bytes(f, (double)ctx->opt->memory);
+    fputs(" was reached (the reduced search holds ", f);
+    mcrt_fprint_bytes(f, (double)(ctx->opt->memory - u->opt->memory));
+    fputs(" for its trace)", f);
+  } else {
+    print_bound(f, u);
+  }
+  fprintf(f, ", after %" PRIu64 " states", u->states);
+}
+
+// The summary's trace line under partial-order reduction: whether the trace
+// shown is the shortest, and how it was found (main.c's find_shortest).
+static void print_shortest(FILE *f, const McrtCtx *ctx) {
+  const McrtCtx *u = ctx->shortest;
+  switch (ctx->shortest_status) {
+  case MCRT_SHORTEST_NONE:
+    return;
+  case MCRT_SHORTEST_FOUND:
+    fprintf(f, "trace:         the shortest, depth %" PRIu64 ": partial-order reduction met a "
+               "violation at depth %" PRIu64 " (%" PRIu64 " states); the full graph searched to "
+               "depth %" PRIu64 " (%" PRIu64 " states, %.3f s) gave this trace\n",
+            ctx->shown_trace_depth, ctx->reduced_trace_depth, ctx->states, u->opt->max_depth,
+            u->states, u->time_s);
+    return;
+  case MCRT_SHORTEST_FALLBACK:
+    fprintf(f, "trace:         MAY NOT BE THE SHORTEST: it is the reduced graph's (partial-order "
+               "reduction), depth %" PRIu64 "; the full graph's search to depth %" PRIu64
+               " for a shorter one stopped: ",
+            ctx->reduced_trace_depth, ctx->reduced_trace_depth + 1);
+    print_shortest_failure(f, ctx);
+    fputs("; --por off (with room for its search) prints the shortest\n", f);
+    return;
+  case MCRT_SHORTEST_POR_ON:
+    fprintf(f, "trace:         may not be the shortest: --por on searched a reduced graph "
+               "(violation at depth %" PRIu64 "); --por off, or the default --por auto, prints "
+               "the shortest\n",
+            ctx->reduced_trace_depth);
+    return;
+  }
+}
+
+static void print_shortest_json(FILE *f, const McrtCtx *ctx) {
+  static const char *const status[] = {NULL, "shortest", "may-not-be-shortest",
+                                       "may-not-be-shortest"};
+  fputs(",\n \"shortest_trace\": ", f);
+  if (ctx->shortest_status == MCRT_SHORTEST_NONE) {
+    fputs("null", f);
+    return;
+  }
+  const McrtCtx *u = ctx->shortest;
+  fprintf(f, "{\"status\": \"%s\", \"trace_depth\": %" PRIu64
+             ", \"reduced_trace_depth\": %" PRIu64 ", \"reduced_states\": %" PRIu64
+             ", \"full_search\": ",
+          status[ctx->shortest_status], ctx->shown_trace_depth, ctx->reduced_trace_depth,
+          ctx->states);
+  if (ctx->shortest_status == MCRT_SHORTEST_POR_ON || !u) {
+    fprintf(f, "%s}", ctx->shortest_status == MCRT_SHORTEST_POR_ON ? "\"not-run\""
+                                                                  : "\"not-started\"");
+    return;
+  }
+  const char *b = mcrt_bound_name(u->bound);
+  fprintf(f, "\"%s\", \"full_max_depth\": %" PRIu64 ", \"full_states\": %" PRIu64
+             ", \"full_transitions\": %" PRIu64 ", \"full_time_s\": %.6f"
+             ", \"full_memory_bytes\": %zu, \"full_bound_hit\": %s%s%s}",
+          u->has_violation ? "violation" : b ? "stopped" : "no-violation", u->opt->max_depth,
+          u->states, u->transitions, u->time_s, (size_t)u->peak_bytes, b ? "\"" : "",
+          b ? b : "null", b ? "\"" : "");
+}
+
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   print_verdict(f, ctx);
-  if (ctx->opt->quiet)
+  if (ctx->opt->quiet) {
+    if (ctx->shortest_status == MCRT_SHORTEST_FALLBACK) // a warning about the trace printed
+      print_shortest(f, ctx);
     return;
+  }
+  print_shortest(f, ctx);
   double per_s = ctx->time_s > 0 ? (double)ctx->states / ctx->time_s : 0;
   size_t accounted = mcrt_accounted_bytes(ctx);
   fprintf(f, "model:         %s (%s)\n", m->name, m->source_file ? m->source_file : "?");
@@ -1089,7 +1194,7 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   }
   fputs(",\n \"violations\": [", f);
   if (ctx->has_violation)
-    print_violation_json(f, ctx);
+    print_violation_json(f, shown(ctx));
   fputs("],\n \"actions\": {", f);
   for (uint32_t i = 0; i < m->nactions; i++) {
     fputs(i ? ", " : "", f);
@@ -1125,6 +1230,7 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fputc('}', f);
   print_symmetry_json(f, ctx);
   print_por_json(f, ctx);
+  print_shortest_json(f, ctx);
   if (mcrt_engine.report)
     mcrt_engine.report(f, ctx);
   if (c->more_json)

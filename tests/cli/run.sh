@@ -162,6 +162,11 @@ need(has("por_off_reason") == (.por == "off" and .por_mode == "auto");
      "por_off_reason is given only when the default left the reduction off"),
 need((has("por_off_reason") | not) or (.por_off_reason | type == "string");
      "por_off_reason is not a string"),
+need(has("shortest_trace") and (.shortest_trace == null or
+     (.shortest_trace | type == "object" and (.status | IN("shortest", "may-not-be-shortest"))
+      and (.trace_depth | int) and (.reduced_trace_depth | int) and (.reduced_states | int)
+      and (.full_search | IN("violation", "stopped", "no-violation", "not-started", "not-run"))));
+     "shortest_trace is not null or an object with status, depths and full_search"),
 need(.collision_probability | type == "number" and . >= 0 and . <= 1;
      "collision_probability is not a probability")
 '

@@ -484,6 +484,123 @@ else
   fail default-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
+# ---------------------------------------------------------------------------
+# The shortest trace under the default (docs/DESIGN.md, "The shortest
+# trace"). specs/shortest.mc, counted by hand in its header: the reduced
+# graph meets its violation at depth 9 (10 states), the full graph at depth
+# 3. The default prints --por off's trace, step for step (its only 3-step
+# one: init, inc_b x3), which is also its Rumur twin's (shortest.m,
+# recorded in shortest.rumur.txt), with the reduced search's counts and a
+# trace: line and report that give both searches; --por on prints the
+# 9-step trace with a hint; a second search stopped by --max-states,
+# --memory or SIGTERM prints the 9-step trace, said to be possibly not the
+# shortest, exit 1. At --threads 1 and 2.
+steps_of() { sed -n 's/^\([0-9][0-9]*\) \([A-Za-z_0-9]*\).*/\2/p' "$1" | tr '\n' ' '; }
+trace_of() { grep -E '^([0-9]+ |    )' "$1"; }
+st_json() { jq -c "$2" "$1" 2>&1; }
+long='init inc_a inc_a inc_a inc_c inc_c inc_c inc_b inc_b inc_b '
+short='init inc_b inc_b inc_b '
+if (cd "$work" && "$mcgen" -o shortest "$specs/shortest.mc" >"$work/err" 2>&1); then
+  rumur_steps="init $(sed -n 's/^Rule "\([^"]*\)".* fired\.$/\1/p' "$specs/shortest.rumur.txt" | tr '\n' ' ')"
+  for t in 1 2; do
+    run_s() { # tag args...: a run of shortest at --threads t, its exit code in rc_TAG
+      local tag=$1
+      shift
+      (cd "$work" && ./shortest --progress 0 --threads "$t" "$@" --report "sh_$tag.json" \
+        >"sh_$tag.txt" 2>"sh_$tag.err")
+      eval "rc_$tag=$?"
+    }
+    run_s def
+    run_s off --por off
+    run_s on --por on
+    # shellcheck disable=SC2154 # rc_* are set by run_s
+    if [ "$rc_def" = 1 ] && [ "$rc_off" = 1 ] && [ "$(steps_of "$work/sh_def.txt")" = "$short" ] &&
+       [ "$(trace_of "$work/sh_def.txt")" = "$(trace_of "$work/sh_off.txt")" ] &&
+       [ "$(steps_of "$work/sh_off.txt")" = "$rumur_steps" ] &&
+       grep -q '1 error(s) found' "$specs/shortest.rumur.txt" &&
+       grep -q "^result: violation: invariant 'b_low' does not hold" "$work/sh_def.txt" &&
+       grep -q '^trace: *the shortest, depth 3: partial-order reduction met a violation at depth 9 (10 states); the full graph searched to depth 10 (' "$work/sh_def.txt" &&
+       [ "$(states_of "$work/sh_def.txt")" = 10 ] &&
+       [ "$(st_json "$work/sh_def.json" '[.exit_code, .states, .depth, .bound_hit, .shortest_trace.status, .shortest_trace.trace_depth, .shortest_trace.reduced_trace_depth, .shortest_trace.full_search, .shortest_trace.full_max_depth, .shortest_trace.full_bound_hit, (.shortest_trace.full_states <= 20), [.violations[0].trace[].action]]')" = \
+         '[1,10,9,null,"shortest",3,9,"violation",10,null,true,["init","inc_b","inc_b","inc_b"]]' ] &&
+       [ "$(st_json "$work/sh_off.json" .shortest_trace)" = null ]; then
+      pass "shortest-default-t$t (trace $short= --por off's = Rumur's; reduced depth 9)"
+    else
+      fail "shortest-default-t$t" "exit $rc_def/$rc_off, trace '$(steps_of "$work/sh_def.txt")', --por off '$(steps_of "$work/sh_off.txt")', Rumur '$rumur_steps'; $(grep -E '^(trace|states):' "$work/sh_def.txt" | tr '\n' '|') $(st_json "$work/sh_def.json" .shortest_trace)"
+    fi
+    if [ "$rc_on" = 1 ] && [ "$(steps_of "$work/sh_on.txt")" = "$long" ] &&
+       grep -q '^trace: *may not be the shortest: --por on searched a reduced graph (violation at depth 9); --por off, or the default --por auto, prints the shortest$' "$work/sh_on.txt" &&
+       [ "$(st_json "$work/sh_on.json" '[.shortest_trace.status, .shortest_trace.full_search]')" = '["may-not-be-shortest","not-run"]' ]; then
+      pass "shortest-por-on-t$t (the reduced graph's 9 steps, with the hint)"
+    else
+      fail "shortest-por-on-t$t" "exit $rc_on, trace '$(steps_of "$work/sh_on.txt")'; $(grep '^trace:' "$work/sh_on.txt")"
+    fi
+    # fallback TAG BOUND-NAME SUMMARY-PATTERN: the second search stopped.
+    fallback() {
+      local tag=$1 bound=$2 pat=$3 rc
+      rc=$(eval "echo \$rc_$tag")
+      if [ "$rc" = 1 ] && [ "$(steps_of "$work/sh_$tag.txt")" = "$long" ] &&
+         grep -q "^result: violation: invariant 'b_low' does not hold" "$work/sh_$tag.txt" &&
+         grep -q "^trace: *MAY NOT BE THE SHORTEST: it is the reduced graph's (partial-order reduction), depth 9; the full graph's search to depth 10 for a shorter one stopped: $pat.*; --por off (with room for its search) prints the shortest$" "$work/sh_$tag.txt" &&
+         [ "$(st_json "$work/sh_$tag.json" '[.exit_code, .verdict, .bound_hit, .shortest_trace.status, .shortest_trace.full_search, .shortest_trace.full_bound_hit, .shortest_trace.trace_depth]')" = \
+           "[1,\"violation\",null,\"may-not-be-shortest\",\"stopped\",\"$bound\",9]" ]; then
+        pass "shortest-fallback-$tag-t$t (the 9-step trace, the warning, exit 1)"
+      else
+        fail "shortest-fallback-$tag-t$t" "exit $rc, trace '$(steps_of "$work/sh_$tag.txt")'; $(grep '^trace:' "$work/sh_$tag.txt") $(st_json "$work/sh_$tag.json" .shortest_trace) $(head -c 200 "$work/sh_$tag.err")"
+      fi
+    }
+    run_s maxst --max-states 12
+    fallback maxst max-states '--max-states 12 was reached, after 12 states'
+    # The reduced search holds about 1.4 MiB (its frontier's first chunk is
+    # 1 MiB): the full search's share of 2 MiB cannot hold its own.
+    run_s mem --memory 2M
+    fallback mem memory 'the --memory limit of 2.0 MiB was reached (the reduced search holds '
+    MCRT_TEST_PAUSE=shortest "$work/shortest" --progress 0 --threads "$t" \
+      --report "$work/sh_sig.json" >"$work/sh_sig.txt" 2>"$work/sh_sig.err" &
+    pid=$!
+    for _ in $(seq 100); do grep -q 'mcrt-test-pause: shortest' "$work/sh_sig.err" 2>/dev/null && break; sleep 0.1; done
+    kill -TERM "$pid" 2>/dev/null
+    wait "$pid"
+    rc_sig=$?
+    fallback sig interrupted 'the search was interrupted by SIGTERM'
+    # --quiet keeps the warning: it qualifies the trace printed.
+    run_s quiet --max-states 12 --quiet
+    if [ "$rc_quiet" = 1 ] && grep -q '^trace: *MAY NOT BE THE SHORTEST' "$work/sh_quiet.txt" &&
+       ! grep -q '^states:' "$work/sh_quiet.txt"; then
+      pass "shortest-fallback-quiet-t$t"
+    else
+      fail "shortest-fallback-quiet-t$t" "exit $rc_quiet: $(head -c 300 "$work/sh_quiet.txt" | tr '\n' '|')"
+    fi
+  done
+else
+  fail shortest-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+# With symmetry (specs/shortest_sym.mc, its header): the default's trace is
+# --por off's 3 steps, with the reduction of symmetry on and off, and
+# --symmetry verify compares the violations shown: they agree.
+if (cd "$work" && "$mcgen" -o shortest_sym "$specs/shortest_sym.mc" >"$work/err" 2>&1); then
+  ok=1 why=""
+  for sym in on off; do
+    "$work/shortest_sym" --progress 0 --symmetry $sym >"$work/ss_def.txt" 2>&1
+    rc_def=$?
+    "$work/shortest_sym" --progress 0 --symmetry $sym --por off >"$work/ss_off.txt" 2>&1
+    if [ $rc_def != 1 ] || [ "$(steps_of "$work/ss_def.txt")" != "$short" ] ||
+       [ "$(trace_of "$work/ss_def.txt")" != "$(trace_of "$work/ss_off.txt")" ] ||
+       ! grep -q '^trace: *the shortest, depth 3: partial-order reduction met a violation at depth 9 (10 states)' "$work/ss_def.txt"; then
+      ok=0 why="$why --symmetry $sym: exit $rc_def, trace '$(steps_of "$work/ss_def.txt")' $(grep '^trace:' "$work/ss_def.txt");"
+    fi
+  done
+  "$work/shortest_sym" --progress 0 --symmetry verify >"$work/ss_v.txt" 2>&1
+  rc_v=$?
+  if [ $rc_v != 1 ] || [ "$(grep -c '^trace: *the shortest, depth 3' "$work/ss_v.txt")" != 2 ] ||
+     ! grep -q '^symmetry verify: the verdicts agree' "$work/ss_v.txt"; then
+    ok=0 why="$why --symmetry verify: exit $rc_v, $(grep -E '^(trace|symmetry verify):' "$work/ss_v.txt" | tr '\n' '|')"
+  fi
+  if [ $ok = 1 ]; then pass "shortest-symmetry (3 steps, symmetry on, off, verify)"; else fail shortest-symmetry "$why"; fi
+else
+  fail shortest-sym-build "$(head -c 300 "$work/err" | tr '\n' '|')"
+fi
+
 # Threads and symmetry: the same counts as the serial reduced run.
 if (cd "$work" && "$mcgen" -o peterson -D N=4 "$root/specs/peterson.mc" >"$work/err" 2>&1); then
   "$work/peterson" --progress 0 --por on --threads 1 --symmetry off >"$work/t1.txt" 2>&1
