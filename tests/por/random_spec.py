@@ -42,7 +42,10 @@ and if/else in bodies; constant and computed writes (the values table);
 scalarsets (symmetry); invariants, reachables, terminal predicates and
 constraints; processes with program counters and cells of their own
 (independent steps: what a reduction prunes) cycling back (the proviso);
-constants N and K that fuzz.py may change with -D."""
+constants N and K that fuzz.py may change with -D; in about a third of the
+specs (DYN), indices held in a cell of the index's range (`a[j0]`,
+`a[j1 - 1]`, nested `a[d[j0]]`) that bodies move and then use, loops, and
+traps on them (`a[c[j0]]`, a queue's head())."""
 import random
 import sys
 
@@ -61,6 +64,11 @@ OFS = R.random() < 0.4           # y: LO..LO+2, a range not from 0
 LO = R.choice([-2, -1, 1, 2])
 TRAP = R.random() < 0.75         # a trap spec (above) or a wild one
 RISK = 0.0 if TRAP else R.uniform(0.03, 0.3)   # how often a form that may fail is drawn
+# Indices held in cells of the index's own range (j0, j1 - 1, d[j0]),
+# written and then used in one body, loops: drawn apart (from a stream of
+# their own, so that a spec without them is the one the generator gave
+# before they were added: the seeds that find the reverted fixes stay).
+DYN = random.Random("dyn%d" % seed).random() < 0.35
 locals_made = [0]
 
 xs = ["x%d" % k for k in range(NX)]
@@ -97,6 +105,10 @@ def index(params):
         return R.choice(["i0", "c[i0]", X(), "c[%s]" % X()])
     choices = [lambda: str(R.randrange(N)), lambda: "c[%d] %% N" % R.randrange(N),
                lambda: "i0 % N", lambda: "c[i0 % N] % N", lambda: "%s %% N" % X()]
+    if DYN:  # held in one cell of the index's own range (the checker resolves
+        # the element in the state at hand), shifted, nested
+        choices += [lambda: "j0", lambda: "j0", lambda: "j1 - 1", lambda: "d[j0]",
+                    lambda: "d[%d]" % R.randrange(N)]
     if "q" in params:
         choices += [lambda: "q", lambda: "(q + 1) % N", lambda: "c[q] % N", lambda: "q"]
     return R.choice(choices)()
@@ -140,6 +152,10 @@ def key(params):
          lambda: "i0 %s %d" % (R.choice(["==", "<", ">="]), R.randint(0, N)),
          lambda: "a[%d] %s %s" % (R.randrange(N), R.choice(["==", ">"]), lit()),
          lambda: "b0", lambda: "!b0"]
+    if DYN:
+        c += [lambda: "j0 %s %d" % (R.choice(["==", "!=", "<", ">"]), R.randrange(N)),
+              lambda: "d[%d] == %d" % (R.randrange(N), R.randrange(N)),
+              lambda: "j1 %s %d" % (R.choice(["==", "<=", ">"]), R.randint(1, N))]
     if ENUM:
         c.append(lambda: "e %s %s" % (R.choice(["==", "!=", "<", ">="]), R.choice(members)))
     if REC:
@@ -235,6 +251,11 @@ def assign(params):
     if t < 0.64:
         return "i0 = %s;" % R.choice([str(R.randint(0, N - 1 + risk())),
                                       "(i0 + 1) %% %d" % (N + risk()), "c[%d]" % R.randrange(N)])
+    if DYN and t < 0.67:
+        return R.choice(["j0 = %d;" % R.randrange(N), "j0 = (j0 + 1) % N;", "j0 = d[j0];",
+                         "d[%s] = (d[%s] + 1) %% N;" % (index(params), index(params)),
+                         "d[j0] = %d;" % R.randrange(N), "j1 = %d;" % R.randint(1, N),
+                         "j1 = j0 + 1;"])
     if t < 0.7:
         return "%s = %d;" % (R.choice(fs), R.randint(0, 1))
     if t < 0.75:
@@ -263,8 +284,16 @@ def stmts(params, depth=0):
             if R.random() < 0.6:
                 s += " else { %s }" % " ".join(stmts(params, depth + 1))
             out.append(s)
-        elif t < 0.9 and not TRAP:
+        elif t < (0.85 if DYN else 0.9) and not TRAP:
             out.append("assert %s;" % bool_expr(params, 1))
+        elif DYN and t < 0.9:
+            out.append(R.choice([
+                "j0 = %s; a[j0] = %s;" % (R.choice(["(j0 + 1) % N", "d[j0]", str(R.randrange(N))]),
+                                          lit()),
+                "%s = a[j0]; j0 = %s;" % (X(), R.choice(["(j0 + 1) % N", "d[0]"])),
+                "for k: 0..N-1 { if a[k] %s %s { a[k] = %s; } }" % (R.choice(["==", ">"]), lit(),
+                                                                    lit()),
+                "for k: 0..N-1 { d[k] = (d[k] + %d) %% N; }" % R.randint(0, 1)]))
         else:
             locals_made[0] += 1
             v = "l%d" % locals_made[0]
@@ -277,6 +306,8 @@ out += ["var %s: 0..K;" % x for x in xs]
 out += ["var %s: 0..1;" % f for f in fs]
 out += ["var b0: bool;", "var a: [0..N-1] 0..K;", "var c: [0..N-1] 0..N;",
         "var i0: 0..N;"]
+if DYN:
+    out += ["var j0: 0..N-1;", "var j1: 1..N;", "var d: [0..N-1] 0..N-1;"]
 if ENUM:
     out.append("var e: enum { %s };" % ", ".join(members))
 if OPT:
@@ -331,7 +362,8 @@ def trap_guard():
         out.append("var hg%d: bool;" % g)
         k1, hide = "!hg%d" % g, "hg%d = true;" % g
     # The conjunct that may fail, and its mover.
-    m = R.choice(["idx", "idx", "nested", "div", "mod", "opt" if OPT else "idx", "param"])
+    m = R.choice(["idx", "idx", "nested", "div", "mod", "opt" if OPT else "idx", "param"]
+                 + (["dyn", "head"] if DYN else []))
     if m == "idx":
         out.append("var mg%d: 0..N;" % g)
         risky_ = "a[mg%d] %s %s" % (g, R.choice([">", "==", "!="]), lit())
@@ -343,6 +375,14 @@ def trap_guard():
     elif m == "nested":
         risky_ = "a[c[%d]] %s %s" % (R.randrange(N), R.choice([">", "<="]), lit())
         move = "c[%d] = N;" % R.randrange(N) if R.random() < 0.5 else "c[i0 % N] = N;"
+    elif m == "dyn":             # c[j0] may hold N
+        risky_ = "a[c[j0]] %s %s" % (R.choice([">", "<="]), lit())
+        move = R.choice(["c[j0] = N;", "c[%d] = N;" % R.randrange(N)])
+    elif m == "head":            # head() of an empty queue fails
+        out.append("var qg%d: queue<0..N-1, 2>;" % g)
+        inits.append("qg%d.push(%d);" % (g, R.randrange(N)))
+        risky_ = "qg%d.head() %s %d" % (g, R.choice(["==", "!="]), R.randrange(N))
+        move = "qg%d.clear();" % g
     elif m == "div":
         out.append("var mg%d: 0..2;" % g)
         risky_ = "%s / (1 - mg%d) %s %s" % (R.choice(xs + ["a[0]", "2"]), g,
@@ -384,8 +424,10 @@ def trap_guard():
         if t < 0.3:
             slip.append(s)
         else:
-            cell = s.split(" =")[0]
-            once = "%s != %s" % (cell, s.split("= ")[1].rstrip(";"))
+            if " = " in s:
+                once = "%s != %s" % tuple(s.rstrip(";").split(" = "))
+            else:                # qg.clear();
+                once = "!%s.empty()" % s.split(".")[0]
             traps.append("action %sg%d_%d when %s { %s }" % (
                 "mv" if s == move else "hd", g, len(traps),
                 once if t < 0.75 else init_key(), s))
