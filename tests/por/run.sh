@@ -41,7 +41,8 @@
 # code: a genuine run); the same counts at --threads 1 and 2, and with
 # symmetry; liveness refused. Then the default (--por auto): on where it
 # fits, with fewer states than --por off on specs/german.mc, off with the
-# reason elsewhere.
+# reason elsewhere. Last, tests/por/fuzz.py on seeds of random_spec.py (the
+# block at the end).
 set -uo pipefail   # no -e: a failing check is counted, not fatal
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
