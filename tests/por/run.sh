@@ -567,6 +567,17 @@ fi
 # read as its guard), seeds 70 and 155.
 # POR_FUZZ_SEEDS (e.g. 1-3000) runs others. Every failing seed is a FAIL;
 # the spec is kept under $POR_FUZZ_KEEP (default /tmp/mcgen-porfuzz-failed).
+# mcgen --deps on an action whose parameter is a range written in place (no
+# state variable's type): two bindings, two rules (it counted none and wrote
+# past its tables, a segfault on most random specs).
+printf 'model range_param;\nvar x: 0..1;\naction put(q: 0..1) { x = q; }\n' >"$work/rp.mc"
+if "$mcgen" --deps "$work/rp.mc" >"$work/rp.txt" 2>&1 &&
+   [ "$(head -1 "$work/rp.txt")" = "1 cells, 2 rules, 1 processes" ]; then
+  pass deps-range-param
+else
+  fail deps-range-param "$(head -c 300 "$work/rp.txt" | tr '\n' '|')"
+fi
+
 fuzz_seeds=${POR_FUZZ_SEEDS:-1-300}
 fuzz_keep=${POR_FUZZ_KEEP:-${TMPDIR:-/tmp}/mcgen-porfuzz-failed}
 if command -v python3 >/dev/null; then
