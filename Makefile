@@ -242,7 +242,9 @@ e2e-tests: all asan-runtime
 # Partial-order reduction: mcgen --deps against hand-derived tables, then
 # the checker's --por against --por off (tests/por/run.sh): the specs, and
 # the BEEM instances up to 10^5 states (make conformance: from there up to
-# LIMIT); and the default (--por auto): on where it fits, off with a reason.
+# LIMIT); and the default (--por auto): on where it fits, off with a reason;
+# then random specs with planted traps, seeds 1-300 (tests/por/fuzz.py;
+# POR_FUZZ_SEEDS=A-B for others).
 por-tests: all
 	tests/por/run.sh $(B)
 

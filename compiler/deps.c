@@ -525,7 +525,14 @@ static int process_param(Decl *d) {
 }
 
 static int64_t param_card(Binder *b) {
-  return b->in_expr ? element_space(R(b->in_expr->ty)->base) : R(b->type)->card;
+  if (b->in_expr)
+    return element_space(R(b->in_expr->ty)->base);
+  // A range written in place (`q: 0..N-1`) is no state variable's type:
+  // the emitter lays it out on demand, and mcgen --deps gets here first
+  // (its card still 0, the bindings were counted as none and then
+  // enumerated past the tables' end).
+  layout_of(b->type, b->name);
+  return R(b->type)->card;
 }
 
 static Type *param_type(Binder *b) { return b->in_expr ? R(b->in_expr->ty)->base : R(b->type); }
