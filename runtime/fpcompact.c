@@ -502,12 +502,12 @@ static McrtFpResult probe_locked(McrtFpSet *t, uint64_t h, uint64_t rem, bool ad
     set_bit(t, p, END);
   }
   set_bit(t, h, V);
-  atomic_fetch_add_explicit(&t->count, 1, memory_order_relaxed);
   return MCRT_FP_NEW;
 }
 
 // MCRT_FP_OLD if fp is in the set; else MCRT_FP_NEW, having inserted it when
-// `add`; MCRT_FP_FULL if its cluster would run off the overflow area.
+// `add` (the caller counts it); MCRT_FP_FULL if its cluster would run off the
+// overflow area.
 McrtFpResult mcrt_fpc_probe(McrtFpSet *set, uint64_t fp, bool add) {
   uint64_t h = mcrt_fpc_home(set, fp);
   uint64_t rem = fp - h * set->divisor;

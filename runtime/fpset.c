@@ -179,7 +179,6 @@ static McrtFpResult insert64(McrtFpSet *set, uint64_t fp, uint64_t *slot) {
     if (v == 0) {
       if (atomic_compare_exchange_strong_explicit(&s[i], &v, fp, memory_order_relaxed,
                                                   memory_order_relaxed)) {
-        atomic_fetch_add_explicit(&set->count, 1, memory_order_relaxed);
         return MCRT_FP_NEW;
       }
       if (v == fp) // another thread inserted it just now
@@ -205,7 +204,6 @@ static McrtFpResult insert128(McrtFpSet *set, McrtFp fp, uint64_t *slot) {
       if (atomic_compare_exchange_strong_explicit(&s[2 * i], &v, fp.hi, memory_order_relaxed,
                                                   memory_order_relaxed)) {
         atomic_store_explicit(&s[2 * i + 1], fp.lo, memory_order_release);
-        atomic_fetch_add_explicit(&set->count, 1, memory_order_relaxed);
         return MCRT_FP_NEW;
       }
     }
@@ -215,11 +213,31 @@ static McrtFpResult insert128(McrtFpSet *set, McrtFp fp, uint64_t *slot) {
   return MCRT_FP_FULL;
 }
 
-McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
+// Counts r if new: in *tally when given, else in the set's count.
+static McrtFpResult counted(McrtFpSet *set, McrtFpResult r, uint64_t *tally) {
+  if (r == MCRT_FP_NEW) {
+    if (tally)
+      ++*tally;
+    else
+      atomic_fetch_add_explicit(&set->count, 1, memory_order_relaxed);
+  }
+  return r;
+}
+
+McrtFpResult mcrt_fpset_insert_tally(McrtFpSet *set, McrtFp fp, uint64_t *tally) {
   if (set->rem_bits)
-    return mcrt_fpc_probe(set, fp.hi, true);
+    return counted(set, mcrt_fpc_probe(set, fp.hi, true), tally);
   uint64_t slot;
-  return set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot);
+  return counted(set, set->words == 1 ? insert64(set, fp.hi, &slot) : insert128(set, fp, &slot),
+                 tally);
+}
+
+McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp) {
+  return mcrt_fpset_insert_tally(set, fp, NULL);
+}
+
+void mcrt_fpset_add_count(McrtFpSet *set, uint64_t n) {
+  atomic_fetch_add_explicit(&set->count, n, memory_order_relaxed);
 }
 
 // Id mode of 64-bit fingerprints: word 0 the fingerprint, word 1 the id.
@@ -232,7 +250,6 @@ static McrtFpResult insert_with_id(McrtFpSet *set, uint64_t fp, uint32_t id, uin
     if (v == 0 && atomic_compare_exchange_strong_explicit(&s[2 * i], &v, fp, memory_order_relaxed,
                                                           memory_order_relaxed)) {
       atomic_store_explicit(&s[2 * i + 1], id, memory_order_release);
-      atomic_fetch_add_explicit(&set->count, 1, memory_order_relaxed);
       return MCRT_FP_NEW;
     }
     if (v == fp) {
@@ -244,20 +261,20 @@ static McrtFpResult insert_with_id(McrtFpSet *set, uint64_t fp, uint32_t id, uin
 }
 
 McrtFpResult mcrt_fpset_insert_id_slot(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id,
-                                       uint64_t *slot) {
+                                       uint64_t *slot, uint64_t *tally) {
   if (set->id_words)
-    return insert_with_id(set, fp.hi, id, old_id, slot);
+    return counted(set, insert_with_id(set, fp.hi, id, old_id, slot), tally);
   McrtFpResult r = set->words == 1 ? insert64(set, fp.hi, slot) : insert128(set, fp, slot);
   if (r == MCRT_FP_NEW)
     set->ids[*slot] = id;
   else if (r == MCRT_FP_OLD)
     *old_id = set->ids[*slot];
-  return r;
+  return counted(set, r, tally);
 }
 
 McrtFpResult mcrt_fpset_insert_id(McrtFpSet *set, McrtFp fp, uint32_t id, uint32_t *old_id) {
   uint64_t slot = 0;
-  return mcrt_fpset_insert_id_slot(set, fp, id, old_id, &slot);
+  return mcrt_fpset_insert_id_slot(set, fp, id, old_id, &slot, NULL);
 }
 
 void mcrt_fpset_put_id_at(McrtFpSet *set, uint64_t slot, uint32_t id) {

@@ -162,8 +162,9 @@ typedef struct Slot {
 
 typedef struct Threads Threads;
 
+// On cache lines of its own (see line_calloc).
 typedef struct Worker {
-  McrtCtx ctx; // its own error slot and symmetry scratch; emit = worker_emit
+  _Alignas(MCRT_LINE) McrtCtx ctx; // its own error slot and symmetry scratch; emit = worker_emit
   Threads *T;
   uint32_t index;
   pthread_t thread;
@@ -177,6 +178,7 @@ typedef struct Worker {
   uint32_t nerrs, errs_cap;
   uint64_t slot; // the state being expanded
   bool oom;      // an allocation failed
+  uint64_t tally; // the new states it inserted in this phase (see mcrt_fpset_insert_tally)
   // The candidates (successors to insert) by owning thread: own[t] lists
   // their indices in succ, in key order; pos: the insert phase's merge.
   uint32_t **own;
@@ -286,6 +288,22 @@ struct Threads {
   size_t peak_buffers; // the most buffer_bytes() were (printed with the waits)
 };
 
+// n zeroed elements of size bytes on cache lines no other allocation shares:
+// what a thread writes at every successor (its Worker, its counters, its
+// ring) must not share a line with what another thread reads or writes, or
+// the line moves between their cores at each write. (The one such line
+// measured to matter was the set's count: see mcrt_fpset_insert_tally.
+// These cost a line at most each.) Freed with free().
+static void *line_calloc(size_t n, size_t size) {
+  if (n && size > SIZE_MAX / n)
+    return NULL;
+  size_t bytes = (n * size + MCRT_LINE - 1) / MCRT_LINE * MCRT_LINE;
+  void *p = aligned_alloc(MCRT_LINE, bytes ? bytes : MCRT_LINE);
+  if (p)
+    memset(p, 0, bytes);
+  return p;
+}
+
 static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
   if (need <= *cap)
     return true;
@@ -333,7 +351,7 @@ static void resolve(Worker *w, const Ring *r, const uint8_t *st) {
   Threads *T = w->T;
   w->ntrans++;
   w->fired[r->action]++;
-  McrtFpResult res = mcrt_fpset_insert(&T->ctx->set, r->fp);
+  McrtFpResult res = mcrt_fpset_insert_tally(&T->ctx->set, r->fp, &w->tally);
   if (res == MCRT_FP_OLD)
     return;
   if (res == MCRT_FP_FULL) { // the serial commit grows the set and inserts it
@@ -580,8 +598,9 @@ static void insert_one(Worker *w, Worker *src, Succ *e) {
   e->p.to = MCRT_ID_PENDING;
   McrtFpSet *set = &T->ctx->set;
   McrtFpResult r = T->ctx->live ? mcrt_fpset_insert_id_slot(set, e->p.fp, MCRT_ID_PENDING, &e->p.to,
-                                                            &src->extra[e - src->succ].slot)
-                                : mcrt_fpset_insert(set, e->p.fp);
+                                                            &src->extra[e - src->succ].slot,
+                                                            &w->tally)
+                                : mcrt_fpset_insert_tally(set, e->p.fp, &w->tally);
   if (r == MCRT_FP_FULL)
     return; // the commit grows the set and inserts it
   e->p.lookup = r == MCRT_FP_NEW ? MCRT_LOOKUP_NEW : MCRT_LOOKUP_OLD;
@@ -711,11 +730,15 @@ static void grow_phase(Worker *w) {
 }
 
 static void run_phase(Worker *w) {
-  if (w->T->phase == PHASE_EXPAND)
-    expand_phase(w);
-  else if (w->T->phase == PHASE_INSERT)
-    insert_phase(w);
-  else if (w->T->phase == PHASE_TALLY)
+  if (w->T->phase == PHASE_EXPAND || w->T->phase == PHASE_INSERT) {
+    if (w->T->phase == PHASE_EXPAND)
+      expand_phase(w);
+    else
+      insert_phase(w);
+    // The set's count is right again when the phase ends (its barrier).
+    mcrt_fpset_add_count(&w->T->ctx->set, w->tally);
+    w->tally = 0;
+  } else if (w->T->phase == PHASE_TALLY)
     tally_phase(w);
   else if (w->T->phase == PHASE_WRITE)
     write_phase(w);
@@ -873,7 +896,7 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->parallel_commit = T->precheck && !ctx->net && !ctx->por && !m->is_accepting &&
                        !ctx->log.disk && !ctx->queue.disk &&
                        (!ctx->live || ctx->live->g.bits_bytes <= sizeof(uint64_t));
-  T->w = calloc(n, sizeof *T->w);
+  T->w = line_calloc(n, sizeof *T->w);
   T->stash = calloc(n, sizeof *T->stash);
   if (!T->w || !T->stash || !window_room(T, window_size(T)))
     return false;
@@ -894,11 +917,11 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
     w->own_len = calloc(n, sizeof *w->own_len);
     w->own_cap = calloc(n, sizeof *w->own_cap);
     w->pos = calloc(n, sizeof *w->pos);
-    w->fired = calloc(m->nactions + 1, sizeof *w->fired);
-    w->bound_fired = calloc(m->nactions + 1, sizeof *w->bound_fired);
+    w->fired = line_calloc(m->nactions + 1, sizeof *w->fired);
+    w->bound_fired = line_calloc(m->nactions + 1, sizeof *w->bound_fired);
     if (!w->own || !w->own_len || !w->own_cap || !w->pos || !w->fired || !w->bound_fired)
       return false;
-    if (T->free_order && !(w->ring_states = calloc(MCRT_BATCH, T->stride)))
+    if (T->free_order && !(w->ring_states = line_calloc(MCRT_BATCH, T->stride)))
       return false;
     if (ctx->sym)
       wc->sym = mcrt_sym_new(m, ctx->opt->sym_method);

@@ -1,5 +1,6 @@
 // Unit tests of the fingerprint set (runtime/fpset.c).
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 
@@ -222,10 +223,10 @@ static void pending_run(unsigned bits) {
   uint64_t n = 500, slot[500];
   for (uint64_t i = 0; i < n; i++) {
     uint32_t old = 0;
-    cr_assert_eq(mcrt_fpset_insert_id_slot(&s, fp_of(i, bits), MCRT_ID_PENDING, &old, &slot[i]),
+    cr_assert_eq(mcrt_fpset_insert_id_slot(&s, fp_of(i, bits), MCRT_ID_PENDING, &old, &slot[i], NULL),
                  MCRT_FP_NEW);
     uint64_t again = UINT64_MAX;
-    cr_assert_eq(mcrt_fpset_insert_id_slot(&s, fp_of(i, bits), 7, &old, &again), MCRT_FP_OLD);
+    cr_assert_eq(mcrt_fpset_insert_id_slot(&s, fp_of(i, bits), 7, &old, &again, NULL), MCRT_FP_OLD);
     cr_assert_eq(old, MCRT_ID_PENDING);
     cr_assert_eq(again, slot[i]);
   }
@@ -252,6 +253,74 @@ static void pending_run(unsigned bits) {
 
 Test(fpset, pending_ids_64) { pending_run(64); }
 Test(fpset, pending_ids_128) { pending_run(128); }
+
+// Tallies (threads.c): a new fingerprint inserted with a tally is counted
+// there and not in the set's count until mcrt_fpset_add_count; threads
+// racing over overlapping fingerprints tally each one exactly once among
+// them, in every layout and through every insertion function.
+typedef struct TallyJob {
+  McrtFpSet *set;
+  unsigned bits;
+  int kind; // 0 insert_tally, 1 insert_id_slot
+  uint64_t first, n, tally;
+} TallyJob;
+
+static McrtFpResult tally_insert(McrtFpSet *set, int kind, McrtFp fp, uint64_t *tally) {
+  if (kind == 0)
+    return mcrt_fpset_insert_tally(set, fp, tally);
+  uint32_t old;
+  uint64_t slot;
+  return mcrt_fpset_insert_id_slot(set, fp, MCRT_ID_PENDING, &old, &slot, tally);
+}
+
+static void *tally_job(void *arg) {
+  TallyJob *j = arg;
+  for (uint64_t i = j->first; i < j->first + j->n; i++)
+    if (tally_insert(j->set, j->kind, fp_of(i, j->bits), &j->tally) == MCRT_FP_FULL)
+      return NULL; // (the test sizes the set so that it never is)
+  return j;
+}
+
+static void tally_run(unsigned bits, bool compact, int kind) {
+  McrtFpSet s;
+  uint64_t n = 200000; // each of 4 threads inserts [k n/2, k n/2 + n): 2.5 n distinct
+  cr_assert(compact ? mcrt_fpset_init_compact(&s, 4 * n) : mcrt_fpset_init(&s, bits, 4 * n));
+  if (kind == 1)
+    cr_assert(mcrt_fpset_enable_ids(&s));
+  s.shared = true; // (the compact layout's region locks)
+  uint64_t t0 = 0;
+  cr_assert_eq(tally_insert(&s, kind, fp_of(0, bits), &t0), MCRT_FP_NEW);
+  cr_assert_eq(t0, 1);
+  cr_assert_eq(mcrt_fpset_count(&s), 0);
+  cr_assert_eq(tally_insert(&s, kind, fp_of(0, bits), &t0), MCRT_FP_OLD);
+  cr_assert_eq(t0, 1);
+  mcrt_fpset_add_count(&s, t0);
+  cr_assert_eq(mcrt_fpset_count(&s), 1);
+  TallyJob jobs[4];
+  pthread_t th[4];
+  for (int k = 0; k < 4; k++) {
+    jobs[k] = (TallyJob){&s, bits, kind, (uint64_t)k * n / 2, n, 0};
+    cr_assert_eq(pthread_create(&th[k], NULL, tally_job, &jobs[k]), 0);
+  }
+  uint64_t total = 0;
+  for (int k = 0; k < 4; k++) {
+    void *done;
+    pthread_join(th[k], &done);
+    cr_assert_not_null(done, "the set was full");
+    total += jobs[k].tally;
+  }
+  cr_assert_eq(mcrt_fpset_count(&s), 1, "a tallied insertion reached the set's count");
+  cr_assert_eq(total, 5 * n / 2 - 1, "%" PRIu64 " new among the threads", total);
+  mcrt_fpset_add_count(&s, total);
+  cr_assert_eq(mcrt_fpset_count(&s), 5 * n / 2);
+  mcrt_fpset_free(&s);
+}
+
+Test(fpset, tally_threads_64) { tally_run(64, false, 0); }
+Test(fpset, tally_threads_128) { tally_run(128, false, 0); }
+Test(fpset, tally_threads_compact) { tally_run(64, true, 0); }
+Test(fpset, tally_threads_ids_64) { tally_run(64, false, 1); }
+Test(fpset, tally_threads_ids_128) { tally_run(128, false, 1); }
 
 // True when the table's entries, read in slot order, have increasing
 // fingerprints (non-decreasing high words at 128 bits).
