@@ -42,7 +42,7 @@ RUNTIME_TSAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/tsan/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench bench-compile bench-mpi mpi-tests clean conformance conformance-tests docs-tests debug-tests \
+        asan-runtime bench bench-compile bench-mpi bench-por bench-threads mpi-tests clean conformance conformance-tests docs-tests debug-tests \
         layers-tests pnml-tests petri-tests threads-tests disk-tests \
         install uninstall install-tests extern-tests scenario-tests odpor-tests matrix-tests
 
@@ -293,6 +293,17 @@ bench: all
 # MPI: states/s with 2 ranks against 1, bytes sent per state (bench/mpi.sh).
 bench-mpi: all
 	bench/mpi.sh
+
+# Partial-order reduction against SPIN's on BEEM: the small instances, then
+# the large ones (bench/por.sh).
+bench-por: all
+	bench/por.sh --repeat 2
+	bench/por.sh --repeat 2 --large
+
+# States per second with 2 threads against 1, both orders (bench/threads.sh).
+bench-threads: all
+	bench/threads.sh --repeat 3 --order free
+	bench/threads.sh --repeat 3 --order fixed
 
 # Compile times of the largest BEEM models and specs; BEFORE=/other/mcgen
 # builds each with that mcgen too and prints the ratios.

@@ -7,7 +7,7 @@
 # counts it, one thread); SPIN compiles BEEM's own Promela translation
 # promela/NAME.pm (`spin -a`, then pan built with PAN_CFLAGS of bench/lib.sh,
 # the flags SPIN's manual gives for a safety search, with its default
-# partial-order reduction) and runs `pan -E -n -m1000000 -w22` (no
+# partial-order reduction) and runs `pan -E -n -m1000000 -wW` (no
 # invalid-end-state check, as --no-deadlock); a second pan built with
 # -DNOREDUCE gives pan's count without its reduction. The table gives
 # mcgen's states without and with reduction, pan's "states, stored" with and
@@ -22,7 +22,12 @@
 # at.1, fischer.1 and leader_filters.1, nine where the counts compare the
 # reductions alone.
 #
-# Usage: bench/por.sh [--repeat N] [--timeout SECONDS] [NAME...]
+# pan's hash table has 2^W slots, W the bits of twice mcgen's count without
+# reduction, at least 22 (a table too small for the state space slows pan).
+# --large runs the second list: eleven instances of 10^5 to 2*10^6 states
+# (pan's start-up is a small part of their time).
+#
+# Usage: bench/por.sh [--repeat N] [--timeout SECONDS] [--large] [NAME...]
 #   MCGEN=/other/build/mcgen; BEEM_DIR overrides the suite
 #   (default: tools/beem-dir, shared/suites/beem beside the repo root or a parent).
 # Outputs in bench/out/por/ (por.md, logs, binaries).
@@ -31,6 +36,8 @@ set -euo pipefail
 default_instances="peterson.1 mcs.1 protocols.2 at.1 lamport.1 anderson.1 phils.1
 leader_filters.1 fischer.1 bopdp.1 driving_phils.1 brp.1 phils.2 phils.3 fischer.2 at.2
 elevator2.1"
+large_instances="phils.4 mcs.3 protocols.4 bopdp.3 brp.3 lamport.5 peterson.4 at.3 fischer.4
+leader_filters.5 reader_writer.3"
 
 repeat=1
 timeout_s=300
@@ -39,7 +46,8 @@ while [ $# -gt 0 ]; do
   case $1 in
     --repeat) repeat=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
-    -h | --help) sed -n '2,29s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    --large) read -r -a names <<<"$(echo $large_instances)"; shift ;;
+    -h | --help) sed -n '2,34s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) names+=("$1"); shift ;;
   esac
 done
@@ -82,9 +90,11 @@ for n in "${names[@]}"; do
   off_cpu=$best_cpu off_states=$(mc_states "$dir/off.out")
   measure "$dir" on "$dir/checker" --por on --no-deadlock --progress 0 --threads 1
   on_cpu=$best_cpu on_states=$(mc_states "$dir/on.out")
-  measure "$dir" pan "$dir/pan" -E -n -m1000000 -w22
+  w=22
+  while [ -n "${off_states:-}" ] && [ $((1 << w)) -lt $((2 * off_states)) ]; do w=$((w + 1)); done
+  measure "$dir" pan "$dir/pan" -E -n -m1000000 -w$w
   pan_cpu=$best_cpu pan_st=$(pan_states "$dir/pan.out")
-  "$dir/pan_noreduce" -E -n -m1000000 -w22 >"$dir/pan_noreduce.out" 2>&1 || true
+  "$dir/pan_noreduce" -E -n -m1000000 -w$w >"$dir/pan_noreduce.out" 2>&1 || true
   pan_nr=$(pan_states "$dir/pan_noreduce.out")
   echo "| $n | $(commas "${off_states:-?}") | $(commas "${on_states:-?}") | $(commas "${pan_nr:-?}") | $(commas "${pan_st:-?}") | $(div "${on_states:-x}" "${pan_st:-x}") | $(div "${off_states:-x}" "${on_states:-x}") / $(div "${pan_nr:-x}" "${pan_st:-x}") | ${off_cpu:-?} / ${on_cpu:-?} / ${pan_cpu:-?} |" >>"$out/por.md"
 done
