@@ -508,8 +508,8 @@ typedef struct McrtViolation {
 // A successor waiting in the batch (see search.c).
 #ifndef MCRT_BATCH
 #define MCRT_BATCH 16
-#define MCRT_LINE 64 // bytes in a cache line (memory that threads write apart is kept this far apart)
 #endif
+#define MCRT_LINE 64 // bytes in a cache line (memory that threads write apart is kept this far apart)
 // What is known of a successor's fingerprint before it is taken.
 typedef enum {
   MCRT_LOOKUP_INSERT, // nothing: insert it now
