@@ -172,7 +172,8 @@ test: test-deps
 unit-tests: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; \
 	  case $$t in */compiler/*) ASAN_OPTIONS=detect_leaks=0 timeout -k 10 600 $$t;; \
-	  *) timeout -k 10 600 $$t;; esac || { echo "FAIL: $$t (exit $$?; 124: over 10 minutes)"; exit 1; }; done
+	  *) timeout -k 10 600 $$t;; esac || \
+	  { echo "FAIL: $$t (exit $$?; 124: over 10 minutes)"; exit 1; }; done
 
 # The runtime's files call each other only downwards through its layers
 # (docs/DESIGN.md), without cycles.

@@ -730,15 +730,11 @@ static void grow_phase(Worker *w) {
 }
 
 static void run_phase(Worker *w) {
-  if (w->T->phase == PHASE_EXPAND || w->T->phase == PHASE_INSERT) {
-    if (w->T->phase == PHASE_EXPAND)
-      expand_phase(w);
-    else
-      insert_phase(w);
-    // The set's count is right again when the phase ends (its barrier).
-    mcrt_fpset_add_count(&w->T->ctx->set, w->tally);
-    w->tally = 0;
-  } else if (w->T->phase == PHASE_TALLY)
+  if (w->T->phase == PHASE_EXPAND)
+    expand_phase(w);
+  else if (w->T->phase == PHASE_INSERT)
+    insert_phase(w);
+  else if (w->T->phase == PHASE_TALLY)
     tally_phase(w);
   else if (w->T->phase == PHASE_WRITE)
     write_phase(w);
@@ -746,6 +742,12 @@ static void run_phase(Worker *w) {
     fix_phase(w);
   else if (w->T->phase == PHASE_GROW)
     grow_phase(w);
+  // The new states the phase inserted (expand in free order, insert in
+  // fixed order) are in the set's count before its barrier.
+  if (w->tally) {
+    mcrt_fpset_add_count(&w->T->ctx->set, w->tally);
+    w->tally = 0;
+  }
 }
 
 static void *worker_main(void *arg) {
