@@ -16,6 +16,7 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   ctx->opt = opt;
   ctx->state_bytes = model->state_bytes;
   ctx->threads = 1;
+  ctx->free_from = MCRT_UNLIMITED; // (threads.c sets it; MPI's threads keep the fixed order)
   ctx->fp_bits = opt->fingerprint_bits;
   ctx->cur = calloc(1, model->state_bytes + MCRT_SLACK);
   ctx->pend_stride = model->state_bytes + MCRT_SLACK;

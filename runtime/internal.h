@@ -578,6 +578,10 @@ struct McrtCtx {
   size_t engine_bytes; // held by the engine besides the stores (accounted)
   uint32_t threads;    // that explored (1: the serial search)
   double phase_s[3];   // threads: wall time in the expand, insert, commit phases
+  // threads: the depth whose level was the first expanded in free order
+  // (0: free order throughout; MCRT_UNLIMITED: fixed order throughout; a
+  // retired --por's switch between: mcrt_por_retired)
+  uint64_t free_from;
 
   McrtError err;
   bool has_violation;
@@ -689,8 +693,16 @@ typedef struct McrtPorStats {
   uint64_t pruned;        // enabled rules left out, over all reduced expansions
   const char *futile;     // why the tables rule out any reduction (then nothing is tried)
   uint64_t skipped;       // full expansions that did not try the closures (sampling)
+  bool retired;           // --por auto: retired from retired_depth on (mcrt_por_retired)
+  uint64_t retired_depth;
 } McrtPorStats;
 McrtPorStats mcrt_por_stats(const McrtCtx *ctx);
+// --por auto: the reduction did not pay even at the largest sampling period
+// and is retired: every state from then on is expanded fully, as without
+// --por, and nothing is recorded for the proviso (a full expansion needs
+// none). The level where it retires depends only on the levels before, so
+// the graph is the same at every --threads N.
+bool mcrt_por_retired(const McrtCtx *ctx);
 // After the options are read: -1 to go on, else MCRT_EXIT_USAGE after a
 // message (no tables, a net, liveness, the MPI engine).
 int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err);

@@ -163,7 +163,15 @@ typedef struct McrtPorShared {
   _Atomic uint64_t level;
   _Atomic uint32_t period; // 0: no expansion of the level tries them
   uint32_t backoff;        // the period, doubled past the largest: whole levels skipped
-  _Atomic uint64_t level_tried, level_reduced, level_pruned, level_steps, skipped;
+  _Atomic uint64_t level_tried, level_reduced, level_pruned, level_steps;
+  _Atomic uint64_t skipped; // the workers' (McrtPor.skipped), added when they are freed
+  // --por auto (the default): the reduction is retired when even the
+  // levels tried at the largest period did not pay (sample_period): from
+  // the level `retired_depth` on, every state is expanded fully and nothing
+  // is recorded, and the threads leave fixed order (mcrt_por_retired).
+  bool may_retire;
+  _Atomic bool retired;
+  uint64_t retired_depth;
   // MCRT_POR_WHY=1 (a diagnosis, see why_report): why the tried expansions
   // that were not reduced were not, and (=2) which rules pulled the other
   // enabled ones into the closures that held them all.
@@ -202,6 +210,9 @@ struct McrtPor {
   uint32_t bound_fresh, bound_n, fresh_so_far; // the best candidate's new successors and
                                                // enabled rules (UINT32_MAX: none yet)
   uint8_t *age;       // per captured successor: 0 not looked up yet, 1 new, 2 old
+  // Expansions that did not try the closures (sampling), counted here, not
+  // in a counter every thread would write at each state.
+  uint64_t skipped;
 };
 
 // ---------------------------------------------------------------------------
@@ -469,6 +480,7 @@ McrtPor *mcrt_por_new(McrtCtx *ctx) {
   sh->proviso = !(no_proviso && !strcmp(no_proviso, "1"));
   const char *no_sampling = getenv("MCRT_POR_NO_SAMPLING");
   sh->sampling = !(no_sampling && !strcmp(no_sampling, "1"));
+  sh->may_retire = sh->sampling && ctx->opt->por_mode == MCRT_POR_AUTO;
   const char *why = getenv("MCRT_POR_WHY");
   sh->why = why ? atoi(why) : 0;
   if (sh->why >= 2 && sh->nrules <= 1024)
@@ -529,6 +541,9 @@ McrtPor *mcrt_por_worker(const McrtPor *main) {
 void mcrt_por_free(McrtPor *p) {
   if (!p)
     return;
+  // Its count goes to the run's (a worker's, for the report; the owner's,
+  // for why_report).
+  atomic_fetch_add_explicit(&p->sh->skipped, p->skipped, memory_order_relaxed);
   if (p->owner) {
     McrtPorShared *sh = p->sh;
     why_report(sh);
@@ -1142,8 +1157,13 @@ static uint32_t sample_period(McrtPorShared *sh, uint64_t depth) {
         sh->backoff = 1;
       else if (sh->backoff <= MCRT_POR_MAX_PERIOD)
         sh->backoff *= 2;
+      else if (sh->may_retire && !atomic_load_explicit(&sh->retired, memory_order_relaxed)) {
+        sh->retired_depth = depth;
+        atomic_store_explicit(&sh->retired, true, memory_order_relaxed);
+      }
     }
-    uint32_t period = sh->backoff <= MCRT_POR_MAX_PERIOD ? sh->backoff
+    uint32_t period = atomic_load_explicit(&sh->retired, memory_order_relaxed) ? 0
+                      : sh->backoff <= MCRT_POR_MAX_PERIOD                    ? sh->backoff
                       : depth % MCRT_POR_WAKE == 0   ? MCRT_POR_MAX_PERIOD
                                                      : 0;
     atomic_store_explicit(&sh->period, period, memory_order_relaxed);
@@ -1161,8 +1181,7 @@ McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
     return (McrtPorBatch){.plain = true};
   uint32_t period = sample_period(sh, sh->main->cur_depth);
   if (period != 1 && (!period || (XXH3_64bits(state, ctx->state_bytes) >> 58) % period)) {
-    atomic_fetch_add_explicit(&sh->skipped, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&sh->full, 1, memory_order_relaxed);
+    p->skipped++; // (a full expansion too: see mcrt_por_stats)
     return (McrtPorBatch){.plain = true};
   }
   bool (*saved)(McrtCtx *, const uint8_t *, uint32_t, uint64_t) = ctx->emit;
@@ -1203,11 +1222,17 @@ McrtPorStats mcrt_por_stats(const McrtCtx *ctx) {
   McrtPorShared *sh = ctx->por->sh;
   s.on = true;
   s.reduced = atomic_load(&sh->reduced);
-  s.full = atomic_load(&sh->full);
   s.pruned = atomic_load(&sh->pruned);
   s.futile = sh->futile;
-  s.skipped = atomic_load(&sh->skipped);
+  s.skipped = atomic_load(&sh->skipped) + ctx->por->skipped;
+  s.full = atomic_load(&sh->full) + s.skipped;
+  s.retired = atomic_load(&sh->retired);
+  s.retired_depth = sh->retired_depth;
   return s;
+}
+
+bool mcrt_por_retired(const McrtCtx *ctx) {
+  return ctx->por && atomic_load_explicit(&ctx->por->sh->retired, memory_order_relaxed);
 }
 
 const char *mcrt_por_unfit(const McrtModel *m, const McrtOptions *opt) {

@@ -891,6 +891,10 @@ static void print_por(FILE *f, const McrtCtx *ctx) {
     fprintf(f, "; %" PRIu64 " of the full expansions did not try the closures (sampled: they "
                "reduced rarely, or little for their cost)",
             s.skipped);
+  if (s.retired) // --por auto gave it up (por.c, sample_period)
+    fprintf(f, "; retired at depth %" PRIu64 " (the sampled closures had not paid even at "
+               "the largest period: every state from there on was expanded fully)",
+            s.retired_depth);
   if (por_reduced(&s))
     fputs(" (states and transitions above are the reduced graph's; --por off for the full "
           "graph)\n",
@@ -915,6 +919,8 @@ static void print_por_json(FILE *f, const McrtCtx *ctx) {
     fprintf(f, ", \"por_reduced_expansions\": %" PRIu64 ", \"por_full_expansions\": %" PRIu64
                ", \"por_pruned_rules\": %" PRIu64 ", \"por_skipped_expansions\": %" PRIu64,
             s.reduced, s.full, s.pruned, s.skipped);
+  if (s.on && s.retired)
+    fprintf(f, ", \"por_retired_depth\": %" PRIu64, s.retired_depth);
 }
 
 // The summary's symmetry line.
@@ -1049,9 +1055,16 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
             ctx->accepting, m->scenario ? "scenario '" : "the spec", m->scenario ? m->scenario : "",
             m->scenario ? "'" : "");
   fprintf(f, "time:          %.3f s, %.0f states/s", ctx->time_s, per_s);
-  if (ctx->threads > 1)
+  if (ctx->threads > 1) {
     fprintf(f, ", %u threads (expand %.3f s, insert %.3f s, commit %.3f s)", ctx->threads,
             ctx->phase_s[0], ctx->phase_s[1], ctx->phase_s[2]);
+    if (ctx->free_from == MCRT_UNLIMITED)
+      fputs(", fixed order", f);
+    else if (ctx->free_from == 0)
+      fputs(", free order", f);
+    else
+      fprintf(f, ", fixed order, free from depth %" PRIu64, ctx->free_from);
+  }
   fputc('\n', f);
   fputs("memory:        ", f);
   mcrt_fprint_bytes(f, (double)ctx->peak_bytes);
@@ -1236,9 +1249,13 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   if (c->more_json)
     c->more_json(f, ctx);
   fprintf(f, ", \"time_s\": %.6f, \"threads\": %u", ctx->time_s, ctx->threads);
-  if (ctx->threads > 1)
+  if (ctx->threads > 1) {
     fprintf(f, ", \"thread_phases_s\": {\"expand\": %.6f, \"insert\": %.6f, \"commit\": %.6f}",
             ctx->phase_s[0], ctx->phase_s[1], ctx->phase_s[2]);
+    fprintf(f, ", \"thread_order\": \"%s\"", ctx->free_from == MCRT_UNLIMITED ? "fixed" : "free");
+    if (ctx->free_from != MCRT_UNLIMITED && ctx->free_from > 0)
+      fprintf(f, ", \"thread_free_from_depth\": %" PRIu64, ctx->free_from);
+  }
   fprintf(f, ", \"memory_bytes\": %zu", (size_t)ctx->peak_bytes);
   print_disk_json(f, ctx); // --disk: disk bytes, RAM and disk bytes per state
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),

@@ -244,6 +244,7 @@ struct Threads {
   bool solo;          // this thread does the window's phases alone
   bool parallel_insert; // the insert phase runs
   bool free_order;      // --order free: the expand phase inserts (see "Free order" above)
+  bool por;             // the modes were chosen for --por at work (see choose_modes)
   bool direct;          // free order below the depth bound: the window's new states go
                         // straight to the threads' outputs (see "Free order" above)
   bool replay;          // the serial re-expansion of a direct window (see commit_replay)
@@ -866,6 +867,32 @@ static bool window_room(Threads *T, uint64_t n) {
   return true;
 }
 
+// The window's modes. Free order where no record depends on the ids' order
+// within a level beyond the log's own: not with liveness or the exports
+// (the edge table), nets and --por (their per-state records), accepting
+// states, --disk, checkpoints; nor under --max-steps, whose stop falls
+// inside a level (the states found by then depend on the order). Those run
+// in fixed order (docs/DESIGN.md). por: the reduction is at work (a retired
+// one is not: see mcrt_por_retired; the modes are chosen again then).
+static void choose_modes(Threads *T, bool por) {
+  const McrtCtx *ctx = T->ctx;
+  const McrtModel *m = ctx->model;
+  const McrtOptions *opt = ctx->opt;
+  T->free_order = opt->order_free && T->precheck && !ctx->live && !ctx->net && !por &&
+                  opt->max_steps == MCRT_UNLIMITED &&
+                  !m->is_accepting && !ctx->log.disk && !ctx->queue.disk && !opt->disk_dir &&
+                  !opt->checkpoint_dir && !opt->resume_dir && !opt->dot_file &&
+                  !opt->graph_file && !opt->tests_file;
+  T->parallel_insert = !T->free_order;
+  // What the serial steps do besides counting, logging and queueing needs
+  // them: a net's and --por's per-state records, the accepting states'
+  // count, --disk's files. Liveness's records are written in place (its
+  // property bits, evaluated with the invariants, in a word).
+  T->parallel_commit = T->precheck && !ctx->net && !por && !m->is_accepting &&
+                       !ctx->log.disk && !ctx->queue.disk &&
+                       (!ctx->live || ctx->live->g.bits_bytes <= sizeof(uint64_t));
+}
+
 // Sets up n threads (this one and n - 1 started, waiting at the barrier).
 // When the system refuses one, the search goes on with those it has. False:
 // out of memory.
@@ -879,25 +906,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->checks = T->precheck && (m->ninvariants > 0 || m->nreachables > 0 ||
                               (ctx->live && ctx->live->g.bits_bytes));
   T->extra = T->checks || ctx->live;
-  // Free order where no record depends on the ids' order within a level
-  // beyond the log's own: not with liveness or the exports (the edge
-  // table), nets and --por (their per-state records), accepting states,
-  // --disk, checkpoints; nor under --max-steps, whose stop falls inside a
-  // level (the states found by then depend on the order). Those run in
-  // fixed order (docs/DESIGN.md).
-  T->free_order = opt->order_free && T->precheck && !ctx->live && !ctx->net && !ctx->por &&
-                  opt->max_steps == MCRT_UNLIMITED &&
-                  !m->is_accepting && !ctx->log.disk && !ctx->queue.disk && !opt->disk_dir &&
-                  !opt->checkpoint_dir && !opt->resume_dir && !opt->dot_file &&
-                  !opt->graph_file && !opt->tests_file;
-  T->parallel_insert = !T->free_order;
-  // What the serial steps do besides counting, logging and queueing needs
-  // them: a net's and --por's per-state records, the accepting states'
-  // count, --disk's files. Liveness's records are written in place (its
-  // property bits, evaluated with the invariants, in a word).
-  T->parallel_commit = T->precheck && !ctx->net && !ctx->por && !m->is_accepting &&
-                       !ctx->log.disk && !ctx->queue.disk &&
-                       (!ctx->live || ctx->live->g.bits_bytes <= sizeof(uint64_t));
+  T->por = ctx->por != NULL;
+  choose_modes(T, T->por);
   T->w = line_calloc(n, sizeof *T->w);
   T->stash = calloc(n, sizeof *T->stash);
   if (!T->w || !T->stash || !window_room(T, window_size(T)))
@@ -923,8 +933,9 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
     w->bound_fired = line_calloc(m->nactions + 1, sizeof *w->bound_fired);
     if (!w->own || !w->own_len || !w->own_cap || !w->pos || !w->fired || !w->bound_fired)
       return false;
-    if (T->free_order && !(w->ring_states = line_calloc(MCRT_BATCH, T->stride)))
-      return false;
+    if ((T->free_order || (ctx->por && opt->order_free)) &&
+        !(w->ring_states = line_calloc(MCRT_BATCH, T->stride)))
+      return false; // (--por auto may retire: see mcrt_threads_search)
     if (ctx->sym)
       wc->sym = mcrt_sym_new(m, ctx->opt->sym_method);
     if (ctx->por && !(wc->por = mcrt_por_worker(ctx->por)))
@@ -1494,6 +1505,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
   Threads T;
   bool ok = start(&T, ctx, n);
   ctx->threads = T.n;
+  ctx->free_from = T.free_order ? 0 : MCRT_UNLIMITED;
   uint64_t level_end = ctx->states, popped = 0;
   mcrt_checkpoint_position(ctx, &popped, &level_end); // --resume
   while (ok && !ctx->stop) {
@@ -1509,6 +1521,17 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
         break;
       ctx->cur_depth++;
       level_end = ctx->states;
+      // --por auto retired the reduction while the level before was
+      // expanded: from there on every state is expanded fully and --por
+      // keeps no record, so the modes become those of a run without it
+      // (free order, the parallel commit), with the same counts as at one
+      // thread (mcrt_por_retired).
+      if (T.por && mcrt_por_retired(ctx)) {
+        T.por = false;
+        choose_modes(&T, false);
+        if (T.free_order)
+          ctx->free_from = ctx->cur_depth;
+      }
     }
     uint64_t most = window_size(&T);
     if (!window_room(&T, most))

@@ -296,6 +296,37 @@ else
   fail costly-build "$(head -c 300 "$work/err" | tr '\n' '|')"
 fi
 
+# The default retires a reduction that does not pay even at the largest
+# sampling period (costly.mc: the closures cost far more than they cut):
+# the summary and the report say at which depth; the graph and that depth
+# are the same at --threads 1, 2 and 4, and the threads run free order from
+# there (the report's thread_order, thread_free_from_depth); --por on, as
+# asked, never retires.
+if [ -x "$work/costly" ]; then
+  for t in 1 2 4; do
+    "$work/costly" --progress 0 --no-deadlock --threads $t --report "$work/r$t.json" \
+      >"$work/r$t.txt" 2>&1
+  done
+  ret=$(jq -c '[.states, .transitions, .depth, .por_reduced_expansions, .por_retired_depth]' \
+    "$work/r1.json" 2>&1)
+  depth=$(jq .por_retired_depth "$work/r1.json" 2>/dev/null)
+  on_ret=$(jq -c '.por_retired_depth' "$work/c1.json" 2>&1)
+  if [[ "$depth" =~ ^[0-9]+$ ]] && [ "$depth" -gt 0 ] &&
+     [ "$(jq -c '[.states, .transitions, .depth, .por_reduced_expansions, .por_retired_depth]' \
+          "$work/r2.json" 2>&1)" = "$ret" ] &&
+     [ "$(jq -c '[.states, .transitions, .depth, .por_reduced_expansions, .por_retired_depth]' \
+          "$work/r4.json" 2>&1)" = "$ret" ] &&
+     grep -q "^por: .*; retired at depth $depth (" "$work/r1.txt" &&
+     [ "$(jq -c '[.thread_order, .thread_free_from_depth]' "$work/r2.json" 2>&1)" = \
+       "[\"free\",$((depth + 1))]" ] &&
+     grep -q "^time: .*, fixed order, free from depth $((depth + 1))$" "$work/r2.txt" &&
+     [ "$on_ret" = null ] && ! grep -q 'retired' "$work/t1.txt"; then
+    pass "default-retires (costly: at depth $depth; $ret at 1, 2 and 4 threads)"
+  else
+    fail default-retires "1 thread $ret, 2 $(jq -c '[.states, .por_retired_depth, .thread_order, .thread_free_from_depth]' "$work/r2.json" 2>&1), --por on $on_ret: $(grep -E '^(por|time):' "$work/r1.txt" "$work/r2.txt" | tr '\n' '|')"
+  fi
+fi
+
 # ---------------------------------------------------------------------------
 # --por on against --por off.
 

@@ -94,7 +94,8 @@ summary() { # FILE: stdout without what depends on time and memory
 }
 
 report() { # FILE: the report without what depends on time and memory
-  jq -S 'del(.time_s, .threads, .thread_phases_s, .memory_bytes, .peak_rss_bytes, .bytes_per_state,
+  jq -S 'del(.time_s, .threads, .thread_phases_s, .thread_order, .thread_free_from_depth,
+             .memory_bytes, .peak_rss_bytes, .bytes_per_state,
              .fingerprint_set_bytes, .fingerprint_set_bytes_per_state)
          | if (.liveness | type) == "object" then .liveness |= del(.time_s, .phases_s) else . end' "$1"
 }
