@@ -80,7 +80,10 @@
 // states lie together in its output. The commit is this thread's alone,
 // with no phase of its own (commit_direct): a prefix sum over the chunks,
 // then the records to the log and the bytes to the frontier, a run per
-// chunk and frontier block. A window is one phase (two barriers). When
+// chunk and frontier block (place); when more windows of the level follow,
+// that placing waits for the next window's expand phase, which this
+// thread begins with while the others expand (the threads keep two
+// outputs for it). A window is one phase (two barriers). When
 // the tally asks for the serial commit (what would stop the search or
 // needs its steps, as above), this thread expands the window again,
 // keeping every successor, and the serial commit takes them
@@ -203,6 +206,10 @@ typedef struct Worker {
   uint8_t *out;
   Rec *recs;
   size_t nout, out_cap, recs_cap; // out_cap in bytes
+  // The window before's output, while its placing waits (Threads.placing).
+  uint8_t *prev_out;
+  Rec *prev_recs;
+  size_t prev_out_cap, prev_recs_cap;
   uint64_t ntrans;
   bool serial;
   double waited; // MCRT_THREAD_WAIT: wall seconds spent at barriers
@@ -269,7 +276,14 @@ struct Threads {
                         // while they are the set's)
   McrtFpGrow grow;      // the set's growth by every thread
   McrtFpStash *stash;   // per thread: what its part put off the new table's end
-  Part part[WINDOW / CHUNK];
+  Part *part;          // the window's (one of parts)
+  Part *prev_part;     // the window before's, while its placing waits (placing)
+  Part parts[2][WINDOW / CHUNK];
+  uint64_t prev_nchunks; // the window before's chunks (placing)
+  // Free order: the window before was committed but its new states are not
+  // yet in the log and the frontier (commit_direct): worker 0 places them
+  // first thing in the next window's expand phase, while the others expand.
+  bool placing;
   uint64_t reach_open; // reachables not yet reached when the window began
   _Atomic uint64_t next; // next chunk of the expand phase
   Phase phase;
@@ -500,6 +514,7 @@ static void save_error(Worker *w, Slot *sl) {
 
 static void tally_chunk(Threads *T, uint32_t c);
 static void tally_direct(Worker *w, uint32_t c, uint64_t first_out);
+static void place_prev(Threads *T);
 
 static void expand_state(Worker *w, uint64_t i) {
   Threads *T = w->T;
@@ -538,6 +553,8 @@ static void expand_state(Worker *w, uint64_t i) {
 
 static void expand_phase(Worker *w) {
   Threads *T = w->T;
+  if (w->index == 0)
+    place_prev(T); // while the others expand
   for (;;) {
     uint64_t a = atomic_fetch_add_explicit(&T->next, CHUNK, memory_order_relaxed);
     if (a >= T->nwin || w->oom)
@@ -786,6 +803,7 @@ static size_t buffer_bytes(const Threads *T) {
   for (uint32_t i = 0; i < T->parties; i++)
     b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].extra_cap * sizeof(Extra) + T->w[i].arena_cap +
          T->w[i].errs_cap * sizeof(McrtError) + T->w[i].out_cap + T->w[i].recs_cap * sizeof(Rec) +
+         T->w[i].prev_out_cap + T->w[i].prev_recs_cap * sizeof(Rec) +
          (T->w[i].ring_states ? MCRT_BATCH * T->stride : 0);
   b += T->seen_cap * (sizeof *T->seen + 1);
   for (uint32_t i = 0; i < T->n; i++)
@@ -908,6 +926,7 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->extra = T->checks || ctx->live;
   T->por = ctx->por != NULL;
   choose_modes(T, T->por);
+  T->part = T->parts[0], T->prev_part = T->parts[1];
   T->w = line_calloc(n, sizeof *T->w);
   T->stash = calloc(n, sizeof *T->stash);
   if (!T->w || !T->stash || !window_room(T, window_size(T)))
@@ -991,6 +1010,8 @@ static void finish(Threads *T) {
       free(T->w[i].ring_states);
       free(T->w[i].out);
       free(T->w[i].recs);
+      free(T->w[i].prev_out);
+      free(T->w[i].prev_recs);
       mcrt_sym_free(T->w[i].ctx.sym);
       mcrt_por_free(T->w[i].ctx.por);
     }
@@ -1314,21 +1335,59 @@ static void tally_direct(Worker *w, uint32_t c, uint64_t first_out) {
   w->ntrans = 0, w->serial = false;
 }
 
-// Places the window's new states: each chunk's, in chunk order, get the
-// next ids (the threads' outputs hold them in the order they were
-// inserted), their records go to the log and their bytes to the frontier,
-// in runs as long as the frontier's chunks allow. One thread copies: a
-// few bytes a new state, less than the two barriers a phase would cost.
+// Places a committed window's new states: each chunk's, in chunk order,
+// get the next ids from T->log_base (the threads' outputs hold them in the
+// order they were inserted), their records go to the log and their bytes
+// to the frontier (T->spans), in runs as long as the frontier's chunks
+// allow. prev: the outputs are the threads' prev_out and prev_recs.
+static void place(Threads *T, const Part *parts, uint64_t nchunks, bool prev) {
+  McrtCtx *ctx = T->ctx;
+  size_t bytes = ctx->state_bytes, sp = 0, pos = 0;
+  uint64_t id = T->log_base;
+  for (uint64_t c = 0; c < nchunks; c++) {
+    const Part *part = &parts[c];
+    if (part->nnew == 0)
+      continue;
+    const Worker *src = &T->w[part->worker];
+    const Rec *rec = (prev ? src->prev_recs : src->recs) + part->first_out;
+    for (uint64_t k = 0; k < part->nnew; k++)
+      mcrt_log_put(&ctx->log, id++, rec[k].parent, rec[k].rule);
+    const uint8_t *from = (prev ? src->prev_out : src->out) + part->first_out * bytes;
+    for (uint64_t left = part->nnew; left > 0;) {
+      if (pos == T->spans[sp].n)
+        sp++, pos = 0;
+      uint64_t run = T->spans[sp].n - pos < left ? T->spans[sp].n - pos : left;
+      memcpy(T->spans[sp].at + pos * bytes, from, run * bytes);
+      pos += run, from += run * bytes, left -= run;
+    }
+  }
+}
+
+// The window before's placing, when it waits (see Threads.placing).
+static void place_prev(Threads *T) {
+  if (!T->placing)
+    return;
+  place(T, T->prev_part, T->prev_nchunks, true);
+  T->placing = false;
+}
+
+// Commits a direct window: counts, bounds and room first, then its new
+// states' places (place). One thread places them: a few bytes a new state,
+// less than the two barriers a phase of its own would cost. defer: the
+// next window is of the same level (its states are not among these), so
+// the placing waits for the next expand phase, where worker 0 does it
+// while the others expand (expand_phase): the window's outputs and parts
+// become the threads' prev_* until then.
 // True when the window was committed here; false: nothing was done (what
 // the serial commit would stop at may be in the window: commit_replay).
-static bool commit_direct(Threads *T) {
+static bool commit_direct(Threads *T, bool defer) {
   McrtCtx *ctx = T->ctx;
   const McrtOptions *opt = ctx->opt;
   const McrtModel *m = ctx->model;
   if (T->base_id <= 1 || mcrt_signal || mcrt_fpset_wants_grow(&ctx->set))
     return false; // (ids 0 and 1: the serial commit has the test hook)
-  uint64_t nnew = 0, ntrans = 0, ndead = 0;
-  for (uint64_t c = 0; c * CHUNK < T->nwin; c++) {
+  uint64_t nnew = 0, ntrans = 0, ndead = 0, nchunks = (T->nwin + CHUNK - 1) / CHUNK;
+  for (uint64_t c = 0; c < nchunks; c++) {
     if (T->part[c].serial)
       return false;
     nnew += T->part[c].nnew, ntrans += T->part[c].ntrans, ndead += T->part[c].ndead;
@@ -1347,22 +1406,24 @@ static bool commit_direct(Threads *T) {
     return false;
   if (total > ctx->peak_bytes)
     ctx->peak_bytes = total;
-  size_t bytes = ctx->state_bytes, sp = 0, pos = 0;
-  uint64_t id = ctx->states;
-  for (uint64_t c = 0; c * CHUNK < T->nwin; c++) {
-    const Part *part = &T->part[c];
-    const Worker *src = &T->w[part->worker];
-    const Rec *rec = src->recs + part->first_out;
-    for (uint64_t k = 0; k < part->nnew; k++)
-      mcrt_log_put(&ctx->log, id++, rec[k].parent, rec[k].rule);
-    const uint8_t *from = src->out + part->first_out * bytes;
-    for (uint64_t left = part->nnew; left > 0;) {
-      if (pos == T->spans[sp].n)
-        sp++, pos = 0;
-      uint64_t run = T->spans[sp].n - pos < left ? T->spans[sp].n - pos : left;
-      memcpy(T->spans[sp].at + pos * bytes, from, run * bytes);
-      pos += run, from += run * bytes, left -= run;
+  T->log_base = ctx->states;
+  if (defer && nnew > 0) {
+    for (uint32_t t = 0; t < (T->solo ? 1 : T->n); t++) {
+      Worker *w = &T->w[t];
+      uint8_t *out = w->out;
+      Rec *recs = w->recs;
+      size_t out_cap = w->out_cap, recs_cap = w->recs_cap;
+      w->out = w->prev_out, w->recs = w->prev_recs;
+      w->out_cap = w->prev_out_cap, w->recs_cap = w->prev_recs_cap;
+      w->prev_out = out, w->prev_recs = recs;
+      w->prev_out_cap = out_cap, w->prev_recs_cap = recs_cap;
     }
+    Part *part = T->part;
+    T->part = T->prev_part, T->prev_part = part;
+    T->prev_nchunks = nchunks;
+    T->placing = true;
+  } else {
+    place(T, T->part, nchunks, false);
   }
   ctx->log.count += nnew;
   ctx->states += nnew;
@@ -1509,6 +1570,8 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
   uint64_t level_end = ctx->states, popped = 0;
   mcrt_checkpoint_position(ctx, &popped, &level_end); // --resume
   while (ok && !ctx->stop) {
+    if (popped == level_end || ctx->ckpt) // the next level's states, a checkpoint
+      place_prev(&T);
     if (ctx->ckpt && mcrt_checkpoint_due(ctx, mcrt_signal)) { // --checkpoint, between windows
       mcrt_checkpoint_maybe(ctx, popped, level_end, mcrt_signal);
       if (mcrt_signal) {
@@ -1593,7 +1656,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     if (T.parallel_commit && mcrt_fpset_wants_grow(&ctx->set) &&
         mcrt_grow_set_bytes(ctx) <= opt->memory && !grow_set(&T))
       break;
-    if (T.direct ? !commit_direct(&T) : !commit_parallel(&T)) {
+    if (T.direct ? !commit_direct(&T, popped < level_end) : !commit_parallel(&T)) {
       if (T.direct)
         commit_replay(&T);
       else
@@ -1601,6 +1664,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     }
     ctx->phase_s[2] += mcrt_now() - t2;
   }
+  place_prev(&T);
   if (!ok && !ctx->stop)
     mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_SEARCH);
   finish(&T);
