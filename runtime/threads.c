@@ -1339,8 +1339,8 @@ static void tally_direct(Worker *w, uint32_t c, uint64_t first_out) {
 // get the next ids from T->log_base (the threads' outputs hold them in the
 // order they were inserted), their records go to the log and their bytes
 // to the frontier (T->spans), in runs as long as the frontier's chunks
-// allow. prev: the outputs are the threads' prev_out and prev_recs.
-static void place(Threads *T, const Part *parts, uint64_t nchunks, bool prev) {
+// allow. The window's outputs are the threads' prev_out and prev_recs.
+static void place(Threads *T, const Part *parts, uint64_t nchunks) {
   McrtCtx *ctx = T->ctx;
   size_t bytes = ctx->state_bytes, sp = 0, pos = 0;
   uint64_t id = T->log_base;
@@ -1349,10 +1349,10 @@ static void place(Threads *T, const Part *parts, uint64_t nchunks, bool prev) {
     if (part->nnew == 0)
       continue;
     const Worker *src = &T->w[part->worker];
-    const Rec *rec = (prev ? src->prev_recs : src->recs) + part->first_out;
+    const Rec *rec = src->prev_recs + part->first_out;
     for (uint64_t k = 0; k < part->nnew; k++)
       mcrt_log_put(&ctx->log, id++, rec[k].parent, rec[k].rule);
-    const uint8_t *from = (prev ? src->prev_out : src->out) + part->first_out * bytes;
+    const uint8_t *from = src->prev_out + part->first_out * bytes;
     for (uint64_t left = part->nnew; left > 0;) {
       if (pos == T->spans[sp].n)
         sp++, pos = 0;
@@ -1367,7 +1367,7 @@ static void place(Threads *T, const Part *parts, uint64_t nchunks, bool prev) {
 static void place_prev(Threads *T) {
   if (!T->placing)
     return;
-  place(T, T->prev_part, T->prev_nchunks, true);
+  place(T, T->prev_part, T->prev_nchunks);
   T->placing = false;
 }
 
@@ -1376,8 +1376,7 @@ static void place_prev(Threads *T) {
 // less than the two barriers a phase of its own would cost. defer: the
 // next window is of the same level (its states are not among these), so
 // the placing waits for the next expand phase, where worker 0 does it
-// while the others expand (expand_phase): the window's outputs and parts
-// become the threads' prev_* until then.
+// while the others expand (expand_phase).
 // True when the window was committed here; false: nothing was done (what
 // the serial commit would stop at may be in the window: commit_replay).
 static bool commit_direct(Threads *T, bool defer) {
@@ -1407,24 +1406,24 @@ static bool commit_direct(Threads *T, bool defer) {
   if (total > ctx->peak_bytes)
     ctx->peak_bytes = total;
   T->log_base = ctx->states;
-  if (defer && nnew > 0) {
-    for (uint32_t t = 0; t < (T->solo ? 1 : T->n); t++) {
-      Worker *w = &T->w[t];
-      uint8_t *out = w->out;
-      Rec *recs = w->recs;
-      size_t out_cap = w->out_cap, recs_cap = w->recs_cap;
-      w->out = w->prev_out, w->recs = w->prev_recs;
-      w->out_cap = w->prev_out_cap, w->recs_cap = w->prev_recs_cap;
-      w->prev_out = out, w->prev_recs = recs;
-      w->prev_out_cap = out_cap, w->prev_recs_cap = recs_cap;
-    }
-    Part *part = T->part;
-    T->part = T->prev_part, T->prev_part = part;
-    T->prev_nchunks = nchunks;
-    T->placing = true;
-  } else {
-    place(T, T->part, nchunks, false);
+  // The window's outputs and parts become the threads' prev_*, placed now
+  // or at the next expand phase.
+  for (uint32_t t = 0; t < (T->solo ? 1 : T->n); t++) {
+    Worker *w = &T->w[t];
+    uint8_t *out = w->out;
+    Rec *recs = w->recs;
+    size_t out_cap = w->out_cap, recs_cap = w->recs_cap;
+    w->out = w->prev_out, w->recs = w->prev_recs;
+    w->out_cap = w->prev_out_cap, w->recs_cap = w->prev_recs_cap;
+    w->prev_out = out, w->prev_recs = recs;
+    w->prev_out_cap = out_cap, w->prev_recs_cap = recs_cap;
   }
+  Part *part = T->part;
+  T->part = T->prev_part, T->prev_part = part;
+  T->prev_nchunks = nchunks;
+  T->placing = true;
+  if (!defer)
+    place_prev(T);
   ctx->log.count += nnew;
   ctx->states += nnew;
   ctx->transitions += ntrans;
