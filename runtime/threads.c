@@ -1489,10 +1489,16 @@ static void commit_replay(Threads *T) {
   Worker *w = &T->w[0];
   w->nsucc = 0, w->arena_len = 0, w->nerrs = 0;
   McrtSym sym = w->ctx.sym ? *w->ctx.sym : (McrtSym){0};
+  // Free order runs with --por only once the reduction is retired, where
+  // every state is expanded fully: the re-expansion goes without it, so
+  // that the report counts each state's expansion once.
+  McrtPor *por = w->ctx.por;
+  w->ctx.por = NULL;
   T->replay = true;
   for (uint64_t i = 0; i < T->nwin && !w->oom; i++)
     expand_state(w, i);
   T->replay = false;
+  w->ctx.por = por;
   if (w->ctx.sym) // the report's figures count each state's canonical forms once
     w->ctx.sym->calls = sym.calls, w->ctx.sym->candidates = sym.candidates;
   if (w->oom) {
