@@ -25,7 +25,8 @@
 # pan's hash table has 2^W slots, W the bits of twice mcgen's count without
 # reduction, at least 22 (a table too small for the state space slows pan).
 # --large runs the second list: eleven instances of 10^5 to 2*10^6 states
-# (pan's start-up is a small part of their time).
+# (pan's start-up is a small part of their time), after any NAME given,
+# wherever it stands among the arguments.
 #
 # Usage: bench/por.sh [--repeat N] [--timeout SECONDS] [--large] [NAME...]
 #   MCGEN=/other/build/mcgen; BEEM_DIR overrides the suite
@@ -42,15 +43,20 @@ leader_filters.5 reader_writer.3"
 repeat=1
 timeout_s=300
 names=()
+large=false
 while [ $# -gt 0 ]; do
   case $1 in
     --repeat) repeat=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
-    --large) read -r -a names <<<"$(echo $large_instances)"; shift ;;
-    -h | --help) sed -n '2,34s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    --large) large=true; shift ;;
+    -h | --help) sed -n '2,35s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) names+=("$1"); shift ;;
   esac
 done
+if $large; then
+  read -r -a more <<<"$(echo $large_instances)"
+  names+=("${more[@]}")
+fi
 [ ${#names[@]} -gt 0 ] || read -r -a names <<<"$(echo $default_instances)"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
