@@ -847,9 +847,10 @@ static void trim_array(void **p, size_t *cap, size_t want, size_t size) {
     *p = q, *cap = want;
 }
 
-// Under --memory, before a window: the threads' buffers back to what a
-// window of n states may need (a window shrinks near the bound: see
-// window_size), and their accounted bytes with them.
+// Under --memory, before a window: the threads' buffers (and the outputs
+// of the window before, once placed) back to what a window of n states may
+// need (a window shrinks near the bound: see window_size), and their
+// accounted bytes with them.
 static void trim_buffers(Threads *T, uint64_t n) {
   if (T->ctx->opt->memory == MCRT_UNLIMITED)
     return;
@@ -863,6 +864,10 @@ static void trim_buffers(Threads *T, uint64_t n) {
     trim_array((void **)&w->arena, &w->arena_cap, want * T->stride, 1);
     trim_array((void **)&w->out, &w->out_cap, want * T->ctx->state_bytes, 1);
     trim_array((void **)&w->recs, &w->recs_cap, want, sizeof *w->recs);
+    if (!T->placing) { // (while it waits, the window before's placing reads them)
+      trim_array((void **)&w->prev_out, &w->prev_out_cap, want * T->ctx->state_bytes, 1);
+      trim_array((void **)&w->prev_recs, &w->prev_recs_cap, want, sizeof *w->prev_recs);
+    }
   }
   T->ctx->engine_bytes = buffer_bytes(T);
 }
