@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 _Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...) {
   va_list ap;
@@ -23,6 +26,17 @@ _Noreturn void mcrt_die_at(const char *file, int line, const char *fmt, ...) {
 }
 
 McrtEngine mcrt_engine; // the serial search, no hooks, unless mpi.c installs its own
+
+// Whether the processor has PREFETCHW (CPUID 0x80000001, ECX bit 8): read
+// before main (mcrt_prefetch_write).
+bool mcrt_prefetchw;
+
+#if defined(__x86_64__)
+__attribute__((constructor)) static void detect_prefetchw(void) {
+  unsigned a, b, c, d;
+  mcrt_prefetchw = __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_PRFCHW);
+}
+#endif
 
 double mcrt_now(void) {
   struct timespec ts;

@@ -75,6 +75,25 @@ static inline uint64_t mcrt_fpset_home(const McrtFpSet *set, uint64_t hi) {
   return (uint64_t)(((unsigned __int128)hi * set->capacity) >> 64);
 }
 
+// A prefetch for writing: the line comes exclusive, invalidated in the
+// other cores' caches, so the CAS that inserts into it later needs no
+// second trip to take it from another core (where threads insert into
+// the same table, a CAS cost several times its one-thread cost without
+// it). GCC emits PREFETCHW for __builtin_prefetch(p, 1) only on targets
+// built with it (-mprfchw); the runtime is built for any x86-64, so the
+// instruction is written here, where the processor has it (mcrt_prefetchw,
+// set from CPUID at start).
+extern bool mcrt_prefetchw;
+static inline void mcrt_prefetch_write(const void *p) {
+#if defined(__x86_64__)
+  if (mcrt_prefetchw) {
+    __asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
+    return;
+  }
+#endif
+  __builtin_prefetch(p, 1);
+}
+
 // Starts loading the home slot of fp into the cache (the search hashes a
 // batch of successors, prefetches, then inserts: the misses overlap).
 static inline void mcrt_fpset_prefetch(const McrtFpSet *set, McrtFp fp) {
@@ -82,12 +101,12 @@ static inline void mcrt_fpset_prefetch(const McrtFpSet *set, McrtFp fp) {
   if (set->rem_bits) {
     // The remainders only: the bitmaps and offsets, 0.27 bytes a slot, mostly
     // stay in the cache, and more prefetches than line fill buffers stall.
-    __builtin_prefetch((const char *)set->slots + home * set->rem_bits / 8, 1);
+    mcrt_prefetch_write((const char *)set->slots + home * set->rem_bits / 8);
     return;
   }
-  __builtin_prefetch((const void *)&set->slots[set->words * home], 1);
+  mcrt_prefetch_write((const void *)&set->slots[set->words * home]);
   if (set->ids)
-    __builtin_prefetch((const void *)&set->ids[home], 1);
+    mcrt_prefetch_write((const void *)&set->ids[home]);
 }
 
 // The fingerprint of a packed state.
