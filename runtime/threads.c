@@ -286,7 +286,7 @@ struct Threads {
   // first thing in the next window's expand phase, while the others expand.
   bool placing;
   uint64_t reach_open; // reachables not yet reached when the window began
-  _Atomic uint64_t next; // next block of the grow and insert phases
+  _Atomic uint64_t next; // next block of the grow phase
   // The expand phase: the window cut into one region of whole chunks per
   // thread; region r's next chunk at cursor[r * CURSOR], its end at
   // region_end[r] (see expand_phase).
