@@ -109,7 +109,6 @@
 #define CHUNK 64    // states a thread takes at a time in the expand phase
 #define SPIN 1000   // the most polls of a barrier before a thread sleeps there
 #define SPIN_MIN 16 // the fewest (see barrier_wait)
-#define CURSOR (MCRT_LINE / sizeof(uint64_t)) // a region's cursor to a line (expand_phase)
 #define SOLO 256    // a smaller window is expanded by one thread, without barriers
 // Under --memory the window's buffers (the frontier states, their successors
 // and the arenas) are kept within 1/BUFFER_SHARE of the bound, the windows
@@ -240,6 +239,13 @@ typedef enum {
   PHASE_QUIT
 } Phase;
 
+// A region of the expand phase's window: its next chunk and its end, on a
+// line of its own (any thread may take from it).
+typedef struct {
+  _Alignas(MCRT_LINE) _Atomic uint64_t next;
+  uint64_t end;
+} Region;
+
 struct Threads {
   McrtCtx *ctx; // the run's: the stores
   uint32_t n;
@@ -287,11 +293,10 @@ struct Threads {
   bool placing;
   uint64_t reach_open; // reachables not yet reached when the window began
   _Atomic uint64_t next; // next block of the grow phase
-  // The expand phase: the window cut into one region of whole chunks per
-  // thread; region r's next chunk at cursor[r * CURSOR], its end at
-  // region_end[r] (see expand_phase).
-  _Atomic uint64_t *cursor;
-  uint64_t *region_end;
+  // The expand phase: the window cut into nregions regions of whole
+  // chunks (see expand_phase).
+  Region *region;
+  uint32_t nregions;
   Phase phase;
   // The barrier: `parties` threads meet; the last to arrive starts the
   // next generation.
@@ -561,10 +566,10 @@ static void expand_state(Worker *w, uint64_t i) {
 static bool expand_region(Worker *w, uint32_t r) {
   Threads *T = w->T;
   for (;;) {
-    uint64_t a = atomic_fetch_add_explicit(&T->cursor[r * CURSOR], CHUNK, memory_order_relaxed);
+    uint64_t a = atomic_fetch_add_explicit(&T->region[r].next, CHUNK, memory_order_relaxed);
     if (w->oom)
       return true;
-    if (a >= T->region_end[r])
+    if (a >= T->region[r].end)
       return false;
     w->chunk[w->nchunks++] = (uint32_t)(a / CHUNK);
     uint64_t b = a + CHUNK < T->nwin ? a + CHUNK : T->nwin;
@@ -587,14 +592,6 @@ static bool expand_region(Worker *w, uint32_t r) {
   }
 }
 
-// The regions of the expand phase: one per thread in a direct window,
-// where a chunk's place among a thread's chunks does not matter; else one
-// (the insert phase and the parallel commit read each thread's chunks in
-// the window's order).
-static uint32_t regions(const Threads *T) {
-  return T->solo || !T->direct ? 1 : T->n;
-}
-
 // Each thread expands the chunks of its own region of the window first,
 // then takes what is left of the others'. Neighbours in the frontier share
 // many successors (the diamonds of interleaved actions); two threads on
@@ -604,7 +601,7 @@ static void expand_phase(Worker *w) {
   Threads *T = w->T;
   if (w->index == 0)
     place_prev(T); // while the others expand
-  uint32_t n = regions(T);
+  uint32_t n = T->nregions;
   for (uint32_t k = 0; k < n; k++) {
     uint32_t r = (w->index + k) % n;
     if (expand_region(w, r))
@@ -818,13 +815,17 @@ static void *worker_main(void *arg) {
 static void run(Threads *T, Phase p) {
   T->phase = p;
   atomic_store(&T->next, 0);
-  if (p == PHASE_EXPAND) { // the regions (see expand_phase), of whole chunks
-    uint32_t n = regions(T);
+  if (p == PHASE_EXPAND) {
+    // The regions (see expand_phase): one per thread in a direct window,
+    // where a chunk's place among a thread's chunks does not matter; else
+    // one (the insert phase and the parallel commit read each thread's
+    // chunks in the window's order).
+    uint32_t n = T->nregions = T->solo || !T->direct ? 1 : T->n;
     uint64_t nchunks = (T->nwin + CHUNK - 1) / CHUNK;
     for (uint32_t r = 0; r < n; r++) {
-      atomic_store_explicit(&T->cursor[r * CURSOR], nchunks * r / n * CHUNK, memory_order_relaxed);
+      atomic_store_explicit(&T->region[r].next, nchunks * r / n * CHUNK, memory_order_relaxed);
       uint64_t end = nchunks * (r + 1) / n * CHUNK;
-      T->region_end[r] = end < T->nwin ? end : T->nwin;
+      T->region[r].end = end < T->nwin ? end : T->nwin;
     }
   }
   if (T->solo && p != PHASE_QUIT) {
@@ -975,9 +976,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->part = T->parts[0], T->prev_part = T->parts[1];
   T->w = line_calloc(n, sizeof *T->w);
   T->stash = calloc(n, sizeof *T->stash);
-  T->cursor = line_calloc(n * CURSOR, sizeof *T->cursor);
-  T->region_end = calloc(n, sizeof *T->region_end);
-  if (!T->w || !T->stash || !T->cursor || !T->region_end || !window_room(T, window_size(T)))
+  T->region = line_calloc(n, sizeof *T->region);
+  if (!T->w || !T->stash || !T->region || !window_room(T, window_size(T)))
     return false;
   T->nalloc = n;
   for (uint32_t i = 0; i < n; i++) {
@@ -1065,8 +1065,7 @@ static void finish(Threads *T) {
     }
   }
   free(T->w);
-  free(T->cursor);
-  free(T->region_end);
+  free(T->region);
   free(T->win);
   free(T->slot);
   free(T->spans);
