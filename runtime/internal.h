@@ -319,6 +319,7 @@ typedef struct McrtQueue {
   size_t per_chunk;   // states per chunk
   size_t chunk_bytes; // bytes mapped per chunk
   McrtChunk *head, *tail, *spare;
+  McrtChunk *taken; // chunks emptied by mcrt_queue_take, still mapped (mcrt_queue_release)
   size_t head_pos, tail_pos; // state index within head / tail chunk
   uint64_t length;
   size_t nchunks; // mapped, spare included
@@ -349,6 +350,14 @@ typedef struct McrtQueueSpan {
 } McrtQueueSpan;
 size_t mcrt_queue_append_bytes(const McrtQueue *q, uint64_t n);
 bool mcrt_queue_append(McrtQueue *q, uint64_t n, McrtQueueSpan *spans, size_t *nspans);
+// Takes the n oldest states (n <= length) off the queue without copying
+// them (threads.c: the threads copy a window's states in parallel): spans
+// say where they are, as for append (*nspans at most n / per_chunk + 2).
+// Their bytes stay readable, and the chunks they emptied mapped, until
+// mcrt_queue_release; appending meanwhile is allowed (it never writes
+// there). Not with --disk.
+void mcrt_queue_take(McrtQueue *q, uint64_t n, McrtQueueSpan *spans, size_t *nspans);
+void mcrt_queue_release(McrtQueue *q);
 size_t mcrt_disk_queue_bytes(const McrtQueue *q); // disk.c
 static inline size_t mcrt_queue_bytes(const McrtQueue *q) {
   return q->disk ? mcrt_disk_queue_bytes(q) : q->nchunks * q->chunk_bytes;

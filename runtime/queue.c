@@ -58,9 +58,13 @@ void mcrt_queue_free(McrtQueue *q) {
     next = c->next;
     unmap_chunk(q, c);
   }
+  for (McrtChunk *c = q->taken, *next; c; c = next) {
+    next = c->next;
+    unmap_chunk(q, c);
+  }
   if (q->spare)
     unmap_chunk(q, q->spare);
-  q->head = q->tail = q->spare = NULL;
+  q->head = q->tail = q->spare = q->taken = NULL;
   q->length = 0;
 }
 
@@ -88,27 +92,60 @@ bool mcrt_queue_push(McrtQueue *q, const uint8_t *state) {
   return true;
 }
 
+// Gives back a chunk whose states were all popped: it becomes the spare, or
+// is unmapped when there is one.
+static void release_chunk(McrtQueue *q, McrtChunk *c) {
+  if (q->spare)
+    unmap_chunk(q, c);
+  else
+    q->spare = c;
+}
+
+// Unlinks the head chunk, consumed (or the queue is empty), and returns it.
+static McrtChunk *unlink_head(McrtQueue *q) {
+  McrtChunk *c = q->head;
+  q->head = c->next;
+  q->head_pos = 0;
+  if (!q->head)
+    q->tail = NULL, q->tail_pos = 0;
+  return c;
+}
+
 bool mcrt_queue_pop(McrtQueue *q, uint8_t *out) {
   if (q->length == 0)
     return false;
   if (q->disk)
     return mcrt_disk_queue_pop(q, out);
-  McrtChunk *c = q->head;
-  memcpy(out, c->data + q->head_pos * q->state_bytes, q->state_bytes);
+  memcpy(out, q->head->data + q->head_pos * q->state_bytes, q->state_bytes);
   q->head_pos++;
   q->length--;
-  if (q->head_pos == q->per_chunk || q->length == 0) {
-    // The head chunk is consumed (or the queue is empty): release it.
-    q->head = c->next;
-    q->head_pos = 0;
-    if (!q->head)
-      q->tail = NULL, q->tail_pos = 0;
-    if (q->spare)
-      unmap_chunk(q, c);
-    else
-      q->spare = c;
-  }
+  if (q->head_pos == q->per_chunk || q->length == 0)
+    release_chunk(q, unlink_head(q));
   return true;
+}
+
+void mcrt_queue_take(McrtQueue *q, uint64_t n, McrtQueueSpan *spans, size_t *nspans) {
+  *nspans = 0;
+  while (n > 0) {
+    uint64_t m = q->per_chunk - q->head_pos < n ? q->per_chunk - q->head_pos : n;
+    spans[(*nspans)++] = (McrtQueueSpan){q->head->data + q->head_pos * q->state_bytes, m};
+    q->head_pos += m;
+    q->length -= m;
+    n -= m;
+    if (q->head_pos == q->per_chunk || q->length == 0) {
+      McrtChunk *c = unlink_head(q);
+      c->next = q->taken;
+      q->taken = c;
+    }
+  }
+}
+
+void mcrt_queue_release(McrtQueue *q) {
+  for (McrtChunk *c = q->taken, *next; c; c = next) {
+    next = c->next;
+    release_chunk(q, c);
+  }
+  q->taken = NULL;
 }
 
 bool mcrt_queue_save(const McrtQueue *q, McrtWriteFn *write, void *w) {

@@ -174,3 +174,59 @@ Test(queue, append_spans) {
   mcrt_queue_free(&q);
   cr_assert_eq(q.nchunks, 0);
 }
+
+// mcrt_queue_take (threads.c's windows): the spans hold the oldest states
+// in order, across chunks; the chunks they emptied stay mapped, readable,
+// while appends and pushes go on, until mcrt_queue_release gives them back
+// (one kept as the spare); pops then go on where the take ended.
+Test(queue, take_spans_then_release) {
+  McrtQueue q;
+  mcrt_queue_init(&q, 37);
+  uint8_t s[37], t[37];
+  uint64_t pushed = 0, popped = 0;
+  for (; pushed < 4 * q.per_chunk + 5; pushed++) {
+    fill(s, 37, pushed);
+    cr_assert(mcrt_queue_push(&q, s));
+  }
+  for (int round = 0; round < 4; round++) {
+    uint64_t n = round == 0 ? 0 : round == 1 ? 7 : round == 2 ? 2 * q.per_chunk + 1 : q.length;
+    McrtQueueSpan spans[8];
+    size_t nspans = 0, mapped = q.nchunks;
+    uint64_t length = q.length;
+    mcrt_queue_take(&q, n, spans, &nspans);
+    cr_assert_leq(nspans, n / q.per_chunk + 2);
+    cr_assert_eq(q.length, length - n);
+    cr_assert_eq(q.nchunks, mapped); // nothing unmapped before the release
+    McrtQueueSpan more[2];
+    size_t nmore = 0;
+    cr_assert(mcrt_queue_append(&q, 3, more, &nmore)); // appends do not touch the taken bytes
+    uint64_t k = 0;
+    for (size_t i = 0; i < nmore; i++)
+      for (uint64_t j = 0; j < more[i].n; j++, k++)
+        fill(more[i].at + j * 37, 37, pushed + k);
+    pushed += 3;
+    k = 0;
+    for (size_t i = 0; i < nspans; i++)
+      for (uint64_t j = 0; j < spans[i].n; j++, k++) {
+        fill(s, 37, popped++);
+        cr_assert(memcmp(s, spans[i].at + j * 37, 37) == 0, "state %llu", (unsigned long long)popped - 1);
+      }
+    cr_assert_eq(k, n);
+    mcrt_queue_release(&q);
+    cr_assert_null(q.taken);
+    cr_assert_leq(q.nchunks, (q.length + q.per_chunk - 1) / q.per_chunk + 2); // live, tail, spare
+  }
+  while (mcrt_queue_pop(&q, t)) {
+    fill(s, 37, popped++);
+    cr_assert(memcmp(s, t, 37) == 0, "state %llu", (unsigned long long)popped - 1);
+  }
+  cr_assert_eq(popped, pushed);
+  McrtQueueSpan spans[2];
+  size_t nspans = 0;
+  cr_assert(mcrt_queue_push(&q, s));
+  mcrt_queue_take(&q, 1, spans, &nspans); // empties the queue: its last chunk is taken
+  cr_assert_eq(q.length, 0);
+  cr_assert_not_null(q.taken);
+  mcrt_queue_free(&q); // unmaps the taken chunks too
+  cr_assert_eq(q.nchunks, 0);
+}
