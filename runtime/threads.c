@@ -107,8 +107,9 @@
 
 #define WINDOW 2048 // frontier states per window
 #define CHUNK 64    // states a thread takes at a time in the expand phase
-#define SPIN 1000   // the most polls of a barrier before a thread sleeps there
-#define SPIN_MIN 16 // the fewest (see barrier_wait)
+#define PATIENCE_S 200e-6 // a thread waits at a barrier polling while another made progress
+                          // this recently, else it sleeps (see barrier_wait)
+#define POLLS 64          // polls of the barrier between two looks at the clock
 #define SOLO 256    // a smaller window is expanded by one thread, without barriers
 // Under --memory the window's buffers (the frontier states, their successors
 // and the arenas) are kept within 1/BUFFER_SHARE of the bound, the windows
@@ -239,6 +240,11 @@ typedef enum {
   PHASE_QUIT
 } Phase;
 
+// A thread's progress, on a line of its own (see barrier_wait).
+typedef struct {
+  _Alignas(MCRT_LINE) _Atomic uint64_t n;
+} Beat;
+
 // A region of the expand phase's window: its next chunk and its end, on a
 // line of its own (any thread may take from it).
 typedef struct {
@@ -307,7 +313,7 @@ struct Threads {
   uint32_t parties, arrived;
   uint32_t nalloc; // workers set up (n, or more when a thread could not start)
   _Atomic uint64_t generation;
-  _Atomic uint32_t spin; // polls of the barrier before sleeping (see barrier_wait)
+  Beat *beat; // per thread: the progress it made (see barrier_wait)
   // MCRT_THREAD_WAIT set: each thread times its waits at the barrier, and
   // the totals go to stderr at the end (what the barriers cost, measured
   // apart from the load on the machine: CPU time counts a spinning wait).
@@ -347,6 +353,12 @@ static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
   *p = q;
   *cap = n;
   return true;
+}
+
+// w made progress (see barrier_wait).
+static inline void beat(Worker *w) {
+  _Atomic uint64_t *b = &w->T->beat[w->index].n;
+  atomic_store_explicit(b, atomic_load_explicit(b, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
 // The thread that inserts fp in the insert phase.
@@ -588,6 +600,7 @@ static bool expand_region(Worker *w, uint32_t r) {
       return true;
     if (a >= T->region[r].end)
       return false;
+    beat(w);
     w->chunk[w->nchunks++] = (uint32_t)(a / CHUNK);
     uint64_t b = a + CHUNK < T->nwin ? a + CHUNK : T->nwin;
     fetch_states(T, a, b);
@@ -702,7 +715,8 @@ static void insert_phase(Worker *w) {
     }
     if (!e)
       break;
-    w->pos[src->index]++;
+    if (++w->pos[src->index] % CHUNK == 0)
+      beat(w);
     mcrt_fpset_prefetch(set, e->p.fp);
     if (len == MCRT_BATCH) {
       insert_one(w, ring[head].src, ring[head].e);
@@ -720,13 +734,17 @@ static void insert_phase(Worker *w) {
 // ---------------------------------------------------------------------------
 // The threads and their phases.
 
-// A thread that arrives early spins a while (up to SPIN polls: some tens of
-// microseconds, longer than most waits of a window's phases on an idle
-// machine) before it sleeps: waking a sleeper costs more than the wait.
-// The polls adapt: halved after a wait that outlasted them, doubled after
-// one they covered. On a loaded machine a thread often waits for one that
-// was descheduled, and polling then takes the core from the very thread
-// it waits for (measured under load: a tenth of the CPU time, polling).
+// A thread that arrives early polls the barrier as long as the others make
+// progress, and sleeps once none did for PATIENCE_S: each thread beats (see
+// beat) at every chunk, block or stretch of candidates of a phase. On an idle
+// machine the waits of a window's phases are tens of microseconds, and a
+// sleeper takes longer than that to wake (on the virtual machines measured,
+// sleeping after a fixed spin of some 25 microseconds made the threads sleep
+// at nearly every barrier: 0.2 s of 1.6 s at 2 threads on bakery.5, and
+// spinning on cut it to 0.04). On a loaded machine a thread often waits for
+// one that was descheduled: it makes no progress, and the waiter sleeps
+// instead of taking the core from it (yielding the core instead, with
+// sched_yield, made a run under load twice as long: docs/performance.md).
 // The last to arrive bumps the generation, then broadcasts under the mutex,
 // so a thread that checked the generation under the mutex cannot miss it.
 static void barrier_wait(Threads *T);
@@ -741,6 +759,13 @@ static void barrier(Threads *T, Worker *w) {
   w->waited += mcrt_now() - t0;
 }
 
+static uint64_t beats(const Threads *T) {
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < T->parties; i++)
+    sum += atomic_load_explicit(&T->beat[i].n, memory_order_relaxed);
+  return sum;
+}
+
 static void barrier_wait(Threads *T) {
   pthread_mutex_lock(&T->mu);
   uint64_t gen = atomic_load_explicit(&T->generation, memory_order_relaxed);
@@ -753,20 +778,22 @@ static void barrier_wait(Threads *T) {
     return;
   }
   pthread_mutex_unlock(&T->mu);
-  uint32_t spin = atomic_load_explicit(&T->spin, memory_order_relaxed);
-  for (uint32_t i = 0; i < spin; i++) {
-    if (atomic_load_explicit(&T->generation, memory_order_acquire) != gen) {
-      if (spin < SPIN)
-        atomic_store_explicit(&T->spin, 2 * spin < SPIN ? 2 * spin : SPIN, memory_order_relaxed);
-      return;
-    }
+  uint64_t seen = beats(T);
+  double deadline = mcrt_now() + PATIENCE_S;
+  for (;;) {
+    for (uint32_t i = 0; i < POLLS; i++) {
+      if (atomic_load_explicit(&T->generation, memory_order_acquire) != gen)
+        return;
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+      __builtin_ia32_pause();
 #endif
-  }
-  if (spin > SPIN_MIN) {
-    uint32_t fewer = spin / 2 > SPIN_MIN ? spin / 2 : SPIN_MIN;
-    atomic_store_explicit(&T->spin, fewer, memory_order_relaxed);
+    }
+    double now = mcrt_now();
+    uint64_t b = beats(T);
+    if (b != seen)
+      seen = b, deadline = now + PATIENCE_S;
+    else if (now >= deadline)
+      break;
   }
   pthread_mutex_lock(&T->mu);
   while (atomic_load_explicit(&T->generation, memory_order_acquire) == gen)
@@ -788,6 +815,7 @@ static void grow_phase(Worker *w) {
     uint64_t a = atomic_fetch_add_explicit(&T->next, block, memory_order_relaxed);
     if (a >= n)
       return;
+    beat(w);
     while (!mcrt_fpset_grow_ready(&T->grow, a)) // (the step before: see there)
       sched_yield();
     mcrt_fpset_grow_part(&T->grow, a, a + block < n ? a + block : n, &T->stash[w->index]);
@@ -995,7 +1023,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->w = line_calloc(n, sizeof *T->w);
   T->stash = calloc(n, sizeof *T->stash);
   T->region = line_calloc(n, sizeof *T->region);
-  if (!T->w || !T->stash || !T->region || !window_room(T, window_size(T)))
+  T->beat = line_calloc(n, sizeof *T->beat);
+  if (!T->w || !T->stash || !T->region || !T->beat || !window_room(T, window_size(T)))
     return false;
   T->nalloc = n;
   for (uint32_t i = 0; i < n; i++) {
@@ -1027,7 +1056,6 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
       return false;
   }
   T->time_waits = getenv("MCRT_THREAD_WAIT") != NULL;
-  atomic_init(&T->spin, SPIN);
   pthread_mutex_init(&T->mu, NULL);
   pthread_cond_init(&T->cv, NULL);
   T->parties = n;
@@ -1084,6 +1112,7 @@ static void finish(Threads *T) {
   }
   free(T->w);
   free(T->region);
+  free(T->beat);
   free(T->win);
   free(T->slot);
   free(T->spans);
@@ -1194,7 +1223,7 @@ static void tally_chunk(Threads *T, uint32_t c) {
 }
 
 static void tally_phase(Worker *w) {
-  for (uint32_t k = 0; k < w->nchunks; k++)
+  for (uint32_t k = 0; k < w->nchunks; k++, beat(w))
     tally_chunk(w->T, w->chunk[k]);
 }
 
@@ -1264,7 +1293,7 @@ static void write_phase(Worker *w) {
   memset(w->fired, 0, na * sizeof *w->fired);
   memset(w->bound_fired, 0, na * sizeof *w->bound_fired);
   w->bound_transitions = 0, w->deadlocks = 0, w->truncated = false, w->pending = false;
-  for (uint32_t k = 0; k < w->nchunks; k++)
+  for (uint32_t k = 0; k < w->nchunks; k++, beat(w))
     write_chunk(w, w->chunk[k]);
 }
 
@@ -1299,7 +1328,7 @@ static void fix_chunk(Threads *T, uint32_t c) {
 static void fix_phase(Worker *w) {
   if (!w->pending)
     return;
-  for (uint32_t k = 0; k < w->nchunks; k++)
+  for (uint32_t k = 0; k < w->nchunks; k++, beat(w))
     fix_chunk(w->T, w->chunk[k]);
 }
 
