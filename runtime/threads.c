@@ -314,6 +314,7 @@ struct Threads {
   uint32_t nalloc; // workers set up (n, or more when a thread could not start)
   _Atomic uint64_t generation;
   Beat *beat; // per thread: the progress it made (see barrier_wait)
+  bool poll;  // a waiter may poll while others beat: no more threads than cores
   // MCRT_THREAD_WAIT set: each thread times its waits at the barrier, and
   // the totals go to stderr at the end (what the barriers cost, measured
   // apart from the load on the machine: CPU time counts a spinning wait).
@@ -745,6 +746,10 @@ static void insert_phase(Worker *w) {
 // one that was descheduled: it makes no progress, and the waiter sleeps
 // instead of taking the core from it (yielding the core instead, with
 // sched_yield, made a run under load twice as long: docs/performance.md).
+// With more threads than cores some are always descheduled while others
+// beat: a waiter then polls POLLS times only (at.3 at 8 threads on 2
+// cores took 4 times as long when they polled on).
+
 // The last to arrive bumps the generation, then broadcasts under the mutex,
 // so a thread that checked the generation under the mutex cannot miss it.
 static void barrier_wait(Threads *T);
@@ -788,6 +793,8 @@ static void barrier_wait(Threads *T) {
       __builtin_ia32_pause();
 #endif
     }
+    if (!T->poll)
+      break;
     double now = mcrt_now();
     uint64_t b = beats(T);
     if (b != seen)
@@ -1056,6 +1063,8 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
       return false;
   }
   T->time_waits = getenv("MCRT_THREAD_WAIT") != NULL;
+  cpu_set_t cpus;
+  T->poll = sched_getaffinity(0, sizeof cpus, &cpus) == 0 && n <= (uint32_t)CPU_COUNT(&cpus);
   pthread_mutex_init(&T->mu, NULL);
   pthread_cond_init(&T->cv, NULL);
   T->parties = n;
