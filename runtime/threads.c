@@ -748,8 +748,7 @@ static void insert_phase(Worker *w) {
 // sched_yield, made a run under load twice as long: docs/performance.md).
 // With more threads than cores some are always descheduled while others
 // beat: a waiter then polls POLLS times only (at.3 at 8 threads on 2
-// cores took 4 times as long when they polled on).
-
+// cores took 3.4 times as long when they polled on).
 // The last to arrive bumps the generation, then broadcasts under the mutex,
 // so a thread that checked the generation under the mutex cannot miss it.
 static void barrier_wait(Threads *T);
