@@ -109,7 +109,9 @@ static bool reserve(McrtCtx *ctx, size_t extra) {
 }
 
 size_t mcrt_grow_set_bytes(const McrtCtx *ctx) {
-  size_t other = mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) + ctx->engine_bytes;
+  // Everything accounted but the set, which the growth replaces (the old
+  // table is given back behind the migration).
+  size_t other = mcrt_accounted_bytes(ctx) - mcrt_fpset_bytes(&ctx->set);
   return other + mcrt_fpset_grow_bytes(&ctx->set);
 }
 
