@@ -61,10 +61,13 @@ static inline uint64_t home_slot(uint64_t hi, uint64_t capacity) {
 // outweighs it: on MCC nets of 2 to 8 * 10^6 states, 10 times fewer page
 // faults and 5 to 15% less CPU time, for 1 to 1.5 more bytes of peak RSS per
 // state (docs/performance.md, Petri nets).
-static void *map_zeroed(size_t bytes) {
-  if (bytes < 4 * MCRT_HUGE_PAGE) // small: fault it in at once (one call, not a fault a page)
+// A small table is faulted in at once (one call, not a fault a page) unless
+// `lazy`: the parallel growth faults its pages in, shared among the threads
+// (prefault).
+static void *map_zeroed(size_t bytes, bool lazy) {
+  if (bytes < 4 * MCRT_HUGE_PAGE)
     return mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_POPULATE, -1, 0);
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (lazy ? 0 : MAP_POPULATE), -1, 0);
   if (bytes < MCRT_FP_HUGE_MIN)
     return mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                 -1, 0);
@@ -84,12 +87,12 @@ static void *map_zeroed(size_t bytes) {
   return q;
 }
 
-// Maps a zeroed table; false on failure.
-static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
+// Maps a zeroed table (lazy: see map_zeroed); false on failure.
+static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity, bool lazy) {
   uint64_t nslots = capacity + MCRT_FP_OVERFLOW;
   size_t bytes = (size_t)(nslots * words * sizeof(uint64_t));
   bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
-  void *p = map_zeroed(bytes);
+  void *p = map_zeroed(bytes, lazy);
   if (p == MAP_FAILED)
     return false;
   t->words = words;
@@ -110,7 +113,7 @@ static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity) {
 static bool map_ids(McrtFpSet *t) {
   size_t bytes = (size_t)(t->nslots * sizeof(uint32_t));
   bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
-  void *p = map_zeroed(bytes);
+  void *p = map_zeroed(bytes, false);
   if (p == MAP_FAILED)
     return false;
   t->ids = p;
@@ -128,7 +131,7 @@ bool mcrt_fpset_enable_ids(McrtFpSet *set) {
   if (atomic_load_explicit(&set->count, memory_order_relaxed) != 0)
     return false;
   McrtFpSet t;
-  if (!map_table(&t, 2, set->capacity))
+  if (!map_table(&t, 2, set->capacity, false))
     return false;
   munmap((void *)set->slots, set->map_bytes);
   mcrt_fpc_free(set);
@@ -143,7 +146,7 @@ bool mcrt_fpset_init(McrtFpSet *set, unsigned bits, uint64_t min_capacity) {
   if (min_capacity < 1024)
     min_capacity = 1024;
   atomic_init(&set->count, 0);
-  return map_table(set, bits == 128 ? 2 : 1, min_capacity);
+  return map_table(set, bits == 128 ? 2 : 1, min_capacity, false);
 }
 
 bool mcrt_fpset_init_compact(McrtFpSet *set, uint64_t min_capacity) {
@@ -580,7 +583,7 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
   if (set->rem_bits)
     return mcrt_fpc_grow(set);
   McrtFpSet old = *set, t = {0}; // every field not set here is the old one's or zero
-  if (!map_table(&t, old.words, grown_capacity(&old)))
+  if (!map_table(&t, old.words, grown_capacity(&old), false))
     return false;
   t.id_words = old.id_words;
   t.shared = old.shared;
@@ -640,13 +643,13 @@ bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
     errno = EINVAL; // not a set this code wrote
     return false;
   }
-  void *p = map_zeroed(h.map_bytes);
+  void *p = map_zeroed(h.map_bytes, false);
   if (p == MAP_FAILED)
     return false;
   set->slots = p;
   set->map_bytes = h.map_bytes;
   if (h.ids_bytes) {
-    void *q = map_zeroed(h.ids_bytes);
+    void *q = map_zeroed(h.ids_bytes, false);
     if (q == MAP_FAILED) {
       mcrt_fpset_free(set);
       return false;
@@ -685,11 +688,50 @@ bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g) {
   g->nsteps = (bytes + step - 1) / step;
   if (!(g->walked = calloc(g->nsteps, sizeof *g->walked)))
     return false;
-  if (!map_table(&g->t, g->old.words, grown_capacity(&g->old))) {
+  if (!map_table(&g->t, g->old.words, grown_capacity(&g->old), true)) {
     free(g->walked);
     return false;
   }
+  size_t unit = g->t.map_bytes >= MCRT_FP_HUGE_MIN ? MCRT_HUGE_PAGE : MCRT_FP_RELEASE_SMALL;
+  g->fault_unit = unit;
+  g->nunits = (g->t.map_bytes + unit - 1) / unit;
+  atomic_init(&g->faulted, 0);
   return true;
+}
+
+// The new table is faulted in (its pages zeroed by the kernel) in units of a
+// huge page (of 256 KiB for a table on small pages), in order, each unit by
+// the thread that claims it first: a part first faults in the units up to
+// the one it ends in. The threads share the faults, and a writer seldom
+// waits for one. Left to the writers, a page's fault stopped every thread
+// that wrote into it (they write near each other: consecutive parts); a
+// small table was faulted in at once by one thread while the others waited
+// (MAP_POPULATE: 40% of such a growth at 2 threads); and the partial huge
+// page at a table's end was read before it was written, so each of its
+// small pages took two faults, the second with a TLB shootdown of the other
+// cores. Faulting one or two units further ahead was no faster, and each
+// unit ahead raised the peak RSS by as much (lamport.5: 2 MiB, a tenth).
+static void prefault(McrtFpGrow *g, uint64_t b) {
+  uint64_t slot = (uint64_t)((unsigned __int128)b * g->t.capacity / g->old.capacity);
+  uint64_t want = slot * g->t.words * sizeof(uint64_t) / g->fault_unit + 1;
+  if (want > g->nunits)
+    want = g->nunits;
+  uint64_t c = atomic_load_explicit(&g->faulted, memory_order_relaxed);
+  while (c < want) {
+    if (!atomic_compare_exchange_weak_explicit(&g->faulted, &c, c + 1, memory_order_relaxed,
+                                               memory_order_relaxed))
+      continue;
+    char *p = (char *)g->t.slots + c * g->fault_unit;
+    size_t len = g->t.map_bytes - c * g->fault_unit;
+    if (len > g->fault_unit)
+      len = g->fault_unit;
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(p, len, MADV_POPULATE_WRITE) != 0)
+#endif
+      for (size_t k = 0; k < len; k += page_size()) // a write that leaves the value
+        atomic_fetch_add_explicit((_Atomic uint64_t *)(p + k), 0, memory_order_relaxed);
+    c++;
+  }
 }
 
 // The parts are a 32nd of a release step: the threads take consecutive
@@ -793,6 +835,7 @@ void mcrt_fpset_grow_part(McrtFpGrow *g, uint64_t a, uint64_t b, McrtFpStash *st
       limit = f >> 64 ? g->t.nslots : home_slot((uint64_t)f, g->t.capacity);
     }
   }
+  prefault(g, b);
   uint64_t run[2 * MCRT_FP_SORT_MAX];
   size_t n = 0;
   for (uint64_t i = a; i <= b; i++) {

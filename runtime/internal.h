@@ -188,6 +188,9 @@ typedef struct McrtFpGrow {
   McrtFpSet old, t;
   _Atomic uint64_t *walked; // per release step of the old table: its slots migrated so far
   size_t nsteps;
+  _Atomic uint64_t faulted; // units of the new table claimed for faulting in (see prefault)
+  size_t fault_unit;        // bytes of a unit
+  uint64_t nunits;          // the new table's units
 } McrtFpGrow;
 static inline bool mcrt_fpset_parallel_grow_ok(const McrtFpSet *set) {
   return !set->rem_bits && !set->ids && !set->id_words;
@@ -606,6 +609,7 @@ struct McrtCtx {
   size_t engine_bytes; // held by the engine besides the stores (accounted)
   uint32_t threads;    // that explored (1: the serial search)
   double phase_s[3];   // threads: wall time in the expand, insert, commit phases
+  double grow_s;       // wall time in the fingerprint set's growths (any engine)
   // threads: the depth whose level was the first expanded in free order
   // (0: free order throughout; MCRT_UNLIMITED: fixed order throughout; a
   // retired --por's switch between: mcrt_por_retired)

@@ -1080,6 +1080,8 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   }
   fputs(" at the end); peak RSS ", f);
   mcrt_fprint_bytes(f, (double)peak_rss_bytes());
+  if (ctx->grow_s > 0) // (this rank's under MPI; this run's after --resume)
+    fprintf(f, "; the set's growths took %.3f s", ctx->grow_s);
   fputc('\n', f);
   if (ctx->states >= 100000)
   {
@@ -1263,6 +1265,7 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fprintf(f, ", \"fingerprint_set_bytes\": %zu, \"fingerprint_set_bytes_per_state\": %.2f",
           mcrt_fpset_bytes(&ctx->set),
           ctx->states ? (double)mcrt_fpset_bytes(&ctx->set) / (double)ctx->states : 0.0);
+  fprintf(f, ", \"fingerprint_set_grow_s\": %.6f", ctx->grow_s);
   fprintf(f, ", \"fingerprint_bits\": %u, \"collision_probability\": %.6g}\n", ctx->fp_bits,
           collision_probability(ctx));
   bool ok = !ferror(f);

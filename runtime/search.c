@@ -117,10 +117,12 @@ size_t mcrt_grow_set_bytes(const McrtCtx *ctx) {
 
 bool mcrt_grow_set(McrtCtx *ctx) {
   size_t total = mcrt_grow_set_bytes(ctx);
+  double t0 = mcrt_now();
   if (total > ctx->opt->memory || !mcrt_fpset_grow(&ctx->set)) {
     hit_bound(ctx, MCRT_BOUND_MEMORY);
     return false;
   }
+  ctx->grow_s += mcrt_now() - t0;
   if (total > ctx->peak_bytes)
     ctx->peak_bytes = total;
   return true;

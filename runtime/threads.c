@@ -1624,6 +1624,7 @@ static void commit_replay(Threads *T) {
 static bool grow_set(Threads *T) {
   McrtCtx *ctx = T->ctx;
   size_t total = mcrt_grow_set_bytes(ctx);
+  double t0 = mcrt_now();
   if (T->solo || T->n == 1 || !mcrt_fpset_parallel_grow_ok(&ctx->set) ||
       total > ctx->opt->memory || !mcrt_fpset_grow_begin(&ctx->set, &T->grow))
     return mcrt_grow_set(ctx);
@@ -1631,6 +1632,7 @@ static bool grow_set(Threads *T) {
     T->stash[i].n = 0;
   run(T, PHASE_GROW);
   mcrt_fpset_grow_end(&ctx->set, &T->grow, T->stash, T->n);
+  ctx->grow_s += mcrt_now() - t0;
   if (total > ctx->peak_bytes)
     ctx->peak_bytes = total;
   return true;

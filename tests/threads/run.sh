@@ -40,7 +40,7 @@
 #     have one, save under --max-states (no liveness check after a bound);
 #   - the JSON report without time_s, threads, thread_phases_s,
 #     memory_bytes, peak_rss_bytes, bytes_per_state, the fingerprint set's
-#     bytes (threads grow it a window ahead), liveness.time_s and
+#     bytes (threads grow it a window ahead) and growth time, liveness.time_s and
 #     liveness.phases_s.
 # Each case and thread count is also run with --order free (the default:
 # the threads insert successors as they make them, so ids and parents depend
@@ -96,7 +96,7 @@ summary() { # FILE: stdout without what depends on time and memory
 report() { # FILE: the report without what depends on time and memory
   jq -S 'del(.time_s, .threads, .thread_phases_s, .thread_order, .thread_free_from_depth,
              .memory_bytes, .peak_rss_bytes, .bytes_per_state,
-             .fingerprint_set_bytes, .fingerprint_set_bytes_per_state)
+             .fingerprint_set_bytes, .fingerprint_set_bytes_per_state, .fingerprint_set_grow_s)
          | if (.liveness | type) == "object" then .liveness |= del(.time_s, .phases_s) else . end' "$1"
 }
 

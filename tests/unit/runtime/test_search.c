@@ -416,6 +416,7 @@ Test(search, report_ok) {
                         "\"inc\": {\"fired\": 9, \"enabled_ever\": true}",
                         "\"fingerprint_bits\": 64", "\"collision_probability\": ",
                         "\"fingerprint_set_bytes\": ", "\"fingerprint_set_bytes_per_state\": ",
+                        "\"fingerprint_set_grow_s\": ",
                         "\"time_s\": ", "\"memory_bytes\": "};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++)
     cr_assert(strstr(j, want[i]), "missing %s in %s", want[i], j);
