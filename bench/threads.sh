@@ -4,8 +4,8 @@
 #
 # For each instance: mcgen compiles BEEM's dve/NAME.dve (default flags), and
 # the checker runs the whole state space (--no-deadlock, as BEEM counts it)
-# with --threads 1, then --threads 2, --repeat N times each (the fastest run
-# of each is kept). Speed is states per WALL second (threads exist to cut
+# with --threads 1 and --threads 2, in --repeat N rounds, each round running
+# every setting once in turn (the fastest run of each is kept). Speed is states per WALL second (threads exist to cut
 # wall time; CPU time grows with them), from /usr/bin/time; bytes/state is
 # the report's (accounted memory at the end / states) and peak RSS / states.
 # CPU seconds (user + system) and the report's thread_phases_s (wall
@@ -85,26 +85,43 @@ for name in "${names[@]}"; do
     settings+=("1:any")
   fi
   settings+=("$T:all")
-  for setting in "${settings[@]}"; do
-    t=${setting%%:*} cpu=${setting#*:}
-    run=()
-    case $cpu in any | all) ;; *) run=(taskset -c "$cpu") ;; esac
-    tag=t$t
-    [ ${#run[@]} -eq 0 ] || tag=t$t.cpu$cpu
-    best=
-    for r in $(seq "$REPEAT"); do
+  # The settings alternate within each round (1 thread on cpu 0, on cpu 1,
+  # then T threads; REPEAT rounds), so that the machine's drift over the
+  # minutes (the same run here varies by a third from one minute to the
+  # next) falls on every setting alike, not on the settings run last.
+  declare -A best=()
+  for r in $(seq "$REPEAT"); do
+    for setting in "${settings[@]}"; do
+      t=${setting%%:*} cpu=${setting#*:}
+      run=()
+      case $cpu in any | all) ;; *) run=(taskset -c "$cpu") ;; esac
+      tag=t$t
+      [ ${#run[@]} -eq 0 ] || tag=t$t.cpu$cpu
       load=$(cut -d' ' -f1 /proc/loadavg)
       /usr/bin/time -f '%e %U %S %M' -o "$out/$name.$tag.time" \
         "${run[@]}" "$bin" --no-deadlock --por off --progress 0 --threads "$t" --order "$ORDER" \
-        --report "$out/$name.$tag.json" >"$out/$name.$tag.log" 2>&1
+        --report "$out/$name.$tag.r$r.json" >"$out/$name.$tag.log" 2>&1
       read -r wall user sys rss_kb <"$out/$name.$tag.time"
-      if [ -z "$best" ] || awk -v a="$wall" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
-        phases=$(jq -r '.thread_phases_s // {} | "\(.expand // "") \(.insert // "") \(.commit // "")"' \
-          "$out/$name.$tag.json")
-        best="$wall $user $sys $rss_kb $load $phases"
+      got=$(jq .states "$out/$name.$tag.r$r.json" 2>/dev/null)
+      if [ "$got" != "$want" ]; then
+        echo "error: $name --threads $t (cpu $cpu), round $r: ${got:-no report} states, BEEM says $want" >&2
+        status=1
       fi
+      b=${best[$setting]:-}
+      if [ -z "$b" ] || awk -v a="$wall" -v b="${b%% *}" 'BEGIN { exit !(a < b) }'; then
+        phases=$(jq -r '.thread_phases_s // {} | "\(.expand // "") \(.insert // "") \(.commit // "")"' \
+          "$out/$name.$tag.r$r.json")
+        best[$setting]="$wall $user $sys $rss_kb $load $phases"
+        cp "$out/$name.$tag.r$r.json" "$out/$name.$tag.json"
+      fi
+      rm -f "$out/$name.$tag.r$r.json"
     done
-    read -r wall user sys rss_kb load ex ins com <<<"$best"
+  done
+  for setting in "${settings[@]}"; do
+    t=${setting%%:*} cpu=${setting#*:}
+    tag=t$t
+    case $cpu in any | all) ;; *) tag=t$t.cpu$cpu ;; esac
+    read -r wall user sys rss_kb load ex ins com <<<"${best[$setting]}"
     states=$(jq .states "$out/$name.$tag.json")
     bps=$(jq .bytes_per_state "$out/$name.$tag.json")
     if [ "$states" != "$want" ]; then
@@ -117,6 +134,7 @@ for name in "${names[@]}"; do
         printf "%s,%s,%s,%s,%s,%s,%.2f,%.0f,%s,%.1f,%s,%s,%s,%s\n", n, w, t, c, s, wall, u + sy,
           s / (wall > 0 ? wall : 0.01), bps, rss * 1024 / s, load, ex, ins, com }' >>"$csv"
   done
+  unset best
 done
 
 # The table: one row per instance, the ratios of T threads to 1.
