@@ -692,39 +692,39 @@ bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g) {
     free(g->walked);
     return false;
   }
-  size_t unit = g->t.map_bytes >= MCRT_FP_HUGE_MIN ? MCRT_HUGE_PAGE : MCRT_FP_RELEASE_SMALL;
-  g->fault_unit = unit;
-  g->nunits = (g->t.map_bytes + unit - 1) / unit;
   atomic_init(&g->faulted, 0);
   return true;
 }
 
-// The new table is faulted in (its pages zeroed by the kernel) in units of a
-// huge page (of 256 KiB for a table on small pages), in order, each unit by
-// the thread that claims it first: a part first faults in the units up to
-// the one it ends in. The threads share the faults, and a writer seldom
-// waits for one. Left to the writers, a page's fault stopped every thread
-// that wrote into it (they write near each other: consecutive parts); a
-// small table was faulted in at once by one thread while the others waited
-// (MAP_POPULATE: 40% of such a growth at 2 threads); and the partial huge
-// page at a table's end was read before it was written, so each of its
-// small pages took two faults, the second with a TLB shootdown of the other
-// cores. Faulting one or two units further ahead was no faster, and each
-// unit ahead raised the peak RSS by as much (lamport.5: 2 MiB, a tenth).
+// The new table is faulted in (its pages zeroed by the kernel) in units of
+// its release step (a huge page, or 256 KiB on small pages), in order, each
+// unit by the thread that claims it first: a part first faults in the units
+// up to the one it ends in. The threads share the faults, and a writer
+// seldom waits for one. Left to the writers, a page's fault stopped every
+// thread that wrote into it (they write near each other: consecutive
+// parts); a small table was faulted in at once by one thread while the
+// others waited (MAP_POPULATE: 40% of such a growth at 2 threads); and the
+// partial huge page at a table's end was read before it was written, so
+// each of its small pages took two faults, the second with a TLB shootdown
+// of the other cores. Faulting one or two units further ahead was no
+// faster, and each unit ahead raised the peak RSS by as much (lamport.5:
+// 2 MiB, a tenth).
 static void prefault(McrtFpGrow *g, uint64_t b) {
+  size_t unit = release_step(&g->t);
+  uint64_t nunits = (g->t.map_bytes + unit - 1) / unit;
   uint64_t slot = (uint64_t)((unsigned __int128)b * g->t.capacity / g->old.capacity);
-  uint64_t want = slot * g->t.words * sizeof(uint64_t) / g->fault_unit + 1;
-  if (want > g->nunits)
-    want = g->nunits;
+  uint64_t want = slot * g->t.words * sizeof(uint64_t) / unit + 1;
+  if (want > nunits)
+    want = nunits;
   uint64_t c = atomic_load_explicit(&g->faulted, memory_order_relaxed);
   while (c < want) {
     if (!atomic_compare_exchange_weak_explicit(&g->faulted, &c, c + 1, memory_order_relaxed,
                                                memory_order_relaxed))
       continue;
-    char *p = (char *)g->t.slots + c * g->fault_unit;
-    size_t len = g->t.map_bytes - c * g->fault_unit;
-    if (len > g->fault_unit)
-      len = g->fault_unit;
+    char *p = (char *)g->t.slots + c * unit;
+    size_t len = g->t.map_bytes - c * unit;
+    if (len > unit)
+      len = unit;
 #ifdef MADV_POPULATE_WRITE
     if (madvise(p, len, MADV_POPULATE_WRITE) != 0)
 #endif

@@ -189,8 +189,6 @@ typedef struct McrtFpGrow {
   _Atomic uint64_t *walked; // per release step of the old table: its slots migrated so far
   size_t nsteps;
   _Atomic uint64_t faulted; // units of the new table claimed for faulting in (see prefault)
-  size_t fault_unit;        // bytes of a unit
-  uint64_t nunits;          // the new table's units
 } McrtFpGrow;
 static inline bool mcrt_fpset_parallel_grow_ok(const McrtFpSet *set) {
   return !set->rem_bits && !set->ids && !set->id_words;
