@@ -109,6 +109,19 @@ static inline void mcrt_fpset_prefetch(const McrtFpSet *set, McrtFp fp) {
     mcrt_prefetch_write((const void *)&set->ids[home]);
 }
 
+// Copies a state in 8-byte words: both buffers must have MCRT_SLACK bytes
+// after the state, as the last word may run past it (the bytes past the
+// state are never read as state). For the short states of most models this
+// beats a call to memcpy, whose size is only known at run time (at 2
+// threads the calls were 5% of bakery.5's samples).
+static inline void mcrt_copy_state(uint8_t *to, const uint8_t *from, size_t bytes) {
+  for (size_t k = 0; k < bytes; k += 8) {
+    uint64_t w;
+    memcpy(&w, from + k, sizeof w);
+    memcpy(to + k, &w, sizeof w);
+  }
+}
+
 // The fingerprint of a packed state.
 static inline McrtFp mcrt_fingerprint(const uint8_t *state, size_t n, unsigned bits) {
   McrtFp fp;
@@ -189,6 +202,7 @@ typedef struct McrtFpGrow {
   _Atomic uint64_t *walked; // per release step of the old table: its slots migrated so far
   size_t nsteps;
   _Atomic uint64_t faulted; // units of the new table claimed for faulting in (see prefault)
+  _Atomic uint8_t *ready;   // per unit of the new table: 1 once faulted in
 } McrtFpGrow;
 static inline bool mcrt_fpset_parallel_grow_ok(const McrtFpSet *set) {
   return !set->rem_bits && !set->ids && !set->id_words;

@@ -307,18 +307,6 @@ bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *stat
   return ctx->stop;
 }
 
-// A successor into its batch slot in 8-byte words: both buffers have
-// MCRT_SLACK bytes after the state, so the last word may run past it. For
-// the short states of most models this beats a call to memcpy, whose size is
-// only known at run time; the bytes past the state are never read as state.
-static inline void copy_state(uint8_t *to, const uint8_t *from, size_t bytes) {
-  for (size_t k = 0; k < bytes; k += 8) {
-    uint64_t w;
-    memcpy(&w, from + k, sizeof w);
-    memcpy(to + k, &w, sizeof w);
-  }
-}
-
 bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
   if (ctx->replaying)
     mcrt_die("mcrt_emit_successor called during replay");
@@ -339,7 +327,7 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
   if (ctx->sym)
     mcrt_sym_canon(ctx->sym, next, slot); // the class's one representative
   else
-    copy_state(slot, next, ctx->state_bytes);
+    mcrt_copy_state(slot, next, ctx->state_bytes); // (both have MCRT_SLACK)
   p->fp = mcrt_fingerprint(slot, ctx->state_bytes, ctx->fp_bits);
   p->rule = rule;
   p->depth = ctx->cur_depth + 1;

@@ -402,12 +402,12 @@ static void resolve(Worker *w, const Ring *r, const uint8_t *st) {
   if (T->checks && !new_state_clean(w, st))
     w->serial = true;
   size_t bytes = T->ctx->state_bytes;
-  if (!grow_array((void **)&w->out, &w->out_cap, (w->nout + 1) * bytes, 1) ||
+  if (!grow_array((void **)&w->out, &w->out_cap, (w->nout + 1) * bytes + MCRT_SLACK, 1) ||
       !grow_array((void **)&w->recs, &w->recs_cap, w->nout + 1, sizeof *w->recs)) {
     w->oom = true;
     return;
   }
-  memcpy(w->out + w->nout * bytes, st, bytes);
+  mcrt_copy_state(w->out + w->nout * bytes, st, bytes); // (out has MCRT_SLACK after its last)
   w->recs[w->nout++] = (Rec){r->parent, r->rule};
 }
 
@@ -431,7 +431,7 @@ static bool emit_direct(Worker *w, const uint8_t *next, uint32_t action, uint64_
   if (wc->sym)
     mcrt_sym_canon(wc->sym, next, st);
   else
-    memcpy(st, next, wc->state_bytes);
+    mcrt_copy_state(st, next, wc->state_bytes); // (both have MCRT_SLACK)
   r->fp = mcrt_fingerprint(st, wc->state_bytes, wc->fp_bits);
   r->parent = (uint32_t)(T->base_id + w->slot);
   r->rule = (uint32_t)rule;
@@ -487,7 +487,7 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
   if (wc->sym)
     mcrt_sym_canon(wc->sym, next, st);
   else
-    memcpy(st, next, wc->state_bytes);
+    mcrt_copy_state(st, next, wc->state_bytes); // (both have MCRT_SLACK)
   Succ *e = &w->succ[w->nsucc++];
   sl->has_successor = true;
   sl->nsucc++;
@@ -587,8 +587,16 @@ static void fetch_states(const Threads *T, uint64_t a, uint64_t b) {
   for (size_t k = 0; k < T->ntake && a < b; first += T->take[k++].n) {
     const McrtQueueSpan *sp = &T->take[k];
     uint64_t end = first + sp->n < b ? first + sp->n : b;
-    for (; a < end; a++)
-      memcpy(T->win + a * T->stride, sp->at + (a - first) * bytes, bytes);
+    // In words where they stay inside the span: after it come the states
+    // other threads are placing now (and the chunk's end).
+    size_t span_bytes = sp->n * bytes, word_bytes = (bytes + 7) & ~(size_t)7;
+    for (; a < end; a++) {
+      size_t at = (a - first) * bytes;
+      if (at + word_bytes <= span_bytes)
+        mcrt_copy_state(T->win + a * T->stride, sp->at + at, bytes);
+      else
+        memcpy(T->win + a * T->stride, sp->at + at, bytes);
+    }
   }
 }
 
