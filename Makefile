@@ -306,10 +306,11 @@ bench-por: all
 	bench/por.sh --repeat 2 --large
 
 # States per second with 2 threads against 1, both orders (bench/threads.sh;
-# five rounds: its best of three on one thread was not stable here).
+# nine rounds: the best of a run of a few tenths of a second needs that
+# many on this shared machine, five left up to a sixth between two runs).
 bench-threads: all
-	bench/threads.sh --repeat 5 --order free
-	bench/threads.sh --repeat 5 --order fixed
+	bench/threads.sh --repeat 9 --order free
+	bench/threads.sh --repeat 9 --order fixed
 
 # Compile times of the largest BEEM models and specs; BEFORE=/other/mcgen
 # builds each with that mcgen too and prints the ratios.
