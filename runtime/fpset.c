@@ -751,9 +751,9 @@ static bool claim_unit(McrtFpGrow *g, uint64_t upto, size_t unit) {
 // next one meanwhile, on a table of MCRT_FP_AHEAD_MIN units or more: the
 // threads then zero two units at once where one thread's zeroing held up
 // the other (bakery.5 at 2 threads: the growths' wall time 13% less,
-// medians of six; the peak RSS the same). Faulting units ahead always, or
-// more than one, was no faster and raised the peak RSS by a unit each
-// (lamport.5: 2 MiB, a tenth).
+// medians of six; the peak RSS the same). Faulting a unit ahead always
+// (not only while waiting) raised every instance's peak RSS by the unit
+// (2 MiB: peterson.4 +9%), for faster growths on some only (fischer.3).
 static void prefault(McrtFpGrow *g, uint64_t a, uint64_t b) {
   size_t unit = release_step(&g->t);
   size_t slot_bytes = g->t.words * sizeof(uint64_t);

@@ -931,8 +931,8 @@ static size_t bytes_per_window_state(const Threads *T) {
   return T->stride + sizeof(Slot) + (T->maxsucc ? T->maxsucc : 16) * succ;
 }
 
-// The states of the next window: up to WINDOW (WINDOW_FREE for a direct
-// window, as the next one is unless it is at the depth bound), fewer when
+// The states of the next window: up to WINDOW (WINDOW_FREE in free order
+// above the depth bound, where the windows are direct), fewer when
 // the buffers they need would pass the share of --memory (BUFFER_SHARE) or
 // the room the set's next growth leaves under it (else the threads'
 // buffers would stop the search at a growth that one thread makes), at
