@@ -810,8 +810,9 @@ static void stash_entry(McrtFpStash *stash, const uint64_t *e, unsigned w) {
 // place() does: each at the first empty slot from max(its home, the slot
 // after the previous one), the first probing from its home. Slots from
 // `limit` on are another part's: an entry that would go there is stashed.
-static inline void place_run(McrtFpGrow *g, unsigned w, const uint64_t *run, size_t n,
-                             uint64_t limit, McrtFpStash *stash) {
+static inline __attribute__((always_inline)) void
+place_run(McrtFpGrow *g, unsigned w, const uint64_t *run, size_t n, uint64_t limit,
+          McrtFpStash *stash) {
   _Atomic uint64_t *dst = g->t.slots;
   uint64_t from = 0;
   for (size_t k = 0; k < n; k++) {
@@ -864,8 +865,10 @@ bool mcrt_fpset_grow_ready(McrtFpGrow *g, uint64_t a) {
 }
 
 // (w is the slots' width in words, a constant in each of the two calls
-// below: the compiler makes a loop for each.)
-static inline void grow_part(McrtFpGrow *g, unsigned w, uint64_t a, uint64_t b, McrtFpStash *stash) {
+// below: inlined there, the loop is compiled for each width. Left to
+// itself, GCC kept one copy that tested w at every slot.)
+static inline __attribute__((always_inline)) void
+grow_part(McrtFpGrow *g, unsigned w, uint64_t a, uint64_t b, McrtFpStash *stash) {
   const uint64_t *src = (const uint64_t *)g->old.slots; // nobody writes the old table now
   size_t slot_bytes = w * sizeof(uint64_t);
   size_t step = release_step(&g->old);
