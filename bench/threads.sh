@@ -7,7 +7,7 @@
 # with --threads 1 and --threads 2, in --repeat N rounds, each round running
 # every setting once in turn (the fastest run of each is kept). Speed is
 # states per WALL second (threads exist to cut wall time; CPU time grows
-# with them), from /usr/bin/time; bytes/state is
+# with them), timed to the microsecond; bytes/state is
 # the report's (accounted memory at the end / states) and peak RSS / states.
 # CPU seconds (user + system) and the report's thread_phases_s (wall
 # seconds of the expand, insert and commit phases) are kept beside them:
@@ -106,13 +106,13 @@ for name in "${names[@]}"; do
       load=$(cut -d' ' -f1 /proc/loadavg)
       # The wall time to the microsecond (EPOCHREALTIME): /usr/bin/time's
       # is in hundredths, a step of 7% in the 0.14 s of lamport.5 at 2
-      # threads; its CPU times and peak RSS are kept.
+      # threads; it gives the CPU times and peak RSS.
       t0=$EPOCHREALTIME
-      /usr/bin/time -f '%e %U %S %M' -o "$out/$name.$tag.time" \
+      /usr/bin/time -f '%U %S %M' -o "$out/$name.$tag.time" \
         "${run[@]}" "$bin" --no-deadlock --por off --progress 0 --threads "$t" --order "$ORDER" \
         --report "$out/$name.$tag.r$r.json" >"$out/$name.$tag.log" 2>&1
       t1=$EPOCHREALTIME
-      read -r _ user sys rss_kb <"$out/$name.$tag.time"
+      read -r user sys rss_kb <"$out/$name.$tag.time"
       wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
       got=$(jq .states "$out/$name.$tag.r$r.json" 2>/dev/null)
       if [ "$got" != "$want" ]; then

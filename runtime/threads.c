@@ -931,8 +931,15 @@ static size_t bytes_per_window_state(const Threads *T) {
   return T->stride + sizeof(Slot) + (T->maxsucc ? T->maxsucc : 16) * succ;
 }
 
-// The states of the next window: up to WINDOW (WINDOW_FREE in free order
-// above the depth bound, where the windows are direct), fewer when
+// Whether the window at the current depth is direct: free order inserts
+// as it expands, except at the depth bound (whose states are only looked
+// up).
+static bool direct_here(const Threads *T) {
+  return T->free_order && T->ctx->cur_depth < T->ctx->opt->max_depth;
+}
+
+// The states of the next window: up to WINDOW (WINDOW_FREE for a direct
+// window: direct_here), fewer when
 // the buffers they need would pass the share of --memory (BUFFER_SHARE) or
 // the room the set's next growth leaves under it (else the threads'
 // buffers would stop the search at a growth that one thread makes), at
@@ -940,7 +947,7 @@ static size_t bytes_per_window_state(const Threads *T) {
 static uint64_t window_size(const Threads *T) {
   const McrtCtx *ctx = T->ctx;
   size_t memory = ctx->opt->memory;
-  uint64_t most = T->free_order && ctx->cur_depth < ctx->opt->max_depth ? WINDOW_FREE : WINDOW;
+  uint64_t most = direct_here(T) ? WINDOW_FREE : WINDOW;
   if (memory == MCRT_UNLIMITED)
     return most;
   size_t stores = mcrt_grow_set_bytes(ctx) - ctx->engine_bytes, budget = memory / BUFFER_SHARE;
@@ -1752,7 +1759,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
     popped += T.nwin;
     T.at_bound = ctx->cur_depth >= opt->max_depth;
     T.solo = T.nwin < SOLO;
-    T.direct = T.free_order && !T.at_bound;
+    T.direct = direct_here(&T);
     T.reach_open = 0;
     for (uint32_t i = 0; i < m->nreachables && i < 64; i++)
       T.reach_open |= (uint64_t)!ctx->reached[i] << i;
