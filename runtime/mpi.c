@@ -14,12 +14,12 @@
 // owner; each successor travels as its (canonical) state, its parent's local
 // id and its rule (the parent's rank is the sender). One all-to-all of the
 // byte counts and one MPI_Alltoallv of the records move a round (nonblocking
-// forms, waited for by finish(): a waiting rank yields its core); each rank
-// then inserts what it received into its set, logs the new states (parent
-// rank, parent id, rule), checks their invariants and queues them for level
-// L + 1. An MPI_Allgather of a few counters per rank ends the round: whether
-// any rank has states of level L left, violations found, bounds hit,
-// signals, the totals for progress lines.
+// forms, waited for by finish(): a rank that waits long yields its core);
+// each rank then inserts what it received into its set, logs the new
+// states (parent rank, parent id, rule), checks their invariants and queues
+// them for level L + 1. An MPI_Allgather of a few counters per rank ends
+// the round: whether any rank has states of level L left, violations
+// found, bounds hit, signals, the totals for progress lines.
 //
 // Termination. Every exchange is a collective that every rank enters the
 // same number of times: the rounds of a level go on while the round's
@@ -88,6 +88,8 @@
 #define NO_RANK UINT32_MAX            // parent rank of an initial state
 #define LOG_SHIFT 16                  // log records per chunk: 65536
 #define FINALIZE_WAIT_MS 300          // MPI_Finalize after a signal (mcrt_mpi_main)
+#define SPIN_S 0.01                   // a rank waiting in a collective polls this long,
+#define SLEEP_NS 20000                // then sleeps this long between polls (finish)
 
 typedef struct Buf {
   uint8_t *data;
@@ -267,15 +269,28 @@ static MPI_Comm comm = MPI_COMM_WORLD;
 static int world_rank, world_size;
 static bool threads_allowed; // the MPI library lets other threads run beside MPI
 
-// Waits for a nonblocking collective. A rank that waits gives its core
-// away between polls: a rank spinning in MPI (Open MPI polls) would take
-// the core the ranks still expanding need, when ranks share cores.
+// Waits for a nonblocking collective: polls for up to SPIN_S, then sleeps
+// SLEEP_NS between polls. Most waits are short (the ranks reach a round's
+// end together, and a collective passes a few messages back and forth):
+// a rank that slept from the first poll on woke its timer slack (50 us)
+// late at each of them, which made 2 ranks take 1.15 to 1.3 times as long
+// on bench/mpi.sh's instances (docs/scaling.md). A long wait (a rank
+// growing its set, or expanding a larger share of a level) sleeps, so that
+// ranks or threads that share a core with the waiter get it.
 static void finish(MPI_Request *req) {
   int done = 0;
-  struct timespec pause = {0, 20 * 1000};
-  for (unsigned i = 0; !done; i++) {
+  double until = 0;
+  struct timespec pause = {0, SLEEP_NS};
+  for (unsigned i = 0;; i++) {
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
-    if (!done && i >= 64)
+    if (done)
+      return;
+    if (i % 64 != 63)
+      continue;
+    double now = mcrt_now();
+    if (until == 0)
+      until = now + SPIN_S;
+    else if (now > until)
       nanosleep(&pause, NULL);
   }
 }
