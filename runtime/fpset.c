@@ -682,6 +682,13 @@ static size_t release_step(const McrtFpSet *old) {
   return old->map_bytes >= MCRT_FP_HUGE_MIN ? MCRT_HUGE_PAGE : MCRT_FP_RELEASE_SMALL;
 }
 
+// The units the new table is faulted in by (see prefault): its release
+// steps, the last one partial.
+static uint64_t new_units(const McrtFpGrow *g) {
+  size_t unit = release_step(&g->t);
+  return (g->t.map_bytes + unit - 1) / unit;
+}
+
 bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g) {
   g->old = *set;
   memset(&g->t, 0, sizeof g->t);
@@ -693,8 +700,7 @@ bool mcrt_fpset_grow_begin(McrtFpSet *set, McrtFpGrow *g) {
     free(g->walked);
     return false;
   }
-  size_t unit = release_step(&g->t);
-  if (!(g->ready = calloc((g->t.map_bytes + unit - 1) / unit, 1))) {
+  if (!(g->ready = calloc(new_units(g), 1))) {
     munmap((void *)g->t.slots, g->t.map_bytes);
     free(g->walked);
     return false;
@@ -757,7 +763,7 @@ static bool claim_unit(McrtFpGrow *g, uint64_t upto, size_t unit) {
 static void prefault(McrtFpGrow *g, uint64_t a, uint64_t b) {
   size_t unit = release_step(&g->t);
   size_t slot_bytes = g->t.words * sizeof(uint64_t);
-  uint64_t nunits = (g->t.map_bytes + unit - 1) / unit;
+  uint64_t nunits = new_units(g);
   uint64_t last = (uint64_t)((unsigned __int128)b * g->t.capacity / g->old.capacity);
   uint64_t need = last * slot_bytes / unit + 1;
   if (need > nunits)
