@@ -13,11 +13,12 @@
 // states of its frontier until ROUND_BYTES of successors wait, bucketed by
 // owner; each successor travels as its (canonical) state, its parent's local
 // id and its rule (the parent's rank is the sender). One all-to-all of the
-// byte counts and one MPI_Alltoallv of the records move a round (nonblocking
-// forms, waited for by finish(): a rank that waits long yields its core);
-// each rank then inserts what it received into its set, logs the new
-// states (parent rank, parent id, rule), checks their invariants and queues
-// them for level L + 1. An MPI_Allgather of a few counters per rank ends
+// byte counts and one MPI_Alltoallv of the records move a round
+// (nonblocking forms, waited for by finish(): a rank that waits long yields
+// its core; the successors a rank owns itself stay in its buffer). Each
+// rank then inserts what it received, and its own, into its set, logs the
+// new states (parent rank, parent id, rule), checks their invariants and
+// queues them for level L + 1. An MPI_Allgather of a few counters per rank ends
 // the round: whether any rank has states of level L left, violations
 // found, bounds hit, signals, the totals for progress lines.
 //
@@ -249,7 +250,9 @@ typedef struct Mpi {
   uint64_t level_first;   // local id of the level's first new state
   uint64_t level_new;     // new states inserted in this level
   uint8_t *tmp;           // canonical forms
-  uint64_t *fresh;        // offsets in recv of new states, with their sender
+  const uint8_t **part;   // what receive() inserts: the records from each rank,
+  size_t *part_len;       // in recv (the own rank's in out[rank], never sent) or init
+  const uint8_t **fresh;  // the records of new states, with their sender
   uint32_t *fresh_src;
   size_t fresh_cap;
   uint64_t level, popped, round_trans;
@@ -259,7 +262,7 @@ typedef struct Mpi {
   Cand cand;
   bool has_cand, memory_hit, states_hit, steps_hit;
   // Statistics.
-  uint64_t bytes_sent, msgs_sent, rounds, levels, max_round_bytes;
+  uint64_t bytes_sent, msgs_sent, rounds, levels;
   double comm_s, cpu_start; // seconds in MPI calls; CPU time at the start
   double *stats; // rank 0: S_N figures per rank
   Pool *pool;    // the rank's threads (NULL: one)
@@ -295,8 +298,17 @@ static void finish(MPI_Request *req) {
   }
 }
 
-static inline uint32_t owner(const Mpi *mp, McrtFp fp) {
+// The rank that owns the state of fingerprint fp: its low 32 bits,
+// multiplied onto 0 .. size - 1.
+static inline uint32_t fp_owner(const Mpi *mp, McrtFp fp) {
   return (uint32_t)(((fp.hi & 0xffffffffu) * (uint64_t)mp->size) >> 32);
+}
+
+// The rank that owns a (canonical) state (on one rank, not hashed).
+static inline uint32_t owner(const Mpi *mp, const uint8_t *state, size_t state_bytes) {
+  if (mp->size == 1)
+    return 0;
+  return fp_owner(mp, mcrt_fingerprint(state, state_bytes, mp->ctx->fp_bits));
 }
 
 // CPU seconds (user and system) this process has used.
@@ -485,12 +497,12 @@ static void found_reset(Mpi *mp) {
   mp->level_new = 0;
 }
 
-// A record (at offset off of the round's receive buffer, from rank src)
-// whose state is already in the set: if the state is new in this level and
-// the record's parent key is less than its parent's, the record becomes its
-// parent (in the log, or in fresh[] if not logged yet: states new in this
-// round, from index round_first of the level's on).
-static void better_parent(Mpi *mp, const uint8_t *in, size_t off, uint32_t src, McrtFp fp,
+// A record (rec, from rank src) whose state is already in the set: if the
+// state is new in this level and the record's parent key is less than its
+// parent's, the record becomes its parent (in the log, or in fresh[] if not
+// logged yet: states new in this round, from index round_first of the
+// level's on).
+static void better_parent(Mpi *mp, const uint8_t *rec, uint32_t src, McrtFp fp,
                           uint64_t round_first) {
   Found *e = found_find(&mp->found, fp.hi);
   if (!e)
@@ -498,14 +510,14 @@ static void better_parent(Mpi *mp, const uint8_t *in, size_t off, uint32_t src, 
   size_t sb = mp->ctx->state_bytes;
   uint32_t pid, rule;
   uint64_t key;
-  memcpy(&pid, in + off + sb, 4);
-  memcpy(&rule, in + off + sb + 4, 4);
-  memcpy(&key, in + off + sb + 8, 8);
+  memcpy(&pid, rec + sb, 4);
+  memcpy(&rule, rec + sb + 4, 4);
+  memcpy(&key, rec + sb + 8, 8);
   if (key > e->key || (key == e->key && rule >= e->rule))
     return;
   e->key = key, e->rule = rule;
   if (e->at >= round_first) {
-    mp->fresh[e->at - round_first] = off;
+    mp->fresh[e->at - round_first] = rec;
     mp->fresh_src[e->at - round_first] = src;
   } else {
     log_set(&mp->log, mp->level_first + e->at, src, pid, rule);
@@ -593,9 +605,10 @@ static uint64_t share(Mpi *mp, uint64_t mine, uint64_t limit, uint64_t done, boo
   return mine < left ? mine : left;
 }
 
-// Inserts the records of recv (initial: the initial states owned here), then
-// logs the new ones, as many as --max-states leaves.
-static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *displ, bool initial) {
+// Inserts the round's records, part[s] from rank s in rank order (initial:
+// the initial states owned here), then logs the new ones, as many as
+// --max-states leaves.
+static void receive(Mpi *mp, bool initial) {
   McrtCtx *ctx = mp->ctx;
   size_t sb = ctx->state_bytes;
   size_t nfresh = 0;
@@ -605,9 +618,9 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
   enum { BATCH = 16 };
   McrtFp fps[BATCH];
   for (int s = 0; s < mp->size && !mp->memory_hit; s++) {
-    size_t end = (size_t)displ[s] + (size_t)count[s];
-    for (size_t off = (size_t)displ[s], k = 0; off < end && !mp->memory_hit;
-         off += mp->rec_bytes, k++) {
+    const uint8_t *in = mp->part[s];
+    size_t end = mp->part_len[s];
+    for (size_t off = 0, k = 0; off < end && !mp->memory_hit; off += mp->rec_bytes, k++) {
       if (k % BATCH == 0) {
         for (size_t j = 0, o = off; j < BATCH && o < end; j++, o += mp->rec_bytes) {
           fps[j] = mcrt_fingerprint(in + o, sb, ctx->fp_bits);
@@ -624,12 +637,12 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
         break;
       if (r != MCRT_FP_NEW) {
         if (mp->fixed && !initial)
-          better_parent(mp, in, off, (uint32_t)s, fp, round_first);
+          better_parent(mp, in + off, (uint32_t)s, fp, round_first);
         continue;
       }
       if (nfresh == mp->fresh_cap) {
         size_t cap = mp->fresh_cap ? 2 * mp->fresh_cap : 1024;
-        uint64_t *f = realloc(mp->fresh, cap * sizeof *f);
+        const uint8_t **f = realloc(mp->fresh, cap * sizeof *f);
         if (f)
           mp->fresh = f;
         uint32_t *fs = f ? realloc(mp->fresh_src, cap * sizeof *fs) : NULL;
@@ -650,7 +663,7 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
           break;
         }
       }
-      mp->fresh[nfresh] = off;
+      mp->fresh[nfresh] = in + off;
       mp->fresh_src[nfresh++] = (uint32_t)s;
     }
   }
@@ -661,7 +674,7 @@ static void receive(Mpi *mp, const uint8_t *in, const int *count, const int *dis
     mp->states_hit |= hit;
   }
   for (uint64_t i = 0; i < allowed && !mp->memory_hit; i++) {
-    const uint8_t *r = in + mp->fresh[i];
+    const uint8_t *r = mp->fresh[i];
     uint32_t pid, rule;
     memcpy(&pid, r + sb, 4);
     memcpy(&rule, r + sb + 4, 4);
@@ -703,8 +716,7 @@ static bool emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, u
     mcrt_sym_canon(ctx->sym, next, mp->tmp); // the class's one representative
     s = mp->tmp;
   }
-  McrtFp fp = mcrt_fingerprint(s, ctx->state_bytes, ctx->fp_bits);
-  uint32_t d = owner(mp, fp);
+  uint32_t d = owner(mp, s, ctx->state_bytes);
   uint8_t *p = buf_try(&mp->out[d], mp->rec_bytes);
   if (!p) {
     mp->memory_hit = true;
@@ -728,7 +740,7 @@ static void emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
     mcrt_sym_canon(ctx->sym, state, mp->tmp);
     state = mp->tmp;
   }
-  if (owner(mp, mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits)) != (uint32_t)mp->rank)
+  if (owner(mp, state, ctx->state_bytes) != (uint32_t)mp->rank)
     return;
   uint8_t *p = buf_try(&mp->init, mp->rec_bytes);
   if (!p) {
@@ -892,13 +904,12 @@ static bool worker_emit(McrtCtx *wc, const uint8_t *next, uint32_t action, uint6
     next = w->canon;
   }
   memcpy(p, next, sb);
-  McrtFp fp = mcrt_fingerprint(p, sb, wc->fp_bits);
   uint32_t parent = (uint32_t)(w->P->base_id + w->slot), r = (uint32_t)rule;
   memcpy(p + sb, &parent, 4);
   memcpy(p + sb + 4, &r, 4);
   if (mp->fixed)
     memcpy(p + sb + 8, &w->key, 8);
-  m[0] = owner(mp, fp), m[1] = action;
+  m[0] = owner(mp, p, sb), m[1] = action;
   w->nrecs++;
   return false;
 }
@@ -1161,37 +1172,35 @@ static void cut_steps(Mpi *mp) {
   }
 }
 
-// Moves the round's records to their owners.
+// Moves the round's records to their owners, and points receive()'s parts
+// at them. The rank's own records stay where they are (out[rank]).
 static void exchange(Mpi *mp) {
   size_t total = 0;
   for (int d = 0; d < mp->size; d++) {
-    if (mp->out[d].len > INT_MAX || total > (size_t)INT_MAX - mp->out[d].len)
+    size_t len = d == mp->rank ? 0 : mp->out[d].len;
+    if (len > INT_MAX || total > (size_t)INT_MAX - len)
       mcrt_die("MPI round of more than 2 GiB");
-    mp->scount[d] = (int)mp->out[d].len;
+    mp->scount[d] = (int)len;
     mp->sdispl[d] = (int)total;
-    total += mp->out[d].len;
+    total += len;
   }
   mp->send.len = 0;
   uint8_t *p = buf_try(&mp->send, total + 1);
   if (!p) { // nothing is sent: the search ends at this round (memory)
     mp->memory_hit = true;
-    total = 0;
     for (int d = 0; d < mp->size; d++)
       mp->scount[d] = mp->sdispl[d] = 0, mp->out[d].len = 0;
   }
   for (int d = 0; d < mp->size; d++) {
-    if (mp->out[d].len)
-      memcpy(p + mp->sdispl[d], mp->out[d].data, mp->out[d].len);
-    if (d != mp->rank && mp->out[d].len) {
-      mp->bytes_sent += mp->out[d].len;
-      mp->msgs_sent++;
-    }
-    mp->out[d].len = 0;
     if (mp->side)
       mp->side[d].len = 0;
+    if (d == mp->rank || !mp->out[d].len)
+      continue;
+    memcpy(p + mp->sdispl[d], mp->out[d].data, mp->out[d].len);
+    mp->bytes_sent += mp->out[d].len;
+    mp->msgs_sent++;
+    mp->out[d].len = 0;
   }
-  if (total > mp->max_round_bytes)
-    mp->max_round_bytes = total;
   double t0 = mcrt_now();
   MPI_Request req;
   MPI_Ialltoall(mp->scount, 1, MPI_INT, mp->rcount, 1, MPI_INT, comm, &req);
@@ -1209,6 +1218,12 @@ static void exchange(Mpi *mp) {
                  mp->rdispl, MPI_BYTE, comm, &req);
   finish(&req);
   mp->comm_s += mcrt_now() - t0;
+  for (int s = 0; s < mp->size; s++) {
+    mp->part[s] = mp->recv.data + mp->rdispl[s];
+    mp->part_len[s] = (size_t)mp->rcount[s];
+  }
+  mp->part[mp->rank] = mp->out[mp->rank].data;
+  mp->part_len[mp->rank] = mp->out[mp->rank].len;
 }
 
 // The end of a round: every rank's counters, summed (the signal: the
@@ -1395,7 +1410,7 @@ static void pick_violation(Mpi *mp) {
       s = cb;
     }
     fps[i] = mcrt_fingerprint(s, ctx->state_bytes, ctx->fp_bits);
-    if (owner(mp, fps[i]) == (uint32_t)mp->rank && !mcrt_fpset_contains(&ctx->set, fps[i]))
+    if (fp_owner(mp, fps[i]) == (uint32_t)mp->rank && !mcrt_fpset_contains(&ctx->set, fps[i]))
       ok = 0;
     uint8_t *t = a;
     a = b, b = t;
@@ -1404,7 +1419,7 @@ static void pick_violation(Mpi *mp) {
   int all_ok;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
   for (size_t i = 0; i < n && all_ok; i++)
-    if (owner(mp, fps[i]) != (uint32_t)mp->rank && insert(mp, fps[i]) == MCRT_FP_FULL)
+    if (fp_owner(mp, fps[i]) != (uint32_t)mp->rank && insert(mp, fps[i]) == MCRT_FP_FULL)
       break;
   free(a), free(b), free(cb), free(fps);
   v->path = rules;
@@ -1430,6 +1445,7 @@ static void mpi_free(McrtCtx *ctx) {
   free(mp->out), free(mp->side);
   free(mp->send.data), free(mp->recv.data), free(mp->init.data);
   free(mp->scount), free(mp->sdispl), free(mp->rcount), free(mp->rdispl);
+  free(mp->part), free(mp->part_len);
   free(mp->tmp), free(mp->fresh), free(mp->fresh_src), free(mp->stats), free(mp->found.t);
   free(mp);
   ctx->worker = NULL;
@@ -1449,8 +1465,10 @@ static Mpi *setup(McrtCtx *ctx) {
     mp->side = calloc(k, sizeof *mp->side);
   mp->scount = calloc(k, sizeof(int)), mp->sdispl = calloc(k, sizeof(int));
   mp->rcount = calloc(k, sizeof(int)), mp->rdispl = calloc(k, sizeof(int));
+  mp->part = calloc(k, sizeof *mp->part), mp->part_len = calloc(k, sizeof *mp->part_len);
   mp->tmp = calloc(1, ctx->state_bytes + MCRT_SLACK);
-  if (!mp->out || !mp->scount || !mp->sdispl || !mp->rcount || !mp->rdispl || !mp->tmp ||
+  if (!mp->out || !mp->scount || !mp->sdispl || !mp->rcount || !mp->rdispl || !mp->part ||
+      !mp->part_len || !mp->tmp ||
       (ctx->opt->max_steps != MCRT_UNLIMITED && !mp->side))
     mcrt_die("out of memory");
   mp->fixed = ctx->opt->fixed_trace;
@@ -1548,7 +1566,8 @@ static bool run_level(Mpi *mp) {
       cut_steps(mp);
     double t1 = mcrt_now();
     exchange(mp);
-    receive(mp, mp->recv.data, mp->rcount, mp->rdispl, false);
+    receive(mp, false);
+    mp->out[mp->rank].len = 0; // the rank's own records, read by receive()
     if (mp->pool) // the exchange and the insertion at the owner
       ctx->phase_s[1] += mcrt_now() - t1;
     gather(mp, mp->memory_hit ? 0 : left);
@@ -1576,8 +1595,8 @@ static void mpi_search(McrtCtx *ctx) {
     mcrt_clear_error(ctx);
   }
   for (int r = 0; r < mp->size; r++) // as if received from this rank
-    mp->rcount[r] = r == mp->rank ? (int)mp->init.len : 0, mp->rdispl[r] = 0;
-  receive(mp, mp->init.data, mp->rcount, mp->rdispl, true);
+    mp->part[r] = mp->init.data, mp->part_len[r] = r == mp->rank ? mp->init.len : 0;
+  receive(mp, true);
   mp->init.len = 0;
   gather(mp, 0);
   bool go = !bound_now(mp);

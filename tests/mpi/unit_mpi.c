@@ -54,7 +54,7 @@ Test(mpi_owner, spread) {
     for (uint64_t i = 0; i < n; i++) {
       uint64_t s = i;
       McrtFp fp = mcrt_fingerprint((const uint8_t *)&s, sizeof s, 64);
-      uint32_t o = owner(&mp, fp);
+      uint32_t o = fp_owner(&mp, fp);
       cr_assert_lt(o, (uint32_t)k);
       count[o]++;
     }
@@ -62,6 +62,18 @@ Test(mpi_owner, spread) {
       cr_assert(count[r] > n / (uint64_t)k * 95 / 100 && count[r] < n / (uint64_t)k * 105 / 100,
                 "K=%d rank %d: %llu of %llu", k, r, (unsigned long long)count[r],
                 (unsigned long long)n);
+  }
+}
+
+// A state's owner is its fingerprint's (one rank: 0, without hashing).
+Test(mpi_owner, of_a_state) {
+  McrtCtx ctx = {.state_bytes = 8, .fp_bits = 64};
+  for (int k = 1; k <= 5; k++) {
+    Mpi mp = {.size = k, .ctx = &ctx};
+    for (uint64_t s = 0; s < 1000; s++) {
+      McrtFp fp = mcrt_fingerprint((const uint8_t *)&s, sizeof s, 64);
+      cr_assert_eq(owner(&mp, (const uint8_t *)&s, sizeof s), k == 1 ? 0 : fp_owner(&mp, fp));
+    }
   }
 }
 
