@@ -3,14 +3,17 @@
 # BEEM instances of about 10^6 states.
 #
 # Each instance's dve/NAME.dve is compiled once with `mcgen --mpi` and run
-# under `mpirun -np 1` and `-np 2` (--no-deadlock: the whole state space, as
-# BEEM counts it; every run's count must equal BEEM's published one, else a
-# loud error and exit 1), in --repeat N rounds (default 9), each running 1
-# rank then 2 ranks, so that the machine's drift falls on both alike (the
+# under `mpirun -np 1` and `-np 2`, and once without it, the serial checker
+# run with `--threads 1` (--no-deadlock: the whole state space, as BEEM
+# counts it; every run's count must equal BEEM's published one, else a loud
+# error and exit 1), in --repeat N rounds (default 9), each running the
+# serial checker, 1 rank, then 2 ranks, so that the machine's drift falls on
+# all alike (the
 # fastest run of each is kept: on this shared machine the same run varies
 # by half from one minute to the next). The
 # figures come from each run's --report: the search's wall time (the
-# slowest rank's), states/s, the speed-up of 2 ranks over 1, the bytes sent
+# slowest rank's), states/s, the speed-up of 2 ranks over 1 rank and over
+# the serial checker (one rank pays for an engine built for several), the bytes sent
 # between ranks per state, the rounds, and the share of the time the ranks
 # spent in MPI calls (exchange and the per-round Allgather), the peak
 # accounted memory per state of each rank. One machine: the ranks talk over
@@ -45,6 +48,7 @@ beem=$(tools/beem-dir) || { echo "bench/mpi.sh: no BEEM suite (tools/beem-dir)" 
 out=bench/out/mpi
 mkdir -p "$out"
 csv=$out/mpi.csv
+# ranks 0: the serial checker (no MPI figures)
 echo "name,ranks,states,time_s,states_per_s,bytes_sent_per_state,rounds,comm_share,peak_bytes_per_state_per_rank,cpu_s" >"$csv"
 
 for name in "${names[@]}"; do
@@ -52,16 +56,22 @@ for name in "${names[@]}"; do
   [ -n "$want" ] || { echo "bench/mpi.sh: $name is not in beem_expected.csv" >&2; exit 2; }
   bin=$out/$name
   "$mcgen" --mpi -o "$bin" "$beem/dve/$name.dve" >"$out/$name.mcgen.log" 2>&1
+  "$mcgen" -o "$bin.serial" "$beem/dve/$name.dve" >>"$out/$name.mcgen.log" 2>&1
   # The two settings alternate within each round (1 rank, then 2), so that
   # the machine's drift over the minutes falls on both alike.
-  rm -f "$out/$name.1.json" "$out/$name.2.json"
+  rm -f "$out/$name.0.json" "$out/$name.1.json" "$out/$name.2.json"
   for _ in $(seq 1 "$repeat"); do
-    for np in 1 2; do
-      timeout "$timeout_s" mpirun --oversubscribe -np "$np" "$bin" --no-deadlock --por off --quiet \
-        --report "$out/$name.$np.try.json" >"$out/$name.$np.log" 2>&1
+    for np in 0 1 2; do # 0: the serial checker
+      if [ "$np" = 0 ]; then
+        timeout "$timeout_s" "$bin.serial" --threads 1 --no-deadlock --por off --quiet \
+          --report "$out/$name.$np.try.json" >"$out/$name.$np.log" 2>&1 || true
+      else
+        timeout "$timeout_s" mpirun --oversubscribe -np "$np" "$bin" --no-deadlock --por off --quiet \
+          --report "$out/$name.$np.try.json" >"$out/$name.$np.log" 2>&1 || true
+      fi
       got=$(jq .states "$out/$name.$np.try.json" 2>/dev/null || true)
       if [ "$got" != "$want" ]; then
-        echo "bench/mpi.sh: ERROR: $name on $np ranks: ${got:-no report} states, BEEM $want" >&2
+        echo "bench/mpi.sh: ERROR: $name on $np ranks (0: serial): ${got:-no report} states, BEEM $want" >&2
         exit 1
       fi
       if [ ! -f "$out/$name.$np.json" ] ||
@@ -72,6 +82,8 @@ for name in "${names[@]}"; do
       rm -f "$out/$name.$np.try.json"
     done
   done
+  jq -r --arg n "$name" '[$n, 0, .states, .time_s, (.states / .time_s), "", "", "",
+      (.memory_bytes / (.states + 1)), ""] | @csv' "$out/$name.0.json" | tr -d '"' >>"$csv"
   for np in 1 2; do # (every run's count was checked above)
     jq -r --arg n "$name" '[$n, .mpi.ranks, .states, .time_s, (.states / .time_s),
         .mpi.bytes_sent_per_state, .mpi.rounds,
@@ -83,17 +95,18 @@ for name in "${names[@]}"; do
 done
 
 {
-  echo "| instance | states | 1 rank: s | states/s | 2 ranks: s | states/s | speed-up | CPU s (1, 2 ranks) | bytes sent/state | rounds | time in MPI | peak bytes/state/rank (1, 2) |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| instance | states | serial: s | 1 rank: s | states/s | 2 ranks: s | states/s | speed-up (over 1 rank, serial) | CPU s (1, 2 ranks) | bytes sent/state | rounds | time in MPI | peak bytes/state/rank (serial, 1, 2) |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   awk -F, 'NR > 1 {
       k = $1; n[k] = $3
-      if ($2 == 1) { t1[k] = $4; r1[k] = $5; m1[k] = $9; u1[k] = $10 }
+      if ($2 == 0) { t0[k] = $4; r0[k] = $5; m0[k] = $9 }
+      else if ($2 == 1) { t1[k] = $4; r1[k] = $5; m1[k] = $9; u1[k] = $10 }
       else { t2[k] = $4; r2[k] = $5; b[k] = $6; ro[k] = $7; c[k] = $8; m2[k] = $9; u2[k] = $10; order[++o] = k }
     }
     END {
       for (i = 1; i <= o; i++) { k = order[i]
-        printf "| %s | %d | %.2f | %.0f | %.2f | %.0f | %.2fx | %.2f, %.2f | %.1f | %d | %.0f%% | %.1f, %.1f |\n",
-          k, n[k], t1[k], r1[k], t2[k], r2[k], r2[k] / r1[k], u1[k], u2[k], b[k], ro[k], 100 * c[k], m1[k], m2[k]
+        printf "| %s | %d | %.2f | %.2f | %.0f | %.2f | %.0f | %.2fx, %.2fx | %.2f, %.2f | %.1f | %d | %.0f%% | %.1f, %.1f, %.1f |\n",
+          k, n[k], t0[k], t1[k], r1[k], t2[k], r2[k], r2[k] / r1[k], r2[k] / r0[k], u1[k], u2[k], b[k], ro[k], 100 * c[k], m0[k], m1[k], m2[k]
       }
     }' "$csv"
 } >"$out/mpi.md"
