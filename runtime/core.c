@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
@@ -42,6 +43,31 @@ double mcrt_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+// The cores online, or fewer when this process may run on fewer (taskset,
+// a batch scheduler's cpuset).
+uint32_t mcrt_cores(void) {
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  uint32_t n = online > 0 ? (uint32_t)online : 1;
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 0 &&
+      (uint32_t)CPU_COUNT(&cpus) < n)
+    n = (uint32_t)CPU_COUNT(&cpus);
+  return n;
+}
+
+long mcrt_launcher_ranks(void) {
+  // Open MPI's mpirun; MPICH's and Intel MPI's (Hydra), Slurm's srun with PMI.
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+    const char *v = getenv(vars[i]);
+    char *end;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (v && *v && !*end && n > 0)
+      return n;
+  }
+  return 1;
 }
 
 // ---------------------------------------------------------------------------
@@ -145,6 +171,8 @@ void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase) {
 // with MCRT_TEST_PAUSE=PHASE the checker prints "mcrt-test-pause: PHASE" on
 // stderr when it reaches PHASE and waits there (at most 60 s) until a signal
 // comes, so that a test can interrupt every phase at a known moment. PHASE:
+//   handlers       the options are read, the signals caught, the report not
+//                  yet open (main.c)
 //   start          the options are read, the report is open, nothing searched
 //   search         the first state has been expanded (search.c)
 //   liveness       the search is complete, the liveness check about to start

@@ -428,7 +428,9 @@ typedef struct McrtOptions {
   bool por;                // partial-order reduction in effect (por.c): on, or auto where it fits
   const char *por_off_why; // under auto, why the reduction is off in this run (else NULL)
   bool fixed_trace; // --fixed-trace: under MPI, the same trace whatever the number of ranks
+                    // (elsewhere it means --order fixed: main.c)
   bool order_free;  // --order free (the default): threads insert successors as they make them
+  bool order_given; // --order was on the command line
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -673,6 +675,11 @@ struct McrtCtx {
 
 // core.c: the clock, the error slot, stopping.
 double mcrt_now(void);
+// The cores this process may run on: online and in its affinity mask.
+uint32_t mcrt_cores(void);
+// The ranks a process manager (mpirun, srun) started this process among,
+// from its environment; 1 when none did.
+long mcrt_launcher_ranks(void);
 // Prints a byte count as "12.3 MiB".
 void mcrt_fprint_bytes(FILE *f, double bytes);
 void mcrt_clear_error(McrtCtx *ctx);
@@ -1133,8 +1140,5 @@ void mcrt_checkpoint_free(McrtCtx *ctx);
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
-// The ranks a process manager (mpirun, srun) started this process among,
-// from its environment; 1 when none did.
-long mcrt_launcher_ranks(void);
 
 #endif

@@ -109,8 +109,22 @@ static void on_signal(int sig) {
 
 typedef struct Handlers {
   struct sigaction old_int, old_term, old_hup, old_pipe;
+  sigset_t old_mask;
 } Handlers;
 
+// SIGINT, SIGTERM and SIGHUP: what the run turns into a partial report.
+static sigset_t stop_signals(void) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  return set;
+}
+
+// Installs the handlers, then lets the stop signals through: an MPI
+// checker blocks them until here (mcrt_mpi_main: MPI_Init takes up to a
+// second), and one that came meanwhile is taken now.
 static void catch_signals(Handlers *h) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -131,13 +145,20 @@ static void catch_signals(Handlers *h) {
   ignore.sa_handler = SIG_IGN;
   ignore.sa_flags = 0;
   sigaction(SIGPIPE, &ignore, &h->old_pipe);
+  sigset_t stop = stop_signals();
+  sigprocmask(SIG_UNBLOCK, &stop, &h->old_mask);
 }
 
+// The handlers and the signal mask as they were (a signal in between is
+// held back by the mask, not taken by a default action).
 static void restore_signals(const Handlers *h) {
+  sigset_t stop = stop_signals();
+  sigprocmask(SIG_BLOCK, &stop, NULL);
   sigaction(SIGINT, &h->old_int, NULL);
   sigaction(SIGTERM, &h->old_term, NULL);
   sigaction(SIGHUP, &h->old_hup, NULL);
   sigaction(SIGPIPE, &h->old_pipe, NULL);
+  sigprocmask(SIG_SETMASK, &h->old_mask, NULL);
 }
 
 // The runs.
@@ -502,33 +523,33 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
     return code;
   if ((code = mcrt_checkpoint_check(model, &opt, err)) >= 0) // --disk, --checkpoint, --resume
     return code;
+  if (opt.fixed_trace && !mcrt_engine.search) { // not the MPI engine: threads.c's fixed order
+    if (opt.order_given && opt.order_free) {
+      fprintf(err, "error: --fixed-trace asks for the same trace at every number of threads, "
+                   "--order free for the trace the threads come to first: give one of them\n");
+      return MCRT_EXIT_USAGE;
+    }
+    opt.order_free = false;
+  }
   if (opt.compact_set && opt.fingerprint_bits == 128) // ctx.c: the compact set has 64-bit slots
     fprintf(err, "note: --compact-set keeps 64-bit fingerprints only, so with --fingerprint 128 "
                  "the search uses the normal set (drop --fingerprint 128 for the compact one)\n");
   if (mcrt_engine.silent) // another process writes the report and the exports
     opt.report_file = opt.graph_file = opt.dot_file = opt.tests_file = NULL;
-  FILE *report;
-  if (!open_report(&opt, &report, err))
-    return MCRT_EXIT_USAGE;
+  // The handlers first: a signal between the two still gives a report.
   Handlers h;
   catch_signals(&h);
+  mcrt_test_pause("handlers");
+  FILE *report;
+  if (!open_report(&opt, &report, err)) {
+    restore_signals(&h);
+    return MCRT_EXIT_USAGE;
+  }
   code = run(model, &opt, report, out, err);
   restore_signals(&h);
   return code;
 }
 
-long mcrt_launcher_ranks(void) {
-  // Open MPI's mpirun; MPICH's and Intel MPI's (Hydra), Slurm's srun with PMI.
-  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
-  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-    const char *v = getenv(vars[i]);
-    char *end;
-    long n = v ? strtol(v, &end, 10) : 0;
-    if (v && *v && !*end && n > 0)
-      return n;
-  }
-  return 1;
-}
 
 // A checker built without --mpi started by mpirun on several ranks would
 // run the whole search once per rank: refused.

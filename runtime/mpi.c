@@ -79,6 +79,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -244,6 +245,7 @@ typedef struct Mpi {
   Buf send, recv, init;   // contiguous send and receive; initial states owned here
   int *scount, *sdispl, *rcount, *rdispl;
   size_t rec_bytes;       // state_bytes + parent id + rule (+ parent key: fixed)
+  size_t round_limit;     // outgoing bytes that end a round (ROUND_BYTES, less under --memory)
   bool fixed;             // --fixed-trace: parents by least key (below)
   uint64_t cur_key;       // the key of the state being expanded (its fingerprint's first word)
   FoundMap found;         // the level's new states (parents by least key)
@@ -386,6 +388,36 @@ static void offer_error(Mpi *mp, const uint8_t *state, uint64_t id, uint64_t dep
 // ---------------------------------------------------------------------------
 // Insertion at the owner.
 
+// Whether `more` bytes of the engine's buffers fit under --memory (the
+// rank's bound) beside what it holds now; false sets memory_hit (the search
+// ends at this round).
+static bool room_for(Mpi *mp, size_t more) {
+  McrtCtx *ctx = mp->ctx;
+  if (ctx->opt->memory == MCRT_UNLIMITED)
+    return true;
+  update_bytes(mp);
+  if (mcrt_accounted_bytes(ctx) + more <= ctx->opt->memory)
+    return true;
+  mp->memory_hit = true;
+  return false;
+}
+
+// Appends n bytes to one of the rank's buffers (the main thread's), within
+// --memory; NULL after setting memory_hit.
+static uint8_t *mp_buf(Mpi *mp, Buf *b, size_t n) {
+  if (b->len + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n)
+      cap *= 2;
+    if (!room_for(mp, cap - b->cap))
+      return NULL;
+  }
+  uint8_t *p = buf_try(b, n);
+  if (!p)
+    mp->memory_hit = true;
+  return p;
+}
+
 static bool grow_set(Mpi *mp) {
   McrtCtx *ctx = mp->ctx;
   size_t other = mcrt_accounted_bytes(ctx) - mcrt_fpset_bytes(&ctx->set);
@@ -463,8 +495,7 @@ static bool found_add(Mpi *mp, const Found *e) {
   if (2 * (f->n + 1) > f->cap) {
     unsigned bits = f->cap ? f->bits + 1 : 10;
     size_t bytes = ((size_t)1 << bits) * sizeof(Found);
-    McrtCtx *ctx = mp->ctx;
-    if (mcrt_accounted_bytes(ctx) + bytes > ctx->opt->memory || bytes > buffer_limit)
+    if (bytes > buffer_limit || !room_for(mp, bytes))
       return false;
     Found *t = calloc((size_t)1 << bits, sizeof *t);
     if (!t)
@@ -642,6 +673,8 @@ static void receive(Mpi *mp, bool initial) {
       }
       if (nfresh == mp->fresh_cap) {
         size_t cap = mp->fresh_cap ? 2 * mp->fresh_cap : 1024;
+        if (!room_for(mp, (cap - mp->fresh_cap) * (sizeof *mp->fresh + sizeof *mp->fresh_src)))
+          break; // the search ends at this round
         const uint8_t **f = realloc(mp->fresh, cap * sizeof *f);
         if (f)
           mp->fresh = f;
@@ -695,11 +728,9 @@ static void count_successor(Mpi *mp, uint32_t d, uint32_t action) {
   }
   if (mp->side) {
     uint32_t sa[2] = {(uint32_t)mp->round_trans, action};
-    uint8_t *p = buf_try(&mp->side[d], sizeof sa);
-    if (p)
+    uint8_t *p = mp_buf(mp, &mp->side[d], sizeof sa);
+    if (p) // (else cut_steps keeps fewer records: the search ends at this round)
       memcpy(p, sa, sizeof sa);
-    else // cut_steps keeps fewer records: the search ends at this round
-      mp->memory_hit = true;
   }
   mp->round_trans++;
   ctx->transitions++;
@@ -717,11 +748,9 @@ static bool emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, u
     s = mp->tmp;
   }
   uint32_t d = owner(mp, s, ctx->state_bytes);
-  uint8_t *p = buf_try(&mp->out[d], mp->rec_bytes);
-  if (!p) {
-    mp->memory_hit = true;
+  uint8_t *p = mp_buf(mp, &mp->out[d], mp->rec_bytes);
+  if (!p)
     return true;
-  }
   uint32_t parent = (uint32_t)ctx->cur_id, r = (uint32_t)rule;
   memcpy(p, s, ctx->state_bytes);
   memcpy(p + ctx->state_bytes, &parent, 4);
@@ -742,11 +771,9 @@ static void emit_initial(McrtCtx *ctx, const uint8_t *state, uint64_t rule) {
   }
   if (owner(mp, state, ctx->state_bytes) != (uint32_t)mp->rank)
     return;
-  uint8_t *p = buf_try(&mp->init, mp->rec_bytes);
-  if (!p) {
-    mp->memory_hit = true;
+  uint8_t *p = mp_buf(mp, &mp->init, mp->rec_bytes);
+  if (!p)
     return;
-  }
   uint32_t parent = UINT32_MAX, r = (uint32_t)rule;
   uint64_t key = 0; // initial states have no parent
   memcpy(p, state, ctx->state_bytes);
@@ -857,6 +884,9 @@ typedef struct Worker {
 struct Pool {
   Mpi *mp;
   uint32_t n, started; // threads; threads running worker_main (+ this one)
+  uint64_t cap;        // states in the window: BATCH, fewer under --memory
+  size_t budget;       // what the threads' buffers may grow by in this window (--memory)
+  _Atomic size_t grown; // what they grew by
   Worker *w;
   size_t stride;
   uint8_t *win;
@@ -876,8 +906,13 @@ static uint8_t *wbuf(Worker *w, Buf *b, size_t n) {
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->len + n)
       cap *= 2;
-    uint8_t *d = realloc(b->data, cap);
+    Pool *P = w->P;
+    size_t add = cap - b->cap;
+    uint8_t *d = NULL;
+    if (atomic_fetch_add(&P->grown, add) + add <= P->budget)
+      d = realloc(b->data, cap);
     if (!d) {
+      atomic_fetch_sub(&P->grown, add);
       w->oom = true;
       return NULL;
     }
@@ -1004,9 +1039,16 @@ static Pool *pool_start(Mpi *mp, uint32_t n) {
     return NULL;
   P->mp = mp;
   P->stride = ctx->state_bytes + MCRT_SLACK;
+  // Under --memory the window and the threads' records of its successors
+  // (a few per state) take a small part of the bound.
+  P->cap = BATCH;
+  size_t per_state = P->stride + sizeof *P->slot + 4 * (mp->rec_bytes + 2 * sizeof(uint32_t));
+  while (ctx->opt->memory != MCRT_UNLIMITED && P->cap > CHUNK &&
+         P->cap * per_state > ctx->opt->memory / 16)
+    P->cap /= 2;
   P->w = calloc(n, sizeof *P->w);
-  P->win = calloc(BATCH, P->stride);
-  P->slot = calloc(BATCH, sizeof *P->slot);
+  P->win = calloc(P->cap, P->stride);
+  P->slot = calloc(P->cap, sizeof *P->slot);
   if (!P->w || !P->win || !P->slot) {
     free(P->w), free(P->win), free(P->slot), free(P);
     return NULL;
@@ -1071,7 +1113,7 @@ static void pool_free(Pool *P) {
 static size_t pool_bytes(const Pool *P) {
   if (!P)
     return 0;
-  size_t b = BATCH * (P->stride + sizeof *P->slot);
+  size_t b = P->cap * (P->stride + sizeof *P->slot);
   for (uint32_t i = 0; i < P->n; i++)
     b += P->w[i].recs.cap + P->w[i].meta.cap + P->w[i].errs.cap;
   return b;
@@ -1080,7 +1122,7 @@ static size_t pool_bytes(const Pool *P) {
 // Pops the next `n` states of the level and expands them on every thread.
 static void pool_fill(Pool *P, uint64_t n) {
   McrtCtx *ctx = P->mp->ctx;
-  P->nwin = n < BATCH ? n : BATCH;
+  P->nwin = n < P->cap ? n : P->cap;
   for (uint64_t i = 0; i < P->nwin; i++)
     mcrt_queue_pop(&ctx->queue, P->win + i * P->stride);
   P->base_id = P->mp->popped;
@@ -1091,6 +1133,14 @@ static void pool_fill(Pool *P, uint64_t n) {
     w->nrecs = 0;
   }
   atomic_store(&P->next, 0);
+  // The threads' buffers may grow by what --memory leaves.
+  P->budget = SIZE_MAX;
+  if (ctx->opt->memory != MCRT_UNLIMITED) {
+    update_bytes(P->mp);
+    size_t now = mcrt_accounted_bytes(ctx);
+    P->budget = now < ctx->opt->memory ? ctx->opt->memory - now : 0;
+  }
+  atomic_store(&P->grown, 0);
   double t0 = mcrt_now();
   pool_barrier(P);
   worker_run(&P->w[0]);
@@ -1112,11 +1162,9 @@ static void pool_take(Pool *P) {
   Worker *w = &P->w[sl->worker];
   for (size_t k = sl->first; k < sl->first + sl->n; k++) {
     const uint32_t *meta = (const uint32_t *)w->meta.data + 2 * k;
-    uint8_t *p = buf_try(&mp->out[meta[0]], mp->rec_bytes);
-    if (!p) {
-      mp->memory_hit = true;
+    uint8_t *p = mp_buf(mp, &mp->out[meta[0]], mp->rec_bytes);
+    if (!p)
       return;
-    }
     memcpy(p, w->recs.data + k * mp->rec_bytes, mp->rec_bytes);
     count_successor(mp, meta[0], meta[1]);
   }
@@ -1185,9 +1233,8 @@ static void exchange(Mpi *mp) {
     total += len;
   }
   mp->send.len = 0;
-  uint8_t *p = buf_try(&mp->send, total + 1);
+  uint8_t *p = mp_buf(mp, &mp->send, total + 1);
   if (!p) { // nothing is sent: the search ends at this round (memory)
-    mp->memory_hit = true;
     for (int d = 0; d < mp->size; d++)
       mp->scount[d] = mp->sdispl[d] = 0, mp->out[d].len = 0;
   }
@@ -1213,7 +1260,8 @@ static void exchange(Mpi *mp) {
     rtotal += (size_t)mp->rcount[s];
   }
   mp->recv.len = 0;
-  buf_grow(&mp->recv, rtotal + 1);
+  buf_grow(&mp->recv, rtotal + 1); // (it cannot be refused: round_limit keeps it small)
+  room_for(mp, 0);
   MPI_Ialltoallv(mp->send.data, mp->scount, mp->sdispl, MPI_BYTE, mp->recv.data, mp->rcount,
                  mp->rdispl, MPI_BYTE, comm, &req);
   finish(&req);
@@ -1473,6 +1521,15 @@ static Mpi *setup(McrtCtx *ctx) {
     mcrt_die("out of memory");
   mp->fixed = ctx->opt->fixed_trace;
   mp->rec_bytes = ctx->state_bytes + (mp->fixed ? 16 : 8);
+  // Under --memory a round's buffers (its records, their copy to send, what
+  // the rank receives: about 2 + K rounds' worth at most, and the receive
+  // buffer cannot be refused) take a part of the bound, not 4 MiB each.
+  mp->round_limit = ROUND_BYTES;
+  if (ctx->opt->memory != MCRT_UNLIMITED) {
+    size_t part = ctx->opt->memory / (4 + 2 * k);
+    if (part < mp->round_limit)
+      mp->round_limit = part > mp->rec_bytes ? part : mp->rec_bytes;
+  }
   const char *limit = getenv("MCRT_MPI_BUFFER_LIMIT");
   if (limit && *limit)
     buffer_limit = (size_t)strtoull(limit, NULL, 10);
@@ -1550,7 +1607,7 @@ static bool run_level(Mpi *mp) {
     double t0 = mcrt_now(), expanding = ctx->phase_s[0];
     // A signal ends the round at once: mpirun SIGKILLs the ranks a second
     // after forwarding it, and a round of ROUND_BYTES can outlast that.
-    while (left > 0 && queued < ROUND_BYTES && !mp->memory_hit && !mcrt_signal) {
+    while (left > 0 && queued < mp->round_limit && !mp->memory_hit && !mcrt_signal) {
       if (mp->pool)
         pool_expand(mp->pool, left);
       else
@@ -1761,6 +1818,18 @@ static void finalize_timeout(int sig) {
 }
 
 int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
+  // SIGINT, SIGTERM and SIGHUP wait (blocked) until the run catches them
+  // (main.c's catch_signals): MPI_Init takes up to a second, and a signal
+  // then would end the rank without a report; the threads MPI starts keep
+  // them blocked, so they reach this one. After the run they are blocked
+  // again (restore_signals): one that comes while the rank finalizes is
+  // not taken (the run's answer stands).
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGHUP);
+  sigprocmask(SIG_BLOCK, &stop, NULL);
   // Threads in a rank (--threads N) never call MPI: only this one does.
   int provided = MPI_THREAD_SINGLE;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);

@@ -827,8 +827,8 @@ static void odpor_report(FILE *f, const McrtCtx *ctx) {
 
 int mcrt_odpor_prepare(const McrtModel *m, McrtOptions *opt, FILE *err) {
   const char *why = NULL;
-  if (mcrt_engine.search)
-    why = "it runs in one process: run this checker without mpirun";
+  if (mcrt_engine.search && mcrt_launcher_ranks() > 1) // a --mpi checker on several ranks
+    why = "it runs in one process: run this checker without mpirun (or mpirun -np 1)";
   else if (m->net)
     why = "a Petri net has no dependency table";
   else if (!m->deps)

@@ -47,13 +47,14 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --trace-format text|json  how counterexample traces are printed\n"
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
-          "  --threads N            worker threads (default: the cores online; 1: the serial search)\n"
+          "  --threads N            worker threads (default: the cores online that this process\n"
+          "                         may run on; 1: the serial search)\n"
           "  --order fixed|free     with threads: free (default) inserts states as the threads\n"
           "                         make them (same counts, verdict and trace length; the trace\n"
           "                         may differ between runs); fixed gives --threads 1's ids and\n"
           "                         trace at every N (slower)\n"
           "  --fixed-trace          under mpirun: the same trace whatever the number of ranks\n"
-          "                         (more CPU; without MPI, --order fixed gives that)\n"
+          "                         (more CPU); without MPI the same as --order fixed\n"
           "  --search bfs|odpor     breadth-first search (default), or optimal dynamic partial-order\n"
           "                         reduction: one execution per trace, no state stored (acyclic\n"
           "                         state spaces, or under --max-depth)\n"
@@ -80,7 +81,7 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
 }
 
 static bool parse_u64(const char *s, uint64_t *v) {
-  if (!*s || *s == '-' || *s == '+')
+  if (*s < '0' || *s > '9') // (strtoull would take blanks, a sign)
     return false;
   char *end;
   errno = 0;
@@ -125,7 +126,7 @@ static int bad(FILE *err, const char *opt, const char *val, const char *expect) 
 int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **argv, FILE *out,
                        FILE *err) {
   *opt = (McrtOptions){
-      .threads = 0, // the cores online, below
+      .threads = 0, // the cores this process may run on, below
       .max_states = MCRT_UNLIMITED,
       .max_steps = MCRT_UNLIMITED,
       .max_depth = MCRT_UNLIMITED,
@@ -250,6 +251,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         opt->order_free = true;
       else
         return bad(err, name, val, "fixed or free");
+      opt->order_given = true;
     } else if (!strcmp(name, "--max-states")) {
       if (!parse_u64(val, &opt->max_states))
         return bad(err, name, val, "a number of states");
@@ -381,10 +383,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
             MCRT_VERSION, MCRT_ABI_VERSION);
     return MCRT_EXIT_OK;
   }
-  if (opt->threads == 0) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    opt->threads = cores > 0 ? (uint64_t)cores : 1;
-  }
+  if (opt->threads == 0)
+    opt->threads = mcrt_cores();
   if ((sim_depth_given || sim_seed_given) && !opt->sim_runs) {
     fprintf(err, "error: --depth and --seed go with --simulate RUNS\n");
     return MCRT_EXIT_USAGE;

@@ -1242,12 +1242,12 @@ const char *mcrt_por_unfit(const McrtModel *m, const McrtOptions *opt) {
     return "liveness properties are checked";
   if (m->net)
     return "a Petri net's answers are the whole graph's";
+  if (opt->search != MCRT_SEARCH_BFS) // (before MPI: one rank runs odpor.c)
+    return "--search odpor";
   if (mcrt_engine.search) // set by now under MPI only (odpor's comes later)
     return "the MPI engine";
   if (!m->deps)
     return "the checker has no dependency tables";
-  if (opt->search != MCRT_SEARCH_BFS)
-    return "--search odpor";
   if (opt->checkpoint_dir || opt->resume_dir) // checkpoints hold full levels only
     return opt->resume_dir ? "--resume" : "--checkpoint";
   // Then where --por on is taken but the default should not change what the

@@ -724,9 +724,10 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
       mcrt_fprint_bytes(f, (double)o->memory);
       fputs(" was reached", f);
       if (ctx->states == 0) { // e.g. --disk's buffers: say what a bound must leave room for
-        fputs(" before the first state was stored: the search's own buffers need more (", f);
+        fputs(" before the first state was stored: the search's first tables and buffers do "
+              "not fit in it (", f);
         mcrt_fprint_bytes(f, (double)ctx->peak_bytes);
-        fputs(" accounted at the stop)", f);
+        fputs(" were accounted when the next would have passed it)", f);
       }
     }
     break;
@@ -967,6 +968,16 @@ static void print_shortest_failure(FILE *f, const McrtCtx *ctx) {
   fprintf(f, ", after %" PRIu64 " states", u->states);
 }
 
+// The order a run of several threads ran in (threads.c, "Free order").
+static void print_order(FILE *f, const McrtCtx *ctx) {
+  if (ctx->free_from == MCRT_UNLIMITED)
+    fputs("fixed order", f);
+  else if (ctx->free_from == 0)
+    fputs("free order", f);
+  else
+    fprintf(f, "fixed order, free from depth %" PRIu64, ctx->free_from);
+}
+
 // The summary's trace line under partial-order reduction: whether the trace
 // shown is the shortest, and how it was found (main.c's find_shortest).
 static void print_shortest(FILE *f, const McrtCtx *ctx) {
@@ -977,9 +988,14 @@ static void print_shortest(FILE *f, const McrtCtx *ctx) {
   case MCRT_SHORTEST_FOUND:
     fprintf(f, "trace:         the shortest, depth %" PRIu64 ": partial-order reduction met a "
                "violation at depth %" PRIu64 " (%" PRIu64 " states); the full graph searched to "
-               "depth %" PRIu64 " (%" PRIu64 " states, %.3f s) gave this trace\n",
+               "depth %" PRIu64 " (%" PRIu64 " states, %.3f s",
             ctx->shown_trace_depth, ctx->reduced_trace_depth, ctx->states, u->opt->max_depth,
             u->states, u->time_s);
+    if (u->threads > 1) { // its order, not the reduced search's (the time line's)
+      fprintf(f, ", %u threads, ", u->threads);
+      print_order(f, u);
+    }
+    fputs(") gave this trace\n", f);
     return;
   case MCRT_SHORTEST_FALLBACK:
     fprintf(f, "trace:         MAY NOT BE THE SHORTEST: it is the reduced graph's (partial-order "
@@ -1020,10 +1036,14 @@ static void print_shortest_json(FILE *f, const McrtCtx *ctx) {
   const char *b = mcrt_bound_name(u->bound);
   fprintf(f, "\"%s\", \"full_max_depth\": %" PRIu64 ", \"full_states\": %" PRIu64
              ", \"full_transitions\": %" PRIu64 ", \"full_time_s\": %.6f"
-             ", \"full_memory_bytes\": %zu, \"full_bound_hit\": %s%s%s}",
+             ", \"full_memory_bytes\": %zu, \"full_bound_hit\": %s%s%s",
           u->has_violation ? "violation" : b ? "stopped" : "no-violation", u->opt->max_depth,
           u->states, u->transitions, u->time_s, (size_t)u->peak_bytes, b ? "\"" : "",
           b ? b : "null", b ? "\"" : "");
+  if (u->threads > 1) // its order (the run's own thread_order is the reduced search's)
+    fprintf(f, ", \"full_thread_order\": \"%s\"",
+            u->free_from == MCRT_UNLIMITED ? "fixed" : "free");
+  fputc('}', f);
 }
 
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
@@ -1058,12 +1078,8 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   if (ctx->threads > 1) {
     fprintf(f, ", %u threads (expand %.3f s, insert %.3f s, commit %.3f s)", ctx->threads,
             ctx->phase_s[0], ctx->phase_s[1], ctx->phase_s[2]);
-    if (ctx->free_from == MCRT_UNLIMITED)
-      fputs(", fixed order", f);
-    else if (ctx->free_from == 0)
-      fputs(", free order", f);
-    else
-      fprintf(f, ", fixed order, free from depth %" PRIu64, ctx->free_from);
+    fputs(", ", f);
+    print_order(f, ctx);
   }
   fputc('\n', f);
   fputs("memory:        ", f);

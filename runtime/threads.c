@@ -1089,8 +1089,7 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
       return false;
   }
   T->time_waits = getenv("MCRT_THREAD_WAIT") != NULL;
-  cpu_set_t cpus;
-  T->poll = sched_getaffinity(0, sizeof cpus, &cpus) == 0 && n <= (uint32_t)CPU_COUNT(&cpus);
+  T->poll = n <= mcrt_cores();
   pthread_mutex_init(&T->mu, NULL);
   pthread_cond_init(&T->cv, NULL);
   T->parties = n;

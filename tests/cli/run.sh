@@ -737,7 +737,7 @@ check checker-bad-values-exit-2 t_checker_bad_values
 # A bad thread count says what is expected.
 t_checker_bad_threads() {
   local v
-  for v in 0 abc; do
+  for v in 0 abc ' 2' '0x2'; do
     run "$bin/filter" --threads "$v"
     want_rc 2 || return
     want_in "$err" "bad value '$v' for --threads \\(expected a number of threads from 1 to 1024\\)" \
@@ -745,6 +745,22 @@ t_checker_bad_threads() {
   done
 }
 check checker-bad-thread-count t_checker_bad_threads
+
+# Without MPI, --fixed-trace is --order fixed (the same trace at every N:
+# without it, safety alone on filter.mc runs in free order);
+# with --order free it contradicts it: exit 2, saying so.
+t_checker_fixed_trace_alone() {
+  fresh
+  run "$bin/filter" --threads 2 --liveness off --report free.json
+  want_rc 0 && want_json free.json '.thread_order == "free"' "thread_order" || return
+  run "$bin/filter" --threads 2 --liveness off --fixed-trace --report fixed.json
+  want_rc 0 && want_json fixed.json '.thread_order == "fixed"' "thread_order" || return
+  run "$bin/filter" --threads 2 --fixed-trace --order free
+  want_rc 2 || return
+  want_in "$err" "error: --fixed-trace asks for the same trace at every number of threads, --order free" \
+    "--fixed-trace --order free" || return
+}
+check checker-fixed-trace-without-mpi t_checker_fixed_trace_alone
 
 # A file name after --report (or another file option) that looks like an
 # option is refused, naming the two ways to write it; those two work.
@@ -887,9 +903,9 @@ t_max_depth() {
     want_json r.json '.states == 6 and .depth == 2' "6 states up to depth 2"
 }
 check checker-max-depth t_max_depth
-t_memory() { # nothing fits: the result line says the search's own buffers need more
+t_memory() { # nothing fits: the result line says the search's first tables do not fit
   t_bound filter memory --memory 1K &&
-    want_in "$out" '^result: incomplete: the --memory limit of 1.0 KiB was reached before the first state was stored: the search.s own buffers need more \([0-9.]+ [KMG]iB accounted at the stop\)' stdout
+    want_in "$out" '^result: incomplete: the --memory limit of 1.0 KiB was reached before the first state was stored: the search.s first tables and buffers do not fit in it \([0-9.]+ ([KMG]i)?B were accounted when the next would have passed it\)' stdout
 }
 check checker-memory-1K t_memory
 t_memory_partial() { # a limit that lets the search run a while: partial result

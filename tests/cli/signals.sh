@@ -10,7 +10,8 @@
 # (runtime/main.c, mcrt_test_pause): with MCRT_TEST_PAUSE=PHASE the checker
 # prints "mcrt-test-pause: PHASE" on stderr at that phase and waits for a
 # signal. Two runs of tests/cli/specs/filter.mc (142 states):
-#   - with its liveness property: start, search, liveness, report;
+#   - with its liveness property: handlers (before the report is opened),
+#     start, search, liveness, report;
 #   - --liveness off --symmetry verify: start, search (the first run),
 #     verify-second (before the run without reduction), report;
 # each with SIGINT, SIGTERM and SIGHUP. Then one run of big.mc (10^8 states)
@@ -140,6 +141,7 @@ interrupt() {
 
 # filter with its liveness property (the default): what stopped is said.
 for sig in INT TERM HUP; do
+  interrupt "liveness-run-handlers-$sig" $sig handlers search '.states == 0'
   interrupt "liveness-run-start-$sig" $sig start search '.states == 0'
   interrupt "liveness-run-search-$sig" $sig search search \
     '.states > 0 and .states < 142 and .liveness.status == "not-checked"'

@@ -255,10 +255,23 @@ if why=$(t_bounds); then pass "bounds (--max-states, --max-steps exact; --max-de
 # --progress lines come from rank 0 alone, with every rank's totals; a
 # --mpi checker started without mpirun is one rank, with the serial counts.
 t_memory_progress_alone() {
+  # Every rank stays under the bound: its round buffers, the threads'
+  # buffers and the receive buffer included.
+  local np t m bytes
+  for m in 2M:2097152 3M:3145728 4M:4194304; do
+    bytes=${m#*:} m=${m%:*}
+    for np in 1 2 3; do
+      for t in 1 2; do
+        mpi $np ./peterson_m --memory $m --threads $t --report mem.json >mem.out 2>&1
+        jq -e --argjson b "$bytes" '(.exit_code == 3 and .bound_hit == "memory" or .exit_code == 0)
+            and ([.mpi.per_rank[].peak_bytes] | max) <= $b' mem.json >/dev/null ||
+          { echo "--memory $m on $np ranks of $t threads: $(jq -c '{exit_code, bound_hit, per_rank: [.mpi.per_rank[].peak_bytes]}' mem.json 2>&1)"; return 1; }
+      done
+    done
+  done
   mpi 2 ./peterson_m --memory 4M --report mem.json >mem.out 2>&1
-  jq -e '.exit_code == 3 and .bound_hit == "memory" and ([.mpi.per_rank[].peak_bytes] | max) <= 4194304' \
-    mem.json >/dev/null ||
-    { echo "--memory 4M on 2 ranks: $(jq -c '{exit_code, bound_hit, per_rank: [.mpi.per_rank[].peak_bytes]}' mem.json 2>&1)"; return 1; }
+  jq -e '.exit_code == 3 and .bound_hit == "memory"' mem.json >/dev/null ||
+    { echo "--memory 4M on 2 ranks: $(jq -c '{exit_code, bound_hit}' mem.json 2>&1)"; return 1; }
   mpi 2 ./peterson_m --progress 0.01 >prog.out 2>&1
   grep -q '^progress: [0-9]* states .* on 2 ranks' prog.out ||
     { echo "--progress on 2 ranks: no progress line: $(head -c 300 prog.out)"; return 1; }
@@ -317,6 +330,49 @@ t_exports() {
     { echo "--simulate on 2 ranks: exit $rc: $(head -c 200 sim.out)"; return 1; }
 }
 if why=$(t_exports); then pass "exports (--graph from rank 0, --simulate refused)"; else fail exports "$why"; fi
+
+# The known difference (docs/DESIGN.md): when one level's expansion meets
+# violations of two lengths, the serial search reports the first it meets
+# (an invariant of the next level, 2 steps), the MPI engine the shortest
+# (a deadlock of this level, 1 step), at every number of ranks. Checked so
+# that a change to either shows here.
+t_level_kinds() {
+  build dl_vs_inv "$root/tests/mpi/specs/dl_vs_inv.mc" || { echo "mcgen: $(head -c 300 dl_vs_inv.mcgen)"; return 1; }
+  ./dl_vs_inv_s --threads 1 --por off --report dvi.s.json >/dev/null 2>&1
+  [ "$(jq -c '[.exit_code, .violations[0].kind, (.violations[0].trace | length)]' dvi.s.json)" = '[1,"invariant",3]' ] ||
+    { echo "serial: $(jq -c '[.exit_code, .violations[0].kind, (.violations[0].trace | length)]' dvi.s.json 2>&1)"; return 1; }
+  local np
+  for np in 1 2 3; do
+    mpi $np ./dl_vs_inv_m --report "dvi.$np.json" >/dev/null 2>&1
+    [ "$(jq -c '[.exit_code, .violations[0].kind, (.violations[0].trace | length)]' "dvi.$np.json")" = '[1,"deadlock",2]' ] ||
+      { echo "$np ranks: $(jq -c '[.exit_code, .violations[0].kind, (.violations[0].trace | length)]' "dvi.$np.json" 2>&1)"; return 1; }
+  done
+}
+if why=$(t_level_kinds); then pass "level-kinds (serial: the invariant met first; MPI: the shortest, a deadlock)"; else fail level-kinds "$why"; fi
+
+# --search odpor runs in one process: on one rank (without mpirun, or
+# -np 1) it gives the serial checker's answer; on 2 ranks it is refused.
+t_odpor() {
+  ./philosophers_s --search odpor --max-depth 6 --report od_s.json >od_s.out 2>&1
+  local rc_s=$? run
+  for run in alone np1; do
+    if [ $run = alone ]; then
+      ./philosophers_m --search odpor --max-depth 6 --report "od_$run.json" >"od_$run.out" 2>&1
+    else
+      mpi 1 ./philosophers_m --search odpor --max-depth 6 --report "od_$run.json" >"od_$run.out" 2>&1
+    fi
+    local rc=$?
+    [ "$rc" -eq "$rc_s" ] && [ "$rc" -eq 1 ] &&
+      [ "$(jq -c '[.verdict, .violations[0].kind, (.violations[0].trace | length), .odpor.events, .por_off_reason]' "od_$run.json")" = \
+        "$(jq -c '[.verdict, .violations[0].kind, (.violations[0].trace | length), .odpor.events, .por_off_reason]' od_s.json)" ] ||
+      { echo "$run: exit $rc (serial $rc_s): $(jq -c '[.verdict, .odpor, .por_off_reason]' "od_$run.json" 2>&1) vs $(jq -c '[.verdict, .odpor, .por_off_reason]' od_s.json 2>&1)"; return 1; }
+  done
+  mpi 2 ./philosophers_m --search odpor --max-depth 6 >od_2.out 2>&1
+  rc=$?
+  [ "$rc" -ne 0 ] && grep -q -- '--search odpor: it runs in one process: run this checker without mpirun (or mpirun -np 1)' od_2.out ||
+    { echo "2 ranks: exit $rc: $(head -c 200 od_2.out)"; return 1; }
+}
+if why=$(t_odpor); then pass "odpor (one rank as serially, refused on 2 ranks)"; else fail odpor "$why"; fi
 
 # A rank is one thread by default (the checker's default, the cores online,
 # is for runs without MPI: every run above but NxT used it); --threads 2 in
@@ -432,6 +488,46 @@ t_signal() {
 }
 # (Not in a subshell: the exit trap must see bg_pid.)
 if t_signal >sigint.why; then pass "sigint (partial report, exit 3)"; else fail sigint "$(cat sigint.why)"; fi
+
+# A signal that reaches a rank while MPI_Init runs (up to a second, before
+# the run installs its handlers) waits, blocked, until the run takes it: a
+# partial report and exit 3, not a rank killed without one. The test sends
+# SIGTERM to rank processes as soon as /proc says they block it and have no
+# handler yet; if the ranks got past MPI_Init first, the signal falls in
+# the search, which must end the same way (the PASS line says which).
+t_early_signal() {
+  rm -f early.json
+  mpirun --oversubscribe -np 2 ./big_m --report early.json >early.out 2>early.err &
+  bg_pid=$!
+  local i p blk cgt sent= early=0
+  for i in $(seq 1 400); do
+    for p in $(pgrep -P "$bg_pid" -x big_m); do
+      case " $sent " in *" $p "*) continue ;; esac
+      blk=$(awk '/^SigBlk:/ {print $2}' "/proc/$p/status" 2>/dev/null) || continue
+      cgt=$(awk '/^SigCgt:/ {print $2}' "/proc/$p/status" 2>/dev/null) || continue
+      [ -n "$blk" ] && [ -n "$cgt" ] || continue
+      if (((0x$cgt >> 14) & 1)); then # SIGTERM (15) caught: the run's handlers
+        :
+      elif (((0x$blk >> 14) & 1)); then # blocked: main() has run, MPI_Init has not returned
+        early=$((early + 1))
+      else
+        continue # not yet in main()
+      fi
+      kill -TERM "$p" && sent="$sent $p"
+    done
+    [ "$(echo "$sent" | wc -w)" -ge 2 ] && break
+    sleep 0.005
+  done
+  wait "$bg_pid"
+  local rc=$?
+  bg_pid=
+  [ "$(echo "$sent" | wc -w)" -ge 2 ] || { echo "never saw the two ranks block SIGTERM"; return 1; }
+  [ "$rc" -eq 3 ] || { echo "mpirun exit $rc, expected 3 ($(head -c 300 early.err))"; return 1; }
+  jq -e '.bound_hit == "interrupted" and .signal == "SIGTERM" and .exit_code == 3' early.json >/dev/null ||
+    { echo "report: $(jq -c '{bound_hit, signal, exit_code, states}' early.json 2>&1)"; return 1; }
+  echo "$early of 2 ranks signalled before their handlers were installed"
+}
+if t_early_signal >early.why; then pass "early signal ($(cat early.why))"; else fail early-signal "$(cat early.why)"; fi
 
 # ---------------------------------------------------------------------------
 # Signals sent to mpirun, as `timeout`, a scheduler or Ctrl-C on mpirun send

@@ -612,6 +612,24 @@ if (cd "$work" && "$mcgen" -o shortest "$specs/shortest.mc" >"$work/err" 2>&1); 
     else
       fail "shortest-por-on-t$t" "exit $rc_on, trace '$(steps_of "$work/sh_on.txt")'; $(grep '^trace:' "$work/sh_on.txt")"
     fi
+    # The second search's order, said where it ran on threads: the order
+    # asked for (free by default, fixed with --order fixed), not the
+    # reduced search's (fixed where it reduces: the time: line's).
+    run_s fix --order fixed
+    if [ "$t" = 1 ]; then
+      want_order='null' want_line=' gave this trace$'
+    else
+      want_order='"free"' want_line=", $t threads, free order) gave this trace\$"
+    fi
+    if grep -q "^trace: .*$want_line" "$work/sh_def.txt" &&
+       [ "$(st_json "$work/sh_def.json" .shortest_trace.full_thread_order)" = "$want_order" ] &&
+       { [ "$t" = 1 ] || { grep -q "^trace: .*, $t threads, fixed order) gave this trace\$" "$work/sh_fix.txt" &&
+         [ "$(st_json "$work/sh_fix.json" .shortest_trace.full_thread_order)" = '"fixed"' ] &&
+         grep -q '^time: .*, fixed order$' "$work/sh_def.txt"; }; }; then
+      pass "shortest-order-t$t (the second search's order on the trace: line and in the report)"
+    else
+      fail "shortest-order-t$t" "$(grep -E '^(trace|time):' "$work/sh_def.txt" "$work/sh_fix.txt" | tr '\n' '|') $(st_json "$work/sh_def.json" .shortest_trace.full_thread_order)"
+    fi
     # fallback TAG BOUND-NAME SUMMARY-PATTERN: the second search stopped.
     fallback() {
       local tag=$1 bound=$2 pat=$3 rc

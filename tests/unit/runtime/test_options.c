@@ -1,5 +1,6 @@
 // Unit tests of the checker's command line (runtime/options.c).
 #include <criterion/criterion.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -78,7 +79,8 @@ Test(options, usage_errors) {
   }
 }
 
-// --threads: 1 to 1024; the default is the cores online.
+// --threads: 1 to 1024; the default is the cores online that the process
+// may run on (its affinity: taskset, a batch scheduler's cpuset).
 Test(options, threads) {
   McrtOptions o;
   char out[4096] = {0};
@@ -86,8 +88,24 @@ Test(options, threads) {
   cr_assert_eq(o.threads, 4);
   cr_assert_eq(parse(&o, out, sizeof out, ""), -1, "%s", out);
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  cr_assert_eq(o.threads, (uint64_t)(cores > 0 ? cores : 1));
-  const char *bad[] = {"--threads 0", "--threads abc", "--threads 1025"};
+  cpu_set_t mine;
+  cr_assert_eq(sched_getaffinity(0, sizeof mine, &mine), 0);
+  long allowed = CPU_COUNT(&mine) < cores ? CPU_COUNT(&mine) : cores;
+  cr_assert_eq(o.threads, (uint64_t)(allowed > 0 ? allowed : 1));
+  // Pinned to one core (this test runs in a process of its own): 1.
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int c = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET(c, &mine)) {
+      CPU_SET(c, &one);
+      break;
+    }
+  cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0);
+  cr_assert_eq(parse(&o, out, sizeof out, ""), -1, "%s", out);
+  cr_assert_eq(o.threads, 1);
+  cr_assert_eq(sched_setaffinity(0, sizeof mine, &mine), 0);
+  const char *bad[] = {"--threads 0", "--threads abc", "--threads 1025", "--threads=\t2",
+                       "--threads +2"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     memset(out, 0, sizeof out);
     cr_assert_eq(parse(&o, out, sizeof out, bad[i]), MCRT_EXIT_USAGE, "%s", bad[i]);
