@@ -402,19 +402,26 @@ static bool room_for(Mpi *mp, size_t more) {
   return false;
 }
 
-// Appends n bytes to one of the rank's buffers (the main thread's), within
-// --memory; NULL after setting memory_hit.
-static uint8_t *mp_buf(Mpi *mp, Buf *b, size_t n) {
-  if (b->len + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n)
-      cap *= 2;
-    if (!room_for(mp, cap - b->cap))
-      return NULL;
-  }
+// mp_buf when the buffer must grow.
+static __attribute__((noinline)) uint8_t *mp_buf_grow(Mpi *mp, Buf *b, size_t n) {
+  size_t cap = b->cap ? b->cap : 4096;
+  while (cap < b->len + n)
+    cap *= 2;
+  if (!room_for(mp, cap - b->cap))
+    return NULL;
   uint8_t *p = buf_try(b, n);
   if (!p)
     mp->memory_hit = true;
+  return p;
+}
+
+// Appends n bytes to one of the rank's buffers (the main thread's), within
+// --memory; NULL after setting memory_hit.
+static inline uint8_t *mp_buf(Mpi *mp, Buf *b, size_t n) {
+  if (b->len + n > b->cap)
+    return mp_buf_grow(mp, b, n);
+  uint8_t *p = b->data + b->len;
+  b->len += n;
   return p;
 }
 
