@@ -1140,5 +1140,7 @@ void mcrt_checkpoint_free(McrtCtx *ctx);
 // ---------------------------------------------------------------------------
 // main.c: mcrt_main with the output streams given (tests capture them).
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
+// SIGINT, SIGTERM and SIGHUP: the signals a run turns into a partial report.
+sigset_t mcrt_stop_signals(void);
 
 #endif

@@ -112,8 +112,7 @@ typedef struct Handlers {
   sigset_t old_mask;
 } Handlers;
 
-// SIGINT, SIGTERM and SIGHUP: what the run turns into a partial report.
-static sigset_t stop_signals(void) {
+sigset_t mcrt_stop_signals(void) {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
@@ -145,14 +144,14 @@ static void catch_signals(Handlers *h) {
   ignore.sa_handler = SIG_IGN;
   ignore.sa_flags = 0;
   sigaction(SIGPIPE, &ignore, &h->old_pipe);
-  sigset_t stop = stop_signals();
+  sigset_t stop = mcrt_stop_signals();
   sigprocmask(SIG_UNBLOCK, &stop, &h->old_mask);
 }
 
 // The handlers and the signal mask as they were (a signal in between is
 // held back by the mask, not taken by a default action).
 static void restore_signals(const Handlers *h) {
-  sigset_t stop = stop_signals();
+  sigset_t stop = mcrt_stop_signals();
   sigprocmask(SIG_BLOCK, &stop, NULL);
   sigaction(SIGINT, &h->old_int, NULL);
   sigaction(SIGTERM, &h->old_term, NULL);
@@ -549,7 +548,6 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   restore_signals(&h);
   return code;
 }
-
 
 // A checker built without --mpi started by mpirun on several ranks would
 // run the whole search once per rank: refused.

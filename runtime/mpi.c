@@ -18,8 +18,8 @@
 // its core; the successors a rank owns itself stay in its buffer). Each
 // rank then inserts what it received, and its own, into its set, logs the
 // new states (parent rank, parent id, rule), checks their invariants and
-// queues them for level L + 1. An MPI_Allgather of a few counters per rank ends
-// the round: whether any rank has states of level L left, violations
+// queues them for level L + 1. An MPI_Allgather of a few counters per rank
+// ends the round: whether any rank has states of level L left, violations
 // found, bounds hit, signals, the totals for progress lines.
 //
 // Termination. Every exchange is a collective that every rank enters the
@@ -1831,11 +1831,7 @@ int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
   // them blocked, so they reach this one. After the run they are blocked
   // again (restore_signals): one that comes while the rank finalizes is
   // not taken (the run's answer stands).
-  sigset_t stop;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGINT);
-  sigaddset(&stop, SIGTERM);
-  sigaddset(&stop, SIGHUP);
+  sigset_t stop = mcrt_stop_signals();
   sigprocmask(SIG_BLOCK, &stop, NULL);
   // Threads in a rank (--threads N) never call MPI: only this one does.
   int provided = MPI_THREAD_SINGLE;
