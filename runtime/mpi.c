@@ -102,13 +102,19 @@ typedef struct Buf {
 // grow past it fails as if the system had no memory left.
 static size_t buffer_limit = SIZE_MAX;
 
+// The capacity b grows to for n more bytes: doubled until they fit.
+static size_t grown_cap(const Buf *b, size_t n) {
+  size_t cap = b->cap ? b->cap : 4096;
+  while (cap < b->len + n)
+    cap *= 2;
+  return cap;
+}
+
 // Appends n bytes to b; NULL when the buffer cannot grow (the caller ends
 // the search: the memory bound, seen by every rank at the round's end).
 static uint8_t *buf_try(Buf *b, size_t n) {
   if (b->len + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n)
-      cap *= 2;
+    size_t cap = grown_cap(b, n);
     uint8_t *d = cap > buffer_limit ? NULL : realloc(b->data, cap);
     if (!d)
       return NULL;
@@ -388,15 +394,21 @@ static void offer_error(Mpi *mp, const uint8_t *state, uint64_t id, uint64_t dep
 // ---------------------------------------------------------------------------
 // Insertion at the owner.
 
-// Whether `more` bytes of the engine's buffers fit under --memory (the
-// rank's bound) beside what it holds now; false sets memory_hit (the search
-// ends at this round).
-static bool room_for(Mpi *mp, size_t more) {
+// What --memory (the rank's bound) leaves beside what the rank holds now:
+// SIZE_MAX without a bound.
+static size_t room_left(Mpi *mp) {
   McrtCtx *ctx = mp->ctx;
   if (ctx->opt->memory == MCRT_UNLIMITED)
-    return true;
+    return SIZE_MAX;
   update_bytes(mp);
-  if (mcrt_accounted_bytes(ctx) + more <= ctx->opt->memory)
+  size_t now = mcrt_accounted_bytes(ctx);
+  return now < ctx->opt->memory ? ctx->opt->memory - now : 0;
+}
+
+// Whether `more` bytes of the engine's buffers fit under --memory; false
+// sets memory_hit (the search ends at this round).
+static bool room_for(Mpi *mp, size_t more) {
+  if (more <= room_left(mp))
     return true;
   mp->memory_hit = true;
   return false;
@@ -404,10 +416,7 @@ static bool room_for(Mpi *mp, size_t more) {
 
 // mp_buf when the buffer must grow.
 static __attribute__((noinline)) uint8_t *mp_buf_grow(Mpi *mp, Buf *b, size_t n) {
-  size_t cap = b->cap ? b->cap : 4096;
-  while (cap < b->len + n)
-    cap *= 2;
-  if (!room_for(mp, cap - b->cap))
+  if (!room_for(mp, grown_cap(b, n) - b->cap))
     return NULL;
   uint8_t *p = buf_try(b, n);
   if (!p)
@@ -910,9 +919,7 @@ struct Pool {
 // Appends n bytes to a worker's buffer; NULL when out of memory.
 static uint8_t *wbuf(Worker *w, Buf *b, size_t n) {
   if (b->len + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n)
-      cap *= 2;
+    size_t cap = grown_cap(b, n);
     Pool *P = w->P;
     size_t add = cap - b->cap;
     uint8_t *d = NULL;
@@ -1140,13 +1147,7 @@ static void pool_fill(Pool *P, uint64_t n) {
     w->nrecs = 0;
   }
   atomic_store(&P->next, 0);
-  // The threads' buffers may grow by what --memory leaves.
-  P->budget = SIZE_MAX;
-  if (ctx->opt->memory != MCRT_UNLIMITED) {
-    update_bytes(P->mp);
-    size_t now = mcrt_accounted_bytes(ctx);
-    P->budget = now < ctx->opt->memory ? ctx->opt->memory - now : 0;
-  }
+  P->budget = room_left(P->mp); // what the threads' buffers may grow by
   atomic_store(&P->grown, 0);
   double t0 = mcrt_now();
   pool_barrier(P);

@@ -968,6 +968,12 @@ static void print_shortest_failure(FILE *f, const McrtCtx *ctx) {
   fprintf(f, ", after %" PRIu64 " states", u->states);
 }
 
+// The order the last level of a run of several threads ran in, as the
+// report names it.
+static const char *order_name(const McrtCtx *ctx) {
+  return ctx->free_from == MCRT_UNLIMITED ? "fixed" : "free";
+}
+
 // The order a run of several threads ran in (threads.c, "Free order").
 static void print_order(FILE *f, const McrtCtx *ctx) {
   if (ctx->free_from == MCRT_UNLIMITED)
@@ -1041,8 +1047,7 @@ static void print_shortest_json(FILE *f, const McrtCtx *ctx) {
           u->states, u->transitions, u->time_s, (size_t)u->peak_bytes, b ? "\"" : "",
           b ? b : "null", b ? "\"" : "");
   if (u->threads > 1) // its order (the run's own thread_order is the reduced search's)
-    fprintf(f, ", \"full_thread_order\": \"%s\"",
-            u->free_from == MCRT_UNLIMITED ? "fixed" : "free");
+    fprintf(f, ", \"full_thread_order\": \"%s\"", order_name(u));
   fputc('}', f);
 }
 
@@ -1270,7 +1275,7 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   if (ctx->threads > 1) {
     fprintf(f, ", \"thread_phases_s\": {\"expand\": %.6f, \"insert\": %.6f, \"commit\": %.6f}",
             ctx->phase_s[0], ctx->phase_s[1], ctx->phase_s[2]);
-    fprintf(f, ", \"thread_order\": \"%s\"", ctx->free_from == MCRT_UNLIMITED ? "fixed" : "free");
+    fprintf(f, ", \"thread_order\": \"%s\"", order_name(ctx));
     if (ctx->free_from != MCRT_UNLIMITED && ctx->free_from > 0)
       fprintf(f, ", \"thread_free_from_depth\": %" PRIu64, ctx->free_from);
   }
