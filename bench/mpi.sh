@@ -8,10 +8,8 @@
 # counts it; every run's count must equal BEEM's published one, else a loud
 # error and exit 1), in --repeat N rounds (default 9), each running the
 # serial checker, 1 rank, then 2 ranks, so that the machine's drift falls on
-# all alike (the
-# fastest run of each is kept: on this shared machine the same run varies
-# by half from one minute to the next). The
-# figures come from each run's --report: the search's wall time (the
+# all alike (the fastest run of each is kept: on this shared machine the
+# same run varies by half from one minute to the next). The figures come from each run's --report: the search's wall time (the
 # slowest rank's), states/s, the speed-up of 2 ranks over 1 rank and over
 # the serial checker (one rank pays for an engine built for several), the bytes sent
 # between ranks per state, the rounds, and the share of the time the ranks
@@ -57,18 +55,14 @@ for name in "${names[@]}"; do
   bin=$out/$name
   "$mcgen" --mpi -o "$bin" "$beem/dve/$name.dve" >"$out/$name.mcgen.log" 2>&1
   "$mcgen" -o "$bin.serial" "$beem/dve/$name.dve" >>"$out/$name.mcgen.log" 2>&1
-  # The two settings alternate within each round (1 rank, then 2), so that
-  # the machine's drift over the minutes falls on both alike.
+  # The three settings alternate within each round (serial, 1 rank, 2
+  # ranks), so that the machine's drift over the minutes falls on all alike.
   rm -f "$out/$name.0.json" "$out/$name.1.json" "$out/$name.2.json"
   for _ in $(seq 1 "$repeat"); do
     for np in 0 1 2; do # 0: the serial checker
-      if [ "$np" = 0 ]; then
-        timeout "$timeout_s" "$bin.serial" --threads 1 --no-deadlock --por off --quiet \
-          --report "$out/$name.$np.try.json" >"$out/$name.$np.log" 2>&1 || true
-      else
-        timeout "$timeout_s" mpirun --oversubscribe -np "$np" "$bin" --no-deadlock --por off --quiet \
-          --report "$out/$name.$np.try.json" >"$out/$name.$np.log" 2>&1 || true
-      fi
+      if [ "$np" = 0 ]; then cmd=("$bin.serial" --threads 1); else cmd=(mpirun --oversubscribe -np "$np" "$bin"); fi
+      timeout "$timeout_s" "${cmd[@]}" --no-deadlock --por off --quiet \
+        --report "$out/$name.$np.try.json" >"$out/$name.$np.log" 2>&1 || true
       got=$(jq .states "$out/$name.$np.try.json" 2>/dev/null || true)
       if [ "$got" != "$want" ]; then
         echo "bench/mpi.sh: ERROR: $name on $np ranks (0: serial): ${got:-no report} states, BEEM $want" >&2
