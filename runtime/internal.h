@@ -636,6 +636,10 @@ struct McrtCtx {
   McrtPhase bound_phase; // where the bound was hit
   int bound_signal;      // MCRT_BOUND_INTERRUPTED: the signal (SIGINT, SIGTERM)
   bool stop;
+  // A violation is held in viol, not yet reported: its trace is one step
+  // longer than the level being expanded, so the rest of the level is
+  // expanded only to look for a shorter one (search.c, "Stopping").
+  bool held;
   bool replaying;       // inside trace replay: emits are internal errors
   bool depth_truncated; // a state at --max-depth had an unexplored successor
   bool log_full;        // max-states was hit by the log's 2^32-1 limit
@@ -800,10 +804,16 @@ void mcrt_never_reached(McrtCtx *ctx);
 // when it is new): a transition, the set, the log. True: stop.
 bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *state,
                          const McrtPrecheck *pre);
-// Generated code failed (error e) on state id; the violation. True.
+// Generated code failed (error e) on state id; the violation. True: stop
+// (false: the violation is held, or a held one is as short).
 bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_allowed);
 // State id, expanded, had no successor: terminal, or a deadlock. True: stop.
 bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// A violation is held (ctx->held): expands the rest of the level, the states
+// id .. end - 1 at the head of the frontier, only to look for a shorter
+// violation (one of the state itself: a deadlock, an error without a step),
+// then stops the search.
+void mcrt_finish_level(McrtCtx *ctx, uint64_t id, uint64_t end);
 // Prints a progress line (--progress).
 void mcrt_progress(McrtCtx *ctx, double now);
 // Grows the fingerprint set within --memory. False: the bound (hit).

@@ -35,23 +35,23 @@
 //
 // Same answers as the serial search. BFS levels are the same whatever the
 // partition, hence the state, transition, deadlock and depth counts of a
-// complete search, and a shortest counterexample. A violation found in a
-// level does not stop the level: every rank finishes it, and the violation
-// reported is the least of those found by (trace length, kind, fingerprint
-// of the violating state), a key that does not depend on the number of
-// ranks, so every run reports the same one. The serial search reports the
-// first one in its order instead: the two differ only when one level holds
-// violations of several kinds or properties (then the serial search may
-// report a trace one step longer). The trace is rebuilt by following the
-// parents across ranks (one broadcast from the owner of each step's state),
-// replayed by every rank, and each replayed state is checked against its
-// owner's set before rank 0 prints it. A state's parent is the first
-// discoverer its owner received: with the same number of ranks every run
+// complete search, and a shortest counterexample. A violation found in a level
+// does not stop the level: every rank finishes it, and the violation reported
+// is the least of those found by (trace length, kind, fingerprint of the
+// violating state), a key that does not depend on the number of ranks, so
+// every run reports the same one. The serial search reports the first of the
+// shortest in its order instead (search.c holds a longer one while the level
+// goes on): the two differ only when one level holds several violations of the
+// shortest length, with traces of the same length. The trace is rebuilt by
+// following the parents across ranks (one broadcast from the owner of each
+// step's state), replayed by every rank, and each replayed state is checked
+// against its owner's set before rank 0 prints it. A state's parent is the
+// first discoverer its owner received: with the same number of ranks every run
 // gives the same trace (the partition and the order of every exchange are
-// fixed); another number of ranks may give another trace of the same
-// length to the same violation. With --fixed-trace a state's parent is the
-// least of its discoverers by a key of the graph, so every number of ranks
-// gives the same trace, at a price ("Parents chosen by a key" below).
+// fixed); another number of ranks may give another trace of the same length to
+// the same violation. With --fixed-trace a state's parent is the least of its
+// discoverers by a key of the graph, so every number of ranks gives the same
+// trace, at a price ("Parents chosen by a key" below).
 //
 // Bounds. --max-states and --max-steps are exact: before new states are
 // logged (transitions are sent), the ranks gather how many each has, and

@@ -34,7 +34,12 @@
 // violation; with --no-deadlock the search goes on and counts them all.
 // States outside the constraints are not expanded and never count.
 //
-// The run stops at the first violation or bound. Every allocation goes
+// The run stops at the first violation or bound, with a shortest trace: a
+// violation whose trace is one step longer than the level being expanded
+// (a new state's, or an error of a step) is held, and the rest of the level
+// is expanded only to look for a shorter one: a deadlock of a later state of
+// the level, or an error of the state itself (see violation()). Every
+// allocation goes
 // through reserve() against --memory; hitting it is an orderly "incomplete".
 // SIGINT and SIGTERM (main.c's handler sets mcrt_signal) are polled before
 // each initial state and each expansion: the same orderly "incomplete".
@@ -63,9 +68,21 @@ static bool hit_bound(McrtCtx *ctx, McrtBound b) {
   return true;
 }
 
-static McrtViolation *violation(McrtCtx *ctx, McrtViolationKind kind, uint64_t state) {
+// A violation of the given kind at `state` whose trace has `steps` steps;
+// NULL when it is not kept (a held one is as short). While level d is
+// expanded (ctx->cur_depth), a violation of d + 1 steps (a new state's, an
+// error of a step) is held: the level goes on (mcrt_finish_level), and
+// only one of d steps (a deadlock, an error of the expanded state itself)
+// replaces it and stops the search. Among violations of the same length,
+// the first met is kept. So the trace reported is a shortest one, as the
+// MPI engine's, which finishes the level whatever it found (mpi.c).
+static McrtViolation *violation(McrtCtx *ctx, McrtViolationKind kind, uint64_t state,
+                                uint64_t steps) {
+  if (ctx->held && steps > ctx->cur_depth)
+    return NULL;
   ctx->has_violation = true;
-  ctx->stop = true;
+  ctx->held = steps > ctx->cur_depth;
+  ctx->stop = !ctx->held;
   McrtViolation *v = &ctx->viol;
   memset(v, 0, sizeof *v);
   v->kind = kind;
@@ -75,20 +92,27 @@ static McrtViolation *violation(McrtCtx *ctx, McrtViolationKind kind, uint64_t s
 }
 
 // A run-time error or failed assert found by generated code, attributed to
-// `state` (and to a failing step when the generated code named the rule and
-// step_allowed says the error happened while computing a step).
-static bool error_violation(McrtCtx *ctx, uint64_t state, bool step_allowed) {
+// `state`, whose trace has `steps` steps (and to a failing step, one more,
+// when the generated code named the rule and step_allowed says the error
+// happened while computing a step). The error is cleared when the search
+// goes on (a held violation). True: stop.
+static bool error_violation(McrtCtx *ctx, uint64_t state, uint64_t steps, bool step_allowed) {
   McrtError *e = &ctx->err;
-  McrtViolation *v =
-      violation(ctx, e->is_assert ? MCRT_VIOL_ASSERT : MCRT_VIOL_RUNTIME_ERROR, state);
-  snprintf(v->message, sizeof v->message, "%s", e->message);
-  v->file = e->file, v->line = e->line, v->col = e->col;
-  if (step_allowed && e->has_rule) {
-    v->has_step = true;
-    v->step_init = e->rule_init;
-    v->step_rule = e->rule;
+  bool step = step_allowed && e->has_rule;
+  McrtViolation *v = violation(ctx, e->is_assert ? MCRT_VIOL_ASSERT : MCRT_VIOL_RUNTIME_ERROR,
+                               state, steps + step);
+  if (v) {
+    snprintf(v->message, sizeof v->message, "%s", e->message);
+    v->file = e->file, v->line = e->line, v->col = e->col;
+    if (step) {
+      v->has_step = true;
+      v->step_init = e->rule_init;
+      v->step_rule = e->rule;
+    }
   }
-  return true;
+  if (!ctx->stop)
+    mcrt_clear_error(ctx);
+  return ctx->stop;
 }
 
 // The log or the frontier failed: the memory, or with --disk a file (disk.c).
@@ -157,14 +181,16 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
   if (m->ninvariants > 0) {
     int k = pre ? pre->inv : m->check_invariants(ctx, state);
     if (mcrt_failed(ctx))
-      return error_violation(ctx, id, false);
+      return error_violation(ctx, id, depth, false);
     if (k >= 0) {
-      McrtViolation *v = violation(ctx, MCRT_VIOL_INVARIANT, id);
+      McrtViolation *v = violation(ctx, MCRT_VIOL_INVARIANT, id, depth);
       const McrtPredicate *p = &m->invariants[k];
-      v->name = p->name;
-      v->file = p->file, v->line = p->line;
-      snprintf(v->message, sizeof v->message, "invariant '%s' does not hold", p->name);
-      return true;
+      if (v) {
+        v->name = p->name;
+        v->file = p->file, v->line = p->line;
+        snprintf(v->message, sizeof v->message, "invariant '%s' does not hold", p->name);
+      }
+      return ctx->stop;
     }
   }
   if (ctx->nreached < m->nreachables) {
@@ -173,7 +199,7 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
         continue;
       bool holds = pre ? (pre->reach >> i) & 1 : m->check_reachable(ctx, i, state);
       if (mcrt_failed(ctx))
-        return error_violation(ctx, id, false);
+        return error_violation(ctx, id, depth, false);
       if (holds)
         ctx->reached[i] = true, ctx->nreached++;
     }
@@ -181,13 +207,14 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
   if (m->is_accepting) { // a scenario or accepting predicates: count the accepting states
     bool accepting = m->is_accepting(ctx, state);
     if (mcrt_failed(ctx))
-      return error_violation(ctx, id, false);
+      return error_violation(ctx, id, depth, false);
     ctx->accepting += accepting;
   }
   if (ctx->net) // a net: token maxima, enabled transitions, deadlock
     mcrt_net_state(ctx, id, state, parent == MCRT_LOG_INITIAL ? UINT32_MAX : (uint32_t)rule);
   if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
-    return mcrt_failed(ctx) ? error_violation(ctx, id, false) : hit_bound(ctx, MCRT_BOUND_MEMORY);
+    return mcrt_failed(ctx) ? error_violation(ctx, id, depth, false)
+                            : hit_bound(ctx, MCRT_BOUND_MEMORY);
   if (!mcrt_queue_push(&ctx->queue, state))
     return store_failed(ctx);
   return false;
@@ -263,6 +290,8 @@ static bool flush(McrtCtx *ctx) {
 bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *state,
                          const McrtPrecheck *pre) {
   const McrtOptions *opt = ctx->opt;
+  if (ctx->held) // the counts stop where the held violation was met
+    return false;
   // A state at the depth bound is not expanded: its successors are only
   // looked up, to tell whether the bound hid anything. When it did, they
   // are not transitions (as Rumur's --bound counts); when it did not, the
@@ -315,6 +344,8 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
   if (ctx->stop)
     return true;
   ctx->cur_has_successor = true;
+  if (ctx->held) // only whether the state has a successor matters now
+    return false;
   if (ctx->npending == MCRT_BATCH) { // the oldest goes in first, its slot is reused
     uint32_t h = ctx->pend_head;
     ctx->pend_head = (h + 1) % MCRT_BATCH, ctx->npending--;
@@ -340,9 +371,11 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
 }
 
 // The successors of a state: all of them, or under --por those of the
-// stubborn set por.c chooses.
+// stubborn set por.c chooses (not while a violation is held: then only
+// whether the state has one matters, and --por keeps a state's successors
+// when it has any).
 void mcrt_expand(McrtCtx *ctx, const uint8_t *state) {
-  if (!ctx->por) {
+  if (!ctx->por || ctx->held) {
     ctx->model->successors(ctx, state);
     return;
   }
@@ -385,12 +418,16 @@ void mcrt_search_begin(McrtCtx *ctx) {
   // Initial states.
   ctx->cur_id = MCRT_NO_STATE;
   m->initial_states(ctx);
-  if (!ctx->stop && mcrt_failed(ctx))
-    error_violation(ctx, MCRT_NO_STATE, true);
+  if (!ctx->stop && mcrt_failed(ctx)) {
+    // An init rule's error: every initial state was checked before it, and
+    // the states are not expanded, so nothing shorter is to come.
+    error_violation(ctx, MCRT_NO_STATE, 0, true);
+    ctx->held = false, ctx->stop = true;
+  }
   if (!ctx->stop && mcrt_signal)
     hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
   if (!ctx->stop && ctx->states == 0) {
-    McrtViolation *v = violation(ctx, MCRT_VIOL_NO_INITIAL_STATE, MCRT_NO_STATE);
+    McrtViolation *v = violation(ctx, MCRT_VIOL_NO_INITIAL_STATE, MCRT_NO_STATE, 0);
     snprintf(v->message, sizeof v->message,
              "no initial state: no init block gives a state (every `when` is false), so "
              "nothing was checked");
@@ -399,22 +436,24 @@ void mcrt_search_begin(McrtCtx *ctx) {
 
 bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_allowed) {
   ctx->err = *e;
-  return error_violation(ctx, id, step_allowed);
+  return error_violation(ctx, id, ctx->cur_depth, step_allowed);
 }
 
 bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
   const McrtModel *m = ctx->model;
-  if (ctx->net)
+  if (ctx->net && !ctx->held)
     mcrt_net_no_successor(ctx, id, state);
   bool terminal = false;
   if (m->has_terminal && m->is_terminal) {
     terminal = m->is_terminal(ctx, state);
     if (mcrt_failed(ctx))
-      return error_violation(ctx, id, false);
+      return error_violation(ctx, id, ctx->cur_depth, false);
   }
-  ctx->deadlocks += !terminal;
+  // (The counts stop where a held violation was met, but for the deadlock
+  // that replaces it.)
+  ctx->deadlocks += !terminal && (!ctx->held || ctx->opt->deadlock);
   if (!terminal && ctx->opt->deadlock) {
-    McrtViolation *v = violation(ctx, MCRT_VIOL_DEADLOCK, id);
+    McrtViolation *v = violation(ctx, MCRT_VIOL_DEADLOCK, id, ctx->cur_depth);
     snprintf(v->message, sizeof v->message, "deadlock: no action is enabled%s",
              m->has_terminal ? " and no terminal predicate holds" : "");
     return true;
@@ -434,7 +473,7 @@ void mcrt_search(McrtCtx *ctx) {
   while (!ctx->stop) {
     if (ctx->ckpt) { // --checkpoint: when it is time, with the batch in
       bool now = mcrt_signal;
-      if (mcrt_checkpoint_due(ctx, now) && !flush(ctx))
+      if (mcrt_checkpoint_due(ctx, now) && !flush(ctx) && !ctx->held)
         mcrt_checkpoint_maybe(ctx, popped, level_end, now);
     }
     if (ctx->stop)
@@ -459,8 +498,9 @@ void mcrt_search(McrtCtx *ctx) {
     if (id == 1)
       mcrt_test_pause("search"); // the first state has been expanded
     if (id == level_end) {
-      // Every state of the new level is known once the batch is in.
-      if (flush(ctx))
+      // Every state of the new level is known once the batch is in (and
+      // a violation held by the level before is the shortest).
+      if (flush(ctx) || ctx->held)
         break;
       ctx->cur_depth++;
       level_end = ctx->states;
@@ -495,17 +535,64 @@ void mcrt_search(McrtCtx *ctx) {
       // failure (and checking them must not see it).
       McrtError saved = ctx->err;
       mcrt_clear_error(ctx);
-      if (flush(ctx))
+      if (flush(ctx) || mcrt_state_failed(ctx, id, &saved, true))
         break;
-      mcrt_state_failed(ctx, id, &saved, true);
+    } else if (!ctx->cur_has_successor && (flush(ctx) || mcrt_no_successor(ctx, id, ctx->cur))) {
       break;
     }
-    if (!ctx->cur_has_successor && (flush(ctx) || mcrt_no_successor(ctx, id, ctx->cur)))
+    if (ctx->held) {
+      mcrt_finish_level(ctx, popped, level_end);
       break;
+    }
   }
   if (!ctx->stop)
     flush(ctx);
   mcrt_search_end(ctx);
+}
+
+void mcrt_finish_level(McrtCtx *ctx, uint64_t id, uint64_t end) {
+  const McrtModel *m = ctx->model;
+  const McrtOptions *opt = ctx->opt;
+  for (; id < end && ctx->held; id++) {
+    if (mcrt_signal) {
+      hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
+      break;
+    }
+    if (!mcrt_queue_pop(&ctx->queue, ctx->cur)) { // --disk: the frontier could not be read
+      store_failed(ctx);
+      break;
+    }
+    ctx->cur_id = id;
+    if (ctx->next_progress > 0 && id % MCRT_PROGRESS_EVERY == 0) {
+      double now = mcrt_now();
+      if (now >= ctx->next_progress) {
+        mcrt_progress(ctx, now);
+        ctx->next_progress = now + opt->progress_s;
+      }
+    }
+    if (m->has_constraint && m->within_constraints) {
+      bool within = m->within_constraints(ctx, ctx->cur);
+      if (mcrt_failed(ctx)) {
+        McrtError saved = ctx->err;
+        mcrt_clear_error(ctx);
+        mcrt_state_failed(ctx, id, &saved, false);
+        continue;
+      }
+      if (!within)
+        continue;
+    }
+    ctx->cur_has_successor = false;
+    mcrt_expand(ctx, ctx->cur);
+    if (mcrt_failed(ctx)) {
+      McrtError saved = ctx->err;
+      mcrt_clear_error(ctx);
+      mcrt_state_failed(ctx, id, &saved, true);
+    } else if (!ctx->cur_has_successor) {
+      mcrt_no_successor(ctx, id, ctx->cur);
+    }
+  }
+  ctx->held = false;
+  ctx->stop = true;
 }
 
 void mcrt_never_reached(McrtCtx *ctx) {
@@ -514,7 +601,7 @@ void mcrt_never_reached(McrtCtx *ctx) {
   if (!ctx->stop) {
     for (uint32_t i = 0; i < m->nreachables; i++) {
       if (!ctx->reached[i]) {
-        McrtViolation *v = violation(ctx, MCRT_VIOL_REACHABLE, MCRT_NO_STATE);
+        McrtViolation *v = violation(ctx, MCRT_VIOL_REACHABLE, MCRT_NO_STATE, 0);
         const McrtPredicate *p = &m->reachables[i];
         v->name = p->name;
         v->file = p->file, v->line = p->line;
@@ -526,7 +613,7 @@ void mcrt_never_reached(McrtCtx *ctx) {
   }
   // Likewise a scenario (or accepting predicates) that no run completes.
   if (!ctx->stop && m->is_accepting && !ctx->accepting) {
-    McrtViolation *v = violation(ctx, MCRT_VIOL_REACHABLE, MCRT_NO_STATE);
+    McrtViolation *v = violation(ctx, MCRT_VIOL_REACHABLE, MCRT_NO_STATE, 0);
     v->name = m->scenario ? m->scenario : "accepting";
     snprintf(v->message, sizeof v->message, "no accepting state is reachable%s%s%s",
              m->scenario ? " (scenario '" : "", m->scenario ? m->scenario : "",
@@ -536,6 +623,8 @@ void mcrt_never_reached(McrtCtx *ctx) {
 
 void mcrt_search_end(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
+  if (ctx->held) // the level ended: nothing shorter
+    ctx->held = false, ctx->stop = true;
   ctx->npending = 0, ctx->pend_head = 0;
   ctx->at_depth_bound = false;
   if (!ctx->stop && ctx->depth_truncated)

@@ -1,8 +1,9 @@
 // threads.c: the multi-threaded breadth-first search (--threads N, N > 1).
 //
 // Level-synchronous, and exactly the serial search's results: the same ids,
-// parents and rules in the log, the same counts, the same first violation
-// and the same stop at a bound, whatever N and however the threads race.
+// parents and rules in the log, the same counts, the same violation (a
+// shortest one, search.c) and the same stop at a bound, whatever N and
+// however the threads race.
 //
 // The frontier of a level is cut into windows of up to WINDOW states
 // (WINDOW_FREE in free order; in id order; a window never spans two
@@ -49,7 +50,11 @@
 //           counters, log, next frontier, bounds, signals and violations
 //           exactly as the serial search takes them, with the set lookups
 //           and predicate evaluations already done. Either way the ids, the
-//           log, the counts and the stop are the serial search's.
+//           log, the counts and the stop are the serial search's. A
+//           violation the serial commit holds (one step longer than the
+//           level, search.c) lets the window's other states through the
+//           same steps, and the level's other windows are expanded by this
+//           thread alone (mcrt_finish_level), as in the serial search.
 //
 // An insertion the set cannot take (its probe ran off the end of the table)
 // is left to the commit, which grows the set and inserts serially, in key
@@ -1195,11 +1200,11 @@ static void commit(Threads *T) {
         return;
     }
     if (sl->err) {
-      mcrt_state_failed(ctx, id, &w->errs[sl->err - 1], true);
+      if (mcrt_state_failed(ctx, id, &w->errs[sl->err - 1], true))
+        return;
+    } else if (!sl->has_successor && mcrt_no_successor(ctx, id, T->win + i * T->stride)) {
       return;
     }
-    if (!sl->has_successor && mcrt_no_successor(ctx, id, T->win + i * T->stride))
-      return;
   }
 }
 
@@ -1809,6 +1814,10 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
         commit_replay(&T);
       else
         commit(&T);
+    }
+    if (ctx->held) { // the level's other windows, for a shorter violation
+      mcrt_finish_level(ctx, popped, level_end);
+      break;
     }
     ctx->phase_s[2] += mcrt_now() - t2;
   }

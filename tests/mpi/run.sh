@@ -209,7 +209,7 @@ check_beem() {
 # without deadlocks, against the serial checker and BEEM's figures.
 beem=$("$root/tools/beem-dir" 2>/dev/null)
 cases=()
-for f in "$root"/specs/*.mc "$root"/tests/e2e/specs/{sym_loops,sym_mix,sym_trace,runtime_error,no_initial_state,init_bindings}.mc \
+for f in "$root"/specs/*.mc "$root"/tests/e2e/specs/{sym_loops,sym_mix,sym_trace,runtime_error,no_initial_state,init_bindings,shortest_level,shortest_error}.mc \
   "$root"/tests/cli/specs/{bug,deadlock}.mc; do
   cases+=("check_spec|$f")
 done
@@ -331,24 +331,42 @@ t_exports() {
 }
 if why=$(t_exports); then pass "exports (--graph from rank 0, --simulate refused)"; else fail exports "$why"; fi
 
-# The known difference (docs/DESIGN.md): when one level's expansion meets
-# violations of two lengths, the serial search reports the first it meets
-# (an invariant of the next level, 2 steps), the MPI engine the shortest
-# (a deadlock of this level, 1 step), at every number of ranks. Checked so
-# that a change to either shows here.
+# Shortest counterexamples (docs/DESIGN.md). When one level's expansion
+# meets violations of two lengths (dl_vs_inv.mc: an invariant of the next
+# level, 2 steps, before a deadlock of this level, 1 step), the serial
+# search, the threads and every number of ranks report the shortest. When it
+# meets several of the shortest length (shortest_kept.mc: two invariants
+# and an error, 2 steps each), the serial search reports the first it met,
+# the MPI engine the least by (kind, fingerprint): the same one at every
+# number of ranks, with a trace of the same length.
 t_level_kinds() {
+  local sum='[.exit_code, .violations[0].kind, (.violations[0].trace | length)]' np t o
   build dl_vs_inv "$root/tests/mpi/specs/dl_vs_inv.mc" || { echo "mcgen: $(head -c 300 dl_vs_inv.mcgen)"; return 1; }
-  ./dl_vs_inv_s --threads 1 --por off --report dvi.s.json >/dev/null 2>&1
-  [ "$(jq -c '[.exit_code, .violations[0].kind, (.violations[0].trace | length)]' dvi.s.json)" = '[1,"invariant",3]' ] ||
-    { echo "serial: $(jq -c '[.exit_code, .violations[0].kind, (.violations[0].trace | length)]' dvi.s.json 2>&1)"; return 1; }
-  local np
+  for t in 1 2 4; do
+    for o in fixed free; do
+      ./dl_vs_inv_s --threads $t --order $o --por off --report dvi.s.json >/dev/null 2>&1
+      [ "$(jq -c "$sum" dvi.s.json)" = '[1,"deadlock",2]' ] ||
+        { echo "--threads $t --order $o: $(jq -c "$sum" dvi.s.json 2>&1)"; return 1; }
+    done
+  done
   for np in 1 2 3; do
     mpi $np ./dl_vs_inv_m --report "dvi.$np.json" >/dev/null 2>&1
-    [ "$(jq -c '[.exit_code, .violations[0].kind, (.violations[0].trace | length)]' "dvi.$np.json")" = '[1,"deadlock",2]' ] ||
-      { echo "$np ranks: $(jq -c '[.exit_code, .violations[0].kind, (.violations[0].trace | length)]' "dvi.$np.json" 2>&1)"; return 1; }
+    [ "$(jq -c "$sum" "dvi.$np.json")" = '[1,"deadlock",2]' ] ||
+      { echo "$np ranks: $(jq -c "$sum" "dvi.$np.json" 2>&1)"; return 1; }
+  done
+  local kept=$root/tests/e2e/specs/shortest_kept.mc
+  build kept "$kept" || { echo "mcgen: $(head -c 300 kept.mcgen)"; return 1; }
+  ./kept_s --threads 1 --no-deadlock --report kept.s.json >/dev/null 2>&1
+  [ "$(jq -c '[.exit_code, .violations[0].name, (.violations[0].trace | length)]' kept.s.json)" = '[1,"not_zero",3]' ] ||
+    { echo "shortest_kept serial: $(jq -c '.violations[0]' kept.s.json 2>&1 | head -c 300)"; return 1; }
+  for np in 1 2 3; do
+    mpi $np ./kept_m --no-deadlock --report "kept.$np.json" >/dev/null 2>&1
+    [ "$(jq -c '[.exit_code, (.violations[0].trace | length)]' "kept.$np.json")" = '[1,3]' ] &&
+      cmp -s <(jq -c '.violations[0] | {kind, name}' kept.1.json) <(jq -c '.violations[0] | {kind, name}' "kept.$np.json") ||
+      { echo "shortest_kept, $np ranks: $(jq -c '.violations[0]' "kept.$np.json" 2>&1 | head -c 300)"; return 1; }
   done
 }
-if why=$(t_level_kinds); then pass "level-kinds (serial: the invariant met first; MPI: the shortest, a deadlock)"; else fail level-kinds "$why"; fi
+if why=$(t_level_kinds); then pass "level-kinds (a shortest trace at every setting; of several, the same length)"; else fail level-kinds "$why"; fi
 
 # --search odpor runs in one process: on one rank (without mpirun, or
 # -np 1) it gives the serial checker's answer; on 2 ranks it is refused.
