@@ -126,15 +126,6 @@ static uint8_t *buf_try(Buf *b, size_t n) {
   return p;
 }
 
-// The receive buffer: the round's records are on their way, there is no
-// way to refuse them.
-static uint8_t *buf_grow(Buf *b, size_t n) {
-  uint8_t *p = buf_try(b, n);
-  if (!p)
-    mcrt_die("out of memory receiving an MPI round");
-  return p;
-}
-
 // The trace log of a rank: for local id i, its parent's rank and local id
 // and the rule, packed little-endian in as few bytes as the number of ranks
 // and the model's rules need (1 + 4 + 1 bytes for most), in chunks that
@@ -436,6 +427,7 @@ static inline uint8_t *mp_buf(Mpi *mp, Buf *b, size_t n) {
 
 static bool grow_set(Mpi *mp) {
   McrtCtx *ctx = mp->ctx;
+  update_bytes(mp); // engine_bytes as they are now (the threads' buffers, the log)
   size_t other = mcrt_accounted_bytes(ctx) - mcrt_fpset_bytes(&ctx->set);
   size_t need = mcrt_fpset_grow_bytes(&ctx->set);
   if (other + need > ctx->opt->memory || !mcrt_fpset_grow(&ctx->set)) {
@@ -583,9 +575,15 @@ static void record(Mpi *mp, const uint8_t *state, uint32_t prank, uint32_t pid, 
   }
   size_t need = mcrt_queue_push_bytes(&ctx->queue) +
                 ((mp->log.count & ((1u << LOG_SHIFT) - 1)) == 0 ? log_chunk_bytes(&mp->log) : 0);
-  if (need && mcrt_accounted_bytes(ctx) + need > ctx->opt->memory) {
-    mp->memory_hit = true;
-    return;
+  if (need) { // (a queue or log chunk, with engine_bytes as they are now)
+    update_bytes(mp);
+    size_t total = mcrt_accounted_bytes(ctx) + need;
+    if (total > ctx->opt->memory) {
+      mp->memory_hit = true;
+      return;
+    }
+    if (total > ctx->peak_bytes)
+      ctx->peak_bytes = total;
   }
   if (!log_append(&mp->log, prank, pid, rule) || !mcrt_queue_push(&ctx->queue, state)) {
     mp->memory_hit = true;
@@ -1156,6 +1154,7 @@ static void pool_fill(Pool *P, uint64_t n) {
   ctx->phase_s[0] += mcrt_now() - t0;
   for (uint32_t i = 0; i < P->n; i++)
     P->mp->memory_hit |= P->w[i].oom;
+  update_bytes(P->mp); // the threads' buffers as they grew
 }
 
 // Takes the window's next state as expand() takes a state it expanded.
@@ -1267,15 +1266,29 @@ static void exchange(Mpi *mp) {
     mp->rdispl[s] = (int)rtotal;
     rtotal += (size_t)mp->rcount[s];
   }
+  // Once the records are on their way they cannot be refused: every rank
+  // first makes room for what it receives (within --memory) and says
+  // whether it could; when one could not, nothing moves, and the search
+  // ends at this round (the memory bound).
   mp->recv.len = 0;
-  buf_grow(&mp->recv, rtotal + 1); // (it cannot be refused: round_limit keeps it small)
-  room_for(mp, 0);
+  int fits = (rtotal + 1 <= mp->recv.cap ||
+              room_for(mp, grown_cap(&mp->recv, rtotal + 1) - mp->recv.cap)) &&
+             buf_try(&mp->recv, rtotal + 1);
+  int all;
+  MPI_Iallreduce(&fits, &all, 1, MPI_INT, MPI_MIN, comm, &req);
+  finish(&req);
+  if (!all) {
+    mp->memory_hit = true;
+    for (int d = 0; d < mp->size; d++)
+      mp->scount[d] = mp->sdispl[d] = mp->rcount[d] = mp->rdispl[d] = 0;
+    mp->out[mp->rank].len = 0;
+  }
   MPI_Ialltoallv(mp->send.data, mp->scount, mp->sdispl, MPI_BYTE, mp->recv.data, mp->rcount,
                  mp->rdispl, MPI_BYTE, comm, &req);
   finish(&req);
   mp->comm_s += mcrt_now() - t0;
   for (int s = 0; s < mp->size; s++) {
-    mp->part[s] = mp->recv.data + mp->rdispl[s];
+    mp->part[s] = mp->rcount[s] ? mp->recv.data + mp->rdispl[s] : NULL;
     mp->part_len[s] = (size_t)mp->rcount[s];
   }
   mp->part[mp->rank] = mp->out[mp->rank].data;
@@ -1530,8 +1543,8 @@ static Mpi *setup(McrtCtx *ctx) {
   mp->fixed = ctx->opt->fixed_trace;
   mp->rec_bytes = ctx->state_bytes + (mp->fixed ? 16 : 8);
   // Under --memory a round's buffers (its records, their copy to send, what
-  // the rank receives: about 2 + K rounds' worth at most, and the receive
-  // buffer cannot be refused) take a part of the bound, not 4 MiB each.
+  // the rank receives: about 2 + K rounds' worth at most) take a part of
+  // the bound, not 4 MiB each.
   mp->round_limit = ROUND_BYTES;
   if (ctx->opt->memory != MCRT_UNLIMITED) {
     size_t part = ctx->opt->memory / (4 + 2 * k);
