@@ -271,14 +271,21 @@ mpi-tests: all
 # about 2 CPU minutes). Then the MCC Petri nets (tests/conformance/mcc.sh):
 # every instance compiles or is refused for a tallied reason, and every one
 # up to MCC_LIMIT states matches all nine published answers; make test runs
-# those under 10^5 states (71 nets, about 3 CPU minutes).
+# those under 10^5 states (71 nets, about 3 CPU minutes). Then the BEEM
+# instances of make test's conformance run (up to PAR_LIMIT states, 90)
+# at --threads 2 and 4 and under mpirun -np 1 to 4 against the serial
+# checker and BEEM's figures (make test: those up to 2 * 10^4 states with
+# threads, four with MPI).
 LIMIT ?= 1000000
 MCC_LIMIT ?= 10000000
+PAR_LIMIT ?= 100000
 conformance: all
 	tests/conformance/run.sh $(B) --compile-all --limit $(LIMIT)
 	tests/conformance/ltl.sh $(B) --limit $(LIMIT)
 	tests/conformance/mcc.sh $(B) --compile-all --limit $(MCC_LIMIT)
 	POR_BEEM_MIN=100001 POR_BEEM_LIMIT=$(LIMIT) tests/por/run.sh $(B)
+	tests/threads/run.sh $(B) --beem-limit $(PAR_LIMIT)
+	tests/mpi/run.sh $(B) --beem-limit $(PAR_LIMIT)
 
 conformance-tests: all
 	tests/conformance/selftest.sh $(B)

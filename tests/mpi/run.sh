@@ -6,7 +6,11 @@
 # exits non-zero on a failure. Without mpirun or the MPI runtime it says so
 # loudly and exits 0 (`make test` runs it whatever is installed).
 #
-# Usage: tests/mpi/run.sh [BUILD_DIR]   (default: build, from the repo root)
+# Usage: tests/mpi/run.sh [BUILD_DIR] [--beem-limit N]
+#   BUILD_DIR      default: build, from the repo root
+#   --beem-limit N every complete BEEM instance of at most N states (make
+#                  conformance: those of the conformance run) instead of the
+#                  four below
 #
 # Checks:
 #   - tests/mpi/unit_mpi.c, the engine's pieces (Criterion, built with mpicc);
@@ -39,7 +43,14 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
+build_dir=$root/build
+beem_limit=
+while [ $# -gt 0 ]; do
+  case $1 in
+  --beem-limit) beem_limit=$2; shift 2 ;;
+  *) build_dir=$1; shift ;;
+  esac
+done
 case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
 mcgen=$build_dir/mcgen
 unset MCGEN_RUNTIME CC
@@ -193,15 +204,19 @@ check_spec() {
 check_beem() {
   local inst=$1 states edges deadlocks why
   read -r _ states _ edges deadlocks _ < <("$root/tools/beem-expected" "$beem" | grep "^$inst ")
+  # (Some instances publish no edge or deadlock count: "-", not compared.)
+  [ "$edges" = - ] && edges=null
+  [ "$deadlocks" = - ] && deadlocks=null
   if ! build "$inst" "$beem/dve/$inst.dve"; then
     echo "FAIL beem-$inst: mcgen: $(head -c 300 "$inst.mcgen" | tr '\n' '|')"
   elif ! why=$(compare "$inst" --no-deadlock); then
     echo "FAIL beem-$inst: $why"
   elif ! jq -e --argjson s "$states" --argjson e "$edges" --argjson d "$deadlocks" \
-    '.states == $s and .transitions == $e and .deadlocks == $d' "$inst.4.json" >/dev/null; then
+    '.states == $s and ($e == null or .transitions == $e) and ($d == null or .deadlocks == $d)' \
+    "$inst.4.json" >/dev/null; then
     echo "FAIL beem-$inst: 4 ranks: $(jq -c '{states, transitions, deadlocks}' "$inst.4.json"), BEEM: $states states, $edges edges, $deadlocks deadlocks"
   else
-    echo "PASS beem-$inst ($states states, $edges edges, $deadlocks deadlocks, as BEEM)"
+    echo "PASS beem-$inst ($states states, $edges edges, $deadlocks deadlocks, as BEEM; null: not published)"
   fi
 }
 
@@ -216,7 +231,13 @@ done
 if [ -z "$beem" ]; then
   echo "SKIP beem: no ../shared/suites/beem beside the repository"
 else
-  for inst in adding.1 leader_election.1 brp.1 bakery.3; do cases+=("check_beem|$inst"); done
+  if [ -n "$beem_limit" ]; then
+    while read -r inst states complete _; do
+      [ "$complete" = yes ] && [ "$states" -le "$beem_limit" ] && cases+=("check_beem|$inst")
+    done < <("$root/tools/beem-expected" "$beem")
+  else
+    for inst in adding.1 leader_election.1 brp.1 bakery.3; do cases+=("check_beem|$inst"); done
+  fi
 fi
 # Three at a time: most of a case's time is mpirun starting up.
 i=0
@@ -256,12 +277,16 @@ if why=$(t_bounds); then pass "bounds (--max-states, --max-steps exact; --max-de
 # --mpi checker started without mpirun is one rank, with the serial counts.
 t_memory_progress_alone() {
   # Every rank stays under the bound: its round buffers, the threads'
-  # buffers and the receive buffer included.
+  # buffers and the receive buffer included. Two threads three times: where
+  # the bound falls depends on how the threads shared the windows (the
+  # receive buffer's growth went over it in a third of the runs of 3 ranks
+  # of 2 threads at 3M, before every rank said it had room for it).
   local np t m bytes
   for m in 2M:2097152 3M:3145728 4M:4194304; do
     bytes=${m#*:} m=${m%:*}
     for np in 1 2 3; do
-      for t in 1 2; do
+      for t in 1 2 2 2; do
+        rm -f mem.json
         mpi $np ./peterson_m --memory $m --threads $t --report mem.json >mem.out 2>&1
         jq -e --argjson b "$bytes" '(.exit_code == 3 and .bound_hit == "memory" or .exit_code == 0)
             and ([.mpi.per_rank[].peak_bytes] | max) <= $b' mem.json >/dev/null ||
