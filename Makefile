@@ -42,7 +42,9 @@ RUNTIME_TSAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/tsan/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench bench-compile bench-mpi bench-por bench-threads mpi-tests clean conformance conformance-tests docs-tests debug-tests \
+        asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-beem \
+        bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc \
+        mpi-tests clean conformance conformance-tests docs-tests debug-tests \
         layers-tests pnml-tests petri-tests threads-tests disk-tests \
         install uninstall install-tests extern-tests scenario-tests odpor-tests matrix-tests
 
@@ -301,6 +303,41 @@ bench: all
 	bench/beem.sh
 	bench/extern.sh
 	bench/compile.sh $(if $(BEFORE),--before $(BEFORE))
+
+# Each table of docs/performance.md has a target that reruns it, alone.
+# mcgen against Rumur on the four bench models, symmetry off (bench/run.sh).
+bench-rumur: all
+	bench/run.sh --repeat 3 --no-symmetry
+
+# mcgen against SPIN's pan, full search and reduced, on ten BEEM instances.
+bench-beem: all
+	bench/beem.sh --repeat 3
+
+# Exact symmetry reduction against Rumur's exhaustive and heuristic ones.
+bench-symmetry: all
+	bench/symmetry.sh --timeout 60 --repeat 2
+
+# What checking liveness costs, against --liveness off.
+bench-liveness: all
+	bench/liveness.sh --repeat 3
+
+# C called through `extern` against the same logic in .mc.
+bench-extern: all
+	bench/extern.sh
+
+# RAM per state with --disk, then with --disk --compact-set up to 5 * 10^8
+# states (grid3.794: a quarter of an hour and 3 GiB).
+bench-disk: all
+	bench/disk.sh grid3.216 adding.6 grid3.465
+	MODES=disk-compact bench/disk.sh grid3.216 grid3.465 grid3.794
+
+# The compact fingerprint set against the word layout (micro-benchmark).
+bench-compact: all
+	bench/compact.sh
+
+# Petri nets: fifteen MCC instances of 10^6 to 10^7 states, one thread.
+bench-mcc: all
+	bench/mcc.sh
 
 # MPI: states/s with 2 ranks against 1, bytes sent per state (bench/mpi.sh).
 bench-mpi: all
