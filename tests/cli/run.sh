@@ -203,8 +203,30 @@ t_mcgen_help() {
   for o in -o -D --emit-c --cc --cflags --mpi --keep --net-info --version --help; do
     grep -q -- "$o\b" "$out" || { why="--help does not list $o"; return 1; }
   done
+  # The three input languages, by their extensions (docs/DESIGN.md).
+  for o in .mc .dve .pnml; do
+    grep -qF -- "($o" "$out" || grep -qF -- " $o" "$out" ||
+      { why="--help does not name the $o input"; return 1; }
+  done
 }
 check mcgen-help t_mcgen_help
+
+# The usage lines at the top of mcgen --help (up to the first blank line)
+# name every option that the help then describes.
+t_mcgen_help_usage() {
+  run "$mcgen" --help
+  want_rc 0 || return
+  local usage o missing=
+  usage=$(sed '/^$/q' "$out")
+  for o in $(sed '1,/^$/d' "$out" | grep -oE -- '(^ +|, |\()--?[a-zA-Z][a-z0-9-]*' | tr -d ' ,(' |
+    sort -u); do
+    grep -qE -- "(^|[^a-z0-9-])$o([^a-z0-9-]|$)" <<<"$usage" || missing="$missing $o"
+  done
+  [ -z "$missing" ] && return 0
+  why="the usage lines do not name:$missing"
+  return 1
+}
+check mcgen-help-usage t_mcgen_help_usage
 
 t_mcgen_version() {
   run "$mcgen" --version

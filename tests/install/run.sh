@@ -254,26 +254,41 @@ for page in mcgen mcgen-checker; do
     fail "man $page renders without warnings" "$(head -c 600 "$err")"
   fi
 done
-check_options() { # check_options PAGE HELP_FILE
-  local opt missing=
+# names_all CHECK FILE OPTION...: FILE names every OPTION (as a word).
+names_all() {
+  local check=$1 file=$2 opt missing=
+  shift 2
+  for opt; do
+    grep -qE -- "(^|[^a-z0-9-])$opt([^a-z0-9-]|$)" "$file" || missing="$missing $opt"
+  done
+  if [ -z "$missing" ]; then
+    pass "$check"
+  else
+    fail "$check" "missing:$missing"
+  fi
+}
+# check_page PAGE HELP_FILE: the page names every option of --help, and its
+# SYNOPSIS alone names every option --help describes (a line of its own,
+# or after a comma or parenthesis: "--help, --version", "(--deps-json").
+check_page() {
   if [ ! -s "$2" ]; then
     fail "man $1 names every option of --help" "no --help output"
     return
   fi
   sed 's/\\-/-/g' "$prefix/share/man/man1/$1.1" >"$work/$1.roff" # \- is a dash
-  for opt in $(grep -oE -- '(^|[ [,])--?[a-zA-Z][a-z0-9-]*' "$2" | tr -d ' [,' | sort -u); do
-    grep -qE -- "(^|[^a-z0-9-])$opt([^a-z0-9-]|$)" "$work/$1.roff" || missing="$missing $opt"
-  done
-  if [ -z "$missing" ]; then
-    pass "man $1 names every option of --help"
-  else
-    fail "man $1 names every option of --help" "missing:$missing"
-  fi
+  sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$work/$1.roff" >"$work/$1.synopsis"
+  # shellcheck disable=SC2046  # one word per option
+  names_all "man $1 names every option of --help" "$work/$1.roff" \
+    $(grep -oE -- '(^|[ [,])--?[a-zA-Z][a-z0-9-]*' "$2" | tr -d ' [,' | sort -u)
+  # shellcheck disable=SC2046
+  names_all "man $1: the SYNOPSIS names every option of --help" "$work/$1.synopsis" \
+    $({ grep -oE -- '^ +--?[a-zA-Z][a-z0-9-]*' "$2"
+      grep -oE -- '(, |\()--[a-z][a-z0-9-]*' "$2"; } | tr -d ' ,(' | sort -u)
 }
 "$mcgen" --help >"$work/mcgen.help" 2>&1
-check_options mcgen "$work/mcgen.help"
+check_page mcgen "$work/mcgen.help"
 ./committed --help >"$work/checker.help" 2>&1
-check_options mcgen-checker "$work/checker.help"
+check_page mcgen-checker "$work/checker.help"
 
 # ---------------------------------------------------------------------------
 # make uninstall: nothing of mcgen is left in the prefix.
