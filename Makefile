@@ -3,7 +3,8 @@
 #   make demo   installs what is missing, builds, compiles a bundled spec and
 #               runs its checker
 #   make test   installs what is missing and runs every test
-#   make install PREFIX=DIR, make uninstall PREFIX=DIR
+#   make install PREFIX=DIR, make uninstall PREFIX=DIR (the docs and examples
+#               go to DIR/share/doc/mcgen)
 #
 # Objects go to build/; header dependencies are tracked with -MMD.
 
@@ -372,15 +373,28 @@ sq = '$(subst ','\'',$(1))'
 QI      = $(call sq,$(I))
 MANS    := man/mcgen.1 man/mcgen-checker.1
 TEMPLATES := $(sort $(wildcard templates/*.m4))
+# The documentation under share/doc/mcgen keeps the tree's layout (README.md
+# links docs/...), the journal included (docs/performance.md and scaling.md
+# link to it); specs/ are the examples, with the C stop_and_wait.mc calls.
+DOC     := $(QI)/share/doc/mcgen
+DOCS    := README.md $(sort $(wildcard docs/*.md))
+JOURNAL := $(sort $(wildcard docs/journal/*.md))
+EXAMPLES := $(sort $(wildcard specs/*.mc))
+EXAMPLES_C := $(sort $(wildcard specs/serial/*))
 install: all
 	install -d $(QI)/bin $(QI)/lib/mcgen $(QI)/include/mcgen $(QI)/share/mcgen/templates \
-	  $(QI)/share/man/man1
+	  $(QI)/share/man/man1 $(DOC)/docs/journal $(DOC)/examples/serial
 	install -m 755 $(B)/mcgen $(QI)/bin/mcgen
 	install -m 644 $(B)/libmcrt.a $(QI)/lib/mcgen/libmcrt.a
 	[ ! -f $(B)/libmcrt_mpi.a ] || install -m 644 $(B)/libmcrt_mpi.a $(QI)/lib/mcgen/libmcrt_mpi.a
 	install -m 644 runtime/mcrt.h $(QI)/include/mcgen/mcrt.h
 	install -m 644 $(TEMPLATES) $(QI)/share/mcgen/templates/
 	install -m 644 $(MANS) $(QI)/share/man/man1/
+	install -m 644 README.md $(DOC)/
+	install -m 644 $(filter docs/%,$(DOCS)) $(DOC)/docs/
+	install -m 644 $(JOURNAL) $(DOC)/docs/journal/
+	install -m 644 $(EXAMPLES) $(DOC)/examples/
+	install -m 644 $(EXAMPLES_C) $(DOC)/examples/serial/
 
 uninstall:
 	rm -f $(QI)/bin/mcgen $(QI)/lib/mcgen/libmcrt.a $(QI)/lib/mcgen/libmcrt_mpi.a \
@@ -388,7 +402,11 @@ uninstall:
 	for f in $(TEMPLATES) $(MANS); do \
 	  case $$f in *.m4) d=share/mcgen/templates ;; *) d=share/man/man1 ;; esac; \
 	  rm -f $(QI)/$$d/$${f##*/}; done
-	for d in lib/mcgen include/mcgen share/mcgen/templates share/mcgen; do \
+	rm -f $(addprefix $(DOC)/,$(DOCS) $(JOURNAL)) \
+	  $(patsubst specs/%,$(DOC)/examples/%,$(EXAMPLES) $(EXAMPLES_C))
+	for d in lib/mcgen include/mcgen share/mcgen/templates share/mcgen \
+	  share/doc/mcgen/docs/journal share/doc/mcgen/docs share/doc/mcgen/examples/serial \
+	  share/doc/mcgen/examples share/doc/mcgen; do \
 	  [ ! -d $(QI)/$$d ] || rmdir --ignore-fail-on-non-empty $(QI)/$$d; done
 
 # Installs into a temporary prefix, moves $(B) away for the while, and runs

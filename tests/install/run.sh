@@ -21,12 +21,17 @@
 #   BEEM gear.1             states, transitions and deadlocks of
 #                           beem_expected.csv (BEEM's published figures);
 #                           skipped, loudly, when the suite is not found
-# and: the installed files are exactly the expected ones; no path of the
-# source tree is compiled into the installed mcgen; a DESTDIR-staged tree
-# moved elsewhere and reached through a symbolic link in PATH works; a
-# missing file is reported with the place looked at; the MCGEN_* overrides
-# still apply; both man pages render without warnings and name every option
-# of `--help`; `make uninstall` leaves no mcgen file in the prefix.
+#   share/doc/mcgen/examples/stop_and_wait.mc   its assert fails after 16
+#                           steps (the spec's header), built from the
+#                           installed examples and their C alone
+# and: the installed files are exactly the expected ones (the docs and the
+# examples under share/doc/mcgen included); no path of the source tree is
+# compiled into the installed mcgen; a DESTDIR-staged tree moved elsewhere
+# and reached through a symbolic link in PATH works; a missing file is
+# reported with the place looked at; the MCGEN_* overrides still apply;
+# both man pages render without warnings, name every option of `--help`
+# (their SYNOPSIS too) and point to share/doc/mcgen; `make uninstall`
+# leaves no mcgen file in the prefix.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -103,17 +108,28 @@ expect "make install PREFIX=" 0
 mpi_lib=
 [ -f "$build_dir/libmcrt_mpi.a" ] && mpi_lib='
 lib/mcgen/libmcrt_mpi.a'
-expected_files="bin/mcgen
+# The documentation keeps the tree's layout under share/doc/mcgen (README.md
+# links docs/...), with specs/ as examples/ (the C that stop_and_wait.mc
+# calls through `extern` included).
+docs=$(cd "$root" && ls README.md docs/*.md docs/journal/*.md | sed 's|^|share/doc/mcgen/|')
+examples=$(cd "$root/specs" && ls ./*.mc serial/* | sed 's|^\./||; s|^|share/doc/mcgen/examples/|')
+expected_files=$(LC_ALL=C sort <<EOF
+bin/mcgen
 include/mcgen/mcrt.h
 lib/mcgen/libmcrt.a$mpi_lib
 share/man/man1/mcgen-checker.1
 share/man/man1/mcgen.1
-share/mcgen/templates/checker.c.m4"
+share/mcgen/templates/checker.c.m4
+$docs
+$examples
+EOF
+)
 files=$(cd "$prefix" 2>/dev/null && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
 if [ "$files" = "$expected_files" ]; then
   pass "installed files"
 else
-  fail "installed files" "got: $(echo "$files" | tr '\n' ' ')"
+  fail "installed files" "missing: $(comm -13 <(echo "$files") <(echo "$expected_files") |
+    tr '\n' ' ') unexpected: $(comm -23 <(echo "$files") <(echo "$expected_files") | tr '\n' ' ')"
 fi
 
 # A DESTDIR-staged install, moved elsewhere afterwards (a copied tree).
@@ -173,6 +189,14 @@ expect "committed checker: exit 0" 0
 expect_json "committed checker: states" committed.json .states 6
 expect_json "committed checker: transitions" committed.json .transitions 6
 expect_json "committed checker: deadlocks" committed.json .deadlocks 1
+
+# The installed example that calls C through `extern`, built from the
+# installed tree alone: its assert fails after 16 steps (the spec's header).
+run "$mcgen" -o saw "$prefix/share/doc/mcgen/examples/stop_and_wait.mc"
+expect "installed mcgen builds the installed examples/stop_and_wait.mc" 0
+run ./saw --no-deadlock --quiet --report saw.json
+expect "stop_and_wait checker: exit 1 (violation)" 1
+expect_json "stop_and_wait checker: trace steps" saw.json '.violations[0].trace | length - 1' 16
 
 # BEEM gear.1 against BEEM's published figures.
 if beem=$("$root/tools/beem-dir") && [ -f "$beem/dve/gear.1.dve" ]; then
@@ -284,6 +308,11 @@ check_page() {
   names_all "man $1: the SYNOPSIS names every option of --help" "$work/$1.synopsis" \
     $({ grep -oE -- '^ +--?[a-zA-Z][a-z0-9-]*' "$2"
       grep -oE -- '(, |\()--[a-z][a-z0-9-]*' "$2"; } | tr -d ' ,(' | sort -u)
+  if grep -q 'share/doc/mcgen' "$work/$1.roff"; then
+    pass "man $1 points to the installed docs"
+  else
+    fail "man $1 points to the installed docs" "no share/doc/mcgen in the page"
+  fi
 }
 "$mcgen" --help >"$work/mcgen.help" 2>&1
 check_page mcgen "$work/mcgen.help"
