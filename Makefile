@@ -230,9 +230,11 @@ pnml-tests: all
 petri-tests: all
 	tests/petri/run.sh $(B)
 
-# Every example of docs/LANGUAGE.md compiles and checks as it says.
+# Every example of docs/LANGUAGE.md compiles and checks as it says; every
+# command of README.md runs as printed (tests/docs/readme.sh).
 docs-tests: all
 	tests/docs/run.sh $(B)
+	tests/docs/readme.sh $(B)
 
 # Generated C for debuggers: its #line directives (tests/debug/lines.sh),
 # then gdb on a `mcgen --debug` checker (tests/debug/gdb.sh).
