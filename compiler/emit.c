@@ -1986,6 +1986,7 @@ static void m4_define(FILE *out, const char *name, const char *body) {
 // step turns each into an m4 definition for the template.
 typedef struct Parts {
   const char *model;
+  const char *constants; // NAME=VALUE lines (the build identity's)
   Buf accessors, fn_protos, fns, vars, defaults, rules;
   Vec actions, inits; // Group*
   uint64_t nrules, ninit_rules;
@@ -2591,14 +2592,25 @@ static void emit_symmetry_reduction(Program *prog, Parts *p) {
 // template inserts every one that may hold a word with m4_defn.
 static const char *net_c; // a PNML net's McrtNet table (pnml.c), or NULL
 
-// FNV-1a over the spec's text: the checker refuses to resume a checkpoint
-// written by a checker of another version of the spec.
-static uint64_t source_hash(const SrcFile *f) {
-  uint64_t h = UINT64_C(0xcbf29ce484222325);
-  for (size_t i = 0; i < f->len; i++)
-    h = (h ^ (unsigned char)f->text[i]) * UINT64_C(0x100000001b3);
-  return h;
+// The spec's constants after -D (and the C's for `extern const`), as lines
+// `NAME=VALUE`: what the checker's build identity names when a checkpoint
+// of another build is refused (runtime/checkpoint.c).
+static const char *constants_text(Program *prog) {
+  Buf b = {0};
+  buf_puts(&b, "");
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind != DK_CONST || !d->obj)
+      continue;
+    const char *name = d->label ? d->label : token_text(d->name);
+    if (R(d->obj->type)->kind == TY_BOOL)
+      buf_printf(&b, "%s=%s\n", name, d->obj->val ? "true" : "false");
+    else
+      buf_printf(&b, "%s=%lld\n", name, (long long)d->obj->val);
+  }
+  return b.data;
 }
+
 static void write_definitions(Parts *p, FILE *out) {
   Layout *layout = lay;
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
@@ -2607,7 +2619,9 @@ static void write_definitions(Parts *p, FILE *out) {
   DEF("MCGEN_MODEL_STR", "%s", c_str(p->model));
   DEF("MCGEN_SOURCE", "%s", c_str(src->name));
   DEF("MCGEN_SOURCE_COMMENT", "%s", c_comment_escape(src->name));
-  DEF("MCGEN_SOURCE_HASH", "%016llx", (unsigned long long)source_hash(src));
+  DEF("MCGEN_SOURCE_HASH", "%016llx", (unsigned long long)bytes_hash(src->text, src->len));
+  DEF("MCGEN_CONSTANTS", "%s", c_str(p->constants));
+  DEF("MCGEN_EXTERN_FILES", "%s", c_str(extern_file_hashes()));
   DEF("MCGEN_STATE_BITS", "%lld", (long long)layout->state_bits);
   DEF("MCGEN_STATE_BYTES", "%lld", (long long)layout->state_bytes);
   DEF("MCGEN_NVARS", "%d", layout->vars.len);
@@ -2664,7 +2678,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   lay = layout;
   src = prog->file;
   net_c = prog->net_c;
-  Parts p = {.model = model_name(prog)};
+  Parts p = {.model = model_name(prog), .constants = constants_text(prog)};
   emit_state_accessors(&p);
   emit_functions(prog, &p);
   emit_enum_types(prog);

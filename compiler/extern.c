@@ -100,6 +100,8 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
   unreachable();
 }
 
+const char *extern_file_hashes(void) { return ""; }
+
 #else
 
 #include <clang-c/Index.h>
@@ -242,6 +244,42 @@ static Unit *parse_unit(const char *path, Token *tok) {
   }
   vec_push(&units, u);
   return u;
+}
+
+// The checker's build identity names each C file read here
+// (runtime/checkpoint.c): the units and the files they include outside the
+// system headers, each once by its absolute path.
+typedef struct Inclusions {
+  CXTranslationUnit tu;
+  StrSet seen;
+  Buf lines; // PATH=HASH
+} Inclusions;
+
+static void inclusion_visit(CXFile file, CXSourceLocation *stack, unsigned depth,
+                            CXClientData data) {
+  (void)stack, (void)depth;
+  Inclusions *in = data;
+  if (clang_Location_isInSystemHeader(clang_getLocationForOffset(in->tu, file, 0)))
+    return;
+  char *name = str(clang_getFileName(file));
+  char *abs = realpath(name, NULL);
+  const char *path = abs ? abs : name;
+  if (!strset_add(&in->seen, path))
+    return;
+  SrcFile *f = read_file(path); // libclang read it a moment ago
+  buf_printf(&in->lines, "%s=%s\n", path,
+             f ? format("%016llx", (unsigned long long)bytes_hash(f->text, f->len))
+               : "unreadable");
+}
+
+const char *extern_file_hashes(void) {
+  Inclusions in = {0};
+  buf_puts(&in.lines, "");
+  for (int i = 0; i < units.len; i++) {
+    in.tu = ((Unit *)units.data[i])->tu;
+    clang_getInclusions(in.tu, inclusion_visit, &in);
+  }
+  return in.lines.data;
 }
 
 // A search of the top-level declarations of the units, outside the system

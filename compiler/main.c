@@ -348,9 +348,12 @@ static int emit_definitions(Program *prog, Layout *lay, const char *defs_path) {
 static bool run_m4(Options *o, Paths *paths, const char *defs_path, const char *c_path) {
   const char *c_base = strrchr(c_path, '/') ? strrchr(c_path, '/') + 1 : c_path;
   // MCGEN_MPI: the checker's main enters the MPI engine (mcrt_mpi_main).
+  // MCGEN_CFLAGS: --cflags, which may define macros the extern C reads, is
+  // part of the build's identity (stamp_identity).
   char *m4_argv[] = {"m4", "-P", format("-DMCGEN_OUTPUT=%s", c_comment_escape(c_base)),
-                     o->mpi ? "-DMCGEN_MPI" : "-UMCGEN_MPI", "--", (char *)defs_path,
-                     format("%s/checker.c.m4", paths->templates), NULL};
+                     o->mpi ? "-DMCGEN_MPI" : "-UMCGEN_MPI",
+                     format("-DMCGEN_CFLAGS=\"%s\"", c_escape(o->cflags)), "--",
+                     (char *)defs_path, format("%s/checker.c.m4", paths->templates), NULL};
   int status = run(m4_argv, c_path);
   if (status != 0) {
     if (status < 0)
@@ -365,6 +368,28 @@ static bool run_m4(Options *o, Paths *paths, const char *defs_path, const char *
     remove(defs_path);
   if (!fix_line_markers(c_path)) {
     fprintf(stderr, "mcgen: cannot rewrite %s: %s\n", c_path, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+// Appends the build's identity to the generated C: the XXH3-64 of every
+// byte before it, the definition of the mc_c_hash the template declares.
+// The C holds the constants' values, the extern C files' hashes and
+// --cflags, so a checker built from anything else has another identity, and
+// refuses the checkpoints of this one (runtime/checkpoint.c).
+static bool stamp_identity(const char *c_path) {
+  SrcFile *f = read_file(c_path);
+  FILE *out = f ? fopen(c_path, "a") : NULL;
+  if (out) {
+    fprintf(out,
+            "/* The build's identity: the XXH3-64 of every byte of this file above this "
+            "comment. */\n"
+            "static const char mc_c_hash[17] = \"%016llx\";\n",
+            (unsigned long long)bytes_hash(f->text, f->len));
+  }
+  if (!out || fclose(out) != 0) {
+    fprintf(stderr, "mcgen: cannot write %s: %s\n", c_path, strerror(errno));
     return false;
   }
   return true;
@@ -514,7 +539,7 @@ int main(int argc, char **argv) {
     return spec_errors(&o);
   if (emitted == 2)
     return 2;
-  if (!run_m4(&o, &paths, defs_path, c_path))
+  if (!run_m4(&o, &paths, defs_path, c_path) || !stamp_identity(c_path))
     return 2;
   if (o.emit_c_only)
     return 0;

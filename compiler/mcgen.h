@@ -67,6 +67,9 @@ typedef struct StrSet {
   size_t cap, count;
 } StrSet;
 uint64_t str_hash(const char *s); // 64-bit FNV-1a
+// XXH3-64 of LEN bytes: the identity of a file (the spec's text, the C
+// files of `extern`, the generated C), which a checkpoint is bound to.
+uint64_t bytes_hash(const void *data, size_t len);
 // Adds `s`; false if it was there already.
 bool strset_add(StrSet *set, const char *s);
 // `base` if it is not in `set`, else the first of base_2, base_3, ... that
@@ -523,6 +526,11 @@ bool extern_input_bad(void);
 const char *extern_includes(Program *prog);
 // The C sources to compile with the checker (paths usable from the cwd).
 Vec extern_sources(Program *prog);
+// Every C file extern_load read (the headers, the sources and the files
+// they include outside the system headers), once each, as lines
+// `PATH=HASH`: its absolute path and the XXH3-64 of its bytes (16 hex
+// digits). The checker's build identity names them (runtime/checkpoint.c).
+const char *extern_file_hashes(void);
 // Writes the wrapper f_NAME of an `extern fn`: the same signature as a
 // spec fn's, converting the arguments to C and checking the result.
 void emit_extern_fn(Buf *protos, Buf *out, Decl *fn);

@@ -4,6 +4,9 @@
 // fails is an internal error (die), never a spec error.
 #include "mcgen.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 static _Noreturn void out_of_memory(void) {
   fputs("mcgen: out of memory\n", stderr);
   abort();
@@ -161,6 +164,8 @@ uint64_t str_hash(const char *s) {
     h = (h ^ (unsigned char)*s) * 1099511628211u;
   return h;
 }
+
+uint64_t bytes_hash(const void *data, size_t len) { return XXH3_64bits(data, len); }
 
 bool strset_add(StrSet *set, const char *s) {
   if (2 * (set->count + 1) > set->cap) {

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define MCRT_ABI_VERSION 2
+#define MCRT_ABI_VERSION 3
 #define MCRT_SLACK 8
 #define MCRT_NONE INT64_MIN /* the logical value of `none` in generated code */
 
@@ -579,6 +579,15 @@ typedef struct McrtModel {
   // A hash of the spec's source text (16 hex digits): a checkpoint of
   // another version of the spec is refused (runtime/checkpoint.c). NULL: none.
   const char *source_hash;
+  // The build's identity (ABI 3), which a checkpoint is bound to
+  // (runtime/checkpoint.c): the XXH3-64 of the generated C file (16 hex
+  // digits), which holds the three strings below; and for naming what
+  // differs, the spec's constants after -D (lines NAME=VALUE), the C files
+  // `extern` read (lines PATH=HASH) and mcgen's --cflags. NULL: none.
+  const char *c_hash;
+  const char *constants;
+  const char *extern_files;
+  const char *cflags;
   // Dependency tables (partial-order reduction); NULL when not computed
   // (more than 2^20 rules or cells).
   const McrtDeps *deps;

@@ -1,6 +1,7 @@
 m4_dnl checker.c.m4: the fixed shape of every generated checker.
 m4_dnl mcgen writes the model's pieces as m4 definitions (MCGEN_*) and runs
-m4_dnl `m4 -P -DMCGEN_OUTPUT=NAME.c -[DU]MCGEN_MPI -- defs.m4 checker.c.m4`;
+m4_dnl `m4 -P -DMCGEN_OUTPUT=NAME.c -[DU]MCGEN_MPI -DMCGEN_CFLAGS="FLAGS" -- defs.m4
+m4_dnl checker.c.m4`;
 m4_dnl the definitions switch the quotes to ⟦ ⟧ and turn comments off. Code
 m4_dnl pieces, names and paths are inserted with m4_defn, so their text is
 m4_dnl never rescanned for macros (a file may be named `m4_syscmd(...).mc`).
@@ -40,6 +41,9 @@ m4_dnl here: the search is in the runtime (runtime/mcrt.h).
 #define MC_ACTION static __attribute__((noinline))
 
 static const char mc_file[] = m4_defn(⟦MCGEN_SOURCE⟧);
+/* The build's identity, defined at the end of the file: mcgen writes there
+ * the hash of every byte above it. */
+static const char mc_c_hash[17];
 
 /* ---- Types of the model's values ---- */
 m4_defn(⟦MCGEN_TYPES⟧)
@@ -122,6 +126,10 @@ static const McrtModel mc_model = {
     .symmetry_refused = m4_defn(⟦MCGEN_SYMMETRY_REFUSED⟧),
     .net = MCGEN_NET_PTR,
     .source_hash = "MCGEN_SOURCE_HASH",
+    .c_hash = mc_c_hash,
+    .constants = m4_defn(⟦MCGEN_CONSTANTS⟧),
+    .extern_files = m4_defn(⟦MCGEN_EXTERN_FILES⟧),
+    .cflags = m4_defn(⟦MCGEN_CFLAGS⟧),
     .deps = MCGEN_DEPS_PTR,
 };
 
