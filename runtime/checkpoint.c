@@ -13,12 +13,14 @@
 //
 // The file, DIR/checkpoint, native byte order (a file from another machine
 // is refused by its magic number):
-//   "MCGENCK1", format version (2), the fingerprint set's layout (0: words;
+//   "MCGENCK1", format version (3), the fingerprint set's layout (0: words;
 //   2: compact, --compact-set; 1 was the compact layout's earlier bitmaps,
 //   refused), then length-prefixed strings and u64s:
-//   mcgen's version, the runtime's, the model's name, a hash of the model's
-//   description (name, layout, rules, predicates) and the generated file's
-//   hash of its source; the options that change the answer; the position;
+//   the build: mcgen's version, the runtime's, the model's name, the hash
+//   of the spec's text, the hash of the generated C (which holds the rest),
+//   the constants, the extern C files with their hashes and --cflags, a
+//   hash of the model's description (name, layout, rules, predicates) and
+//   the state's size; the options that change the answer; the position;
 //   the counters and per-action/per-reachable arrays; the fingerprint set
 //   (mcrt_fpset_save or mcrt_fpc_save, by its layout); the trace log's
 //   records; the frontier's states; and last the XXH3-64 of every byte
@@ -42,7 +44,7 @@
 #include <unistd.h>
 
 #define MAGIC "MCGENCK1"
-#define FORMAT 2 // 1: before the layout of the fingerprint set was recorded
+#define FORMAT 3
 #define BUF ((size_t)4 << 20)
 
 typedef struct McrtCheckpoint {
@@ -130,6 +132,128 @@ static uint64_t model_hash(const McrtModel *m) {
   uint64_t v = XXH3_64bits_digest(h);
   XXH3_freeState(h);
   return v;
+}
+
+// The build of the model a checkpoint is bound to: a checker generated or
+// compiled from anything else may search another graph or check other
+// properties, and resumed, would answer for neither model.
+enum {
+  BUILD_MCGEN,     // mcgen's version
+  BUILD_RUNTIME,   // the runtime's
+  BUILD_NAME,      // the model's name
+  BUILD_SOURCE,    // the hash of the spec's text
+  BUILD_C,         // the hash of the generated C, which holds the three below
+  BUILD_CONSTANTS, // NAME=VALUE lines
+  BUILD_EXTERN,    // PATH=HASH lines: the C files of `extern`
+  BUILD_CFLAGS,    // mcgen --cflags
+  NBUILD
+};
+
+typedef struct Build {
+  const char *s[NBUILD];
+  uint64_t model, state_bytes; // model_hash, the packed state's bytes
+} Build;
+
+static Build build_of(const McrtCtx *ctx) {
+  const McrtModel *m = ctx->model;
+  return (Build){{m->mcgen_version, MCRT_VERSION, m->name, m->source_hash, m->c_hash,
+                  m->constants, m->extern_files, m->cflags},
+                 model_hash(m),
+                 ctx->state_bytes};
+}
+
+static const char *or_empty(const char *s) { return s ? s : ""; }
+
+static bool same(const Build *a, const Build *b, int i) {
+  return !strcmp(or_empty(a->s[i]), or_empty(b->s[i]));
+}
+
+// One line of a NAME=VALUE list (constants, extern files). The last '='
+// of a line ends its name: a path may hold one.
+typedef struct Entry {
+  const char *name, *value;
+  int name_len, value_len;
+} Entry;
+
+// The entry at *list, and *list moved past it; false at the list's end.
+static bool next_entry(const char **list, Entry *e) {
+  while (**list) {
+    const char *line = *list, *end = strchr(line, '\n');
+    end = end ? end : line + strlen(line);
+    *list = *end ? end + 1 : end;
+    const char *eq = end;
+    while (eq > line && *eq != '=')
+      eq--;
+    if (*eq != '=')
+      continue; // (not a line mcgen writes)
+    *e = (Entry){line, eq + 1, (int)(eq - line), (int)(end - eq - 1)};
+    return true;
+  }
+  return false;
+}
+
+static bool find_entry(const char *list, const Entry *want, Entry *found) {
+  while (next_entry(&list, found))
+    if (found->name_len == want->name_len && !memcmp(found->name, want->name, want->name_len))
+      return true;
+  return false;
+}
+
+// Says on err each entry of list A that list B lacks and, when A is this
+// build's, each whose value differs; the number of them.
+static int list_differs(FILE *err, const char *path, const char *what, bool show_values,
+                        const char *a, const char *b, bool a_is_now) {
+  int n = 0;
+  Entry e, other;
+  while (next_entry(&a, &e)) {
+    if (!find_entry(b, &e, &other)) {
+      fprintf(err, "error: --resume %s: %s %.*s is in %s build only\n", path, what, e.name_len,
+              e.name, a_is_now ? "this checker's" : "the checkpointed run's");
+      n++;
+    } else if (a_is_now && (e.value_len != other.value_len ||
+                            memcmp(e.value, other.value, (size_t)e.value_len))) {
+      if (show_values)
+        fprintf(err, "error: --resume %s: %s %.*s is %.*s in this checker's build but was %.*s "
+                     "in the checkpointed run's\n",
+                path, what, e.name_len, e.name, e.value_len, e.value, other.value_len,
+                other.value);
+      else
+        fprintf(err, "error: --resume %s: %s %.*s has changed since the checkpointed run's "
+                     "build\n",
+                path, what, e.name_len, e.name);
+      n++;
+    }
+  }
+  return n;
+}
+
+// Says on err what differs between the two builds of one model, as far as
+// it can be named; the number of things named.
+static int build_differs(FILE *err, const char *path, const McrtModel *m, const Build *saved,
+                         const Build *now) {
+  int n = 0;
+  const struct {
+    int i;
+    const char *what;
+    bool values;
+  } lists[] = {{BUILD_CONSTANTS, "const", true}, {BUILD_EXTERN, "the extern C file", false}};
+  for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
+    const char *a = or_empty(now->s[lists[k].i]), *b = or_empty(saved->s[lists[k].i]);
+    n += list_differs(err, path, lists[k].what, lists[k].values, a, b, true);
+    n += list_differs(err, path, lists[k].what, lists[k].values, b, a, false);
+  }
+  if (!same(saved, now, BUILD_CFLAGS)) {
+    fprintf(err, "error: --resume %s: mcgen --cflags is '%s' in this checker's build but was "
+                 "'%s' in the checkpointed run's\n",
+            path, or_empty(now->s[BUILD_CFLAGS]), or_empty(saved->s[BUILD_CFLAGS]));
+    n++;
+  }
+  if (!same(saved, now, BUILD_SOURCE)) {
+    fprintf(err, "error: --resume %s: the spec's text (%s) differs from the checkpointed run's\n",
+            path, or_empty(m->source_file));
+    n++;
+  }
+  return n;
 }
 
 // The options that change the answer, as the checkpoint stores them.
@@ -315,14 +439,13 @@ static bool write_body(McrtCtx *ctx, Writer *w, uint64_t popped, uint64_t level_
   w_bytes(w, MAGIC, 8);
   w_u64(w, FORMAT);
   w_u64(w, layout_of(&ctx->set));
-  w_str(w, m->mcgen_version);
-  w_str(w, MCRT_VERSION);
-  w_str(w, m->name);
-  w_u64(w, model_hash(m));
-  w_str(w, m->source_hash);
+  Build b = build_of(ctx);
+  for (int i = 0; i < NBUILD; i++)
+    w_str(w, b.s[i]);
+  w_u64(w, b.model);
+  w_u64(w, b.state_bytes);
   Answer a = answer_of(ctx);
   w_bytes(w, &a, sizeof a);
-  w_u64(w, ctx->state_bytes);
   w_u64(w, popped);
   w_u64(w, level_end);
   w_u64(w, ctx->cur_depth);
@@ -462,10 +585,11 @@ static bool read_all(int fd, void *p, size_t n) {
 
 static bool r_u64(int fd, uint64_t *v) { return read_all(fd, v, sizeof *v); }
 
-// A string of at most 4096 bytes, malloc'd.
+// A string of at most 16 MiB (the checksum held, so the length is the
+// writer's), malloc'd.
 static char *r_str(int fd) {
   uint64_t n;
-  if (!r_u64(fd, &n) || n > 4096)
+  if (!r_u64(fd, &n) || n > ((uint64_t)16 << 20))
     return NULL;
   char *s = malloc(n + 1);
   if (s && !read_all(fd, s, n)) {
@@ -512,17 +636,23 @@ static bool verify(int fd, const char *path, FILE *err) {
   return ok && match && lseek(fd, 0, SEEK_SET) == 0;
 }
 
-// Checks the identity (versions, model, options). Returns -1 or an exit code.
-static int check_identity(McrtCtx *ctx, int fd, const char *path, FILE *err) {
-  const McrtModel *m = ctx->model;
+// What each earlier format lacks, for its refusal.
+static const char *const format_lacks[FORMAT] = {
+    [1] = "does not record the fingerprint set's layout",
+    [2] = "is not bound to the build of the model (its constants, its extern C, mcgen "
+          "--cflags)",
+};
+
+// Checks the magic number, the format and the fingerprint set's layout.
+// Returns -1 or an exit code.
+static int check_format(McrtCtx *ctx, int fd, const char *path, FILE *err) {
   char magic[8];
   uint64_t format = 0, layout = 0;
   bool magic_ok = read_all(fd, magic, 8) && !memcmp(magic, MAGIC, 8) && r_u64(fd, &format);
-  if (magic_ok && format == 1) {
-    fprintf(err, "error: --resume: %s is a checkpoint of format 1, which does not record the "
-                 "fingerprint set's layout; this checker reads format %d (word or compact "
-                 "layout): refused\n",
-            path, FORMAT);
+  if (magic_ok && format >= 1 && format < FORMAT) {
+    fprintf(err, "error: --resume: %s is a checkpoint of format %" PRIu64 ", which %s; this "
+                 "checker reads format %d: refused (start the run again)\n",
+            path, format, format_lacks[format], FORMAT);
     return MCRT_EXIT_USAGE;
   }
   if (!magic_ok || format != FORMAT || !r_u64(fd, &layout) || layout > LAYOUT_COMPACT) {
@@ -544,40 +674,69 @@ static int check_identity(McrtCtx *ctx, int fd, const char *path, FILE *err) {
             layout == LAYOUT_COMPACT ? "with" : "without");
     return MCRT_EXIT_USAGE;
   }
-  char *gen = r_str(fd), *rt = r_str(fd), *name = r_str(fd);
-  uint64_t hash = 0;
-  bool ok = gen && rt && name && r_u64(fd, &hash);
-  char *source = ok ? r_str(fd) : NULL;
-  Answer saved;
-  uint64_t state_bytes = 0;
-  ok = ok && source && read_all(fd, &saved, sizeof saved) && r_u64(fd, &state_bytes);
-  int code = -1;
-  const char *mine = m->mcgen_version ? m->mcgen_version : "";
-  const char *my_source = m->source_hash ? m->source_hash : "";
+  return -1;
+}
+
+// Checks that the checkpoint was written by a checker of this very build:
+// the same versions, model, generated C, extern C and --cflags. Returns -1
+// or an exit code.
+static int check_build(McrtCtx *ctx, const Build *saved, const char *path, FILE *err) {
+  const McrtModel *m = ctx->model;
+  Build now = build_of(ctx);
+  if (!same(saved, &now, BUILD_MCGEN) || !same(saved, &now, BUILD_RUNTIME)) {
+    fprintf(err, "error: --resume: %s was written by a checker of mcgen %s (runtime %s); this "
+                 "one is mcgen %s (runtime %s): refused\n",
+            path, saved->s[BUILD_MCGEN], saved->s[BUILD_RUNTIME], or_empty(now.s[BUILD_MCGEN]),
+            MCRT_VERSION);
+    return MCRT_EXIT_USAGE;
+  }
+  if (!same(saved, &now, BUILD_NAME)) {
+    fprintf(err, "error: --resume: %s is a checkpoint of another model ('%s') than this "
+                 "checker's ('%s'): refused\n",
+            path, saved->s[BUILD_NAME], m->name);
+    return MCRT_EXIT_USAGE;
+  }
+  bool differs = saved->model != now.model || saved->state_bytes != now.state_bytes;
+  for (int i = 0; i < NBUILD; i++)
+    differs |= !same(saved, &now, i);
+  if (!differs)
+    return -1;
+  int named = build_differs(err, path, m, saved, &now);
+  fprintf(err, "error: --resume: %s was written by another build of the model '%s' (%s): "
+               "refused; resume with the checker that wrote it, or start a new run\n",
+          path, m->name,
+          named ? "what differs is said above"
+                : "the generated C differs: another mcgen --scenario, checker name (-o), spec "
+                  "path or template");
+  return MCRT_EXIT_USAGE;
+}
+
+// Checks the identity (format, build, options). Returns -1 or an exit code.
+static int check_identity(McrtCtx *ctx, int fd, const char *path, FILE *err) {
+  int code = check_format(ctx, fd, path, err);
+  if (code >= 0)
+    return code;
+  Build saved = {.model = 0};
+  Answer answer;
+  bool ok = true;
+  for (int i = 0; i < NBUILD; i++)
+    ok = ok && (saved.s[i] = r_str(fd)) != NULL;
+  ok = ok && r_u64(fd, &saved.model) && r_u64(fd, &saved.state_bytes) &&
+       read_all(fd, &answer, sizeof answer);
   if (!ok) {
     fprintf(err, "error: --resume: %s: its header cannot be read: refused\n", path);
     code = MCRT_EXIT_USAGE;
-  } else if (strcmp(gen, mine) || strcmp(rt, MCRT_VERSION)) {
-    fprintf(err, "error: --resume: %s was written by a checker of mcgen %s (runtime %s); this "
-                 "one is mcgen %s (runtime %s): refused\n",
-            path, gen, rt, mine, MCRT_VERSION);
-    code = MCRT_EXIT_USAGE;
-  } else if (strcmp(name, m->name) || hash != model_hash(m) || strcmp(source, my_source) ||
-             state_bytes != ctx->state_bytes) {
-    fprintf(err, "error: --resume: %s is a checkpoint of another model ('%s'%s) than this "
-                 "checker's ('%s'): refused\n",
-            path, name, strcmp(name, m->name) ? "" : ", a different spec or layout", m->name);
-    code = MCRT_EXIT_USAGE;
-  } else {
+  } else if ((code = check_build(ctx, &saved, path, err)) < 0) {
     Answer now = answer_of(ctx);
-    if (answer_differs(err, path, &saved, &now)) {
+    if (answer_differs(err, path, &answer, &now)) {
       fputs("error: --resume: these options change the answer: resume with the checkpointed "
             "run's values\n",
             err);
       code = MCRT_EXIT_USAGE;
     }
   }
-  free(gen), free(rt), free(name), free(source);
+  for (int i = 0; i < NBUILD; i++)
+    free((char *)saved.s[i]);
   return code;
 }
 
