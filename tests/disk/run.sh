@@ -30,6 +30,16 @@
 #      layout (both named), one of the compact layout's earlier version
 #      (both named), one of format 1 (both formats named), and
 #      --checkpoint with liveness.
+#   5. A checkpoint is bound to the build of the model that wrote it
+#      (tests/disk/specs/, whose headers give the hand counts): resumed by
+#      the checker rebuilt after each change (a -D constant, --cflags, the
+#      spec's text, the -o name; the extern header, source and a file only
+#      the source includes, each edited so that a fresh run finds a
+#      violation the checkpoint holds already), or under each option that
+#      changes the answer, it is refused naming the change; one of format 2
+#      naming both formats. Rebuilt from the same inputs, or resumed with
+#      other threads, --disk, --memory and output options, it gives the
+#      hand-counted, uninterrupted counts.
 # Each check prints `PASS name` or `FAIL name: why`; the last line is
 # `N passed, N failed`. About three to five minutes on two loaded cores.
 set -uo pipefail
@@ -83,6 +93,24 @@ build() {
 }
 
 directive() { sed -n "s|^// $1: ||p" "$2" | head -1; }
+
+# sigterm_paused DIR COMMAND...: COMMAND run in DIR and stopped by SIGTERM
+# while its search is paused after its first expansion (the runtime's test
+# hook, as in tests/cli/signals.sh: a fixed sleep would race with short
+# runs); its output in DIR/term.out, its exit status returned.
+sigterm_paused() {
+  local dir=$1 pid
+  shift
+  rm -f "$dir/term.out" # (an earlier run's pause line would stop this one early)
+  (cd "$dir" && MCRT_TEST_PAUSE=search exec "$@" >term.out 2>&1) &
+  pid=$!
+  for _ in $(seq 600); do
+    grep -q '^mcrt-test-pause: search' "$dir/term.out" 2>/dev/null && break
+    sleep 0.05
+  done
+  kill -TERM $pid
+  wait $pid
+}
 
 # ---------------------------------------------------------------------------
 # 1. --disk gives the same answers.
@@ -285,24 +313,15 @@ else
   crash_kill crash-kill-compact-set --compact-set
 
   # SIGTERM: a final checkpoint, exit 3; the resumed run ends as it should
-  # (serial, then threaded: the threads finish their window first). The
-  # signal comes while the search is paused after its first expansion (the
-  # runtime's test hook, as in tests/cli/signals.sh): a fixed sleep raced
-  # with the whole run, which takes 1.3 s on a quiet machine.
-  # The last case, with --compact-set, leaves its checkpoint in ckc (for 4.).
+  # (serial, then threaded: the threads finish their window first), the
+  # signal sent while the search is paused (the whole run takes 1.3 s on a
+  # quiet machine). The last case, with --compact-set, leaves its checkpoint in ckc (for 4.).
   for t in 1 2 2c; do
     ckd=ck cset=()
     [ $t = 2c ] && ckd=ckc cset=(--compact-set) t=2
     rm -rf "$work/$ckd"
-    (cd "$work" && MCRT_TEST_PAUSE=search exec ./$m --no-deadlock --checkpoint $ckd --threads $t \
-      "${cset[@]}" --report term.json >term.out 2>&1) &
-    pid=$!
-    for _ in $(seq 600); do
-      grep -q '^mcrt-test-pause: search' "$work/term.out" 2>/dev/null && break
-      sleep 0.05
-    done
-    kill -TERM $pid
-    wait $pid
+    sigterm_paused "$work" ./$m --no-deadlock --checkpoint $ckd --threads $t "${cset[@]}" \
+      --report term.json
     rc=$?
     (cd "$work" && ./$m --no-deadlock --resume $ckd --threads 2 "${cset[@]}" --report run.json >run.out 2>&1)
     rc2=$?
@@ -318,6 +337,12 @@ fi
 
 # ---------------------------------------------------------------------------
 # 4. Damaged checkpoints and mismatches are refused.
+
+# patch_checkpoint FILE OFFSET VALUE: an intact checkpoint with one word
+# changed (its checksum made right), for sections 4 and 5.
+patch=$work/patch_checkpoint
+cc -std=c11 -O -o "$patch" "$root/tests/disk/patch_checkpoint.c" 2>"$work/cc.err" ||
+  { fail ckpt-patch-build "$(excerpt "$work/cc.err")"; patch=; }
 
 if [ -f "$work/ck/checkpoint" ]; then
   good=$work/good.ckpt
@@ -391,26 +416,24 @@ if [ -f "$work/ck/checkpoint" ]; then
   else
     fail ckpt-compact "no compact checkpoint in ckc (the SIGTERM case with --compact-set failed)"
   fi
-  if cc -std=c11 -O -o "$work/patch_checkpoint" "$root/tests/disk/patch_checkpoint.c" 2>"$work/cc.err"; then
+  if [ -n "$patch" ]; then
     cp "$good" "$work/bad/checkpoint"
-    "$work/patch_checkpoint" "$work/bad/checkpoint" 8 1 # the format, after the magic
-    refused ckpt-format-1 "checkpoint of format 1, which does not record the fingerprint set's layout; this checker reads format 2" \
+    "$patch" "$work/bad/checkpoint" 8 1 # the format, after the magic
+    refused ckpt-format-1 "checkpoint of format 1, which does not record the fingerprint set's layout; this checker reads format 3" \
       --resume bad
     cp "$good" "$work/bad/checkpoint"
-    "$work/patch_checkpoint" "$work/bad/checkpoint" 16 7 # the layout: none of 0, 1, 2
+    "$patch" "$work/bad/checkpoint" 16 7 # the layout: none of 0, 1, 2
     refused ckpt-layout-unknown "is not a checkpoint of this format" --resume bad
     if [ -f "$work/ckc/checkpoint" ]; then
       # Layout 1, the compact layout's earlier three bitmaps a slot: refused
       # with and without --compact-set, both layouts named.
       cp "$work/ckc/checkpoint" "$work/bad/checkpoint"
-      "$work/patch_checkpoint" "$work/bad/checkpoint" 16 1
+      "$patch" "$work/bad/checkpoint" 16 1
       refused ckpt-compact-3bit "holds the fingerprint set in the compact layout of earlier versions \(three bitmaps a slot\), which this checker does not read; this run uses the compact layout \(--compact-set\): refused" \
         --resume bad --compact-set
       refused ckpt-compact-3bit-words "compact layout of earlier versions .*; this run uses the word layout: refused" \
         --resume bad
     fi
-  else
-    fail ckpt-patch-build "$(excerpt "$work/cc.err")"
   fi
 fi
 # Under MPI (a checker built with mcgen --mpi): refused, not half-working.
@@ -431,6 +454,152 @@ if build filter "$root/specs/filter.mc"; then
   (cd "$work" && ./filter --checkpoint-every 1 >f.out 2>f.err)
   [ $? = 2 ] && grep -q 'goes with --checkpoint' "$work/f.err" && pass ckpt-every-alone-refused ||
     fail ckpt-every-alone-refused "$(excerpt "$work/f.err")"
+fi
+
+# ---------------------------------------------------------------------------
+# 5. A checkpoint is bound to the build of the model that wrote it and to the
+#    options that change the answer. tests/disk/specs/identity.mc and sum.mc
+#    (hand counts in their headers) are rebuilt in place as a user would,
+#    after each change; each change is one a resumed run would answer
+#    wrongly for, so each rebuild must refuse the checkpoint, naming it.
+
+id=$work/id
+mkdir -p "$id"
+cp "$root"/tests/disk/specs/* "$id/"
+# build_id NAME SPEC [MCGEN-ARGS...]: the checker NAME in $id.
+build_id() {
+  local name=$1 spec=$2
+  shift 2
+  (cd "$id" && timeout 120 "$mcgen" -o "$name" "$@" "$spec" </dev/null >"build-$name.log" 2>&1) ||
+    fail "build-$name" "$(excerpt "$id/build-$name.log")"
+}
+# sigterm_checkpoint CHECKER DIR: DIR/checkpoint written at a SIGTERM
+# (sigterm_paused), copied to DIR.good; false unless the run said so and
+# exited 3.
+sigterm_checkpoint() {
+  rm -rf "${id:?}/$2"
+  sigterm_paused "$id" ./"$1" --threads 1 --checkpoint "$2"
+  [ $? = 3 ] && grep -q '^checkpoints: *1 written' "$id/term.out" &&
+    cp "$id/$2/checkpoint" "$id/$2.good"
+}
+# What both specs' headers count by hand: exit, states, transitions.
+hand="0 36 63"
+# counts CHECKER [ARGS...]: "EXIT STATES TRANSITIONS" of a run.
+counts() {
+  local exe=$1
+  shift
+  rm -f "$id/counts.json"
+  (cd "$id" && ./"$exe" --threads 1 "$@" --report counts.json </dev/null >counts.out 2>&1)
+  echo "$? $(jq -r '"\(.states) \(.transitions)"' "$id/counts.json" 2>/dev/null)"
+}
+# resumes NAME CHECKER DIR [ARGS...]: resumed from DIR.good, the hand count.
+resumes() {
+  local name=$1 exe=$2 dir=$3 got
+  shift 3
+  cp "$id/$dir.good" "$id/$dir/checkpoint"
+  got=$(counts "$exe" --resume "$dir" "$@")
+  [ "$got" = "$hand" ] && pass "$name (36 states, 63 transitions, as counted by hand)" ||
+    fail "$name" "exit, states, transitions: $got, not $hand: $(excerpt "$id/counts.out")"
+}
+# refused_id NAME CHECKER DIR TEXT [ARGS...]: resumed from DIR.good: exit 2,
+# TEXT (a fixed string) on stderr, no result.
+refused_id() {
+  local name=$1 exe=$2 dir=$3 text=$4
+  shift 4
+  cp "$id/$dir.good" "$id/$dir/checkpoint"
+  (cd "$id" && ./"$exe" --threads 1 --resume "$dir" "$@" </dev/null >ref.out 2>ref.err)
+  local rc=$?
+  if [ $rc = 2 ] && grep -qF -- "$text" "$id/ref.err" && ! grep -q '^result:' "$id/ref.out"; then
+    pass "$name"
+  else
+    fail "$name" "exit $rc, expected 2 and '$text': $(excerpt "$id/ref.err") $(excerpt "$id/ref.out")"
+  fi
+}
+# violates CHECKER: a fresh run of a changed build meets the violation at
+# depth 1 (the spec's header says why): the change matters.
+violates() {
+  local got
+  got=$(counts "$1" --por off)
+  [ "${got%% *}" = 1 ] && grep -q '^violation: invariant' "$id/counts.out"
+}
+# checkpointed NAME DIR: builds NAME from NAME.mc, checks its hand count,
+# writes DIR's checkpoint; then builds NAME again from the same inputs and
+# resumes it to the same counts. False without a checkpoint.
+checkpointed() {
+  local name=$1 dir=$2 got
+  build_id "$name" "$name.mc"
+  got=$(counts "$name" --por off)
+  [ "$got" = "$hand" ] && pass "ckpt-$name-reference (36 states, 63 transitions, as counted by hand)" ||
+    fail "ckpt-$name-reference" "exit, states, transitions: $got, not $hand"
+  if ! sigterm_checkpoint "$name" "$dir"; then
+    fail "ckpt-$name-checkpoint" "no checkpoint: $(excerpt "$id/term.out")"
+    return 1
+  fi
+  build_id "$name" "$name.mc"
+  resumes "ckpt-$name-same-build" "$name" "$dir"
+}
+
+if checkpointed identity ck; then
+  # Options that cannot change the answer may differ.
+  resumes ckpt-identity-other-engine identity ck --threads 2 --disk dd --memory 1G --progress 0 \
+    --trace-format json --quiet
+  # Each option that changes the graph or the answer, named with both values.
+  while IFS='|' read -r opts text; do
+    # shellcheck disable=SC2086
+    refused_id "ckpt-identity-option ${opts}" identity ck "$text" $opts
+  done <<'CASES'
+--max-states 30|--max-states is 30 now but was none in the checkpointed run
+--max-steps 50|--max-steps is 50 now but was none in the checkpointed run
+--max-depth 3|--max-depth is 3 now but was none in the checkpointed run
+--fingerprint 128|--fingerprint is 128 now but was 64 in the checkpointed run
+--symmetry off|symmetry reduction is off now but was
+--symmetry-method sorted|symmetry reduction is sorted now but was exhaustive
+--no-deadlock|deadlocks are not checked now but were checked in the checkpointed run
+--compact-set|holds the fingerprint set in the word layout; this run uses the compact layout
+--por on|--resume is not available with --por on
+CASES
+  # Another value of a constant.
+  build_id identity identity.mc -D LIMIT=1
+  violates identity && pass ckpt-identity-const-matters || fail ckpt-identity-const-matters "$(excerpt "$id/counts.out")"
+  refused_id ckpt-identity-const identity ck "const LIMIT is 1 in this checker's build but was 15 in the checkpointed run's"
+  grep -qF "ck/checkpoint was written by another build of the model 'identity' (what differs is said above): refused" \
+    "$id/ref.err" && pass ckpt-identity-const-summary || fail ckpt-identity-const-summary "$(excerpt "$id/ref.err")"
+  # Other --cflags (they may define macros the extern C reads).
+  build_id identity identity.mc --cflags -DUNUSED_BY_THE_MODEL
+  refused_id ckpt-identity-cflags identity ck "mcgen --cflags is '-DUNUSED_BY_THE_MODEL' in this checker's build but was '' in the checkpointed run's"
+  # The spec's text edited (a comment only: refused all the same).
+  echo '// edited' >>"$id/identity.mc"
+  build_id identity identity.mc
+  refused_id ckpt-identity-spec-text identity ck "the spec's text (identity.mc) differs from the checkpointed run's"
+  cp "$root/tests/disk/specs/identity.mc" "$id/"
+  # Another name: the generated C names itself, and nothing else differs.
+  build_id identity2 identity.mc
+  refused_id ckpt-identity-other-c identity2 ck "was written by another build of the model 'identity' (the generated C differs"
+  # A checkpoint of format 2, which held no build identity.
+  if [ -n "$patch" ]; then
+    cp "$id/ck.good" "$id/ck2.good" && mkdir -p "$id/ck2"
+    "$patch" "$id/ck2.good" 8 2
+    build_id identity identity.mc
+    refused_id ckpt-format-2 identity ck2 "ck2/checkpoint is a checkpoint of format 2, which is not bound to the build of the model (its constants, its extern C, mcgen --cflags); this checker reads format 3: refused"
+  fi
+fi
+
+# The C files of `extern`: the header, the source, a file only the source
+# includes. Each edited in turn (sum.mc's header: bad_sum() then returns 1).
+if checkpointed sum cks; then
+  while IFS='|' read -r file edit; do
+    sed -i "$edit" "$id/$file"
+    build_id sum sum.mc
+    violates sum && pass "ckpt-extern-$file-matters" ||
+      fail "ckpt-extern-$file-matters" "$(excerpt "$id/counts.out")"
+    refused_id "ckpt-extern-$file" sum cks \
+      "the extern C file $(realpath "$id/$file") has changed since the checkpointed run's build"
+    cp "$root/tests/disk/specs/$file" "$id/"
+  done <<'CASES'
+bad_sum.h|s/BAD_SUM 15/BAD_SUM 1/
+bad_sum.c|s/return BAD_SUM + SUM_OFFSET;/return 1;/
+sum_offset.h|s/SUM_OFFSET 0/SUM_OFFSET -14/
+CASES
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
