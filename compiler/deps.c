@@ -203,13 +203,21 @@ static void set_add_range(CellSet *s, int64_t lo, int64_t hi) {
 }
 
 // The precise pass (see analyse_rule): a location at a dynamic index is
-// recorded as a dyn entry of the rule instead of all its elements.
+// recorded as a dyn entry of the rule instead of all its elements. The
+// checker resolves a dyn entry in the state being expanded, which is the
+// value its index cell holds only until the rule writes that cell: in the
+// body, an access whose index cell the rule may already have written
+// (`b[k] = 2; a[b[0]] = 3`, with k = 0) is every element's, as in the
+// static lists. `written` holds the cells the body may have written so far
+// in program order, a loop's whole body from its first iteration on (DVE's
+// error state ends the action: nothing follows it).
 static bool precise_mode;
 static bool precise_writing; // the set being added to is the write set
 static Vec *dyn_sink;        // (intptr_t) 8 numbers per entry
+static CellSet *written;     // the precise pass's body: cells written so far
 
 static void set_add_loc(CellSet *s, Loc *l) {
-  if (precise_mode && l->dyn) {
+  if (precise_mode && l->dyn && !(written && written->in[l->dyn_cell])) {
     int64_t e[8] = {l->dyn_base, l->dyn_k,     l->dyn_n,    l->dyn_cell,
                     l->dyn_shift, l->dyn_inner, l->size, precise_writing};
     for (int i = 0; i < 8; i++)
@@ -218,6 +226,15 @@ static void set_add_loc(CellSet *s, Loc *l) {
   }
   for (int i = 0; i < l->starts.len; i++)
     set_add_range(s, (intptr_t)l->starts.data[i], (intptr_t)l->starts.data[i] + l->size);
+}
+
+// Notes in `written` (during the precise pass's body) every cell of a
+// location the body writes, at every element for a dynamic index.
+static void note_written(Loc *l) {
+  if (!written)
+    return;
+  for (int i = 0; i < l->starts.len; i++)
+    set_add_range(written, (intptr_t)l->starts.data[i], (intptr_t)l->starts.data[i] + l->size);
 }
 
 static int cmp_cell(const void *a, const void *b) {
@@ -234,6 +251,21 @@ static void set_drain(CellSet *s, Vec *out) {
     s->in[(intptr_t)s->touched.data[i]] = false;
   }
   s->touched.len = 0;
+}
+
+// Empties the set.
+static void set_clear(CellSet *s) {
+  for (int i = 0; i < s->touched.len; i++)
+    s->in[(intptr_t)s->touched.data[i]] = false;
+  s->touched.len = 0;
+}
+
+// Makes a scratch set (static, reused) large enough for the model's cells.
+static void set_reserve(CellSet *s, int64_t *cells) {
+  if (*cells < ncells + 1) {
+    s->in = xcalloc((size_t)ncells + 1, 1);
+    *cells = ncells + 1;
+  }
 }
 
 typedef struct Sets {
@@ -340,18 +372,14 @@ static bool index_cell(Node *idx, int64_t *cell, int64_t *shift) {
   Loc l;
   static CellSet junk_set; // the index's own reads: counted by the caller
   static int64_t junk_cells;
-  if (junk_cells < ncells + 1) {
-    junk_set.in = xcalloc((size_t)ncells + 1, 1);
-    junk_cells = ncells + 1;
-  }
+  set_reserve(&junk_set, &junk_cells);
   bool saved = precise_mode;
   precise_mode = false;
   bool ok = locate(idx, &l, &junk_set) && !l.dyn && l.starts.len == 1 && l.size == 1 &&
             (l.ty->kind == TY_RANGE || l.ty->kind == TY_ENUM || l.ty->kind == TY_BOOL ||
              l.ty->kind == TY_SCALARSET);
   precise_mode = saved;
-  Vec junk = {0};
-  set_drain(&junk_set, &junk);
+  set_clear(&junk_set);
   if (!ok)
     return false;
   *cell = (intptr_t)l.starts.data[0];
@@ -417,6 +445,30 @@ static void note_reset(Node *node) {
   error_value = as->rhs->val;
 }
 
+// note_loop_writes: what a loop's body may write, noted in `written`
+// before the body is walked (locations only: no dyn entries, no reads).
+static bool loop_write_visit(Node *node, void *ctx) {
+  CellSet *junk = ctx;
+  Loc l;
+  if (node->kind == ND_ASSIGN && locate(node->lhs, &l, junk))
+    note_written(&l);
+  else if (node->kind == ND_METHOD && is_mutator(token_text(node->name)) &&
+           locate(node->lhs, &l, junk))
+    note_written(&l);
+  return node->kind != ND_RESET; // it ends the action
+}
+
+static void note_loop_writes(Node *body) {
+  static CellSet junk; // the locations' index reads: counted by the caller
+  static int64_t junk_cells;
+  set_reserve(&junk, &junk_cells);
+  bool saved = precise_mode;
+  precise_mode = false;
+  walk(body, loop_write_visit, &junk);
+  precise_mode = saved;
+  set_clear(&junk);
+}
+
 static bool visit(Node *node, void *ctx) {
   Sets *s = ctx;
   Loc l;
@@ -434,6 +486,7 @@ static bool visit(Node *node, void *ctx) {
       set_add_loc(s->write, &l);
       precise_writing = false;
       note_value_write(&l, node->rhs);
+      note_written(&l);
     } else
       walk(node->lhs, visit, s);
     walk(node->rhs, visit, s);
@@ -445,6 +498,7 @@ static bool visit(Node *node, void *ctx) {
       set_add_loc(s->write, &l);
       precise_writing = false;
       note_value_write(&l, NULL);
+      note_written(&l);
       for (int i = 0; i < node->args.len; i++)
         walk(node->args.data[i], visit, s);
       return false;
@@ -457,9 +511,16 @@ static bool visit(Node *node, void *ctx) {
     // an assignment, it made every such rule of every process a writer of
     // the first process's state cell, dependent on all its rules
     // (peterson.1: most closures held every enabled rule through it).
+    // It ends the action (emit.c): no access follows it, so it adds
+    // nothing to `written`.
     if (s->write)
       note_reset(node);
     return false;
+  case ND_FOR:
+    // A later iteration sees what the whole body writes in earlier ones.
+    if (s->write && written)
+      note_loop_writes(node->body);
+    return true;
   case ND_CALL: {
     Decl *fn = node->obj ? node->obj->decl : NULL;
     if (fn && fn->body) {
@@ -789,8 +850,7 @@ static void find_keys(Node *guard, bool negated, CellSet *scratch, bool *failed)
                   (!ordered && (l.ty->kind == TY_BOOL || l.ty->kind == TY_ENUM ||
                                 l.ty->kind == TY_SCALARSET))) &&
                  eval(other, &v);
-    Vec junk = {0};
-    set_drain(scratch, &junk);
+    set_clear(scratch);
     if (!found)
       continue;
     int64_t enc = l.ty->kind == TY_RANGE ? v - l.ty->lo : v;
@@ -855,7 +915,13 @@ static void analyse_rule(Decl *d, CellSet *g, CellSet *r, CellSet *w, int64_t sc
   }
   if (d->expr)
     walk(d->expr, visit, &ps);
+  static CellSet body_written;
+  static int64_t body_written_cells;
+  set_reserve(&body_written, &body_written_cells);
+  written = &body_written;
   walk(d->body, visit, &ps);
+  written = NULL;
+  set_clear(&body_written);
   precise_mode = false;
   if (scenario_cell >= 0) {
     set_add_range(r, scenario_cell, scenario_cell + 1);
