@@ -254,7 +254,7 @@ e2e-tests: all asan-runtime
 # the BEEM instances up to 10^5 states (make conformance: from there up to
 # LIMIT); and the default (--por auto): on where it fits, off with a reason;
 # then random specs with planted traps, seeds 1-300 (tests/por/fuzz.py;
-# POR_FUZZ_SEEDS=A-B for others).
+# POR_FUZZ_SEEDS=A-B for others; make conformance: 1 to 5000, POR_SEEDS).
 por-tests: all
 	tests/por/run.sh $(B)
 
@@ -283,12 +283,13 @@ mpi-tests: all
 # threads, four with MPI).
 LIMIT ?= 1000000
 MCC_LIMIT ?= 10000000
+POR_SEEDS ?= 1-5000
 PAR_LIMIT ?= 100000
 conformance: all
 	tests/conformance/run.sh $(B) --compile-all --limit $(LIMIT)
 	tests/conformance/ltl.sh $(B) --limit $(LIMIT)
 	tests/conformance/mcc.sh $(B) --compile-all --limit $(MCC_LIMIT)
-	POR_BEEM_MIN=100001 POR_BEEM_LIMIT=$(LIMIT) tests/por/run.sh $(B)
+	POR_BEEM_MIN=100001 POR_BEEM_LIMIT=$(LIMIT) POR_FUZZ_SEEDS=$(POR_SEEDS) tests/por/run.sh $(B)
 	tests/threads/run.sh $(B) --beem-limit $(PAR_LIMIT)
 	tests/mpi/run.sh $(B) --beem-limit $(PAR_LIMIT)
 

@@ -27,7 +27,9 @@ docs/DESIGN.md ("Partial-order reduction"):
     trace only after replaying it; `error: trace replay` says it failed);
   - with --por on, the same states and transitions at --threads 1 and 2;
   - the default: --por off's verdict, and exactly --por on's run where its
-    summary says `por: on`, --por off's where it says why it is off;
+    summary says `por: on` (where it also says the reduction retired at a
+    depth, only no more states than --por off: it expanded fully from
+    there, --por on did not), --por off's where it says why it is off;
   - under --max-depth: the default is off (`por: off (--max-depth bounds
     the search)`) with --por off's verdict and counts (--por on is not
     compared: a reduced state at the bound may hide a violation);
@@ -108,6 +110,9 @@ def check(build, seed, work, keep):
     path = os.path.join(d, 'r%d.mc' % seed)
     with open(path, 'w') as f:
         f.write(spec)
+    if 'extern "porfz.h"' in spec:  # its C, beside it
+        for name in ('porfz.h', 'porfz.c'):
+            shutil.copy(os.path.join(HERE, 'specs', name), d)
     r = random.Random(seed * 7919 + 1)
     # -D: a larger N or K than the spec's (its constants are written for
     # the smaller ones, so a larger one stays in range).
@@ -186,9 +191,19 @@ def check(build, seed, work, keep):
         # off's where it says why not; either way --por off's verdict.
         p = por_line(dflt)
         same = on if p and p.startswith('on') else off
+        # A default that retired the reduction expanded fully from that
+        # depth on, where --por on went on reducing: --por off's verdict,
+        # and no more states than --por off, are what it must give.
+        retired = bool(p and re.search(r'; retired at depth \d+', p))
         w = compare(off, dflt, rc_off, rc_def, 'the default') if not bounded else None
         if w and not w.startswith('other violation'):
             why = w
+        elif retired:
+            s_def = field(dflt, 'states')
+            if rc_def == 0 and (s_def is None or s_off is None or s_def > s_off):
+                why = 'the default (retired) found %s states, --por off %s' % (s_def, s_off)
+            elif w:
+                why = w
         elif rc_def != (rc_on if same is on else rc_off) or verdict(dflt) != verdict(same) or \
                 counts(dflt) != counts(same):
             why = 'the default (por: %s): exit %d %r %s; --por %s: %s' % (
@@ -211,6 +226,9 @@ def check(build, seed, work, keep):
     if kind != 'pass' and keep:
         os.makedirs(keep, exist_ok=True)
         shutil.copy(path, keep)
+        if 'extern "porfz.h"' in spec:
+            for name in ('porfz.h', 'porfz.c'):
+                shutil.copy(os.path.join(HERE, 'specs', name), keep)
         with open(os.path.join(keep, 'r%d.args' % seed), 'w') as f:
             f.write(' '.join(defs + ['--'] + opts) + '\n')
     reduced = bool(re.search(r'^por: *on: [1-9]', on, re.M))

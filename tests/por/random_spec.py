@@ -45,7 +45,14 @@ constraints; processes with program counters and cells of their own
 constants N and K that fuzz.py may change with -D; in about a third of the
 specs (DYN), indices held in a cell of the index's range (`a[j0]`,
 `a[j1 - 1]`, nested `a[d[j0]]`) that bodies move and then use, loops, and
-traps on them (`a[c[j0]]`, a queue's head())."""
+traps on them (`a[c[j0]]`, a queue's head()).
+
+In half the specs (REWRITE, drawn from a stream of its own), one or two
+more traps of the shape of tests/por/specs/index_rewritten.mc: an action
+writes an index cell (an element of an array of indices or of records at
+an index held in a cell, a field, in a loop's earlier iteration, an extern
+C result: tests/por/specs/porfz.{h,c}) and then reads or writes through it
+(directly, shifted, in a fn)."""
 import random
 import sys
 
@@ -497,6 +504,68 @@ def trap_inv():
     out.append("invariant ig%d: !(%s && %s);" % (ntrap[0], key([]), key([])))
 
 
+def trap_rewrite(g):
+    """An index cell the action writes before it indexes through it
+    (tests/por/specs/index_rewritten.mc): w{g} writes the holder of an
+    index (an element of an array of indices or of records, at an index
+    held in a cell; by a loop; through an extern C result) and then reads
+    or writes aw{g} at that index, which its value in the expanded state
+    does not give; u{g} writes the element w{g} really reaches, and a
+    violation needs u{g} first (a write, or the value w{g} reads). Drawn
+    from a stream of its own (RW), so every other part of the spec is the
+    one the generator gave before this trap existed."""
+    lines, acts = [], []
+    T = RW.randint(1, N - 1)                     # the element really reached
+    V, V2 = RW.sample(range(1, K + 1), 2) if K >= 2 else (1, 0)
+    kind = RW.choice(["arr", "arr", "shift", "rec", "recfield", "loop", "ext", "fn"])
+    lines += ["var aw%d: [0..N-1] 0..K;" % g, "var kw%d: 0..N-1;" % g,
+              "var wd%d: bool;" % g, "var ud%d: bool;" % g, "var bw%d: bool;" % g]
+    at = "dw%d[0]" % g                           # the index read after the write
+    if kind == "shift":                          # an index cell plus a constant
+        lines.append("var dw%d: [0..N-1] 1..N;" % g)
+        write, at = "dw%d[kw%d] = %d;" % (g, g, T + 1), "dw%d[0] - 1" % g
+    elif kind in ("rec", "recfield"):
+        lines += ["type RW%d = record { i: 0..N-1, v: bool };" % g,
+                  "var dw%d: [0..N-1] RW%d;" % (g, g)]
+        write = ("dw%d[kw%d] = RW%d { i: %d, v: true };" % (g, g, g, T) if kind == "rec"
+                 else "dw%d[kw%d].i = %d;" % (g, g, T))
+        at = "dw%d[0].i" % g
+    else:
+        lines.append("var dw%d: [0..N-1] 0..N-1;" % g)
+        write = "dw%d[kw%d] = %d;" % (g, g, T)
+        if kind == "ext":                        # tests/por/specs/porfz.{h,c}
+            write = "dw%d[kw%d] = pz_shift(%d, N);" % (g, g, T - 1)
+    read = RW.random() < 0.35                    # w reads aw at the index
+    if read:
+        lines.append("var cw%d: 0..K;" % g)
+        use = "cw%d = aw%d[%s];" % (g, g, at)
+        if kind == "fn":
+            lines.append("fn rd%d(): 0..K { return aw%d[%s]; }" % (g, g, at))
+            use = "cw%d = rd%d();" % (g, g)
+        bad = "cw%d == %d" % (g, V2)
+        u = "aw%d[%d] = %d;" % (g, T, V2)
+    else:
+        use = "aw%d[%s] = %d;" % (g, at, V)
+        bad = "aw%d[%d] == %d" % (g, T, V)
+        u = "aw%d[%d] = %d;" % (g, T, V2)
+    body = [write, use]
+    if kind == "loop":                           # the second iteration's use
+        body = ["for k: 0..1 { if k == 1 { %s } %s }" % (use, write)]
+    body.insert(RW.randint(0, len(body)), "wd%d = true;" % g)
+    acts.append("action w%d when !wd%d { %s }" % (g, g, " ".join(body)))
+    acts.append("action u%d when !ud%d { ud%d = true; %s }" % (g, g, g, u))
+    acts.append("action z%d when %s && ud%d && !bw%d { bw%d = true; }" % (g, bad, g, g, g))
+    if RW.random() < 0.5:                        # an independent step beside them
+        lines.append("var nw%d: 0..2;" % g)
+        acts.append("action n%d when nw%d < 2 { nw%d = nw%d + 1; }" % (g, g, g, g))
+    RW.shuffle(acts)
+    lines.append("invariant iw%d: !bw%d;" % (g, g))
+    return lines + acts, kind == "ext"
+
+
+RW = random.Random("rw%d" % seed)
+REWRITE = RW.random() < 0.5
+
 if TRAP or R.random() < 0.3:
     for _ in range(R.choice([1, 1, 2, 3])):
         R.choice([trap_guard, trap_guard, trap_guard, trap_in, trap_in, trap_in, trap_body,
@@ -572,4 +641,13 @@ if R.random() < 0.15:
     out.append("terminal done: %s;" % key([]))
 if R.random() < 0.15:
     out.append("constraint small: %s;" % key([]))
+if REWRITE:
+    ext = False
+    for g in range(RW.choice([1, 1, 2])):
+        lines, e = trap_rewrite(g)
+        out += lines
+        ext |= e
+    if ext:
+        out.insert(1, 'extern "porfz.h" sources "porfz.c";')
+        out.insert(2, "extern fn pz_shift(x: 0..N-1, n: 1..N): 0..N-1;")
 print("\n".join(out))
