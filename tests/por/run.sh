@@ -550,11 +550,14 @@ if (cd "$work" && "$mcgen" -o german "$root/specs/german.mc" >"$work/err" 2>&1 &
   else
     fail default-on-checkpoint-refused "exit $rc: $(head -c 200 "$work/ck.txt" | tr '\n' '|')"
   fi
-  if "$work/german" --help 2>&1 | grep -q -- '--por auto|on|off' &&
-     "$work/german" --help 2>&1 | grep -q '(default auto: on for the safety search'; then
+  # Into a file first: under pipefail, `--help | grep -q` fails when grep
+  # stops reading before the help is written (SIGPIPE).
+  "$work/german" --help >"$work/help.txt" 2>&1
+  if grep -q -- '--por auto|on|off' "$work/help.txt" &&
+     grep -q '(default auto: on for the safety search' "$work/help.txt"; then
     pass default-help
   else
-    fail default-help "$("$work/german" --help 2>&1 | grep -A3 -- '--por')"
+    fail default-help "$(grep -A3 -- '--por' "$work/help.txt")"
   fi
   "$work/german" --por maybe >"$work/bad.txt" 2>&1
   rc=$?
