@@ -16,11 +16,19 @@
 // never a wrong count. The McrtNet table (mcrt.h) tells the runtime the
 // arcs and capacities it needs for that and for the net's answers.
 //
+// A label (a node's name, marking, inscription) is read once, from its one
+// <text>, whose value is the text's whole content: the reader's pieces of
+// text and CDATA joined, entities expanded by libxml2 (XML_PARSE_NOENT),
+// comments and processing instructions left out. An external entity is
+// refused where it is used: mcgen reads nothing but the file.
+//
 // What is refused, each with the file, the line and the element's id:
 // read/test and reset arcs, markings and weights that are not non-negative
-// integers (weights positive) below 2^31, nets of other types (coloured nets
-// said so), repeated ids, arcs to missing nodes, arcs between two places or
-// two transitions, reference nodes. A file that is not well-formed XML
+// integers (weights positive) below 2^31, a label given twice or without
+// its one <text> (or with text outside it, or an element inside it), nets
+// of other types (coloured nets said so), repeated ids, arcs to missing
+// nodes, arcs between two places or two transitions, reference nodes,
+// external entities. A file that is not well-formed XML
 // (truncated, not UTF-8, nested too deeply) is a reading error: parse_pnml
 // returns NULL and mcgen exits 2. Several nets: the first is checked, with a
 // warning; parallel arcs are summed (inhibitor arcs: the smallest weight
@@ -88,6 +96,15 @@ static void warning_line(int line, const char *fmt, ...) {
   fprintf(diag_out ? diag_out : stderr, "%s:%d: warning: %s\n", src->name, line, msg);
 }
 
+// Column `col` (from 1) of line `line`, or the line's end.
+static const char *line_col(int line, int col) {
+  const char *loc = line_start(line > 0 ? line : 1);
+  const char *end = src->text + src->len;
+  for (int c = 1; c < col && loc < end && *loc != '\n'; c++)
+    loc++;
+  return loc;
+}
+
 // libxml2's own errors (not well-formed, bad encoding, too deep): one
 // message each, at the line and column it gives.
 static void xml_error(void *arg, xmlErrorPtr e) {
@@ -99,12 +116,30 @@ static void xml_error(void *arg, xmlErrorPtr e) {
   size_t n = strlen(msg);
   while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
     msg[--n] = 0;
-  int line = e->line > 0 ? e->line : 1;
-  const char *loc = line_start(line);
-  const char *end = src->text + src->len;
-  for (int c = 1; c < e->int2 && loc < end && *loc != '\n'; c++)
-    loc++;
-  error_at_loc(src, loc, "not well-formed PNML: %s", msg);
+  error_at_loc(src, line_col(e->line, e->int2), "not well-formed PNML: %s", msg);
+}
+
+// The reader of the file, for refuse_external().
+static xmlTextReaderPtr reading;
+
+// libxml2's loader of external entities (and DTDs, which it is not asked to
+// load): mcgen reads the .pnml file alone, never another file nor the
+// network, and says so where the entity is used. The reader stands just
+// past the reference (&name; or %name;).
+static xmlParserInputPtr refuse_external(const char *url, const char *id,
+                                         xmlParserCtxtPtr ctxt) {
+  (void)ctxt;
+  int line = xmlTextReaderGetParserLineNumber(reading);
+  const char *start = line_start(line);
+  const char *ref = line_col(line, xmlTextReaderGetParserColumnNumber(reading));
+  while (ref > start && *ref != '&' && *ref != '%')
+    ref--;
+  size_t n = strcspn(ref, ";\n");
+  error_at_loc(src, ref, "the external entity %s (\"%s\") is not read: mcgen reads nothing "
+               "but the .pnml file", c_escape(xstrndup(ref, n < 64 ? n + 1 : 64)),
+               c_escape(url ? url : id ? id : "?"));
+  hint("declare the entity's text in the file: <!ENTITY name \"text\">");
+  return NULL;
 }
 
 // ---------------------------------------------------------------------------
@@ -116,6 +151,13 @@ typedef struct RawArc {
   bool inhibitor;
   int line;
 } RawArc;
+
+// The labels of a node that mcgen reads. Each is a child of its node, at
+// most once, and holds one <text>, whose value is the text's whole content
+// (XPath's string value: its text and CDATA pieces joined, entities
+// expanded, comments and processing instructions left out).
+typedef enum { LABEL_NAME, LABEL_MARKING, LABEL_INSCRIPTION, NLABELS } LabelKind;
+static const char *const label_tag[NLABELS] = {"name", "initialMarking", "inscription"};
 
 typedef struct Reader {
   xmlTextReaderPtr r;
@@ -130,6 +172,14 @@ typedef struct Reader {
   Place *place;
   Transition *tr;
   RawArc *arc;
+  // The node's label being read (-1: none), where each of its labels is
+  // (0: not met), and where the label's <text> is (0: not met).
+  int label;
+  int label_line[NLABELS];
+  int text_line;
+  bool label_refused; // the label has had its error: no more about it
+  bool in_text;       // inside the label's <text>: its content goes to `text`
+  Buf text;
 } Reader;
 
 static const char *attr(Reader *rd, const char *name) {
@@ -141,10 +191,29 @@ static const char *attr(Reader *rd, const char *name) {
   return s;
 }
 
+// The line of the reader's node; a node of an entity's text has none: the
+// line of the element around it, where the entity is used.
 static int node_line(Reader *rd) {
-  xmlNodePtr n = xmlTextReaderCurrentNode(rd->r);
-  long l = n ? xmlGetLineNo(n) : -1;
-  return l > 0 ? (int)l : xmlTextReaderGetParserLineNumber(rd->r);
+  for (xmlNodePtr n = xmlTextReaderCurrentNode(rd->r); n; n = n->parent) {
+    long l = xmlGetLineNo(n);
+    if (l > 0)
+      return (int)l;
+  }
+  return xmlTextReaderGetParserLineNumber(rd->r);
+}
+
+static bool xml_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// `text` without the blanks around it, cut to 40 bytes, for a message.
+static const char *shown(const char *text) {
+  while (xml_blank(*text))
+    text++;
+  size_t n = strlen(text);
+  while (n > 0 && xml_blank(text[n - 1]))
+    n--;
+  return c_escape(xstrndup(text, n > 40 ? 40 : n));
 }
 
 // A non-negative integer below 2^31 (`what` names it in messages); -1
@@ -152,7 +221,7 @@ static int node_line(Reader *rd) {
 static int64_t number(const char *text, int line, const char *elem, const char *id,
                       const char *what) {
   const char *p = text;
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+  while (xml_blank(*p))
     p++;
   const char *start = p;
   int64_t v = 0;
@@ -164,56 +233,148 @@ static int64_t number(const char *text, int line, const char *elem, const char *
     p++;
   }
   const char *digits_end = p;
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+  while (xml_blank(*p))
     p++;
-  const char *end = start + strlen(start);
-  while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
-    end--;
-  char *shown = xstrndup(start, (size_t)(end - start) > 40 ? 40 : (size_t)(end - start));
   if (digits_end == start || *p) {
-    error_line(line, elem, "%s of '%s' is not a non-negative integer: '%s'", what, id,
-               c_escape(shown));
+    error_line(line, elem, "%s of '%s' is not a non-negative integer: '%s'", what, c_escape(id),
+               shown(text));
     return -1;
   }
   if (big) {
-    error_line(line, elem, "%s of '%s' is too large: %s (at most %d)", what, id,
-               c_escape(shown), PNML_MAX_NUMBER);
+    error_line(line, elem, "%s of '%s' is too large: %s (at most %d)", what, c_escape(id),
+               shown(text), PNML_MAX_NUMBER);
     return -1;
   }
   return v;
 }
 
-static const char *top(Reader *rd, int up) {
-  int i = rd->stack.len - 1 - up;
-  return i >= 0 ? rd->stack.data[i] : "";
+// "place 'p'", "transition 't'" or "arc 'a'": the node being read.
+static const char *node_what(Reader *rd) {
+  if (rd->place)
+    return format("place '%s'", c_escape(rd->place->id));
+  if (rd->tr)
+    return format("transition '%s'", c_escape(rd->tr->id));
+  return format("arc '%s'", c_escape(rd->arc->id));
 }
 
-// The text of a <text> element, for the place, transition or arc around it.
-static void on_text(Reader *rd, const char *text) {
-  if (strcmp(top(rd, 0), "text") || rd->stack.len - 3 != rd->node_depth)
-    return;
-  const char *what = top(rd, 1);
-  int line = node_line(rd);
-  if (rd->place && !strcmp(what, "initialMarking")) {
+// The label `name` of the node being read, or -1: a name for a place or a
+// transition, a marking for a place, an inscription for an arc.
+static int label_kind(Reader *rd, const char *name) {
+  if (!strcmp(name, "name") && (rd->place || rd->tr))
+    return LABEL_NAME;
+  if (!strcmp(name, "initialMarking") && rd->place)
+    return LABEL_MARKING;
+  if (!strcmp(name, "inscription") && rd->arc)
+    return LABEL_INSCRIPTION;
+  return -1;
+}
+
+// The whole text of the label's <text>.
+static void label_value(Reader *rd, const char *text) {
+  int line = rd->text_line;
+  if (rd->label == LABEL_NAME) {
+    if (rd->place)
+      rd->place->name = xstrdup(text);
+    else
+      rd->tr->name = xstrdup(text);
+  } else if (rd->label == LABEL_MARKING) {
     int64_t v = number(text, line, "initialMarking", rd->place->id, "the initial marking");
     rd->place->initial = v < 0 ? 0 : v;
-  } else if (rd->place && !strcmp(what, "name")) {
-    rd->place->name = xstrdup(text);
-  } else if (rd->tr && !strcmp(what, "name")) {
-    rd->tr->name = xstrdup(text);
-  } else if (rd->arc && !strcmp(what, "inscription")) {
+  } else {
     int64_t v = number(text, line, "inscription", rd->arc->id, "the weight");
     if (v == 0)
       error_line(line, "inscription", "the weight of arc '%s' is 0: a weight is at least 1",
-                 rd->arc->id);
+                 c_escape(rd->arc->id));
     rd->arc->weight = v < 1 ? 1 : v;
   }
+}
+
+static void hint_text(const char *tag) {
+  hint("PNML writes a label's value as <%s><text>VALUE</text></%s>", tag, tag);
+}
+
+static void label_error(Reader *rd, int line, const char *elem, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void label_error(Reader *rd, int line, const char *elem, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = vformat(fmt, ap);
+  va_end(ap);
+  error_line(line, elem, "%s", msg);
+  rd->label_refused = true;
+}
+
+static void label_end(Reader *rd) {
+  const char *tag = label_tag[rd->label];
+  if (!rd->text_line && !rd->label_refused) {
+    error_line(rd->label_line[rd->label], tag, "<%s> of %s has no <text>", tag, node_what(rd));
+    hint_text(tag);
+  }
+  rd->label = -1;
+}
+
+// A label of the node starts (an empty element also ends there); true
+// when it is skipped.
+static bool label_start(Reader *rd, LabelKind k, int line, bool empty) {
+  const char *tag = label_tag[k];
+  if (rd->label_line[k]) {
+    error_line(line, tag, "a second <%s> in %s (the first is at line %d)", tag, node_what(rd),
+               rd->label_line[k]);
+    return true;
+  }
+  rd->label = (int)k;
+  rd->label_line[k] = line;
+  rd->text_line = 0;
+  rd->label_refused = false;
+  if (empty)
+    label_end(rd);
+  return false;
+}
+
+// The label's <text> starts; true when it is skipped.
+static bool text_start(Reader *rd, int line, bool empty) {
+  const char *tag = label_tag[rd->label];
+  if (rd->text_line) {
+    if (!rd->label_refused)
+      label_error(rd, line, "text", "a second <text> in the <%s> of %s (the first is at line %d)",
+                  tag, node_what(rd), rd->text_line);
+    return true;
+  }
+  rd->text_line = line;
+  rd->text.len = 0;
+  buf_puts(&rd->text, "");
+  rd->in_text = !empty;
+  if (empty)
+    label_value(rd, "");
+  return false;
+}
+
+// A piece of text, CDATA or white space: part of the label's <text>, or
+// text outside it, which the label may not hold.
+static void on_text(Reader *rd, const char *text) {
+  if (rd->in_text) {
+    buf_puts(&rd->text, text);
+    return;
+  }
+  if (rd->label < 0 || rd->label_refused || rd->stack.len != rd->node_depth + 2)
+    return;
+  if (!*shown(text))
+    return;
+  const char *tag = label_tag[rd->label];
+  label_error(rd, node_line(rd), tag, "text outside the <text> of the <%s> of %s: '%s'", tag,
+              node_what(rd), shown(text));
+  hint_text(tag);
 }
 
 // True when the element is skipped: the caller moves past it (xmlTextReaderNext).
 static bool on_start(Reader *rd, const char *name, bool empty) {
   int line = node_line(rd);
   int depth = rd->stack.len; // of this element
+  if (rd->in_text) {
+    label_error(rd, line, name, "<%s> inside the <text> of the <%s> of %s: a <text> holds "
+                "only text", name, label_tag[rd->label], node_what(rd));
+    return true;
+  }
   if (!strcmp(name, "net")) {
     rd->nets++;
     const char *id = attr(rd, "id");
@@ -279,8 +440,15 @@ static bool on_start(Reader *rd, const char *name, bool empty) {
       rd->arc = a;
     }
     rd->node_depth = depth;
+    memset(rd->label_line, 0, sizeof rd->label_line);
     if (empty)
-      rd->place = NULL, rd->tr = NULL, rd->arc = NULL;
+      rd->place = NULL, rd->tr = NULL, rd->arc = NULL, rd->node_depth = -1;
+  } else if (rd->node_depth >= 0 && depth == rd->node_depth + 1 && label_kind(rd, name) >= 0) {
+    if (label_start(rd, label_kind(rd, name), line, empty))
+      return true;
+  } else if (rd->label >= 0 && depth == rd->node_depth + 2 && !strcmp(name, "text")) {
+    if (text_start(rd, line, empty))
+      return true;
   } else if (!strcmp(name, "referencePlace") || !strcmp(name, "referenceTransition")) {
     const char *id = attr(rd, "id");
     error_line(line, name, "<%s> '%s': reference nodes are not supported (merge the pages "
@@ -301,7 +469,14 @@ static bool on_start(Reader *rd, const char *name, bool empty) {
 static void on_end(Reader *rd) {
   if (rd->stack.len == 0)
     return;
-  rd->stack.len--;
+  int depth = --rd->stack.len; // of the element that ends
+  if (rd->in_text && depth == rd->node_depth + 2) {
+    rd->in_text = false;
+    if (!rd->label_refused)
+      label_value(rd, rd->text.data);
+  } else if (rd->label >= 0 && depth == rd->node_depth + 1) {
+    label_end(rd);
+  }
   if (rd->stack.len == rd->node_depth)
     rd->place = NULL, rd->tr = NULL, rd->arc = NULL, rd->node_depth = -1;
   if (rd->stack.len > 0 && !strcmp(rd->stack.data[rd->stack.len], "net"))
@@ -439,8 +614,7 @@ static Net *read_pnml(const SrcFile *file) {
   int before = error_count();
   // libxml2 would say "Extra content at the end of the document".
   size_t k = 0;
-  while (k < file->len && (file->text[k] == ' ' || file->text[k] == '\t' ||
-                           file->text[k] == '\r' || file->text[k] == '\n'))
+  while (k < file->len && xml_blank(file->text[k]))
     k++;
   if (k == file->len) {
     error_at_loc(file, file->text, "the file is empty: no PNML document in it");
@@ -449,13 +623,20 @@ static Net *read_pnml(const SrcFile *file) {
   xmlTextReaderPtr r = xmlReaderForMemory(file->text, (int)(file->len > INT32_MAX ? INT32_MAX
                                                                                  : file->len),
                                           file->name, NULL,
-                                          XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+                                          XML_PARSE_NOENT | XML_PARSE_NONET |
+                                              XML_PARSE_BIG_LINES);
   if (!r) {
     error_at_loc(file, file->text, "cannot read the PNML");
     return NULL;
   }
   xmlTextReaderSetStructuredErrorHandler(r, xml_error, NULL);
-  Reader rd = {.r = r, .net = net, .node_depth = -1};
+  // Entities are expanded (XML_PARSE_NOENT) into the text the reader gives;
+  // libxml2 refuses those that expand too far (billion laughs). External
+  // ones would be loaded, hence the loader that refuses them.
+  xmlExternalEntityLoader loader = xmlGetExternalEntityLoader();
+  xmlSetExternalEntityLoader(refuse_external);
+  reading = r;
+  Reader rd = {.r = r, .net = net, .node_depth = -1, .label = -1};
   bool root_seen = false;
   int ret = xmlTextReaderRead(r);
   while (ret == 1) {
@@ -476,7 +657,9 @@ static Net *read_pnml(const SrcFile *file) {
       }
     } else if (type == XML_READER_TYPE_END_ELEMENT) {
       on_end(&rd);
-    } else if (type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA) {
+    } else if (type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA ||
+               type == XML_READER_TYPE_WHITESPACE ||
+               type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE) {
       const char *v = (const char *)xmlTextReaderConstValue(r);
       if (v)
         on_text(&rd, v);
@@ -489,6 +672,7 @@ static Net *read_pnml(const SrcFile *file) {
                  "not well-formed PNML");
   }
   xmlFreeTextReader(r);
+  xmlSetExternalEntityLoader(loader);
   if (xml_failed)
     return NULL;
   if (!root_seen || rd.nets == 0) {

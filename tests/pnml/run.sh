@@ -16,7 +16,8 @@
 # rules fired must be the checker's states and edges.
 # bad/NAME.pnml: each must be refused with a message naming file:line:col
 # and the exit status below (2: not well-formed XML; 1: a net mcgen refuses),
-# never a crash. The last line is `N passed, N failed`.
+# never a crash, within 60 s and 1 GB of address space (an XML bomb must not
+# eat the machine). The last line is `N passed, N failed`.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,6 +71,8 @@ jq_is overflow .net.place_bounds '[-1]'
 jq_is cycle .net.bounded '{"value":true,"tag":"exact"}'
 jq_is inhibitor_bound .net.place_bounds '[2]'
 jq_is cycle .net.place_bounds '[1,1]'
+jq_is text_content .net.place_bounds '[5,12,13,14,52]'
+jq_is text_content .net.stable_places '["c","d","i"]'
 # A net that outgrows its counters ends incomplete (exit 3), the others ok.
 for n in overflow:3 cycle:0 inhibitor_bound:0; do
   rc=$(cat "$work/${n%:*}.rc" 2>/dev/null)
@@ -151,7 +154,7 @@ done
 while read -r name rc line msg; do
   [ -z "$name" ] && continue
   out=$work/bad_$name.err
-  timeout 60 "$mcgen" -o "$work/bad_$name" "$here/bad/$name.pnml" >"$out" 2>&1
+  (ulimit -v 1000000; timeout 60 "$mcgen" -o "$work/bad_$name" "$here/bad/$name.pnml") >"$out" 2>&1
   got=$?
   if [ "$got" != "$rc" ]; then
     bad "bad/$name: exit $got, expected $rc: $(head -2 "$out")"
@@ -178,7 +181,24 @@ truncated           2 6 not well-formed PNML
 not_utf8            2 4 not well-formed PNML
 deep                2 4 not well-formed PNML
 empty               2 1 the file is empty: no PNML document in it
+entity_external     1 6 the external entity &x; ("file:///etc/passwd") is not read
+entity_parameter    1 3 the external entity %x; ("file:///etc/passwd") is not read
+entity_markup       1 6 <b> inside the <text> of the <initialMarking> of place 'p'
+text_spaced         1 5 the initial marking of 'p' is not a non-negative integer: '1 2'
+text_markup         1 5 <b> inside the <text> of the <initialMarking> of place 'p'
+marking_twice       1 6 a second <initialMarking> in place 'p' (the first is at line 5)
+text_twice          1 7 a second <text> in the <inscription> of arc 'a' (the first is at line 7)
+marking_outside_text 1 5 text outside the <text> of the <initialMarking> of place 'p': '5'
+marking_no_text     1 5 <initialMarking> of place 'p' has no <text>
+empty_text          1 5 the initial marking of 'p' is not a non-negative integer: ''
 EOF
+# The external entity is refused, not read: nothing of the file it names
+# comes out, and --net-info (which prints place names) refuses the net too.
+"$mcgen" --net-info "$here/bad/entity_external.pnml" >"$work/ext.out" 2>&1
+rc=$?
+if [ "$rc" = 1 ] && ! grep -q 'root:' "$work/ext.out" "$work/bad_entity_external.err"; then ok; else
+  bad "entity_external: --net-info exit $rc (expected 1), or the file's content shown: $(head -3 "$work/ext.out")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
