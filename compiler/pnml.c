@@ -106,7 +106,10 @@ static const char *line_col(int line, int col) {
 }
 
 // libxml2's own errors (not well-formed, bad encoding, too deep): one
-// message each, at the line and column it gives.
+// message each, at the line and column it gives. An error inside an
+// entity's text has no place in the file: it waits in entity_error, and
+// the error that libxml2 reports next, at the reference, replaces it.
+static const char *entity_error;
 static void xml_error(void *arg, xmlErrorPtr e) {
   (void)arg;
   if (!e || e->level < XML_ERR_ERROR)
@@ -116,6 +119,14 @@ static void xml_error(void *arg, xmlErrorPtr e) {
   size_t n = strlen(msg);
   while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
     msg[--n] = 0;
+  if (e->code == XML_ERR_ENTITY_LOOP) // also said of an entity that expands too far
+    msg = xstrdup("an entity refers to itself or expands to too much text (an XML bomb?)");
+  if (!e->file) {
+    if (!entity_error)
+      entity_error = msg;
+    return;
+  }
+  entity_error = NULL;
   error_at_loc(src, line_col(e->line, e->int2), "not well-formed PNML: %s", msg);
 }
 
@@ -608,6 +619,7 @@ static void build_net(Reader *rd) {
 static Net *read_pnml(const SrcFile *file) {
   src = file;
   xml_failed = false;
+  entity_error = NULL;
   Net *net = xcalloc(1, sizeof *net);
   net->path = file->name;
   net->id = net->name = "net";
@@ -666,10 +678,11 @@ static Net *read_pnml(const SrcFile *file) {
     }
     ret = xmlTextReaderRead(r);
   }
-  if (ret < 0 && !xml_failed) {
+  if ((ret < 0 && !xml_failed) || entity_error) {
     xml_failed = true;
     error_at_loc(file, line_start(xmlTextReaderGetParserLineNumber(r)),
-                 "not well-formed PNML");
+                 "not well-formed PNML%s%s", entity_error ? ": " : "",
+                 entity_error ? entity_error : "");
   }
   xmlFreeTextReader(r);
   xmlSetExternalEntityLoader(loader);

@@ -184,6 +184,8 @@ empty               2 1 the file is empty: no PNML document in it
 entity_external     1 6 the external entity &x; ("file:///etc/passwd") is not read
 entity_parameter    1 3 the external entity %x; ("file:///etc/passwd") is not read
 entity_markup       1 6 <b> inside the <text> of the <initialMarking> of place 'p'
+xml_bomb            2 6 an entity refers to itself or expands to too much text
+entity_loop         2 6 an entity refers to itself or expands to too much text
 text_spaced         1 5 the initial marking of 'p' is not a non-negative integer: '1 2'
 text_markup         1 5 <b> inside the <text> of the <initialMarking> of place 'p'
 marking_twice       1 6 a second <initialMarking> in place 'p' (the first is at line 5)
@@ -192,6 +194,11 @@ marking_outside_text 1 5 text outside the <text> of the <initialMarking> of plac
 marking_no_text     1 5 <initialMarking> of place 'p' has no <text>
 empty_text          1 5 the initial marking of 'p' is not a non-negative integer: ''
 EOF
+# An entity's expansion fails once, at its reference: one error each.
+for name in xml_bomb entity_loop; do
+  n=$(grep -c ': error: ' "$work/bad_$name.err")
+  if [ "$n" = 1 ]; then ok; else bad "bad/$name: $n errors, expected 1"; fi
+done
 # The external entity is refused, not read: nothing of the file it names
 # comes out, and --net-info (which prints place names) refuses the net too.
 "$mcgen" --net-info "$here/bad/entity_external.pnml" >"$work/ext.out" 2>&1
