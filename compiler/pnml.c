@@ -227,12 +227,17 @@ static const char *shown(const char *text) {
   return c_escape(xstrndup(text, n > 40 ? 40 : n));
 }
 
-// A non-negative integer below 2^31 (`what` names it in messages); -1
-// after an error.
+// An integer from 0 below 2^31 (`what` names it in messages; a `positive`
+// one is said so, and its caller refuses 0), written as XML Schema's
+// nonNegativeInteger and positiveInteger, PNML's types: blanks around, an
+// optional sign, decimal digits ("+05" is 5, "-0" is 0); -1 after an error.
 static int64_t number(const char *text, int line, const char *elem, const char *id,
-                      const char *what) {
+                      const char *what, bool positive) {
   const char *p = text;
   while (xml_blank(*p))
+    p++;
+  bool minus = *p == '-';
+  if (*p == '+' || *p == '-')
     p++;
   const char *start = p;
   int64_t v = 0;
@@ -246,9 +251,9 @@ static int64_t number(const char *text, int line, const char *elem, const char *
   const char *digits_end = p;
   while (xml_blank(*p))
     p++;
-  if (digits_end == start || *p) {
-    error_line(line, elem, "%s of '%s' is not a non-negative integer: '%s'", what, c_escape(id),
-               shown(text));
+  if (digits_end == start || *p || (minus && v)) {
+    error_line(line, elem, "%s of '%s' is not a %s integer: '%s'", what, c_escape(id),
+               positive ? "positive" : "non-negative", shown(text));
     return -1;
   }
   if (big) {
@@ -289,10 +294,11 @@ static void label_value(Reader *rd, const char *text) {
     else
       rd->tr->name = xstrdup(text);
   } else if (rd->label == LABEL_MARKING) {
-    int64_t v = number(text, line, "initialMarking", rd->place->id, "the initial marking");
+    int64_t v = number(text, line, "initialMarking", rd->place->id, "the initial marking",
+                       false);
     rd->place->initial = v < 0 ? 0 : v;
   } else {
-    int64_t v = number(text, line, "inscription", rd->arc->id, "the weight");
+    int64_t v = number(text, line, "inscription", rd->arc->id, "the weight", true);
     if (v == 0)
       error_line(line, "inscription", "the weight of arc '%s' is 0: a weight is at least 1",
                  c_escape(rd->arc->id));

@@ -73,6 +73,7 @@ jq_is inhibitor_bound .net.place_bounds '[2]'
 jq_is cycle .net.place_bounds '[1,1]'
 jq_is text_content .net.place_bounds '[5,12,13,14,52]'
 jq_is text_content .net.stable_places '["c","d","i"]'
+jq_is number_forms .net.place_bounds '[3,4,0,2147483647,7]'
 # A net that outgrows its counters ends incomplete (exit 3), the others ok.
 for n in overflow:3 cycle:0 inhibitor_bound:0; do
   rc=$(cat "$work/${n%:*}.rc" 2>/dev/null)
@@ -186,6 +187,12 @@ entity_parameter    1 3 the external entity %x; ("file:///etc/passwd") is not re
 entity_markup       1 6 <b> inside the <text> of the <initialMarking> of place 'p'
 xml_bomb            2 6 an entity refers to itself or expands to too much text
 entity_loop         2 6 an entity refers to itself or expands to too much text
+negative_weight     1 7 the weight of 'a' is not a positive integer: '-1'
+minus_zero_weight   1 7 the weight of arc 'a' is 0
+exponent_marking    1 5 the initial marking of 'p' is not a non-negative integer: '5e0'
+hex_weight          1 7 the weight of 'a' is not a positive integer: '0x5'
+huge_weight         1 7 the weight of 'a' is too large: 9223372036854775808
+nbsp_marking        1 5 the initial marking of 'p' is not a non-negative integer: '\302\2405'
 text_spaced         1 5 the initial marking of 'p' is not a non-negative integer: '1 2'
 text_markup         1 5 <b> inside the <text> of the <initialMarking> of place 'p'
 marking_twice       1 6 a second <initialMarking> in place 'p' (the first is at line 5)
