@@ -28,11 +28,14 @@
 // its one <text> (or with text outside it, or an element inside it), nets
 // of other types (coloured nets said so), repeated ids, arcs to missing
 // nodes, arcs between two places or two transitions, reference nodes,
-// external entities. A file that is not well-formed XML
-// (truncated, not UTF-8, nested too deeply) is a reading error: parse_pnml
-// returns NULL and mcgen exits 2. Several nets: the first is checked, with a
-// warning; parallel arcs are summed (inhibitor arcs: the smallest weight
-// counts), with a warning.
+// external entities, elements of another namespace than PNML's (XInclude
+// among them) outside <toolspecific>, which is read past wherever it is,
+// and pages or nodes elsewhere than in the net or a page. A file that is
+// not well-formed XML (truncated, not UTF-8, nested too deeply, an entity
+// that expands too far) is a reading error: parse_pnml returns NULL and
+// mcgen exits 2. Several nets: the first is checked, with a warning;
+// parallel arcs are summed (inhibitor arcs: the smallest weight counts),
+// with a warning.
 #include "mcgen.h"
 #include "petri.h"
 #include "pnml.h"
@@ -44,6 +47,7 @@
 // hundred), and at least the net's whole initial marking.
 #define PNML_DEFAULT_CAPACITY 65535
 #define PNML_MAX_NUMBER INT32_MAX
+#define PNML_NAMESPACE "http://www.pnml.org/version-2009/grammar/pnml"
 
 static const SrcFile *src;
 static bool xml_failed; // a well-formedness error was reported
@@ -383,83 +387,127 @@ static void on_text(Reader *rd, const char *text) {
   hint_text(tag);
 }
 
+// An element of another vocabulary than PNML's, outside a <toolspecific>
+// (skipped whole): refused, for a careful reader would not take <x:place>
+// for a place, nor read past an XInclude of content mcgen does not fetch.
+// An element of no namespace is taken as PNML's.
+static bool foreign(Reader *rd, const char *name, int line) {
+  const char *ns = (const char *)xmlTextReaderConstNamespaceUri(rd->r);
+  if (!ns || !strcmp(ns, PNML_NAMESPACE))
+    return false;
+  const char *qname = c_escape((const char *)xmlTextReaderConstName(rd->r));
+  if (strstr(ns, "/XInclude")) {
+    error_line(line, name, "<%s> is an XInclude: mcgen reads nothing but the file", qname);
+    hint("copy the included content into the file");
+  } else {
+    error_line(line, name, "<%s> belongs to namespace '%s', not to PNML's (%s)", qname,
+               c_escape(ns), PNML_NAMESPACE);
+    hint("only a <toolspecific> may hold the elements of another vocabulary");
+  }
+  return true;
+}
+
+// The first <net>; true when it is skipped (a later net).
+static bool net_start(Reader *rd, int line) {
+  rd->nets++;
+  const char *id = attr(rd, "id");
+  if (rd->nets > 1) {
+    warning_line(line, "the file holds more than one net: only the first ('%s') is checked",
+                 c_escape(rd->net->id));
+    return true;
+  }
+  rd->net->id = id ? id : "net";
+  rd->net->name = rd->net->id;
+  const char *type = attr(rd, "type");
+  if (!type) {
+    error_line(line, "net", "net '%s' has no type: a P/T net is "
+               "type=\"http://www.pnml.org/version-2009/grammar/ptnet\"", c_escape(rd->net->id));
+  } else if (strstr(type, "symmetricnet") || strstr(type, "highlevelnet") ||
+             strstr(type, "pt-hlpng") || strstr(type, "hlpn")) {
+    error_line(line, "net", "net '%s' is a coloured net (%s): only place/transition nets "
+               "(ptnet) are supported", c_escape(rd->net->id), c_escape(type));
+  } else {
+    size_t n = strlen(type);
+    if (n < 5 || strcmp(type + n - 5, "ptnet"))
+      error_line(line, "net", "net '%s' has type %s: only place/transition nets (ptnet) "
+                 "are supported", c_escape(rd->net->id), c_escape(type));
+  }
+  rd->in_net = true;
+  return false;
+}
+
+// A page, place, transition or arc sits in the net or in a page: one
+// elsewhere (in a <name>, a node, an unknown element) is refused, not read
+// as part of the net.
+static bool misplaced(Reader *rd, const char *name, int line, int depth) {
+  const char *parent = depth > 0 ? rd->stack.data[depth - 1] : "";
+  if (!strcmp(parent, "net") || !strcmp(parent, "page"))
+    return false;
+  const char *id = attr(rd, "id");
+  error_line(line, name, "<%s> '%s' inside <%s>: pages, places, transitions and arcs sit in "
+             "the <net> or a <page>", name, c_escape(id ? id : "?"), parent);
+  return true;
+}
+
+// A place, transition or arc: its labels follow.
+static void node_start(Reader *rd, const char *name, int line, int depth, bool empty) {
+  const char *id = attr(rd, "id");
+  if (!id) {
+    error_line(line, name, "a <%s> without an id", name);
+    id = format("(line %d)", line);
+  }
+  if (name[0] == 'p') {
+    Place *p = xcalloc(1, sizeof *p);
+    p->id = p->name = id;
+    p->line = line;
+    vec_push(&rd->places, p);
+    rd->place = p;
+  } else if (name[0] == 't') {
+    Transition *t = xcalloc(1, sizeof *t);
+    t->id = t->name = id;
+    t->line = line;
+    vec_push(&rd->trans, t);
+    rd->tr = t;
+  } else {
+    RawArc *a = xcalloc(1, sizeof *a);
+    a->id = id;
+    a->source = attr(rd, "source");
+    a->target = attr(rd, "target");
+    a->weight = 1;
+    a->line = line;
+    if (!a->source || !a->target)
+      error_line(line, "arc", "arc '%s' has no %s", c_escape(id),
+                 a->source ? "target" : "source");
+    vec_push(&rd->arcs, a);
+    rd->arc = a;
+  }
+  rd->node_depth = depth;
+  memset(rd->label_line, 0, sizeof rd->label_line);
+  if (empty)
+    rd->place = NULL, rd->tr = NULL, rd->arc = NULL, rd->node_depth = -1;
+}
+
 // True when the element is skipped: the caller moves past it (xmlTextReaderNext).
 static bool on_start(Reader *rd, const char *name, bool empty) {
   int line = node_line(rd);
   int depth = rd->stack.len; // of this element
+  bool node = !strcmp(name, "place") || !strcmp(name, "transition") || !strcmp(name, "arc");
   if (rd->in_text) {
     label_error(rd, line, name, "<%s> inside the <text> of the <%s> of %s: a <text> holds "
                 "only text", name, label_tag[rd->label], node_what(rd));
     return true;
   }
+  if (foreign(rd, name, line) || !strcmp(name, "toolspecific"))
+    return true;
   if (!strcmp(name, "net")) {
-    rd->nets++;
-    const char *id = attr(rd, "id");
-    if (rd->nets > 1) {
-      warning_line(line, "the file holds more than one net: only the first ('%s') is checked",
-                   c_escape(rd->net->id));
+    if (net_start(rd, line))
       return true;
-    }
-    rd->net->id = id ? id : "net";
-    rd->net->name = rd->net->id;
-    const char *type = attr(rd, "type");
-    if (!type) {
-      error_line(line, "net", "net '%s' has no type: a P/T net is "
-                 "type=\"http://www.pnml.org/version-2009/grammar/ptnet\"", c_escape(rd->net->id));
-    } else if (strstr(type, "symmetricnet") || strstr(type, "highlevelnet") ||
-               strstr(type, "pt-hlpng") || strstr(type, "hlpn")) {
-      error_line(line, "net", "net '%s' is a coloured net (%s): only place/transition nets "
-                 "(ptnet) are supported", c_escape(rd->net->id), c_escape(type));
-    } else {
-      size_t n = strlen(type);
-      if (n < 5 || strcmp(type + n - 5, "ptnet"))
-        error_line(line, "net", "net '%s' has type %s: only place/transition nets (ptnet) "
-                   "are supported", c_escape(rd->net->id), c_escape(type));
-    }
-    rd->in_net = true;
   } else if (!rd->in_net) {
     // Before the first net: <pnml> itself.
-  } else if (!strcmp(name, "toolspecific")) {
+  } else if ((node || !strcmp(name, "page")) && misplaced(rd, name, line, depth)) {
     return true;
-  } else if (!strcmp(name, "place") || !strcmp(name, "transition") || !strcmp(name, "arc")) {
-    const char *id = attr(rd, "id");
-    if (!id) {
-      error_line(line, name, "a <%s> without an id", name);
-      id = format("(line %d)", line);
-    }
-    if (rd->place || rd->tr || rd->arc) {
-      error_line(line, name, "<%s> '%s' inside another node", name, c_escape(id));
-      return true;
-    }
-    if (name[0] == 'p') {
-      Place *p = xcalloc(1, sizeof *p);
-      p->id = p->name = id;
-      p->line = line;
-      vec_push(&rd->places, p);
-      rd->place = p;
-    } else if (name[0] == 't') {
-      Transition *t = xcalloc(1, sizeof *t);
-      t->id = t->name = id;
-      t->line = line;
-      vec_push(&rd->trans, t);
-      rd->tr = t;
-    } else {
-      RawArc *a = xcalloc(1, sizeof *a);
-      a->id = id;
-      a->source = attr(rd, "source");
-      a->target = attr(rd, "target");
-      a->weight = 1;
-      a->line = line;
-      if (!a->source || !a->target)
-        error_line(line, "arc", "arc '%s' has no %s", c_escape(id),
-                   a->source ? "target" : "source");
-      vec_push(&rd->arcs, a);
-      rd->arc = a;
-    }
-    rd->node_depth = depth;
-    memset(rd->label_line, 0, sizeof rd->label_line);
-    if (empty)
-      rd->place = NULL, rd->tr = NULL, rd->arc = NULL, rd->node_depth = -1;
+  } else if (node) {
+    node_start(rd, name, line, depth, empty);
   } else if (rd->node_depth >= 0 && depth == rd->node_depth + 1 && label_kind(rd, name) >= 0) {
     if (label_start(rd, label_kind(rd, name), line, empty))
       return true;
