@@ -551,9 +551,11 @@ static void on_end(Reader *rd) {
 // ---------------------------------------------------------------------------
 // From raw arcs to the Net.
 
+typedef enum { ID_NONE, ID_PLACE, ID_TRANSITION, ID_ARC } IdKind;
+
 typedef struct IdEntry {
   const char *id;
-  int kind; // 1 place, 2 transition
+  IdKind kind;
   uint32_t index;
   int line;
 } IdEntry;
@@ -563,6 +565,18 @@ static IdEntry *id_slot(IdEntry *tab, size_t cap, const char *id) {
   while (tab[j].id && strcmp(tab[j].id, id))
     j = (j + 1) & (cap - 1);
   return &tab[j];
+}
+
+// A place's, a transition's or an arc's id: PNML's ids are XML IDs, each
+// given once in the file (an arc too, though nothing refers to it).
+static void add_id(IdEntry *tab, size_t cap, IdEntry entry) {
+  static const char *const elem[] = {"", "place", "transition", "arc"};
+  IdEntry *e = id_slot(tab, cap, entry.id);
+  if (e->id)
+    error_line(entry.line, elem[entry.kind], "id '%s' is used twice (first at line %d)",
+               c_escape(entry.id), e->line);
+  else
+    *e = entry;
 }
 
 static int arc_cmp(const void *a, const void *b) {
@@ -578,31 +592,25 @@ static int arc_cmp(const void *a, const void *b) {
 
 static void build_net(Reader *rd) {
   Net *net = rd->net;
-  size_t n = (size_t)rd->places.len + (size_t)rd->trans.len, cap = 16;
+  size_t n = (size_t)rd->places.len + (size_t)rd->trans.len + (size_t)rd->arcs.len, cap = 16;
   while (cap < 2 * n + 2)
     cap *= 2;
   IdEntry *tab = xcalloc(cap, sizeof *tab);
   net->nplaces = (uint32_t)rd->places.len;
   net->places = xcalloc(net->nplaces + 1, sizeof *net->places);
+  for (uint32_t i = 0; i < net->nplaces; i++) {
+    net->places[i] = *(Place *)rd->places.data[i];
+    add_id(tab, cap, (IdEntry){net->places[i].id, ID_PLACE, i, net->places[i].line});
+  }
   net->ntrans = (uint32_t)rd->trans.len;
   net->trans = xcalloc(net->ntrans + 1, sizeof *net->trans);
-  for (int k = 0; k < 2; k++) {
-    Vec *v = k ? &rd->trans : &rd->places;
-    for (int i = 0; i < v->len; i++) {
-      const char *id = k ? ((Transition *)v->data[i])->id : ((Place *)v->data[i])->id;
-      int line = k ? ((Transition *)v->data[i])->line : ((Place *)v->data[i])->line;
-      if (k)
-        net->trans[i] = *(Transition *)v->data[i];
-      else
-        net->places[i] = *(Place *)v->data[i];
-      IdEntry *e = id_slot(tab, cap, id);
-      if (e->id) {
-        error_line(line, k ? "transition" : "place", "id '%s' is used twice (first at line %d)",
-                   c_escape(id), e->line);
-        continue;
-      }
-      *e = (IdEntry){id, k + 1, (uint32_t)i, line};
-    }
+  for (uint32_t i = 0; i < net->ntrans; i++) {
+    net->trans[i] = *(Transition *)rd->trans.data[i];
+    add_id(tab, cap, (IdEntry){net->trans[i].id, ID_TRANSITION, i, net->trans[i].line});
+  }
+  for (int i = 0; i < rd->arcs.len; i++) {
+    RawArc *a = rd->arcs.data[i];
+    add_id(tab, cap, (IdEntry){a->id, ID_ARC, (uint32_t)i, a->line});
   }
   Arc *arcs = xcalloc((size_t)rd->arcs.len + 1, sizeof *arcs);
   uint32_t na = 0;
@@ -611,29 +619,31 @@ static void build_net(Reader *rd) {
     if (!a->source || !a->target)
       continue;
     IdEntry *s = id_slot(tab, cap, a->source), *t = id_slot(tab, cap, a->target);
-    if (!s->id || !t->id) {
+    bool s_node = s->kind == ID_PLACE || s->kind == ID_TRANSITION;
+    bool t_node = t->kind == ID_PLACE || t->kind == ID_TRANSITION;
+    if (!s_node || !t_node) {
       error_line(a->line, "arc", "arc '%s' goes %s '%s', which is no place or transition of "
-                 "the net", c_escape(a->id), s->id ? "to" : "from",
-                 c_escape(s->id ? a->target : a->source));
+                 "the net", c_escape(a->id), s_node ? "to" : "from",
+                 c_escape(s_node ? a->target : a->source));
       continue;
     }
     if (s->kind == t->kind) {
       error_line(a->line, "arc", "arc '%s' goes from %s '%s' to %s '%s': an arc joins a place "
-                 "and a transition", c_escape(a->id), s->kind == 1 ? "place" : "transition",
-                 c_escape(a->source), t->kind == 1 ? "place" : "transition",
+                 "and a transition", c_escape(a->id), s->kind == ID_PLACE ? "place" : "transition",
+                 c_escape(a->source), t->kind == ID_PLACE ? "place" : "transition",
                  c_escape(a->target));
       continue;
     }
-    if (a->inhibitor && s->kind != 1) {
+    if (a->inhibitor && s->kind != ID_PLACE) {
       error_line(a->line, "arc", "inhibitor arc '%s' goes from transition '%s' to place '%s': "
                  "an inhibitor arc goes from a place to a transition", c_escape(a->id),
                  c_escape(a->source), c_escape(a->target));
       continue;
     }
     Arc *arc = &arcs[na++];
-    arc->place = s->kind == 1 ? s->index : t->index;
-    arc->trans = s->kind == 2 ? s->index : t->index;
-    arc->kind = a->inhibitor ? ARC_INHIBITOR : s->kind == 1 ? ARC_IN : ARC_OUT;
+    arc->place = s->kind == ID_PLACE ? s->index : t->index;
+    arc->trans = s->kind == ID_TRANSITION ? s->index : t->index;
+    arc->kind = a->inhibitor ? ARC_INHIBITOR : s->kind == ID_PLACE ? ARC_IN : ARC_OUT;
     arc->weight = a->weight;
     arc->line = a->line;
   }

@@ -195,6 +195,8 @@ huge_weight         1 7 the weight of 'a' is too large: 9223372036854775808
 foreign_namespace   1 6 <x:place> belongs to namespace 'urn:example:other', not to PNML's
 xinclude            1 6 <xi:include> is an XInclude: mcgen reads nothing but the file
 node_in_name        1 6 <place> 'hidden' inside <name>
+repeated_arc_id     1 7 id 'p' is used twice (first at line 5)
+arc_to_arc          1 8 arc 'b' goes to 'a', which is no place or transition
 nbsp_marking        1 5 the initial marking of 'p' is not a non-negative integer: '\302\2405'
 text_spaced         1 5 the initial marking of 'p' is not a non-negative integer: '1 2'
 text_markup         1 5 <b> inside the <text> of the <initialMarking> of place 'p'
