@@ -680,14 +680,45 @@ static void build_net(Reader *rd) {
   net->narcs = out;
 }
 
-static Net *read_pnml(const SrcFile *file) {
-  src = file;
-  xml_failed = false;
-  entity_error = NULL;
-  Net *net = xcalloc(1, sizeof *net);
-  net->path = file->name;
-  net->id = net->name = "net";
-  int before = error_count();
+// A file in UTF-16 (a byte order mark, or "<?" in two bytes each) as UTF-8,
+// decoded by libxml2's own converter: libxml2 reads either, but a message
+// quotes the file's line and points into it, which it can in UTF-8 only.
+// The file itself when it is not UTF-16; NULL when it is no valid UTF-16
+// (said so).
+static const SrcFile *as_utf8(const SrcFile *file) {
+  const unsigned char *t = (const unsigned char *)file->text;
+  size_t skip = 2; // the byte order mark
+  xmlCharEncoding enc;
+  if (file->len >= 2 && t[0] == 0xFF && t[1] == 0xFE)
+    enc = XML_CHAR_ENCODING_UTF16LE;
+  else if (file->len >= 2 && t[0] == 0xFE && t[1] == 0xFF)
+    enc = XML_CHAR_ENCODING_UTF16BE;
+  else if (file->len >= 4 && !memcmp(t, "<\0?\0", 4))
+    enc = XML_CHAR_ENCODING_UTF16LE, skip = 0;
+  else if (file->len >= 4 && !memcmp(t, "\0<\0?", 4))
+    enc = XML_CHAR_ENCODING_UTF16BE, skip = 0;
+  else
+    return file;
+  if (file->len > INT32_MAX / 2)
+    return file; // too large for the converter: libxml2 reads it, messages show it raw
+  int in_len = (int)(file->len - skip), out_len = 2 * in_len;
+  char *out = xcalloc((size_t)out_len + 1, 1);
+  xmlCharEncodingHandlerPtr h = xmlGetCharEncodingHandler(enc);
+  int ret = h->input((unsigned char *)out, &out_len, t + skip, &in_len);
+  SrcFile *utf8 = xcalloc(1, sizeof *utf8);
+  utf8->name = file->name;
+  utf8->text = out;
+  utf8->len = out_len > 0 ? (size_t)out_len : 0;
+  if (ret < 0 || (size_t)in_len != file->len - skip) {
+    error_at_loc(utf8, out + utf8->len, "not well-formed PNML: the file is UTF-16 up to here, "
+                 "and no longer from here on");
+    return NULL;
+  }
+  return utf8;
+}
+
+// The reader of `file` (in UTF-8 from as_utf8), or NULL after an error.
+static xmlTextReaderPtr open_reader(const SrcFile *file, bool from_utf16) {
   // libxml2 would say "Extra content at the end of the document".
   size_t k = 0;
   while (k < file->len && xml_blank(file->text[k]))
@@ -698,13 +729,27 @@ static Net *read_pnml(const SrcFile *file) {
   }
   xmlTextReaderPtr r = xmlReaderForMemory(file->text, (int)(file->len > INT32_MAX ? INT32_MAX
                                                                                  : file->len),
-                                          file->name, NULL,
+                                          file->name, from_utf16 ? "UTF-8" : NULL,
                                           XML_PARSE_NOENT | XML_PARSE_NONET |
                                               XML_PARSE_BIG_LINES);
-  if (!r) {
+  if (!r)
     error_at_loc(file, file->text, "cannot read the PNML");
+  return r;
+}
+
+static Net *read_pnml(const SrcFile *file) {
+  xml_failed = false;
+  entity_error = NULL;
+  src = as_utf8(file);
+  if (!src)
     return NULL;
-  }
+  Net *net = xcalloc(1, sizeof *net);
+  net->path = file->name;
+  net->id = net->name = "net";
+  int before = error_count();
+  xmlTextReaderPtr r = open_reader(src, src != file);
+  if (!r)
+    return NULL;
   xmlTextReaderSetStructuredErrorHandler(r, xml_error, NULL);
   // Entities are expanded (XML_PARSE_NOENT) into the text the reader gives;
   // libxml2 refuses those that expand too far (billion laughs). External
@@ -744,7 +789,7 @@ static Net *read_pnml(const SrcFile *file) {
   }
   if ((ret < 0 && !xml_failed) || entity_error) {
     xml_failed = true;
-    error_at_loc(file, line_start(xmlTextReaderGetParserLineNumber(r)),
+    error_at_loc(src, line_start(xmlTextReaderGetParserLineNumber(r)),
                  "not well-formed PNML%s%s", entity_error ? ": " : "",
                  entity_error ? entity_error : "");
   }
@@ -754,7 +799,7 @@ static Net *read_pnml(const SrcFile *file) {
     return NULL;
   if (!root_seen || rd.nets == 0) {
     if (error_count() == before)
-      error_at_loc(file, file->text, "no <net> in the file: nothing to check");
+      error_at_loc(src, src->text, "no <net> in the file: nothing to check");
     return net;
   }
   build_net(&rd);

@@ -197,6 +197,9 @@ xinclude            1 6 <xi:include> is an XInclude: mcgen reads nothing but the
 node_in_name        1 6 <place> 'hidden' inside <name>
 repeated_arc_id     1 7 id 'p' is used twice (first at line 5)
 arc_to_arc          1 8 arc 'b' goes to 'a', which is no place or transition
+utf16_marking       1 5 the initial marking of 'p' is not a non-negative integer: '-3'
+utf16_broken        2 5 the file is UTF-16 up to here, and no longer from here on
+utf16_declared      2 1 Document labelled UTF-16 but has UTF-8 content
 nbsp_marking        1 5 the initial marking of 'p' is not a non-negative integer: '\302\2405'
 text_spaced         1 5 the initial marking of 'p' is not a non-negative integer: '1 2'
 text_markup         1 5 <b> inside the <text> of the <initialMarking> of place 'p'
@@ -206,6 +209,12 @@ marking_outside_text 1 5 text outside the <text> of the <initialMarking> of plac
 marking_no_text     1 5 <initialMarking> of place 'p' has no <text>
 empty_text          1 5 the initial marking of 'p' is not a non-negative integer: ''
 EOF
+# A UTF-16 file's message quotes its line in UTF-8, the caret under the
+# element (column 19).
+if sed -n 2p "$work/bad_utf16_marking.err" | grep -qF '<place id="p"><initialMarking><text>-3</text>' &&
+   head -1 "$work/bad_utf16_marking.err" | grep -q 'utf16_marking.pnml:5:19: '; then ok; else
+  bad "bad/utf16_marking: the line not quoted in UTF-8: $(head -3 "$work/bad_utf16_marking.err" | tr -d '\000')"
+fi
 # An entity's expansion fails once, at its reference: one error each.
 for name in xml_bomb entity_loop; do
   n=$(grep -c ': error: ' "$work/bad_$name.err")
