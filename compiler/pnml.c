@@ -165,6 +165,7 @@ typedef struct RawArc {
   int64_t weight;
   bool inhibitor;
   int line;
+  int type_line; // of its <type> (0: none)
 } RawArc;
 
 // The labels of a node that mcgen reads. Each is a child of its node, at
@@ -487,6 +488,24 @@ static void node_start(Reader *rd, const char *name, int line, int depth, bool e
     rd->place = NULL, rd->tr = NULL, rd->arc = NULL, rd->node_depth = -1;
 }
 
+// An arc's kind, TINA's way: <type value="normal|inhibitor"/>, once.
+static void arc_type(Reader *rd, int line) {
+  RawArc *a = rd->arc;
+  const char *v = attr(rd, "value");
+  if (a->type_line)
+    error_line(line, "type", "a second <type> in arc '%s' (the first is at line %d)",
+               c_escape(a->id), a->type_line);
+  else if (!v)
+    error_line(line, "type", "the <type> of arc '%s' has no value: write <type "
+               "value=\"normal\"/> or <type value=\"inhibitor\"/>", c_escape(a->id));
+  else if (!strcmp(v, "inhibitor"))
+    a->inhibitor = true;
+  else if (strcmp(v, "normal"))
+    error_line(line, "type", "arc '%s' is a %s arc: only normal and inhibitor arcs are "
+               "supported", c_escape(a->id), c_escape(v));
+  a->type_line = line;
+}
+
 // True when the element is skipped: the caller moves past it (xmlTextReaderNext).
 static bool on_start(Reader *rd, const char *name, bool empty) {
   int line = node_line(rd);
@@ -519,12 +538,7 @@ static bool on_start(Reader *rd, const char *name, bool empty) {
     error_line(line, name, "<%s> '%s': reference nodes are not supported (merge the pages "
                "into one)", name, c_escape(id ? id : "?"));
   } else if (!strcmp(name, "type") && rd->arc && depth == rd->node_depth + 1) {
-    const char *v = attr(rd, "value");
-    if (v && !strcmp(v, "inhibitor"))
-      rd->arc->inhibitor = true;
-    else if (v && strcmp(v, "normal"))
-      error_line(line, "type", "arc '%s' is a %s arc: only normal and inhibitor arcs are "
-                 "supported", c_escape(rd->arc->id), c_escape(v));
+    arc_type(rd, line);
   }
   if (!empty)
     vec_push(&rd->stack, xstrdup(name));

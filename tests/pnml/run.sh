@@ -200,6 +200,8 @@ arc_to_arc          1 8 arc 'b' goes to 'a', which is no place or transition
 utf16_marking       1 5 the initial marking of 'p' is not a non-negative integer: '-3'
 utf16_broken        2 5 the file is UTF-16 up to here, and no longer from here on
 utf16_declared      2 1 Document labelled UTF-16 but has UTF-8 content
+arc_type_no_value   1 7 the <type> of arc 'a' has no value
+arc_type_twice      1 8 a second <type> in arc 'a' (the first is at line 7)
 nbsp_marking        1 5 the initial marking of 'p' is not a non-negative integer: '\302\2405'
 text_spaced         1 5 the initial marking of 'p' is not a non-negative integer: '1 2'
 text_markup         1 5 <b> inside the <text> of the <initialMarking> of place 'p'
