@@ -733,8 +733,9 @@ static const SrcFile *as_utf8(const SrcFile *file) {
 
 // The reader of `file` (in UTF-8 from as_utf8), or NULL after an error.
 static xmlTextReaderPtr open_reader(const SrcFile *file, bool from_utf16) {
-  // libxml2 would say "Extra content at the end of the document".
-  size_t k = 0;
+  // libxml2 would say "Extra content at the end of the document", after a
+  // byte order mark too.
+  size_t k = file->len >= 3 && !memcmp(file->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
   while (k < file->len && xml_blank(file->text[k]))
     k++;
   if (k == file->len) {
