@@ -140,7 +140,8 @@ static xmlTextReaderPtr reading;
 // libxml2's loader of external entities (and DTDs, which it is not asked to
 // load): mcgen reads the .pnml file alone, never another file nor the
 // network, and says so where the entity is used. The reader stands just
-// past the reference (&name; or %name;).
+// past the reference (&name; or %name;), which may be to an internal entity
+// that refers to the external one.
 static xmlParserInputPtr refuse_external(const char *url, const char *id,
                                          xmlParserCtxtPtr ctxt) {
   (void)ctxt;
@@ -150,8 +151,8 @@ static xmlParserInputPtr refuse_external(const char *url, const char *id,
   while (ref > start && *ref != '&' && *ref != '%')
     ref--;
   size_t n = strcspn(ref, ";\n");
-  error_at_loc(src, ref, "the external entity %s (\"%s\") is not read: mcgen reads nothing "
-               "but the .pnml file", c_escape(xstrndup(ref, n < 64 ? n + 1 : 64)),
+  error_at_loc(src, ref, "%s brings in the external entity \"%s\", which is not read: mcgen "
+               "reads nothing but the .pnml file", c_escape(xstrndup(ref, n < 64 ? n + 1 : 64)),
                c_escape(url ? url : id ? id : "?"));
   hint("declare the entity's text in the file: <!ENTITY name \"text\">");
   return NULL;

@@ -183,8 +183,9 @@ not_utf8            2 4 not well-formed PNML
 deep                2 4 not well-formed PNML
 empty               2 1 the file is empty: no PNML document in it
 bom_only            2 1 the file is empty: no PNML document in it
-entity_external     1 6 the external entity &x; ("file:///etc/passwd") is not read
-entity_parameter    1 3 the external entity %x; ("file:///etc/passwd") is not read
+entity_external     1 6 &x; brings in the external entity "file:///etc/passwd", which is not read
+entity_parameter    1 3 %x; brings in the external entity "file:///etc/passwd", which is not read
+entity_external_indirect 1 6 &a; brings in the external entity "file:///etc/passwd", which is not read
 entity_markup       1 6 <b> inside the <text> of the <initialMarking> of place 'p'
 xml_bomb            2 6 an entity refers to itself or expands to too much text
 entity_loop         2 6 an entity refers to itself or expands to too much text
