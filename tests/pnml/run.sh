@@ -120,6 +120,11 @@ if "$mcgen" --net-info "$here/nets/cycle.pnml" >"$work/info" 2>&1 &&
    grep -q 'first + p2 = 1' "$work/info" && grep -q 'first <= 1' "$work/info"; then ok; else
   bad "--net-info cycle.pnml: $(head -5 "$work/info")"
 fi
+# A name is its <text>'s whole content too: place o of text_content.
+if "$mcgen" --net-info "$here/nets/text_content.pnml" >"$work/info" 2>&1 &&
+   grep -qF '21*e + 2*out & <in> = 105' "$work/info"; then ok; else
+  bad "--net-info text_content.pnml: $(grep 105 "$work/info")"
+fi
 "$mcgen" --net-info "$here/bad/repeated_id.pnml" >/dev/null 2>&1
 rc=$?
 if [ "$rc" = 1 ]; then ok; else bad "--net-info of a refused net: exit $rc, expected 1"; fi
