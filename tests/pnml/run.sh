@@ -7,8 +7,8 @@
 # hand; nets/NAME.mcc holds those answers as the checker's --mcc lines, and
 # the checker must print exactly them. Some answers are also checked in the
 # report (--report): the deadlock's firing sequence, the dead transitions,
-# the stable places, the tags; and the warnings of parallel arcs and of a
-# second net.
+# the stable places, the tags, the place bounds; the warnings of parallel
+# arcs and of a second net; the names --net-info prints.
 # oracle/NAME.m: Rumur twins of three nets (the same reachability graph, one
 # rule per net transition); oracle/NAME.rumur.txt their recorded output
 # (Rumur v2022.08.20: `rumur ARGS NAME.m -o v.c && cc -O2 v.c -o v -lpthread
@@ -17,7 +17,9 @@
 # bad/NAME.pnml: each must be refused with a message naming file:line:col
 # and the exit status below (2: not well-formed XML; 1: a net mcgen refuses),
 # never a crash, within 60 s and 1 GB of address space (an XML bomb must not
-# eat the machine). The last line is `N passed, N failed`.
+# eat the machine); an entity's failed expansion is one error, a UTF-16
+# file's line is quoted in UTF-8, a refused external entity's file is not
+# shown. The last line is `N passed, N failed`.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -221,9 +223,10 @@ empty_text          1 5 the initial marking of 'p' is not a non-negative integer
 EOF
 # A UTF-16 file's message quotes its line in UTF-8, the caret under the
 # element (column 19).
-if sed -n 2p "$work/bad_utf16_marking.err" | grep -qF '<place id="p"><initialMarking><text>-3</text>' &&
-   head -1 "$work/bad_utf16_marking.err" | grep -q 'utf16_marking.pnml:5:19: '; then ok; else
-  bad "bad/utf16_marking: the line not quoted in UTF-8: $(head -3 "$work/bad_utf16_marking.err" | tr -d '\000')"
+u16=$work/bad_utf16_marking.err
+if sed -n 2p "$u16" | grep -qF '<place id="p"><initialMarking><text>-3</text>' &&
+   head -1 "$u16" | grep -q 'utf16_marking.pnml:5:19: '; then ok; else
+  bad "bad/utf16_marking: the line not quoted in UTF-8: $(head -3 "$u16" | tr -d '\000')"
 fi
 # An entity's expansion fails once, at its reference: one error each.
 for name in xml_bomb entity_loop; do
@@ -236,7 +239,8 @@ done
 rc=$?
 if [ "$rc" = 1 ] && ! grep -q 'root:' "$work/ext.out" "$work/bad_entity_external.err" \
      "$work/bad_external_dtd.err"; then ok; else
-  bad "entity_external: --net-info exit $rc (expected 1), or the file's content shown: $(head -3 "$work/ext.out")"
+  bad "entity_external: --net-info exit $rc (expected 1), or the file's content shown:" \
+    "$(head -3 "$work/ext.out")"
 fi
 
 echo "$pass passed, $fail failed"
