@@ -12,11 +12,21 @@
 // whatever the search found. State ids are the order of discovery, so every
 // output is byte-identical from run to run. The full states are kept (the
 // search keeps only fingerprints): the export is for graphs that a person
-// or a test generator reads, not for the largest models.
+// or a test generator reads, not for the largest models. So the
+// exploration keeps at most as many states as the exports' caps allow
+// (--graph-max-states, --dot-max-states; every state for --tests), within
+// what --memory leaves after the search's stores.
+//
+// An export never changes the verdict: one past its cap, cut short by
+// --memory, a run-time error of the spec or a signal, or that fails to be
+// written, is a warning, its outcome in ctx->exported (the summary's
+// export: lines, the report's exports) and no file (outputs.c discards it).
+// Past its cap, --dot draws the violation's path alone.
 #include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +37,17 @@ typedef struct Edge {
   uint64_t rule;
   bool on_path; // --dot: a step of the violation's path
 } Edge;
+
+// Why the exploration ended before the whole graph (within --max-states and
+// --max-depth) was in memory.
+typedef enum {
+  CUT_NONE,
+  CUT_LIMIT,     // more states than any export asked for may write
+  CUT_MEMORY,    // the next array would pass what --memory leaves
+  CUT_NO_MEMORY, // the system refused memory
+  CUT_SIGNAL,    // SIGINT, SIGTERM or SIGHUP
+  CUT_ERROR,     // a run-time error of the spec
+} Cut;
 
 typedef struct Graph {
   McrtCtx *ctx;
@@ -41,19 +62,63 @@ typedef struct Graph {
   Edge *edges;
   uint64_t nedges, ecap;
   const char *bound;   // "max-states", "max-depth", or NULL
+  uint64_t limit;      // the states kept at most (CUT_LIMIT past it)
+  uint64_t bytes, budget; // held, and what --memory leaves the export
+  Cut cut;
 } Graph;
 
-static void *grow(void *p, uint64_t *cap, uint64_t need, size_t size) {
+// Counts bytes more against the budget; false (CUT_MEMORY) past it.
+static bool charge(Graph *g, uint64_t bytes) {
+  if (bytes > g->budget - g->bytes) {
+    g->cut = CUT_MEMORY;
+    return false;
+  }
+  g->bytes += bytes;
+  return true;
+}
+
+// p, or a copy of it, with room for need elements of size bytes (its
+// capacity *cap doubled), charged against the budget; NULL (p still valid,
+// g->cut says why) when there is none.
+static void *grow(Graph *g, void *p, uint64_t *cap, uint64_t need, size_t size) {
   if (need <= *cap)
     return p;
   uint64_t c = *cap ? *cap : 64;
   while (c < need)
     c *= 2;
-  p = realloc(p, c * size);
-  if (!p)
-    mcrt_die("out of memory writing the graph");
+  if (!charge(g, (c - *cap) * size))
+    return NULL;
+  void *q = realloc(p, c * size);
+  if (!q) {
+    g->cut = CUT_NO_MEMORY;
+    return NULL;
+  }
   *cap = c;
-  return p;
+  return q;
+}
+
+// Room for one more state in each per-state array.
+static bool reserve_state(Graph *g) {
+  uint64_t need = g->n + 1, cap = g->cap;
+  void *p = grow(g, g->states, &cap, need, g->sb);
+  if (!p)
+    return false;
+  g->states = p, cap = g->cap;
+  if (!(p = grow(g, g->flags, &cap, need, 1)))
+    return false;
+  g->flags = p, cap = g->cap;
+  if (!(p = grow(g, g->depth, &cap, need, sizeof *g->depth)))
+    return false;
+  g->depth = p;
+  if (!(p = grow(g, g->init_rule, &g->cap, need, sizeof *g->init_rule)))
+    return false;
+  g->init_rule = p;
+  return true;
+}
+
+static void free_graph(Graph *g) {
+  free(g->states), free(g->flags), free(g->depth), free(g->init_rule), free(g->table);
+  free(g->edges);
 }
 
 static uint64_t hash_state(const uint8_t *s, size_t n) {
@@ -63,23 +128,36 @@ static uint64_t hash_state(const uint8_t *s, size_t n) {
   return h;
 }
 
-// The index of state s, added when new (*fresh then true); UINT64_MAX when
-// the graph is full (--max-states).
-static uint64_t intern(Graph *g, const uint8_t *s, bool *fresh) {
-  if (2 * (g->n + 1) > g->tcap) {
-    uint64_t tcap = g->tcap ? g->tcap * 2 : 1024;
-    uint32_t *t = calloc(tcap, sizeof *t);
-    if (!t)
-      mcrt_die("out of memory writing the graph");
-    for (uint64_t i = 0; i < g->n; i++) {
-      uint64_t j = hash_state(g->states + i * g->sb, g->sb) & (tcap - 1);
-      while (t[j])
-        j = (j + 1) & (tcap - 1);
-      t[j] = (uint32_t)(i + 1);
-    }
-    free(g->table);
-    g->table = t, g->tcap = tcap;
+// The table at twice its size, every state entered again.
+static bool grow_table(Graph *g) {
+  uint64_t tcap = g->tcap ? g->tcap * 2 : 1024;
+  if (!charge(g, tcap * sizeof *g->table))
+    return false;
+  uint32_t *t = calloc(tcap, sizeof *t);
+  if (!t) {
+    g->cut = CUT_NO_MEMORY;
+    return false;
   }
+  for (uint64_t i = 0; i < g->n; i++) {
+    uint64_t j = hash_state(g->states + i * g->sb, g->sb) & (tcap - 1);
+    while (t[j])
+      j = (j + 1) & (tcap - 1);
+    t[j] = (uint32_t)(i + 1);
+  }
+  free(g->table);
+  g->bytes -= g->tcap * sizeof *g->table;
+  g->table = t, g->tcap = tcap;
+  return true;
+}
+
+#define FULL UINT64_MAX
+
+// The index of state s, added when new (*fresh then true); FULL when it
+// cannot be added: the graph is at --max-states (g->bound), or the
+// exploration must end (g->cut says why).
+static uint64_t intern(Graph *g, const uint8_t *s, bool *fresh) {
+  if (2 * (g->n + 1) > g->tcap && !grow_table(g))
+    return FULL;
   uint64_t j = hash_state(s, g->sb) & (g->tcap - 1);
   while (g->table[j]) {
     uint64_t i = g->table[j] - 1;
@@ -89,15 +167,16 @@ static uint64_t intern(Graph *g, const uint8_t *s, bool *fresh) {
     }
     j = (j + 1) & (g->tcap - 1);
   }
-  if (g->n >= g->ctx->opt->max_states || g->n >= UINT32_MAX - 1)
-    return UINT64_MAX;
-  uint64_t cap = g->cap;
-  g->states = grow(g->states, &cap, g->n + 1, g->sb);
-  cap = g->cap;
-  g->flags = grow(g->flags, &cap, g->n + 1, 1);
-  cap = g->cap;
-  g->depth = grow(g->depth, &cap, g->n + 1, sizeof *g->depth);
-  g->init_rule = grow(g->init_rule, &g->cap, g->n + 1, sizeof *g->init_rule);
+  if (g->n >= g->ctx->opt->max_states || g->n >= UINT32_MAX - 1) {
+    g->bound = "max-states";
+    return FULL;
+  }
+  if (g->n >= g->limit) {
+    g->cut = CUT_LIMIT;
+    return FULL;
+  }
+  if (!reserve_state(g))
+    return FULL;
   memcpy(g->states + g->n * g->sb, s, g->sb);
   g->flags[g->n] = 0;
   g->table[j] = (uint32_t)(g->n + 1);
@@ -105,9 +184,13 @@ static uint64_t intern(Graph *g, const uint8_t *s, bool *fresh) {
   return g->n++;
 }
 
-static void add_edge(Graph *g, uint64_t from, uint64_t to, uint64_t rule) {
-  g->edges = grow(g->edges, &g->ecap, g->nedges + 1, sizeof *g->edges);
+static bool add_edge(Graph *g, uint64_t from, uint64_t to, uint64_t rule) {
+  Edge *e = grow(g, g->edges, &g->ecap, g->nedges + 1, sizeof *g->edges);
+  if (!e)
+    return false;
+  g->edges = e;
   g->edges[g->nedges++] = (Edge){(uint32_t)from, (uint32_t)to, rule, false};
+  return true;
 }
 
 // The canonical form of s (itself without symmetry) in out.
@@ -118,48 +201,50 @@ static void canon(McrtCtx *ctx, const uint8_t *s, uint8_t *out) {
     memcpy(out, s, ctx->state_bytes);
 }
 
-// Explores the graph. False after a run-time error of the spec (message on err).
-static bool explore(Graph *g, FILE *err) {
+// Explores the graph, breadth-first, until it is whole or g->cut says why
+// not (a run-time error of the spec, a signal, the state limit, memory).
+static void explore(Graph *g) {
   McrtCtx *ctx = g->ctx;
   const McrtModel *m = ctx->model;
   size_t buf = ctx->state_bytes + MCRT_SLACK;
   uint8_t *next = calloc(1, buf), *c = calloc(1, buf), *cur = calloc(1, buf);
   if (!next || !c || !cur)
     mcrt_die("out of memory writing the graph");
-  bool ok = true;
-  for (uint64_t r = 0; r < m->ninit_rules; r++) {
+  for (uint64_t r = 0; r < m->ninit_rules && !g->cut; r++) {
     if (!mcrt_replay_step(ctx, true, r, NULL, next)) {
       if (mcrt_failed(ctx))
-        goto failed;
+        g->cut = CUT_ERROR;
       continue;
     }
     canon(ctx, next, c);
     bool fresh;
     uint64_t id = intern(g, c, &fresh);
-    if (id == UINT64_MAX) {
-      g->bound = "max-states";
+    if (id == FULL)
       break;
-    }
     if (fresh)
       g->depth[id] = 0, g->init_rule[id] = r;
     g->flags[id] |= ST_INITIAL;
   }
-  for (uint64_t i = 0; i < g->n; i++) {
+  for (uint64_t i = 0; i < g->n && !g->cut; i++) {
+    if (mcrt_signal) {
+      g->cut = CUT_SIGNAL;
+      break;
+    }
     memcpy(cur, g->states + i * g->sb, g->sb);
     if (m->is_accepting) {
       bool acc = m->is_accepting(ctx, cur);
       if (mcrt_failed(ctx))
-        goto failed;
+        g->cut = CUT_ERROR;
       if (acc)
         g->flags[i] |= ST_ACCEPTING;
     }
-    if (m->has_constraint && !m->within_constraints(ctx, cur))
+    if (g->cut || (m->has_constraint && !m->within_constraints(ctx, cur)))
       continue;
     bool any = false;
-    for (uint64_t r = 0; r < m->nrules; r++) {
+    for (uint64_t r = 0; r < m->nrules && !g->cut; r++) {
       if (!mcrt_replay_step(ctx, false, r, cur, next)) {
         if (mcrt_failed(ctx))
-          goto failed;
+          g->cut = CUT_ERROR;
         continue;
       }
       any = true;
@@ -170,10 +255,8 @@ static bool explore(Graph *g, FILE *err) {
       canon(ctx, next, c);
       bool fresh;
       uint64_t id = intern(g, c, &fresh);
-      if (id == UINT64_MAX) {
-        g->bound = "max-states";
+      if (id == FULL) // at --max-states, a state already in still gets its edge
         continue;
-      }
       if (fresh)
         g->depth[id] = g->depth[i] + 1;
       add_edge(g, i, id, r);
@@ -183,15 +266,8 @@ static bool explore(Graph *g, FILE *err) {
     if (!any && !(m->has_terminal && m->is_terminal(ctx, cur)))
       g->flags[i] |= ST_DEADLOCK;
   }
-  goto done;
-failed:
-  fprintf(err, "error: a run-time error of the spec while exploring the graph for the export "
-               "(the trace above, if any, shows it)\n");
   mcrt_clear_error(ctx);
-  ok = false;
-done:
   free(next), free(c), free(cur);
-  return ok;
 }
 
 //
@@ -244,25 +320,32 @@ static void write_graph(Graph *g, FILE *f) {
 // --dot: graphviz, the violation's path in red
 //
 
+// The rules of the violation's path (its init rule, then its action
+// rules), in *own when they had to be read back from the log (the caller
+// frees it); 0 when there is no path.
+static size_t violation_rules(McrtCtx *ctx, uint64_t **path, uint64_t **own) {
+  const McrtViolation *v = &ctx->viol;
+  *path = *own = NULL;
+  if (!ctx->has_violation)
+    return 0;
+  if (v->path) { // a lasso
+    *path = v->path;
+    return v->npath;
+  }
+  if (v->state == MCRT_NO_STATE)
+    return 0;
+  size_t n = mcrt_path_to(ctx, v->state, own);
+  *path = *own;
+  return n;
+}
+
 // Marks the steps of the violation's path (the rules from its initial
 // state, followed through the graph).
 static void mark_path(Graph *g) {
-  McrtCtx *ctx = g->ctx;
-  if (!ctx->has_violation)
-    return;
-  McrtViolation *v = &ctx->viol;
-  uint64_t *path = v->path, n = v->npath;
-  uint64_t *own = NULL;
-  if (!path && v->state != MCRT_NO_STATE) {
-    n = mcrt_path_to(ctx, v->state, &own);
-    path = own;
-  }
-  if (!path || !n) {
-    free(own);
-    return;
-  }
+  uint64_t *path, *own;
+  uint64_t n = violation_rules(g->ctx, &path, &own);
   uint64_t at = UINT64_MAX;
-  for (uint64_t i = 0; i < g->n; i++)
+  for (uint64_t i = 0; n && i < g->n; i++)
     if ((g->flags[i] & ST_INITIAL) && g->init_rule[i] == path[0])
       at = i;
   for (uint64_t k = 1; at != UINT64_MAX && k <= n; k++) {
@@ -281,6 +364,39 @@ static void mark_path(Graph *g) {
   free(own);
 }
 
+// The violation's path alone, as a graph (--dot past its cap): its states,
+// replayed from its rules, and its steps. False when there is no path, or
+// it has more states than g->limit or does not replay.
+static bool explore_trace(Graph *g) {
+  McrtCtx *ctx = g->ctx;
+  uint64_t *path, *own;
+  size_t n = violation_rules(ctx, &path, &own);
+  size_t buf = ctx->state_bytes + MCRT_SLACK;
+  uint8_t *cur = calloc(1, buf), *next = calloc(1, buf), *c = calloc(1, buf);
+  if (!cur || !next || !c)
+    mcrt_die("out of memory writing the graph");
+  size_t k = 0;
+  for (uint64_t at = FULL; k < n; k++) {
+    if (!mcrt_replay_step(ctx, k == 0, path[k], k ? cur : NULL, next))
+      break;
+    canon(ctx, next, c);
+    bool fresh;
+    uint64_t id = intern(g, c, &fresh);
+    if (id == FULL || (k && !add_edge(g, at, id, path[k])))
+      break;
+    if (fresh)
+      g->depth[id] = k, g->init_rule[id] = k ? 0 : path[k];
+    g->flags[id] |= k ? 0 : ST_INITIAL;
+    if (k + 1 == n && ctx->viol.kind == MCRT_VIOL_DEADLOCK)
+      g->flags[id] |= ST_DEADLOCK;
+    memcpy(cur, c, ctx->state_bytes);
+    at = id;
+  }
+  mcrt_clear_error(ctx);
+  free(own), free(cur), free(next), free(c);
+  return n && k == n;
+}
+
 static void dot_string(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
@@ -294,7 +410,8 @@ static void dot_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static void write_dot(Graph *g, FILE *f) {
+// The graph for graphviz; title (NULL: none) is drawn above it.
+static void write_dot(Graph *g, FILE *f, const char *title) {
   McrtCtx *ctx = g->ctx;
   const McrtModel *m = ctx->model;
   mark_path(g);
@@ -303,6 +420,11 @@ static void write_dot(Graph *g, FILE *f) {
   fputs(" {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n"
         "  edge [fontname=\"monospace\", fontsize=9];\n"
         "  init [shape=point];\n", f);
+  if (title) {
+    fputs("  labelloc=t;\n  label=", f);
+    dot_string(f, title);
+    fputs(";\n", f);
+  }
   char *text = NULL;
   size_t len = 0;
   for (uint64_t i = 0; i < g->n; i++) {
@@ -409,27 +531,30 @@ typedef struct Path {
   uint64_t len, cap;
 } Path;
 
-static void path_push(Path *p, uint64_t e) {
-  p->edges = grow(p->edges, &p->cap, p->len + 1, sizeof *p->edges);
-  p->edges[p->len++] = e;
+// Appends edge e; without room (g->cut says why) the path is left as it is.
+static void path_push(Graph *g, Path *p, uint64_t e) {
+  uint64_t *edges = grow(g, p->edges, &p->cap, p->len + 1, sizeof *p->edges);
+  if (edges)
+    p->edges = edges, p->edges[p->len++] = e;
+}
+
+static void path_free(Graph *g, Path *p) {
+  g->bytes -= p->cap * sizeof *p->edges;
+  free(p->edges);
 }
 
 // The path from an initial state to s along the BFS parents.
 static Path path_to(Graph *g, const uint64_t *parent, uint64_t s) {
   Path p = {0};
-  uint64_t n = 0;
-  for (uint64_t t = s; parent[t] != UINT64_MAX; t = g->edges[parent[t]].from)
+  uint64_t n = 0, t = s;
+  for (; parent[t] != UINT64_MAX; t = g->edges[parent[t]].from)
     n++;
-  p.edges = malloc((n + 1) * sizeof *p.edges);
-  if (!p.edges)
-    mcrt_die("out of memory writing the tests");
-  p.cap = n + 1, p.len = n;
-  uint64_t t = s;
-  for (uint64_t k = n; k-- > 0;) {
-    p.edges[k] = parent[t];
-    t = g->edges[parent[t]].from;
-  }
   p.start = t;
+  if (!(p.edges = grow(g, NULL, &p.cap, n + 1, sizeof *p.edges)))
+    return p;
+  p.len = n;
+  for (t = s; n-- > 0; t = g->edges[parent[t]].from)
+    p.edges[n] = parent[t];
   return p;
 }
 
@@ -475,19 +600,38 @@ static bool write_path(Graph *g, const Path *p, FILE *f, bool last) {
 }
 
 // The test paths, planned before anything is written so that a set too
-// large to write can be refused with its true size.
+// large to write can be refused with its true size. The paths are kept
+// while their steps are within the cap, then only counted.
 typedef struct TestPlan {
   Path *paths;
-  uint64_t npaths, steps; // steps: the states written, over all paths
+  uint64_t npaths, cap;
+  uint64_t steps; // the states the paths write, over all paths (kept or not)
   uint64_t ncovered, goals, nreached;
 } TestPlan;
+
+// The plan's arrays, per state and per edge: charged before planning.
+enum { PLAN_STATE_BYTES = 7 * sizeof(uint64_t) + 2, PLAN_EDGE_BYTES = sizeof(uint64_t) + 1 };
+
+// Keeps path p in the plan while the steps are within max_steps.
+static void plan_add(Graph *g, TestPlan *plan, Path *p, uint64_t max_steps) {
+  plan->steps += p->len + 1;
+  Path *paths = plan->steps > max_steps ? NULL
+                : grow(g, plan->paths, &plan->cap, plan->npaths + 1, sizeof *plan->paths);
+  if (paths)
+    plan->paths = paths, plan->paths[plan->npaths++] = *p;
+  else
+    path_free(g, p);
+}
 
 // Paths covering every transition (cover_accepting false) or every
 // accepting state: each starts at an initial state by a shortest path to
 // the first element not covered yet, goes on through uncovered transitions
 // while there are some, then ends by a shortest path to an accepting state
-// when one is reachable.
-static TestPlan plan_tests(Graph *g, bool cover_accepting) {
+// when one is reachable. The plan is cut short when g->cut is set (memory).
+static TestPlan plan_tests(Graph *g, bool cover_accepting, uint64_t max_steps) {
+  TestPlan plan = {0};
+  if (!charge(g, (g->n + 2) * PLAN_STATE_BYTES + (g->nedges + 1) * PLAN_EDGE_BYTES))
+    return plan;
   uint64_t *parent = malloc((g->n + 1) * sizeof *parent);
   uint64_t *to_acc = malloc((g->n + 1) * sizeof *to_acc);
   bool *covered = calloc(g->nedges + 1, 1), *reached = calloc(g->n + 1, 1);
@@ -499,11 +643,10 @@ static TestPlan plan_tests(Graph *g, bool cover_accepting) {
     out_first[i] = g->nedges;
   for (uint64_t e = g->nedges; e-- > 0;)
     out_first[g->edges[e].from] = e;
-  TestPlan plan = {0};
-  uint64_t cap = 0, next_edge = 0, next_state = 0;
+  uint64_t next_edge = 0, next_state = 0;
   for (uint64_t i = 0; i < g->n; i++)
     plan.goals += cover_accepting ? (g->flags[i] & ST_ACCEPTING) != 0 : 0;
-  for (;;) {
+  while (!g->cut) {
     Path p;
     if (cover_accepting) {
       while (next_state < g->n && (reached[next_state] || !(g->flags[next_state] & ST_ACCEPTING)))
@@ -517,32 +660,31 @@ static TestPlan plan_tests(Graph *g, bool cover_accepting) {
       if (next_edge == g->nedges)
         break;
       p = path_to(g, parent, g->edges[next_edge].from);
-      path_push(&p, next_edge);
+      path_push(g, &p, next_edge);
       for (uint64_t k = 0; k < p.len; k++)
         covered[p.edges[k]] = true;
+      covered[next_edge] = true;
       // On through transitions not covered yet.
-      for (;;) {
+      while (!g->cut) {
         uint64_t s = path_end(g, &p), e = out_first[s];
         while (e < g->nedges && g->edges[e].from == s && covered[e])
           e++;
         if (e >= g->nedges || g->edges[e].from != s)
           break;
-        path_push(&p, e);
+        path_push(g, &p, e);
         covered[e] = true;
       }
     }
     // Then to an accepting state, if one is reachable and this is not one.
-    for (uint64_t s = path_end(g, &p); !(g->flags[s] & ST_ACCEPTING) && to_acc[s] != UINT64_MAX;
-         s = path_end(g, &p))
-      path_push(&p, to_acc[s]);
+    for (uint64_t s = path_end(g, &p);
+         !g->cut && !(g->flags[s] & ST_ACCEPTING) && to_acc[s] != UINT64_MAX; s = path_end(g, &p))
+      path_push(g, &p, to_acc[s]);
     reached[p.start] = true;
     for (uint64_t k = 0; k < p.len; k++) {
       covered[p.edges[k]] = true;
       reached[g->edges[p.edges[k]].to] = true;
     }
-    plan.paths = grow(plan.paths, &cap, plan.npaths + 1, sizeof *plan.paths);
-    plan.paths[plan.npaths++] = p;
-    plan.steps += p.len + 1;
+    plan_add(g, &plan, &p, max_steps);
   }
   for (uint64_t e = 0; e < g->nedges; e++)
     plan.ncovered += covered[e];
@@ -552,9 +694,9 @@ static TestPlan plan_tests(Graph *g, bool cover_accepting) {
   return plan;
 }
 
-static void free_plan(TestPlan *plan) {
+static void free_plan(Graph *g, TestPlan *plan) {
   for (uint64_t i = 0; i < plan->npaths; i++)
-    free(plan->paths[i].edges);
+    path_free(g, &plan->paths[i]);
   free(plan->paths);
 }
 
@@ -580,92 +722,226 @@ static bool write_tests(Graph *g, FILE *f, const TestPlan *plan, bool cover_acce
 }
 
 //
+// The outcomes
+//
+
+// Records an export's outcome in ctx->exported, its note formatted from fmt;
+// one not written whole is a warning on err too.
+__attribute__((format(printf, 7, 8))) static void outcome(McrtCtx *ctx, FILE *err,
+                                                          const char *option, const char *path,
+                                                          bool written, bool trace_only,
+                                                          const char *fmt, ...) {
+  McrtExported *e = &ctx->exported[ctx->nexported++];
+  *e = (McrtExported){.option = option, .path = path, .written = written,
+                      .trace_only = trace_only};
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->note, sizeof e->note, fmt, ap);
+  va_end(ap);
+  if (!written)
+    fprintf(err, "warning: %s %s not written: %s\n", option, path, e->note);
+  else if (trace_only)
+    fprintf(err, "warning: %s %s: the violation's path alone: %s\n", option, path, e->note);
+}
+
+// Whether the search counted the very graph the export explores: an
+// exhaustive breadth-first search, unreduced (symmetry is the same in both).
+static bool search_counted_graph(const McrtCtx *ctx) {
+  bool whole = !ctx->has_violation || ctx->viol.kind == MCRT_VIOL_LIVENESS ||
+               ctx->viol.kind == MCRT_VIOL_REACHABLE; // found after the whole search
+  return whole && ctx->bound == MCRT_BOUND_NONE && !ctx->opt->por &&
+         ctx->opt->search == MCRT_SEARCH_BFS;
+}
+
+// The graph's number of states, for a refusal: exact when the exploration
+// or the search counted the whole graph, else how many at least.
+static void print_size(char *buf, size_t len, const Graph *g) {
+  const McrtCtx *ctx = g->ctx;
+  if (!g->cut)
+    snprintf(buf, len, "%" PRIu64 "%s states", g->n, g->bound ? " or more" : "");
+  else if (search_counted_graph(ctx) && ctx->states > g->n)
+    snprintf(buf, len, "%" PRIu64 " states", ctx->states);
+  else
+    snprintf(buf, len, "more than %" PRIu64 " states", g->n);
+}
+
+// Whether the graph has more than cap states.
+static bool over(const Graph *g, uint64_t cap) {
+  return g->n > cap || g->cut == CUT_LIMIT;
+}
+
+// Why the exploration did not finish (g->cut other than CUT_LIMIT), for a
+// refusal.
+static void print_cut(char *buf, size_t len, const Graph *g) {
+  char bytes[64] = "";
+  FILE *f = fmemopen(bytes, sizeof bytes - 1, "w");
+  if (f) {
+    mcrt_fprint_bytes(f, (double)g->budget);
+    fclose(f);
+  }
+  switch (g->cut) {
+  case CUT_MEMORY:
+    snprintf(buf, len, "the export needs more memory than the %s --memory leaves it (%" PRIu64
+                       " states copied)", bytes, g->n);
+    break;
+  case CUT_NO_MEMORY:
+    snprintf(buf, len, "the system refused memory for the export's copy of the graph (%" PRIu64
+                       " states copied)", g->n);
+    break;
+  case CUT_SIGNAL:
+    snprintf(buf, len, "interrupted by %s while the export explored the graph",
+             mcrt_signal_name(mcrt_signal));
+    break;
+  default: // CUT_ERROR
+    snprintf(buf, len, "the spec fails at run time in the graph (in an action or a predicate; "
+                       "the trace shows where when the search met it first)");
+    break;
+  }
+}
+
+// Closes an export written into f, its outcome recorded: written, or what
+// was lost (a write error, a path that did not replay).
+static void finish(Graph *g, FILE *f, FILE *err, const char *option, const char *path,
+                   bool replayed, bool trace_only, const char *note) {
+  if (!replayed) {
+    mcrt_output_discard(f, path);
+    outcome(g->ctx, err, option, path, false, false,
+            "a path does not replay (an internal error of mcgen)");
+  } else if (!mcrt_output_close(f, path)) {
+    outcome(g->ctx, err, option, path, false, false, "a write failed: %s", strerror(errno));
+  } else {
+    outcome(g->ctx, err, option, path, true, trace_only, "%s", note);
+  }
+}
+
+//
 // The entry point
 //
 
-static bool write_file(const char *path, FILE *err, Graph *g,
-                       bool (*write)(Graph *g, FILE *f, const void *arg), const void *arg) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(err, "error: cannot write %s: %s\n", path, strerror(errno));
-    return false;
+static void export_graph(Graph *g, FILE *f, FILE *err) {
+  const McrtOptions *opt = g->ctx->opt;
+  char why[256], size[64];
+  print_size(size, sizeof size, g);
+  if (over(g, opt->graph_max_states)) {
+    mcrt_output_discard(f, opt->graph_file);
+    outcome(g->ctx, err, "--graph", opt->graph_file, false, false,
+            "the graph has %s, more than --graph-max-states %" PRIu64 " allows", size,
+            opt->graph_max_states);
+  } else if (g->cut) {
+    mcrt_output_discard(f, opt->graph_file);
+    print_cut(why, sizeof why, g);
+    outcome(g->ctx, err, "--graph", opt->graph_file, false, false, "%s", why);
+  } else {
+    errno = 0;
+    write_graph(g, f);
+    snprintf(why, sizeof why, "%s, %" PRIu64 " transitions", size, g->nedges);
+    finish(g, f, err, "--graph", opt->graph_file, true, false, why);
   }
-  bool ok = write(g, f, arg);
-  if (fclose(f) != 0) {
-    fprintf(err, "error: cannot write %s: %s\n", path, strerror(errno));
-    return false;
-  }
-  if (!ok)
-    fprintf(err, "error: a path of %s does not replay (an internal error)\n", path);
-  return ok;
-}
-
-static bool graph_writer(Graph *g, FILE *f, const void *arg) {
-  (void)arg;
-  write_graph(g, f);
-  return true;
-}
-
-static bool dot_writer(Graph *g, FILE *f, const void *arg) {
-  (void)arg;
-  write_dot(g, f);
-  return true;
-}
-
-typedef struct TestsArg {
-  const TestPlan *plan;
-  bool cover_accepting;
-} TestsArg;
-
-static bool tests_writer(Graph *g, FILE *f, const void *arg) {
-  const TestsArg *t = arg;
-  return write_tests(g, f, t->plan, t->cover_accepting);
 }
 
 // --tests: refused, with the true size, when its paths would write more
 // than --tests-max-steps states (each step writes a whole state).
-static bool export_tests(Graph *g, FILE *err, const McrtOptions *opt) {
-  TestPlan plan = plan_tests(g, opt->tests_cover_accepting);
-  bool ok;
-  if (plan.steps > opt->tests_max_steps) {
-    fprintf(err,
-            "error: --tests %s: the %" PRIu64 " paths covering the graph have %" PRIu64
-            " steps, more than --tests-max-steps %" PRIu64 " allows (each step writes a "
-            "whole state); nothing written\n",
-            opt->tests_file, plan.npaths, plan.steps, opt->tests_max_steps);
-    ok = false;
+static void export_tests(Graph *g, FILE *f, FILE *err) {
+  const McrtOptions *opt = g->ctx->opt;
+  char why[256];
+  TestPlan plan = {0};
+  uint64_t held = g->bytes;
+  bool whole = !g->cut;
+  if (whole)
+    plan = plan_tests(g, opt->tests_cover_accepting, opt->tests_max_steps);
+  if (g->cut) {
+    mcrt_output_discard(f, opt->tests_file);
+    print_cut(why, sizeof why, g);
+    outcome(g->ctx, err, "--tests", opt->tests_file, false, false, "%s", why);
+  } else if (plan.steps > opt->tests_max_steps) {
+    mcrt_output_discard(f, opt->tests_file);
+    outcome(g->ctx, err, "--tests", opt->tests_file, false, false,
+            "the paths covering the graph have %" PRIu64 " steps, more than --tests-max-steps "
+            "%" PRIu64 " allows (each step writes a whole state)",
+            plan.steps, opt->tests_max_steps);
   } else {
-    TestsArg arg = {&plan, opt->tests_cover_accepting};
-    ok = write_file(opt->tests_file, err, g, tests_writer, &arg);
+    errno = 0;
+    bool replayed = write_tests(g, f, &plan, opt->tests_cover_accepting);
+    snprintf(why, sizeof why, "%" PRIu64 " paths, %" PRIu64 " steps", plan.npaths, plan.steps);
+    finish(g, f, err, "--tests", opt->tests_file, replayed, false, why);
   }
-  free_plan(&plan);
-  return ok;
+  free_plan(g, &plan);
+  // The plan's memory is given back: the graph stays whole for --dot.
+  if (whole)
+    g->cut = CUT_NONE, g->bytes = held;
 }
 
-bool mcrt_export(McrtCtx *ctx, FILE *err) {
-  const McrtOptions *opt = ctx->opt;
-  if (!opt->graph_file && !opt->dot_file && !opt->tests_file)
-    return true;
-  Graph g = {.ctx = ctx, .sb = ctx->state_bytes};
-  if (!explore(&g, err)) {
-    free(g.states), free(g.flags), free(g.depth), free(g.init_rule), free(g.table), free(g.edges);
-    return false;
+// --dot: the whole graph within --dot-max-states; past it (graphviz lays
+// out a few hundred states at most), or when the graph could not be
+// explored whole, the violation's path alone, or nothing when there is no
+// violation with a path. Frees g's states first.
+static void export_dot(Graph *g, FILE *f, FILE *err) {
+  const McrtOptions *opt = g->ctx->opt;
+  char why[320], size[64];
+  print_size(size, sizeof size, g);
+  if (!over(g, opt->dot_max_states) && !g->cut) {
+    errno = 0;
+    write_dot(g, f, NULL);
+    snprintf(why, sizeof why, "%s, %" PRIu64 " transitions", size, g->nedges);
+    finish(g, f, err, "--dot", opt->dot_file, true, false, why);
+    return;
   }
-  // Each file on its own: one that fails does not keep the others back.
-  bool ok = true;
-  if (opt->graph_file)
-    ok &= write_file(opt->graph_file, err, &g, graph_writer, NULL);
+  if (over(g, opt->dot_max_states))
+    snprintf(why, sizeof why, "the graph has %s, more than graphviz is asked to draw "
+                              "(--dot-max-states %" PRIu64 ")", size, opt->dot_max_states);
+  else
+    print_cut(why, sizeof why, g);
+  bool path = g->cut != CUT_SIGNAL; // (a signal asks to stop)
+  free_graph(g);
+  *g = (Graph){.ctx = g->ctx, .sb = g->sb, .limit = opt->dot_max_states, .budget = g->budget};
+  if (!path || !explore_trace(g)) {
+    mcrt_output_discard(f, opt->dot_file);
+    outcome(g->ctx, err, "--dot", opt->dot_file, false, false, "%s%s", why,
+            !path || !g->ctx->has_violation ? ""
+                                            : "; the violation has no path of at most "
+                                              "--dot-max-states states to draw instead");
+    return;
+  }
+  errno = 0;
+  write_dot(g, f, why);
+  finish(g, f, err, "--dot", opt->dot_file, true, true, why);
+}
+
+// The states the exploration keeps at most: --graph-max-states (or the
+// --dot cap, if larger), so that a refusal gives the graph's true size up
+// to there; every state for --tests, which needs the whole graph to plan
+// its paths (--memory bounds them all).
+static uint64_t state_limit(const McrtOptions *opt) {
   if (opt->tests_file)
-    ok &= export_tests(&g, err, opt);
-  if (opt->dot_file && g.n > opt->dot_max_states) {
-    fprintf(err,
-            "error: --dot %s: the graph has %" PRIu64 "%s states, more than graphviz is "
-            "asked to draw (--dot-max-states %" PRIu64 "); nothing written\n",
-            opt->dot_file, g.n, g.bound ? " or more" : "", opt->dot_max_states);
-    ok = false;
-  } else if (opt->dot_file) {
-    ok &= write_file(opt->dot_file, err, &g, dot_writer, NULL);
-  }
-  free(g.states), free(g.flags), free(g.depth), free(g.init_rule), free(g.table), free(g.edges);
-  return ok;
+    return UINT64_MAX;
+  return opt->graph_max_states > opt->dot_max_states ? opt->graph_max_states
+                                                     : opt->dot_max_states;
+}
+
+// What --memory leaves the export besides the search's stores, still held.
+static uint64_t memory_left(const McrtCtx *ctx) {
+  uint64_t memory = ctx->opt->memory, held = mcrt_accounted_bytes(ctx);
+  if (memory == MCRT_UNLIMITED)
+    return UINT64_MAX;
+  return memory > held ? memory - held : 0;
+}
+
+void mcrt_export(McrtCtx *ctx, McrtOutputs *o, FILE *err) {
+  const McrtOptions *opt = ctx->opt;
+  ctx->nexported = 0;
+  if (!o->graph && !o->dot && !o->tests)
+    return;
+  Graph g = {.ctx = ctx, .sb = ctx->state_bytes, .limit = state_limit(opt),
+             .budget = memory_left(ctx)};
+  mcrt_test_pause("export");
+  explore(&g);
+  // Each file on its own: one that fails does not keep the others back.
+  if (o->graph)
+    export_graph(&g, o->graph, err);
+  if (o->tests)
+    export_tests(&g, o->tests, err);
+  if (o->dot)
+    export_dot(&g, o->dot, err);
+  free_graph(&g);
+  o->graph = o->dot = o->tests = NULL;
 }

@@ -412,6 +412,7 @@ typedef struct McrtOptions {
   const char *tests_file;      // --tests FILE.json
   bool tests_cover_accepting;  // --tests-cover accepting (default: transitions)
   uint64_t dot_max_states;     // --dot-max-states (default 200)
+  uint64_t graph_max_states;   // --graph-max-states (default 100000)
   uint64_t tests_max_steps;    // --tests-max-steps (default 100000)
   uint64_t sim_runs;           // --simulate RUNS (0: search, not simulate)
   uint64_t sim_depth, sim_seed; // --depth (default 100), --seed (default 1)
@@ -583,6 +584,14 @@ typedef struct McrtPrecheck {
   uint64_t reach;
 } McrtPrecheck;
 
+// An export's outcome (export.c), for the summary and the report.
+typedef struct McrtExported {
+  const char *option, *path; // "--graph", "--dot", "--tests"; the file
+  bool written;              // the file holds the export
+  bool trace_only;           // --dot over its cap: the violation's path alone
+  char note[384];            // written whole: what it holds; else why not, or why the path alone
+} McrtExported;
+
 struct McrtCtx {
   const McrtModel *model;
   const McrtOptions *opt;
@@ -675,6 +684,8 @@ struct McrtCtx {
   McrtOptions *shortest_opt;    // its options (owned here)
   struct McrtDisk *disk;          // --disk (disk.c; NULL without)
   struct McrtCheckpoint *ckpt;    // --checkpoint, --resume (checkpoint.c; NULL without)
+  McrtExported exported[3];       // --graph, --dot, --tests as asked (export.c)
+  uint32_t nexported;
 };
 
 // core.c: the clock, the error slot, stopping.
@@ -1049,11 +1060,33 @@ void mcrt_print_trace(FILE *f, McrtCtx *ctx);
 // The violation the run shows: the full search's shortest one when it ran
 // and found one (ctx->shortest), else the run's own.
 const McrtViolation *mcrt_shown_violation(const McrtCtx *ctx);
+// outputs.c: the files a run writes, settled before the search.
+typedef struct McrtOutputs {
+  FILE *report, *graph, *dot, *tests; // NULL: not asked for
+} McrtOutputs;
+// Whether the outputs opt asks for can be written: no two on one file, none
+// on the checkpoint's files, --disk's directory or the regular file out or
+// err goes to, each opens for writing (no file that exists is changed).
+// False after a message on err.
+bool mcrt_outputs_check(const McrtOptions *opt, FILE *out, FILE *err);
+// The same check, then every output opened (truncated). False after a
+// message on err, nothing left open.
+bool mcrt_outputs_open(McrtOutputs *o, const McrtOptions *opt, FILE *out, FILE *err);
+// Every output still open discarded (mcrt_output_discard), e.g. when the
+// search could not be set up.
+void mcrt_outputs_discard(McrtOutputs *o, const McrtOptions *opt);
+// Closes an output that was not written whole (f NULL: nothing), removing
+// path when f is a regular file: no half-written file is left.
+void mcrt_output_discard(FILE *f, const char *path);
+// Closes a written output; false (errno set, path removed when a regular
+// file) if anything written was lost. Clear errno before writing.
+bool mcrt_output_close(FILE *f, const char *path);
 // export.c: --graph, --dot and --tests, written after the search from a
-// graph explored on its own (the same whatever the search found). False
-// after a message on err (a file that cannot be written, a graph over the
-// --dot cap, a run-time error of the spec).
-bool mcrt_export(McrtCtx *ctx, FILE *err);
+// graph explored on its own (the same whatever the search found), into the
+// files o holds (each closed here). Each export's outcome goes to
+// ctx->exported; one that fails is a warning on err, never the verdict's
+// business.
+void mcrt_export(McrtCtx *ctx, McrtOutputs *o, FILE *err);
 // simulate.c: --simulate: random runs instead of the search; prints the
 // trace of a violation and its own summary; returns the exit code.
 int mcrt_simulate(const McrtModel *model, const McrtOptions *opt, FILE *out, FILE *err);
@@ -1076,10 +1109,9 @@ typedef struct McrtConclusion {
   // netreport.c): ", \"name\": value..."; NULL: none.
   void (*more_json)(FILE *f, McrtCtx *ctx);
 } McrtConclusion;
-// Writes the JSON report to f (opened at the start of the run, closed
-// here); false (message on err, naming path) if writing failed.
-bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclusion *c,
-                       FILE *err);
+// Writes the JSON report to f (opened at the start of the run; the caller
+// closes it and checks that it was written: mcrt_output_close).
+void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c);
 const char *mcrt_bound_name(McrtBound b);
 const char *mcrt_violation_kind_name(McrtViolationKind k);
 

@@ -1,5 +1,5 @@
 // main.c: the checker's main, one call per stage: options, checks of the
-// model against this runtime, the report file opened, signals caught, the
+// model against this runtime, signals caught, the output files opened, the
 // search (twice under --symmetry verify), then the end of the run in one
 // place: the conclusion (verdict and exit code) is settled once and both the
 // summary and the report state it.
@@ -293,26 +293,10 @@ static McrtCtx *run_search(const McrtModel *model, const McrtOptions *opt, FILE 
   return ctx;
 }
 
-// Setting up a search failed (after a message): no report, exit 2.
-static int setup_failed(const McrtOptions *opt, FILE *report) {
-  if (report) {
-    fclose(report);
-    remove(opt->report_file);
-  }
+// Setting up a search failed (after a message): no output, exit 2.
+static int setup_failed(const McrtOptions *opt, McrtOutputs *outputs) {
+  mcrt_outputs_discard(outputs, opt);
   return MCRT_EXIT_USAGE;
-}
-
-// Opens --report at the start, so that an unwritable path is an error
-// before a search that may take hours, not after it. False after a message.
-static bool open_report(const McrtOptions *opt, FILE **report, FILE *err) {
-  *report = NULL;
-  if (!opt->report_file)
-    return true;
-  *report = fopen(opt->report_file, "w");
-  if (*report)
-    return true;
-  fprintf(err, "error: cannot write the report %s: %s\n", opt->report_file, strerror(errno));
-  return false;
 }
 
 // A signal that came after the phases had ended, before the result was
@@ -325,8 +309,10 @@ static void settle(McrtCtx *ctx) {
 
 // The end of every run, once the summary is printed: checks that stdout took
 // it, then writes the report, both from the conclusion c; returns its exit
-// code. A failure to write either is a system error (exit 2), which the
-// report (for stdout) or stdout (for the report) then states too.
+// code. A failure to write stdout is a system error (exit 2), which the
+// report then states too; a report that cannot be written (a full disk) is
+// a warning and is removed: the exit code stays the verdict the summary
+// gave.
 static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
   int e = fflush(out) != 0 ? errno : 0;
   if (e || ferror(out)) {
@@ -334,11 +320,13 @@ static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FIL
     c->exit_code = MCRT_EXIT_USAGE;
     fprintf(err, "error: cannot write the results to the standard output: %s\n", c->io_error);
   }
-  if (report && !mcrt_write_report(report, ctx->opt->report_file, ctx, c, err)) {
-    c->exit_code = MCRT_EXIT_USAGE;
-    fprintf(out, "result: error: the report %s could not be written (exit 2)\n",
-            ctx->opt->report_file);
-    fflush(out);
+  if (report) {
+    errno = 0;
+    mcrt_write_report(report, ctx, c);
+    if (!mcrt_output_close(report, ctx->opt->report_file))
+      fprintf(err, "warning: the report %s could not be written: %s (the summary and the "
+                   "exit code give the result)\n",
+              ctx->opt->report_file, strerror(errno));
   }
   fflush(err);
   return c->exit_code;
@@ -451,19 +439,19 @@ static void print_comparison(FILE *f, const McrtCtx *a, const McrtCtx *b, const 
 // --symmetry verify: the search with the reduction, then without; the
 // verdicts must agree (the counts differ on purpose). The report (--report)
 // is the reduced run's, with the other run's verdict and the comparison's.
-static int verify_symmetry(const McrtModel *model, const McrtOptions *opt, FILE *report,
-                           FILE *out, FILE *err) {
+static int verify_symmetry(const McrtModel *model, const McrtOptions *opt,
+                           McrtOutputs *outputs, FILE *out, FILE *err) {
   McrtOptions on = *opt, off = *opt;
   on.symmetry = MCRT_SYM_ON;
   off.symmetry = MCRT_SYM_OFF;
   McrtCtx *a = run_search(model, &on, err);
   if (!a)
-    return setup_failed(opt, report);
+    return setup_failed(opt, outputs);
   mcrt_test_pause("verify-second");
   McrtCtx *b = run_search(model, &off, err); // stops at once after a signal
   if (!b) {
     free_run(a);
-    return setup_failed(opt, report);
+    return setup_failed(opt, outputs);
   }
   mcrt_test_pause("report");
   settle(b); // the last phase: a signal from here on stops it, not the finished first run
@@ -478,26 +466,29 @@ static int verify_symmetry(const McrtModel *model, const McrtOptions *opt, FILE 
   // Replaying a trace may have found an internal error: compare again.
   c = compare_runs(a, b);
   print_comparison(out, a, b, &c);
-  int code = deliver(&c, a, report, out, err);
+  int code = deliver(&c, a, outputs->report, out, err);
   free_run(b);
   free_run(a);
   return code;
 }
 
-// The run: the search (twice under --symmetry verify), then its end.
-static int run(const McrtModel *model, McrtOptions *opt, FILE *report, FILE *out, FILE *err) {
+// The run: the search (twice under --symmetry verify), the exports, then
+// its end. The exports cannot change the verdict: one that fails is a
+// warning, a summary line and a report field (export.c).
+static int run(const McrtModel *model, McrtOptions *opt, McrtOutputs *outputs, FILE *out,
+               FILE *err) {
   mcrt_test_pause("start");
   if (opt->symmetry == MCRT_SYM_VERIFY)
-    return verify_symmetry(model, opt, report, out, err);
+    return verify_symmetry(model, opt, outputs, out, err);
   if (opt->sim_runs) // --simulate: random runs instead (simulate.c)
     return mcrt_simulate(model, opt, out, err);
   McrtCtx *ctx = run_search(model, opt, err);
   if (!ctx)
-    return setup_failed(opt, report);
-  bool exported = mcrt_export(ctx, err); // --graph, --dot, --tests (export.c)
-  int code = conclude(ctx, report, out, err);
+    return setup_failed(opt, outputs);
+  mcrt_export(ctx, outputs, err); // --graph, --dot, --tests (export.c)
+  int code = conclude(ctx, outputs->report, out, err);
   free_run(ctx);
-  return exported ? code : MCRT_EXIT_USAGE;
+  return code;
 }
 
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err) {
@@ -539,12 +530,12 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   Handlers h;
   catch_signals(&h);
   mcrt_test_pause("handlers");
-  FILE *report;
-  if (!open_report(&opt, &report, err)) {
+  McrtOutputs outputs;
+  if (!mcrt_outputs_open(&outputs, &opt, out, err)) {
     restore_signals(&h);
     return MCRT_EXIT_USAGE;
   }
-  code = run(model, &opt, report, out, err);
+  code = run(model, &opt, &outputs, out, err);
   restore_signals(&h);
   return code;
 }

@@ -1779,8 +1779,9 @@ static void report(FILE *f, const McrtCtx *ctx) {
 // The checker's main under MPI.
 
 // What this engine refuses, decided alike on every rank (rank 0 also finds
-// out whether it can write --report, which it alone opens: a rank that
-// stopped here while the others searched would leave them waiting).
+// out whether it can write --report and the exports, which it alone opens:
+// a rank that stopped here while the others searched would leave them
+// waiting).
 static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
   int code = -1;
   if (opt->threads > 1 && !threads_allowed) {
@@ -1807,16 +1808,11 @@ static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
   } else if (mcrt_liveness_wanted(m, opt) || m->net) {
     mcrt_engine = (McrtEngine){0}; // one rank: search.c (or threads.c) checks them
   }
-  bool report_bad = false;
-  if (code < 0 && world_rank == 0 && opt->report_file) {
-    FILE *f = fopen(opt->report_file, "a");
-    report_bad = !f;
-    if (f)
-      fclose(f);
-  }
-  int mine = report_bad ? MCRT_EXIT_USAGE : code, all = mine;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, comm);
-  return report_bad ? -1 : all; // rank 0: main.c opens it, says why, exits 2
+  if (code < 0 && world_rank == 0 && !mcrt_outputs_check(opt, stdout, err))
+    code = MCRT_EXIT_USAGE; // (main.c opens them on rank 0 once every rank agrees)
+  int all = code;
+  MPI_Allreduce(&code, &all, 1, MPI_INT, MPI_MAX, comm);
+  return all;
 }
 
 // Under MPI a rank is one thread unless --threads says otherwise: the

@@ -60,11 +60,15 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "                         reduction: one execution per trace, no state stored (acyclic\n"
           "                         state spaces, or under --max-depth)\n"
           "  --graph FILE.json      write the explored transition system as JSON\n"
+          "  --graph-max-states N   no --graph past N states (default 100000)\n"
           "  --dot FILE             write it for graphviz, the violation's path in red\n"
-          "  --dot-max-states N     refuse --dot past N states (default 200)\n"
+          "  --dot-max-states N     past N states (default 200), --dot draws the violation's\n"
+          "                         path alone, or nothing without one\n"
           "  --tests FILE.json      write test paths covering the graph's transitions\n"
           "  --tests-cover transitions|accepting  what the test paths cover\n"
-          "  --tests-max-steps N    refuse --tests past N steps in all (default 100000)\n"
+          "  --tests-max-steps N    no --tests past N steps in all (default 100000)\n"
+          "                         (an export not written is a warning: the exit code\n"
+          "                         stays the verdict's)\n"
           "  --simulate RUNS        random runs instead of the search (not a proof)\n"
           "  --depth D, --seed S    steps per run (default 100), random seed (default 1)\n"
           "  --quiet                print only the verdict and the trace\n"
@@ -139,6 +143,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       .liveness = MCRT_LIVENESS_DEFAULT,
       .progress_s = 10,
       .dot_max_states = 200,
+      .graph_max_states = 100000,
       .tests_max_steps = 100000,
       .sim_depth = 100,
       .sim_seed = 1,
@@ -201,7 +206,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         "--threads",  "--max-states",   "--max-steps",    "--max-depth", "--memory",
         "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",     "--trace-format", "--report",
         "--dot",      "--graph",        "--progress",     "--por",
-        "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states",
+        "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states", "--graph-max-states",
         "--simulate", "--depth",        "--seed",
         "--disk",     "--checkpoint",   "--checkpoint-every", "--resume",
         "--search",   "--order",
@@ -336,6 +341,9 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         return bad(err, name, val, "a number of steps (at least 1)");
     } else if (!strcmp(name, "--dot-max-states")) {
       if (!parse_u64(val, &opt->dot_max_states) || !opt->dot_max_states)
+        return bad(err, name, val, "a number of states (at least 1)");
+    } else if (!strcmp(name, "--graph-max-states")) {
+      if (!parse_u64(val, &opt->graph_max_states) || !opt->graph_max_states)
         return bad(err, name, val, "a number of states (at least 1)");
     } else if (!strcmp(name, "--simulate")) {
       if (!parse_u64(val, &opt->sim_runs) || !opt->sim_runs)

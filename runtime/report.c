@@ -1051,6 +1051,34 @@ static void print_shortest_json(FILE *f, const McrtCtx *ctx) {
   fputc('}', f);
 }
 
+// The exports' outcomes (export.c), a line each: what the file holds, or
+// why it was not written.
+static void print_exports(FILE *f, const McrtCtx *ctx) {
+  for (uint32_t i = 0; i < ctx->nexported; i++) {
+    const McrtExported *e = &ctx->exported[i];
+    fprintf(f, "export:        %s %s: %s%s\n", e->option, e->path,
+            !e->written ? "NOT WRITTEN: " : e->trace_only ? "the violation's path alone: " : "",
+            e->note);
+  }
+}
+
+static void print_exports_json(FILE *f, const McrtCtx *ctx) {
+  fputs(",\n \"exports\": [", f);
+  for (uint32_t i = 0; i < ctx->nexported; i++) {
+    const McrtExported *e = &ctx->exported[i];
+    fprintf(f, "%s{\"kind\": \"%s\", \"path\": ", i ? ", " : "", e->option + 2);
+    mcrt_print_json_string(f, e->path);
+    fprintf(f, ", \"written\": %s, \"trace_only\": %s, \"error\": ",
+            e->written ? "true" : "false", e->trace_only ? "true" : "false");
+    if (e->written && !e->trace_only)
+      fputs("null", f);
+    else
+      mcrt_print_json_string(f, e->note);
+    fputc('}', f);
+  }
+  fputc(']', f);
+}
+
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   print_verdict(f, ctx);
@@ -1163,6 +1191,7 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   }
   print_symmetry(f, ctx);
   print_por(f, ctx);
+  print_exports(f, ctx);
   if (mcrt_engine.summary)
     mcrt_engine.summary(f, ctx);
 }
@@ -1191,8 +1220,7 @@ static void print_symmetry_json(FILE *f, const McrtCtx *ctx) {
   }
 }
 
-bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclusion *c,
-                       FILE *err) {
+void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
   const McrtModel *m = ctx->model;
   const char *bound = mcrt_bound_name(c->bound);
   fputs("{\"model\": ", f);
@@ -1267,6 +1295,7 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   print_symmetry_json(f, ctx);
   print_por_json(f, ctx);
   print_shortest_json(f, ctx);
+  print_exports_json(f, ctx);
   if (mcrt_engine.report)
     mcrt_engine.report(f, ctx);
   if (c->more_json)
@@ -1289,9 +1318,4 @@ bool mcrt_write_report(FILE *f, const char *path, McrtCtx *ctx, const McrtConclu
   fprintf(f, ", \"fingerprint_set_grow_s\": %.6f", ctx->grow_s);
   fprintf(f, ", \"fingerprint_bits\": %u, \"collision_probability\": %.6g}\n", ctx->fp_bits,
           collision_probability(ctx));
-  bool ok = !ferror(f);
-  ok &= fclose(f) == 0;
-  if (!ok)
-    fprintf(err, "error: cannot write the report %s\n", path);
-  return ok;
 }

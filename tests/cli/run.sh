@@ -168,7 +168,14 @@ need(has("shortest_trace") and (.shortest_trace == null or
       and (.full_search | IN("violation", "stopped", "no-violation", "not-started", "not-run"))));
      "shortest_trace is not null or an object with status, depths and full_search"),
 need(.collision_probability | type == "number" and . >= 0 and . <= 1;
-     "collision_probability is not a probability")
+     "collision_probability is not a probability"),
+need(.exports | type == "array"; "exports is not an array"),
+(.exports // [] | to_entries[] | .key as $i | .value |
+ need((.kind | IN("graph", "dot", "tests")) and (.path | type == "string")
+      and (.written | type == "boolean") and (.trace_only | type == "boolean")
+      and (.error | type | IN("string", "null"))
+      and ((.error == null) == (.written and (.trace_only | not)));
+      "exports[\($i)] lacks kind, path, written, trace_only or error: \(tojson)"))
 '
 # want_schema REPORT: the report parses and matches the schema.
 want_schema() {
@@ -668,7 +675,8 @@ t_checker_help() {
   local o
   for o in --threads --max-states --max-steps --max-depth --memory --fingerprint --symmetry \
     --symmetry-method \
-    --no-deadlock --liveness --trace-format --report --dot --graph --progress --quiet --help --version; do
+    --no-deadlock --liveness --trace-format --report --dot --graph --progress --quiet --help --version \
+    --dot-max-states --graph-max-states --tests --tests-max-steps; do
     grep -q -- "$o\b" "$out" || { why="--help does not list $o"; return 1; }
   done
 }
@@ -749,6 +757,10 @@ t_checker_bad_values() {
 --liveness maybe
 --trace-format xml
 --progress soon
+--graph-max-states 0
+--graph-max-states many
+--dot-max-states 0
+--tests-max-steps 0
 --max-states
 --frobnicate
 stray-argument
@@ -1228,6 +1240,113 @@ t_report_unwritable() {
   ! grep -q '^result:' "$out" || { why="searched before refusing the report: $(excerpt "$out")"; return 1; }
 }
 check checker-report-unwritable-at-start t_report_unwritable
+
+# Two outputs on one file would each overwrite the other (a graph written
+# after the report made the report invalid JSON): refused before the search
+# (big.mc would search for ~100 s), exit 2, naming both, and a file that
+# was there is left as it was. The same file however named: the same path,
+# ./a.json, sub/../a.json, a hard link, a symbolic link.
+t_outputs_one_file() {
+  want_file "$bin/big" || return
+  fresh
+  mkdir sub && echo kept >old.json && ln old.json hard.json && ln -s old.json soft.json
+  local before pair a b
+  before=$(cksum <old.json)
+  for pair in "--graph same.json --report same.json" "--graph a.json --tests ./a.json" \
+    "--dot a.dot --graph sub/../a.dot" "--report old.json --graph hard.json" \
+    "--tests soft.json --dot old.json"; do
+    # shellcheck disable=SC2086
+    timeout 10 "$bin/big" $pair >"$out" 2>"$err"
+    rc=$?
+    read -r _ a _ b <<<"$pair"
+    want_rc 2 || { why="$pair: $why"; return 1; }
+    want_in "$err" "^error: --[a-z]+ ($a|$b) and --[a-z]+ ($a|$b) are one file" "$pair: stderr" || return
+    ! grep -q '^result:' "$out" || { why="$pair: searched before refusing"; return 1; }
+    [ "$(cksum <old.json)" = "$before" ] || { why="$pair: old.json was changed"; return 1; }
+    [ ! -e same.json ] && [ ! -e a.json ] && [ ! -e a.dot ] || { why="$pair: left a file"; return 1; }
+  done
+  # Distinct files and shared devices are fine.
+  run "$bin/counter" --quiet --report r.json --graph g.json --dot g.dot --tests t.json
+  want_rc 0 && want_schema r.json || return
+  want_json r.json '[.exports[] | "\(.kind) \(.path) \(.written)"] == ["graph g.json true",
+    "tests t.json true", "dot g.dot true"]' "the report's exports" || return
+  run "$bin/counter" --quiet --report /dev/null --graph /dev/null --dot /dev/null
+  want_rc 0
+}
+check checker-outputs-one-file-each t_outputs_one_file
+
+# An output on the regular file the standard output goes to would overwrite
+# the summary, and the summary it: refused (exit 2) before the search, by
+# any name (/dev/stdout); a report on stdout that is a pipe or a terminal
+# is the user's choice and runs.
+t_outputs_stdout() {
+  want_file "$bin/big" || return
+  fresh
+  timeout 10 "$bin/big" --report out.txt >out.txt 2>"$err"
+  rc=$?
+  want_rc 2 && want_in "$err" '^error: --report out\.txt and the standard output are one file' stderr ||
+    return
+  [ ! -s out.txt ] || { why="out.txt holds $(excerpt out.txt)"; return 1; }
+  timeout 10 "$bin/big" --graph /dev/stdout >out.txt 2>"$err"
+  rc=$?
+  want_rc 2 && want_in "$err" '^error: --graph /dev/stdout and the standard output are one file' stderr ||
+    return
+  "$bin/counter" --quiet --report /dev/stdout 2>"$err" | cat >piped.txt
+  rc=${PIPESTATUS[0]}
+  want_rc 0 && want_in piped.txt '"verdict": "ok"' "the report on a pipe"
+}
+check checker-output-not-on-stdout t_outputs_stdout
+
+# An output on the checkpoint's file: with --checkpoint it would be replaced
+# by the next checkpoint; with --resume the report, opened first, wiped the
+# checkpoint the run was to resume from. Refused before anything is read or
+# written, the checkpoint intact.
+t_outputs_checkpoint() {
+  fresh
+  mkdir ck && echo 'a checkpoint' >ck/checkpoint
+  local before
+  before=$(cksum <ck/checkpoint)
+  run "$bin/counter" --resume ck --report ck/checkpoint
+  want_rc 2 && want_in "$err" "^error: --report ck/checkpoint and --resume's file ck/checkpoint are one file" \
+    stderr || return
+  [ -f ck/checkpoint ] && [ "$(cksum <ck/checkpoint)" = "$before" ] ||
+    { why="the checkpoint was changed or removed"; return 1; }
+  run "$bin/counter" --checkpoint ck2 --graph ck2/checkpoint.tmp
+  want_rc 2 && want_in "$err" "^error: --graph ck2/checkpoint.tmp and --checkpoint's file ck2/checkpoint.tmp are one file" \
+    stderr
+}
+check checker-output-not-on-checkpoint t_outputs_checkpoint
+
+# A report that cannot be written at the end (a full disk: /dev/full) is a
+# warning: the exit code stays the verdict the summary gives (counter.mc:
+# ok; bug.mc: mutex violated), not 2.
+t_report_full_disk() {
+  [ -w /dev/full ] || { why="no /dev/full"; return 1; }
+  fresh
+  run "$bin/counter" --report /dev/full
+  want_rc 0 && want_in "$out" '^result: ok' stdout &&
+    want_in "$err" '^warning: the report /dev/full could not be written: No space left on device' stderr ||
+    return
+  want_file "$bin/bug" || return
+  run "$bin/bug" --report /dev/full
+  want_rc 1 && want_in "$out" "^result: violation: invariant 'mutex'" stdout &&
+    want_in "$err" '^warning: the report /dev/full could not be written' stderr
+}
+check checker-report-write-error-keeps-the-verdict t_report_full_disk
+
+# A run that cannot start (a --resume directory without a checkpoint)
+# removes the report it opened, but only a regular file: a FIFO (as a
+# device such as /dev/null would be, as root) stays.
+t_report_device_kept() {
+  fresh
+  mkfifo pipe
+  exec 3<>pipe # a reader, so that opening it for writing does not wait
+  run "$bin/counter" --resume nock --report pipe
+  exec 3>&-
+  want_rc 2 && want_in "$err" '^error: --resume' stderr || return
+  [ -p pipe ] || { why="the FIFO given as the report was removed"; return 1; }
+}
+check checker-report-device-never-removed t_report_device_kept
 
 # The report is valid UTF-8 JSON: an assert message longer than the
 # 511-byte buffer, of 2-byte characters, is cut on a character boundary; a

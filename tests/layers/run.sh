@@ -7,7 +7,7 @@
 #   3 context   ctx.c checkpoint.c por.c
 #   4 engines   search.c threads.c
 #   5 analyses  liveness.c
-#   6 output    replay.c report.c netreport.c export.c simulate.c odpor.c
+#   6 output    replay.c report.c netreport.c export.c outputs.c simulate.c odpor.c
 #   7 main      main.c mpi.c
 #
 # mpi.c is the MPI engine and the main of `mcgen --mpi` checkers (it checks
@@ -32,7 +32,7 @@ layer() {
   ctx | checkpoint | por) echo 3 ;;
   search | threads) echo 4 ;;
   liveness) echo 5 ;;
-  replay | report | netreport | export | simulate | odpor) echo 6 ;;
+  replay | report | netreport | export | outputs | simulate | odpor) echo 6 ;;
   main | mpi) echo 7 ;;
   *) echo 0 ;;
   esac
