@@ -40,7 +40,23 @@ Each check prints `PASS name` or `FAIL name: why`; the last line is exactly
      step, and --por on's says it may not be the shortest; when that
      search stopped ("may-not-be-shortest", at a bound), it is --por on's;
    - with a scalarset, symmetry on and off agree on the verdict.
-2. Signals. adding.2 (836,838 states; BEEM) runs --no-deadlock under a
+2. Exports. Specs that violate each kind of property (an invariant, a
+   deadlock, an assert, a run-time error, no initial state, a reachable,
+   liveness with a cycle and with a stutter) and one without violation, run
+   as their header says (RUN-ARGS), with every combination of --graph,
+   --dot and --tests, each absent, written, past its cap (--graph 1 state,
+   --tests 1 step, --dot 6 states) or on a full disk (/dev/full), --tests also covering accepting
+   states, and --report to a file or /dev/full. Whatever the exports do,
+   the exit code is the header's EXPECT-EXIT and the `result:` line and the
+   report's verdict and exit_code say the same; each export asked for is in
+   the report's `exports`, in the order graph, tests, dot, written exactly
+   when its file is there (never on /dev/full; past its cap only when the
+   graph, the paths or, for --dot, the violation's path alone fit in it;
+   not at all only after a run-time error of the spec in the graph), the
+   path alone drawn only by --dot, and one not written has its warning on
+   stderr and its `export:` line in the summary; a report on /dev/full is
+   a warning.
+3. Signals. adding.2 (836,838 states; BEEM) runs --no-deadlock under a
    random engine (threads, order, --disk, --compact-set, --checkpoint every
    0.001 to 0.01 minutes) and gets SIGINT or SIGTERM at a random moment:
    exit 3 with a report that says `interrupted` and the signal, or, when
@@ -98,7 +114,7 @@ class Run:
     def __init__(self, exe, opts, timeout=120):
         self.cmd = [exe, '--progress', '0'] + opts
         report = opts[opts.index('--report') + 1] if '--report' in opts else None
-        if report and os.path.exists(report):
+        if report and os.path.isfile(report):  # (never a device: --report /dev/full)
             os.unlink(report)
         try:
             p = subprocess.run(self.cmd, capture_output=True, timeout=timeout)
@@ -339,6 +355,106 @@ def matrix(spec):
     result('matrix %s (%d runs)' % (name, runs), '; '.join(problems[:3]) + more)
 
 
+EXPORT_SPECS = ['specs/lost_update.mc', 'specs/philosophers.mc', 'specs/stop_and_wait.mc',
+                'tests/e2e/specs/runtime_error.mc', 'tests/e2e/specs/no_initial_state.mc',
+                'tests/e2e/specs/vacuous.mc', 'tests/e2e/specs/live_leadsto.mc',
+                'tests/e2e/specs/live_stutter.mc', 'specs/two_phase.mc']
+# Each export's modes: its options (PATH: its file). Past its cap, --dot
+# still draws a violation's path of up to 6 states alone.
+EXPORT_MODES = {
+    'graph': {'none': [], 'ok': ['--graph', 'PATH'],
+              'over': ['--graph', 'PATH', '--graph-max-states', '1'],
+              'full': ['--graph', '/dev/full']},
+    'tests': {'none': [], 'ok': ['--tests', 'PATH'],
+              'accepting': ['--tests', 'PATH', '--tests-cover', 'accepting'],
+              'over': ['--tests', 'PATH', '--tests-max-steps', '1'],
+              'full': ['--tests', '/dev/full']},
+    'dot': {'none': [], 'ok': ['--dot', 'PATH', '--dot-max-states', '100000'],
+            'over': ['--dot', 'PATH', '--dot-max-states', '6'],
+            'full': ['--dot', '/dev/full']},
+}
+
+
+def header(spec, key):
+    with open(spec, encoding='utf-8') as f:
+        return [m.group(1).strip() for m in re.finditer(r'^// %s:(.*)$' % key, f.read(), re.M)]
+
+
+def export_written_ok(kind, mode, e, path, r):
+    """Whether export e (the report's entry) is consistent with its mode and
+    its file; None or why not."""
+    if path == '/dev/full' and e['written']:
+        return '%s on /dev/full: written' % kind
+    exists = os.path.isfile(path)
+    if path != '/dev/full' and e['written'] != exists:
+        return '%s %s: written %s, the file %s' % (kind, mode, e['written'],
+                                                   'is there' if exists else 'is not')
+    if not e['written']:
+        if not re.search(r'^warning: --%s %s not written: ' % (kind, re.escape(path)), r.err, re.M):
+            return '%s %s: not written, no warning' % (kind, mode)
+        if not re.search(r'^export: +--%s %s: NOT WRITTEN: ' % (kind, re.escape(path)), r.out, re.M):
+            return '%s %s: not written, no export: line' % (kind, mode)
+        if mode in ('ok', 'accepting') and 'fails at run time' not in e['error']:
+            return '%s %s: not written: %s' % (kind, mode, e['error'])
+        return None
+    if mode == 'over':
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        if kind == 'dot':
+            size = len(re.findall(r'^  s\d+ \[label=', text, re.M))
+        elif kind == 'graph':
+            size = json.loads(text)['nstates']
+        else:
+            size = sum(len(p['steps']) for p in json.loads(text)['paths'])
+        cap = int(EXPORT_MODES[kind]['over'][-1])
+        if size > cap:
+            return '%s past its cap of %d written with %d' % (kind, cap, size)
+    if e['trace_only'] != (e['error'] is not None) or (e['trace_only'] and kind != 'dot'):
+        return '%s %s: written, trace_only %s, error %s' % (kind, mode, e['trace_only'], e['error'])
+    return None
+
+
+def exports_matrix(rel):
+    spec = os.path.join(ROOT, rel)
+    tag = 'x_' + re.sub(r'[^A-Za-z0-9]', '_', rel)
+    exe = os.path.join(WORK, tag)
+    p = subprocess.run([MCGEN, '-o', exe, spec], capture_output=True)
+    if p.returncode:
+        return result('exports ' + rel, 'mcgen exit %d: %s' % (p.returncode, p.stderr.decode()[-200:]))
+    want = int(header(spec, 'EXPECT-EXIT')[0])
+    args = ' '.join(header(spec, 'RUN-ARGS')).split()
+    problems, runs = [], 0
+    files = {k: os.path.join(WORK, '%s.%s' % (tag, k)) for k in EXPORT_MODES}
+    report = os.path.join(WORK, tag + '.json')
+    for modes in itertools.product(*(EXPORT_MODES[k] for k in EXPORT_MODES), ('file', 'full')):
+        opts = list(args)
+        for kind, mode in zip(EXPORT_MODES, modes):
+            if os.path.exists(files[kind]):
+                os.unlink(files[kind])
+            opts += [files[kind] if a == 'PATH' else a for a in EXPORT_MODES[kind][mode]]
+        opts += ['--report', report] if modes[-1] == 'file' else ['--report=/dev/full']
+        r = Run(exe, opts)
+        runs += 1
+        why = sane(r)
+        if not why and r.rc != want:
+            why = 'exit %s, its header says %d' % (r.rc, want)
+        if not why and modes[-1] == 'full' and \
+                not re.search(r'^warning: the report /dev/full could not be written', r.err, re.M):
+            why = 'a report on /dev/full, no warning'
+        asked = [(k, m) for k, m in zip(EXPORT_MODES, modes) if m != 'none']
+        if not why and r.report is not None:
+            got = [(e.get('kind'), e.get('path')) for e in r.report.get('exports', [])]
+            paths = [(k, '/dev/full' if m == 'full' else files[k]) for k, m in asked]
+            if got != paths:
+                why = 'the report\'s exports are %s, not %s' % (got, paths)
+            for (kind, mode), e in zip(asked, r.report.get('exports', [])):
+                why = why or export_written_ok(kind, mode, e, paths[asked.index((kind, mode))][1], r)
+        if why:
+            problems.append('%s: %s' % (r.line(), why))
+    more = ' (and %d more)' % (len(problems) - 3) if len(problems) > 3 else ''
+    result('exports %s (%d runs, exit %d)' % (rel, runs, want), '; '.join(problems[:3]) + more)
+
+
 def interrupt(exe, opts, sig, delay):
     """Starts a run, sends sig after delay seconds; (exit code, report)."""
     report = os.path.join(WORK, 'sig.json')
@@ -445,6 +561,8 @@ def main():
         print('NOTE: no ../shared/suites: the BEEM and MCC models NOT run')
     for spec in specs:
         matrix(spec)
+    for spec in EXPORT_SPECS:
+        exports_matrix(spec)
     signals(suites)
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
