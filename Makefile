@@ -378,9 +378,10 @@ MANS    := man/mcgen.1 man/mcgen-checker.1
 TEMPLATES := $(sort $(wildcard templates/*.m4))
 # The documentation under share/doc/mcgen keeps the tree's layout (README.md
 # links docs/...), the journal included (docs/performance.md and scaling.md
-# link to it); specs/ are the examples, with the C stop_and_wait.mc calls.
+# link to it), with LICENSE; specs/ are the examples, with the C
+# stop_and_wait.mc calls.
 DOC     := $(QI)/share/doc/mcgen
-DOCS    := README.md $(sort $(wildcard docs/*.md))
+DOCS    := README.md LICENSE $(sort $(wildcard docs/*.md))
 JOURNAL := $(sort $(wildcard docs/journal/*.md))
 EXAMPLES := $(sort $(wildcard specs/*.mc))
 EXAMPLES_C := $(sort $(wildcard specs/serial/*))
@@ -393,7 +394,7 @@ install: all
 	install -m 644 runtime/mcrt.h $(QI)/include/mcgen/mcrt.h
 	install -m 644 $(TEMPLATES) $(QI)/share/mcgen/templates/
 	install -m 644 $(MANS) $(QI)/share/man/man1/
-	install -m 644 README.md $(DOC)/
+	install -m 644 README.md LICENSE $(DOC)/
 	install -m 644 $(filter docs/%,$(DOCS)) $(DOC)/docs/
 	install -m 644 $(JOURNAL) $(DOC)/docs/journal/
 	install -m 644 $(EXAMPLES) $(DOC)/examples/

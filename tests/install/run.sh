@@ -25,7 +25,7 @@
 #                           steps (the spec's header), built from the
 #                           installed examples and their C alone
 # and: the installed files are exactly the expected ones (the docs and the
-# examples under share/doc/mcgen included); no path of the source tree is
+# examples under share/doc/mcgen included, with LICENSE); no path of the source tree is
 # compiled into the installed mcgen; a DESTDIR-staged tree moved elsewhere
 # and reached through a symbolic link in PATH works; a missing file is
 # reported with the place looked at; the MCGEN_* overrides still apply;
@@ -111,7 +111,7 @@ lib/mcgen/libmcrt_mpi.a'
 # The documentation keeps the tree's layout under share/doc/mcgen (README.md
 # links docs/...), with specs/ as examples/ (the C that stop_and_wait.mc
 # calls through `extern` included).
-docs=$(cd "$root" && ls README.md docs/*.md docs/journal/*.md | sed 's|^|share/doc/mcgen/|')
+docs=$(cd "$root" && ls README.md LICENSE docs/*.md docs/journal/*.md | sed 's|^|share/doc/mcgen/|')
 examples=$(cd "$root/specs" && ls ./*.mc serial/* | sed 's|^\./||; s|^|share/doc/mcgen/examples/|')
 expected_files=$(LC_ALL=C sort <<EOF
 bin/mcgen
