@@ -45,7 +45,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-beem \
         bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc \
-        mpi-tests clean conformance conformance-tests docs-tests debug-tests \
+        mpi-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
         layers-tests pnml-tests petri-tests threads-tests disk-tests \
         install uninstall install-tests extern-tests scenario-tests odpor-tests matrix-tests
 
@@ -123,13 +123,18 @@ $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_ASAN_OBJS)
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config libclang-dev
 DEB_CLANG := clang
-DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base graphviz
+DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base graphviz vim
 DEB_MPI   := openmpi-bin libopenmpi-dev
+# Node.js and npm run the editor tests; only when npm is missing, since
+# another Node.js (NodeSource's, which brings its own npm) conflicts with
+# Debian's npm package.
+DEB_NODE  := nodejs npm
 deps:
 	@./tools/install-deps $(DEB_BUILD)
 
 test-deps:
 	@./tools/install-deps $(DEB_BUILD) $(DEB_TEST) $(DEB_CLANG) $(DEB_MPI)
+	@command -v npm >/dev/null || ./tools/install-deps $(DEB_NODE)
 
 demo: deps
 	$(MAKE) all
@@ -148,6 +153,7 @@ TEST_SUITES += cli-tests
 TEST_SUITES += diag-tests
 TEST_SUITES += malformed-tests
 TEST_SUITES += docs-tests
+TEST_SUITES += editors-tests
 TEST_SUITES += e2e-tests
 TEST_SUITES += debug-tests
 TEST_SUITES += pnml-tests
@@ -242,6 +248,11 @@ debug-tests: all
 	tests/debug/lines.sh $(B)
 	tests/debug/gdb.sh $(B)
 	tests/debug/shape.sh $(B)
+
+# The editors' syntax files against every spec (tests/editors/run.sh): the
+# TextMate grammar through vscode-textmate (installed by npm ci), Vim's.
+editors-tests:
+	tests/editors/run.sh
 
 e2e-tests: all asan-runtime
 	tests/e2e/compilers.sh $(B)
