@@ -396,9 +396,18 @@ DOCS    := README.md LICENSE $(sort $(wildcard docs/*.md))
 JOURNAL := $(sort $(wildcard docs/journal/*.md))
 EXAMPLES := $(sort $(wildcard specs/*.mc))
 EXAMPLES_C := $(sort $(wildcard specs/serial/*))
+# mcrt.pc, for other build systems, goes to PREFIX/PKGCONFIGDIR (the Debian
+# package: the multiarch directory); Vim's files to PREFIX/VIMDIR, which
+# Vim reads when PREFIX is /usr.
+PKGCONFIGDIR ?= lib/pkgconfig
+VIMDIR  := share/vim/vimfiles
+VIMFILES := editors/vim/syntax/mc.vim editors/vim/ftdetect/mc.vim
+# The version, where mcgen --version reads it.
+VERSION := $(shell sed -n 's/^\#define MCGEN_VERSION "\(.*\)"/\1/p' compiler/mcgen.h)
 install: all
 	install -d $(QI)/bin $(QI)/lib/mcgen $(QI)/include/mcgen $(QI)/share/mcgen/templates \
-	  $(QI)/share/man/man1 $(DOC)/docs/journal $(DOC)/examples/serial
+	  $(QI)/share/man/man1 $(DOC)/docs/journal $(DOC)/examples/serial \
+	  $(QI)/$(PKGCONFIGDIR) $(QI)/$(VIMDIR)/syntax $(QI)/$(VIMDIR)/ftdetect
 	install -m 755 $(B)/mcgen $(QI)/bin/mcgen
 	install -m 644 $(B)/libmcrt.a $(QI)/lib/mcgen/libmcrt.a
 	[ ! -f $(B)/libmcrt_mpi.a ] || install -m 644 $(B)/libmcrt_mpi.a $(QI)/lib/mcgen/libmcrt_mpi.a
@@ -410,10 +419,15 @@ install: all
 	install -m 644 $(JOURNAL) $(DOC)/docs/journal/
 	install -m 644 $(EXAMPLES) $(DOC)/examples/
 	install -m 644 $(EXAMPLES_C) $(DOC)/examples/serial/
+	{ printf 'prefix=%s\n' $(call sq,$(PREFIX)); sed 's/@VERSION@/$(VERSION)/' runtime/mcrt.pc.in; } \
+	  >$(QI)/$(PKGCONFIGDIR)/mcrt.pc
+	for f in $(VIMFILES); do \
+	  install -m 644 $$f $(QI)/$(VIMDIR)/$${f#editors/vim/}; done
 
 uninstall:
 	rm -f $(QI)/bin/mcgen $(QI)/lib/mcgen/libmcrt.a $(QI)/lib/mcgen/libmcrt_mpi.a \
-	  $(QI)/include/mcgen/mcrt.h
+	  $(QI)/include/mcgen/mcrt.h $(QI)/$(PKGCONFIGDIR)/mcrt.pc \
+	  $(patsubst editors/vim/%,$(QI)/$(VIMDIR)/%,$(VIMFILES))
 	for f in $(TEMPLATES) $(MANS); do \
 	  case $$f in *.m4) d=share/mcgen/templates ;; *) d=share/man/man1 ;; esac; \
 	  rm -f $(QI)/$$d/$${f##*/}; done
@@ -421,7 +435,8 @@ uninstall:
 	  $(patsubst specs/%,$(DOC)/examples/%,$(EXAMPLES) $(EXAMPLES_C))
 	for d in lib/mcgen include/mcgen share/mcgen/templates share/mcgen \
 	  share/doc/mcgen/docs/journal share/doc/mcgen/docs share/doc/mcgen/examples/serial \
-	  share/doc/mcgen/examples share/doc/mcgen; do \
+	  share/doc/mcgen/examples share/doc/mcgen $(PKGCONFIGDIR) $(VIMDIR)/syntax \
+	  $(VIMDIR)/ftdetect $(VIMDIR) share/vim; do \
 	  [ ! -d $(QI)/$$d ] || rmdir --ignore-fail-on-non-empty $(QI)/$$d; done
 
 # Installs into a temporary prefix, moves $(B) away for the while, and runs

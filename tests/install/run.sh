@@ -25,7 +25,10 @@
 #                           steps (the spec's header), built from the
 #                           installed examples and their C alone
 # and: the installed files are exactly the expected ones (the docs and the
-# examples under share/doc/mcgen included, with LICENSE); no path of the source tree is
+# examples under share/doc/mcgen included, with LICENSE); a checker
+# compiled from `mcgen --emit-c` with the flags of the installed mcrt.pc
+# alone (pkg-config) has filter.mc's figures; Vim finds the installed
+# syntax files; no path of the source tree is
 # compiled into the installed mcgen; a DESTDIR-staged tree moved elsewhere
 # and reached through a symbolic link in PATH works; a missing file is
 # reported with the place looked at; the MCGEN_* overrides still apply;
@@ -58,7 +61,7 @@ restore() {
 trap restore EXIT
 trap 'exit 130' INT TERM HUP
 
-for tool in make jq man groff strip strings; do
+for tool in make jq man groff strip strings pkg-config vim; do
   if ! command -v "$tool" >/dev/null; then
     fail setup "$tool is not installed (make test-deps)"
     finish
@@ -94,6 +97,11 @@ expect_json() {
   fi
 }
 
+# `expect_text NAME GOT WANTED`: GOT is WANTED.
+expect_text() {
+  if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "'$2', expected '$3'"; fi
+}
+
 # ---------------------------------------------------------------------------
 # Install, with the build tree still in place.
 
@@ -117,9 +125,12 @@ expected_files=$(LC_ALL=C sort <<EOF
 bin/mcgen
 include/mcgen/mcrt.h
 lib/mcgen/libmcrt.a$mpi_lib
+lib/pkgconfig/mcrt.pc
 share/man/man1/mcgen-checker.1
 share/man/man1/mcgen.1
 share/mcgen/templates/checker.c.m4
+share/vim/vimfiles/ftdetect/mc.vim
+share/vim/vimfiles/syntax/mc.vim
 $docs
 $examples
 EOF
@@ -231,6 +242,35 @@ if [ -n "$mpi_lib" ]; then
   expect_json "lost_update --mpi checker: ranks" lost_mpi.json .mpi.ranks 1
 fi
 
+# mcrt.pc: another build system compiles the C of `mcgen --emit-c` with
+# pkg-config's flags alone. The staged tree is read through
+# PKG_CONFIG_SYSROOT_DIR, as a staged tree is (pc); its prefix is the PREFIX
+# given, its version mcgen's. specs/filter.mc: 142 states, 249 transitions
+# (the Rumur twin's figures, as above).
+stage=$work/stage
+pc() { PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_LIBDIR=$stage/usr/local/lib/pkgconfig pkg-config "$@"; }
+expect_text "mcrt.pc: prefix" \
+  "$(PKG_CONFIG_LIBDIR=$stage/usr/local/lib/pkgconfig pkg-config --variable=prefix mcrt)" /usr/local
+expect_text "mcrt.pc: version" "mcgen $(pc --modversion mcrt)" "$("$mcgen" --version)"
+run "$stage/usr/local/bin/mcgen" --emit-c -o pc_filter "$root/specs/filter.mc"
+expect "staged mcgen --emit-c specs/filter.mc" 0
+# shellcheck disable=SC2046  # pkg-config's flags are words
+run cc pc_filter.c $(pc --cflags --libs mcrt) -o pc_filter
+expect "cc pc_filter.c \$(pkg-config --cflags --libs mcrt)" 0
+run ./pc_filter --symmetry off --quiet --report pc_filter.json
+expect "pkg-config-built checker: exit 0" 0
+expect_json "pkg-config-built checker: states" pc_filter.json .states 142
+expect_json "pkg-config-built checker: transitions" pc_filter.json .transitions 249
+
+# Vim reads the installed syntax files from the tree's share/vim/vimfiles
+# (on Vim's 'runtimepath' when PREFIX is /usr): a spec is of file type mc,
+# its first character highlighted as a comment.
+vim -u NONE -i NONE -N -n -es --cmd "set rtp^=$stage/usr/local/share/vim/vimfiles" \
+  -c 'filetype on' -c 'syntax on' -c "edit $root/specs/filter.mc" \
+  -c 'call writefile([&filetype, synIDattr(synID(1, 1, 1), "name")], "vim.out")' -c 'qall!'
+expect_text "installed Vim files: file type and syntax" "$(cat vim.out 2>/dev/null | tr '\n' ' ')" \
+  "mc mcComment "
+
 # The staged tree moved elsewhere, reached through a symbolic link in PATH.
 copy=$work/elsewhere/mcgen-tree
 mkdir -p "$work/elsewhere" "$work/bin"
@@ -238,6 +278,10 @@ mv "$work/stage/usr/local" "$copy"
 ln -s "$copy/bin/mcgen" "$work/bin/mcgen"
 run env PATH="$work/bin:$PATH" mcgen -o committed2 "$root/tests/dve/committed.dve"
 expect "moved tree, via a symlink in PATH: builds" 0
+# pkg-config --define-prefix reads a moved tree's mcrt.pc where it is.
+expect_text "moved tree: pkg-config --define-prefix" \
+  "$(PKG_CONFIG_LIBDIR=$copy/lib/pkgconfig pkg-config --define-prefix --cflags mcrt | sed 's/ *$//')" \
+  "-I$copy/include/mcgen"
 run ./committed2 --no-deadlock --quiet --report committed2.json
 expect_json "moved tree: checker states" committed2.json .states 6
 
