@@ -6,7 +6,9 @@
 #   make install PREFIX=DIR, make uninstall PREFIX=DIR (the docs and examples
 #               go to DIR/share/doc/mcgen)
 #
-# Objects go to build/; header dependencies are tracked with -MMD.
+# Objects go to build/; header dependencies are tracked with -MMD. CPPFLAGS
+# and LDFLAGS from the environment or the command line are added (the
+# Debian package's hardening flags), CFLAGS is the Makefile's.
 
 CC      ?= cc
 WARN    := -Wall -Wextra -Werror
@@ -47,7 +49,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
         bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc \
         mpi-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
         layers-tests pnml-tests petri-tests threads-tests disk-tests \
-        install uninstall install-tests extern-tests scenario-tests odpor-tests matrix-tests
+        install uninstall install-tests deb deb-tests extern-tests scenario-tests odpor-tests matrix-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
 
@@ -61,21 +63,21 @@ endif
 
 $(B)/mpi/runtime/mpi.o: runtime/mpi.c
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CFLAGS) -DMCRT_MPI -c -o $@ $<
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) -DMCRT_MPI -c -o $@ $<
 
 $(B)/libmcrt_mpi.a: $(B)/mpi/runtime/mpi.o
 	ar rcs $@ $^
 
 $(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(XML_LIBS) $(CLANG_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(XML_LIBS) $(CLANG_LIBS)
 
 $(B)/compiler/extern.o: compiler/extern.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # libxml2 reads PNML (compiler/pnml.c).
 XML_CFLAGS = $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
@@ -172,6 +174,7 @@ test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
 	$(MAKE) $(TEST_SUITES)
 	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
+	$(MAKE) deb-tests
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked. A binary that runs over 10
@@ -443,6 +446,18 @@ uninstall:
 # the installed mcgen (tests/install/run.sh).
 install-tests: all
 	tests/install/run.sh $(B)
+
+# make deb: the Debian package $(B)/deb/mcgen_VERSION_ARCH.deb, built by
+# dpkg-buildpackage from a copy of the tree (tools/build-deb, debian/);
+# make deb-tests checks it and installs it into a clean Debian root
+# (tests/deb/run.sh).
+DEB_PACKAGING := dpkg-dev debhelper fakeroot lintian debootstrap llvm
+deb:
+	@./tools/install-deps $(DEB_BUILD) $(DEB_MPI) $(DEB_PACKAGING)
+	tools/build-deb $(B)
+
+deb-tests: deb all
+	tests/deb/run.sh $(B)
 
 clean:
 	rm -rf $(B)
