@@ -20,8 +20,8 @@
 # /proc is mounted in it while the test runs.
 #
 # What is checked, and against what:
-#   the fields       Version is MCGEN_VERSION of compiler/mcgen.h, which the
-#                    installed mcgen --version prints; Architecture is dpkg's;
+#   the fields       Version is what the build tree's mcgen --version says,
+#                    and the installed one's; Architecture is dpkg's;
 #                    Depends names a C compiler, the C library's headers and
 #                    m4, and clang's headers for libclang, Suggests Open
 #                    MPI's (docs/DESIGN.md, "Dependencies")
@@ -61,7 +61,9 @@ fi
 for tool in dpkg-deb lintian debootstrap jq; do
   command -v "$tool" >/dev/null || { fail setup "$tool is not installed (make deb installs it)"; finish; }
 done
-version=$(sed -n 's/^#define MCGEN_VERSION "\(.*\)"/\1/p' "$root/compiler/mcgen.h")
+# The version is what the build tree's mcgen --version says.
+version=$("$build_dir/mcgen" --version 2>/dev/null | sed -n 's/^mcgen //p')
+[ -n "$version" ] || { fail setup "$build_dir/mcgen --version says no version (make all)"; finish; }
 arch=$(dpkg --print-architecture)
 deb=$build_dir/deb/mcgen_${version}_$arch.deb
 [ -f "$deb" ] || { fail setup "no $deb (make deb)"; finish; }
