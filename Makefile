@@ -5,6 +5,7 @@
 #   make test   installs what is missing and runs every test
 #   make install PREFIX=DIR, make uninstall PREFIX=DIR (the docs and examples
 #               go to DIR/share/doc/mcgen)
+#   make deb    the Debian package build/deb/mcgen_VERSION_ARCH.deb
 #
 # Objects go to build/; header dependencies are tracked with -MMD. CPPFLAGS
 # and LDFLAGS from the environment or the command line are added (the
