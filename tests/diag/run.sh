@@ -19,6 +19,13 @@
 #   // EXPECT-EXIT: 2                            exit status (default 1; 2: the
 #                                                C input itself is bad)
 #   // MCGEN-ARGS: -D N=3                        mcgen options
+#   // LIMITS: 10 s, 1024 MiB                    each run must end within 10 s
+#                                                (default 60), and BUILD_DIR/
+#                                                mcgen within 1024 MiB of
+#                                                address space (ulimit -v; not
+#                                                the sanitized build, whose
+#                                                shadow memory alone reserves
+#                                                terabytes of it)
 #   // KNOWN-BUG: why                            the case states the wanted
 #                                                behaviour, which mcgen does
 #                                                not have yet: a failure is
@@ -77,7 +84,9 @@ check_output() {
   want_status=$(sed -n 's|^// EXPECT-EXIT: ||p' "$file" | head -1)
   want_status=${want_status:-1}
   if [ "$status" -ne "$want_status" ]; then
-    if [ "$status" -gt 128 ]; then
+    if grep -q '^mcgen: out of memory' "$out"; then
+      echo "out of memory (exit status $status)"
+    elif [ "$status" -gt 128 ]; then
       echo "killed by signal $((status - 128))"
     elif [ "$status" -eq 124 ]; then
       echo "timed out"
@@ -183,15 +192,26 @@ for file in "${cases[@]}"; do
   fi
   args=$(sed -n 's|^// MCGEN-ARGS: ||p' "$file" | head -1)
   known_bug=$(sed -n 's|^// KNOWN-BUG: ||p' "$file" | head -1)
+  limits=$(sed -n 's|^// LIMITS: ||p' "$file" | head -1)
+  seconds=60 kib=unlimited
+  if [[ $limits =~ ^([0-9]+)\ s,\ ([0-9]+)\ MiB$ ]]; then
+    seconds=${BASH_REMATCH[1]} kib=$((BASH_REMATCH[2] * 1024))
+  elif [ -n "$limits" ]; then
+    echo "FAIL $name: LIMITS is not 'N s, N MiB': $limits"
+    failed=$((failed + 1))
+    continue
+  fi
   problems=""
   for exe in "$build_dir/mcgen" "$mcgen_asan"; do
     tag=${exe##*/}
+    space=$kib
+    [ "$exe" = "$mcgen_asan" ] && space=unlimited
     # mcgen is run from the case's directory so that messages name the file
     # as the directives do; the (never expected) output goes to $work.
     # shellcheck disable=SC2086
-    (cd "$(dirname "$file")" &&
+    (cd "$(dirname "$file")" && { [ "$space" = unlimited ] || ulimit -v "$space"; } &&
       ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-        timeout 60 "$exe" --emit-c -o "$work/out" $args "$name") >"$work/stdout" 2>"$work/stderr"
+        timeout "$seconds" "$exe" --emit-c -o "$work/out" $args "$name") >"$work/stdout" 2>"$work/stderr"
     status=$?
     cat "$work/stdout" "$work/stderr" >"$work/all"
     p=$(check_output "$name" "$work/all" "$status" "$file")

@@ -14,6 +14,10 @@
 #   EXPECT-OUTPUT: text       a line the summary must contain
 #   EXPECT-STATES/TRANSITIONS/ACCEPTING/DEADLOCKS: N   summary counts
 #   TWIN: file.mc             (beside the case) same states and transitions
+#   LIMITS: 10 s, 1024 MiB    mcgen must write the C (--emit-c, run first on
+#                             its own) within 10 s and 1024 MiB of address
+#                             space (ulimit -v); the build that follows, with
+#                             the C compiler, is not bounded
 #
 # Usage: tests/scenario/products.sh [BUILD_DIR]
 set -uo pipefail
@@ -25,12 +29,34 @@ pass=0 fail=0
 
 directive() { sed -n "s|^// $2: *||p" "$1" | head -1; }
 
+# bounded FILE SPEC OUT: mcgen --emit-c on SPEC within FILE's LIMITS (true
+# without them); what went wrong in OUT
+bounded() {
+  local file=$1 spec=$2 out=$3 limits
+  limits=$(directive "$file" LIMITS)
+  [ -n "$limits" ] || return 0
+  if ! [[ $limits =~ ^([0-9]+)\ s,\ ([0-9]+)\ MiB$ ]]; then
+    echo "LIMITS is not 'N s, N MiB': $limits" >"$out"
+    return 1
+  fi
+  # shellcheck disable=SC2046
+  (ulimit -v $((BASH_REMATCH[2] * 1024)) &&
+    timeout "${BASH_REMATCH[1]}" "$build/mcgen" $(directive "$file" MCGEN-ARGS) --emit-c \
+      -o "$work/bounded" "$spec") >"$out" 2>&1 && return 0
+  echo "mcgen --emit-c exited $? within LIMITS: $limits (124: timed out)" >>"$out"
+  return 1
+}
+
 # run FILE OUT: compiles and runs FILE's spec; the summary in OUT, the exit code echoed
 run() {
   local file=$1 out=$2 spec
   spec=$(directive "$file" SPEC)
   spec=${spec:+$root/$spec}
   spec=${spec:-$file}
+  if ! bounded "$file" "$spec" "$out"; then
+    echo over-limits
+    return
+  fi
   # shellcheck disable=SC2046
   if ! "$build/mcgen" $(directive "$file" MCGEN-ARGS) -o "$work/checker" "$spec" >"$out" 2>&1; then
     echo compile-error
