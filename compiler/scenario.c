@@ -29,6 +29,7 @@
 
 #define MAX_CLASSES 4096
 #define MAX_BINDINGS (1 << 22)
+#define MASK_SLOTS (2 * MAX_CLASSES) // build_alphabet's hash of an action's classes
 
 //
 // The alphabet
@@ -277,6 +278,15 @@ static bool atom_matches(Atom *atom, const int64_t *vals, int nparams) {
   return true;
 }
 
+// The slot of mask in an action's table of its classes' masks: open
+// addressing over MASK_SLOTS slots, each a class + 1, or 0 where mask goes.
+static int *mask_slot(int *slots, const uint64_t *masks, uint64_t mask) {
+  uint64_t j = (mask * 0x9e3779b97f4a7c15u >> 32) % MASK_SLOTS;
+  while (slots[j] && masks[slots[j] - 1] != mask)
+    j = (j + 1) % MASK_SLOTS;
+  return &slots[j];
+}
+
 // The classes of bindings and the rule-to-class table.
 static bool build_alphabet(void) {
   nrules = 0;
@@ -312,12 +322,15 @@ static bool build_alphabet(void) {
   }
   rule_class = xcalloc(nrules + 1, sizeof *rule_class);
   Vec cls_action = {0}, cls_mask = {0};
+  int *slots = xcalloc(MASK_SLOTS, sizeof *slots);
   for (int a = 0; a < nactions; a++) {
     Action *act = &actions[a];
     int np = act->decl->params.len;
     int64_t *vals = xcalloc(np + 1, sizeof *vals);
     act->class0 = cls_action.len;
-    act->masks = xcalloc(act->nbindings + 1, sizeof *act->masks);
+    act->masks = xcalloc((act->nbindings < MAX_CLASSES ? act->nbindings : MAX_CLASSES) + 1,
+                         sizeof *act->masks);
+    memset(slots, 0, MASK_SLOTS * sizeof *slots);
     for (uint64_t b = 0; b < act->nbindings; b++) {
       uint64_t rest = b;
       for (int i = np - 1; i >= 0; i--) {
@@ -328,22 +341,22 @@ static bool build_alphabet(void) {
       for (int k = 0; k < act->atoms.len; k++)
         if (atom_matches(act->atoms.data[k], vals, np))
           mask |= (uint64_t)1 << k;
-      int c = 0;
-      while (c < act->nclasses && act->masks[c] != mask)
-        c++;
-      if (c == act->nclasses) {
-        act->masks[act->nclasses++] = mask;
+      int *slot = mask_slot(slots, act->masks, mask);
+      if (!*slot) {
         if (cls_action.len >= MAX_CLASSES) {
           error_at(act->decl->name, "the scenarios split the action bindings into more than %d "
                                     "classes", MAX_CLASSES);
           return false;
         }
+        act->masks[act->nclasses++] = mask;
+        *slot = act->nclasses;
         vec_push(&cls_action, (void *)(intptr_t)a);
         vec_push(&cls_mask, NULL);
       }
-      rule_class[act->first + b] = act->class0 + c;
+      rule_class[act->first + b] = act->class0 + *slot - 1;
     }
   }
+  free(slots);
   nclasses = cls_action.len;
   class_action = xcalloc(nclasses + 1, sizeof *class_action);
   class_mask = xcalloc(nclasses + 1, sizeof *class_mask);
