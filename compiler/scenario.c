@@ -10,13 +10,13 @@
 // invocations that match), and a table maps each rule to its class.
 //
 // The automata. Every operator yields a complete deterministic automaton
-// over the classes (start state 0): the boolean ones (`|`, `&`, `||`, `!`,
-// `|?|`) by products, the sequential ones (`;`, `->`, `*`, `+`, `?`, `{}`)
-// and `|||` through a Thompson-style NFA and the subset construction. Each
-// result is minimised (Moore's partition refinement) and numbered in
-// breadth-first order, so the tables are the same on every run. An
-// automaton larger than the cap is a spec error at the operator that built
-// it.
+// over the classes (start state 0): `!` by complementing, the others by a
+// subset construction over their operands' states (one pair of states for
+// `|`, `&`, `||` and `|?|`; sets of them for `;`, `->`, `*`, `+`, `{}` and
+// `|||`). Each result is minimised (Hopcroft's partition refinement) and
+// numbered in breadth-first order, so the tables are the same on every run.
+// An automaton larger than the cap is a spec error at the operator that
+// built it, and so is a construction over its own limits (see Automata).
 //
 // The product. When `--scenario NAME` picks a scenario, the compiler adds a
 // state variable, the automaton's state (the dead state left out), and
@@ -26,6 +26,8 @@
 // no invocation fixes a scalarset argument: the class of a binding is then
 // invariant under permutations of the scalarsets.
 #include "mcgen.h"
+
+#include <limits.h>
 
 #define MAX_CLASSES 4096
 #define MAX_BINDINGS (1 << 22)
@@ -64,7 +66,7 @@ static int *class_action; // per class
 static uint64_t *class_mask;
 static int *rule_class;   // per rule
 static uint64_t nrules;
-static int max_states;
+static int max_states;    // the cap of an operator's automaton
 static bool fixes_scalarset; // set by arg_encoding
 
 static int find_action(const char *name) {
@@ -371,25 +373,84 @@ static bool build_alphabet(void) {
 //
 // Automata
 //
+// Every construction is bounded as it goes, so that a scenario too big to
+// build is refused at once rather than after the memory runs out. An
+// operator's result may have up to max_states states (the cap); the
+// automaton a construction makes before minimising it (the subset
+// construction's sets, a product's reachable pairs) up to build_states,
+// BUILD_FACTOR times the cap, fewer over a wide alphabet so that its tables
+// stay within build_cells cells; the sets of a subset construction hold up
+// to build_cells states in all. The limits are checked each time a
+// construction meets a new state, so that what it holds stays within them.
+//
+// Unlike the rest of the compiler (docs/STYLE.md rule 6), this part frees
+// what it no longer needs: `{n,m}` builds up to 64 automata in a row, each
+// up to the limits, and keeping them all would multiply the memory by as
+// much.
+//
+
+#define BUILD_FACTOR 16      // a construction's automaton: 16 times the cap's states
+#define CELLS_PER_STATE 1024 // its tables and sets: 1024 cells per state of the cap
 
 // A complete deterministic automaton over the classes; start state 0.
 typedef struct Dfa {
   int n;
   int *delta; // n * nclasses
   bool *acc;
+  int dead;   // the state from which nothing is accepted, or -1
 } Dfa;
 
-static Behaviour *cap_at; // the operator being built, for the size error
-static bool over_cap;
+static Behaviour *cap_at; // the operator being built, for the size errors
+static bool over_cap;     // a size error was reported for this scenario
+static int build_states;
+static size_t build_cells;
 
-static Dfa *dfa_new(int n) {
+// An automaton of n states with the table delta (n * nclasses), which it
+// takes over.
+static Dfa *dfa_with(int n, int *delta) {
   Dfa *d = xcalloc(1, sizeof *d);
   d->n = n;
-  d->delta = xcalloc((size_t)n * nclasses + 1, sizeof *d->delta);
+  d->delta = delta;
   d->acc = xcalloc(n + 1, sizeof *d->acc);
+  d->dead = -1;
   return d;
 }
 
+static Dfa *dfa_new(int n) { return dfa_with(n, xcalloc((size_t)n * nclasses + 1, sizeof(int))); }
+
+static void dfa_free(Dfa *d) {
+  if (!d)
+    return;
+  free(d->delta);
+  free(d->acc);
+  free(d);
+}
+
+static Dfa *dfa_copy(const Dfa *d) {
+  Dfa *c = dfa_new(d->n);
+  memcpy(c->delta, d->delta, (size_t)d->n * nclasses * sizeof *d->delta);
+  memcpy(c->acc, d->acc, (size_t)d->n * sizeof *d->acc);
+  c->dead = d->dead;
+  return c;
+}
+
+// The limits for the cap and the alphabet (after build_alphabet).
+static void set_limits(int cap) {
+  size_t k = nclasses ? (size_t)nclasses : 1;
+  max_states = cap;
+  build_cells = (size_t)CELLS_PER_STATE * (size_t)cap;
+  size_t states = (size_t)BUILD_FACTOR * (size_t)cap;
+  if (states * k > build_cells)
+    states = build_cells / k;
+  if (states < (size_t)cap)
+    states = (size_t)cap;
+  // Hopcroft's tables index the n * nclasses moves with an int.
+  if (states > (size_t)(INT_MAX - 1) / k)
+    states = (size_t)(INT_MAX - 1) / k;
+  build_states = (int)states;
+}
+
+// An operator's result over the cap.
 static bool too_big(int n) {
   if (n <= max_states || over_cap)
     return over_cap;
@@ -399,95 +460,274 @@ static bool too_big(int n) {
   return true;
 }
 
-// A hash map from int sequences (states of a construction) to numbers.
-typedef struct SeqMap {
-  int **keys;
-  int *lens, *vals;
-  int cap, len;
-} SeqMap;
+// A construction over its limits: `states` states, `cells` states in its
+// sets, so far.
+static bool build_too_big(int states, size_t cells) {
+  if ((states <= build_states && cells <= build_cells) || over_cap)
+    return over_cap;
+  over_cap = true;
+  if (states > build_states)
+    error_at(cap_at->tok, "the construction of this behaviour's automaton is too big: more "
+                          "than %d states before minimisation", build_states);
+  else
+    error_at(cap_at->tok, "the construction of this behaviour's automaton is too big: its "
+                          "subsets hold more than %zu states in all", build_cells);
+  hint("the result may be under the cap of %d states, but not the automaton it is minimised "
+       "from; mcgen --scenario-max-states N raises the cap and these limits with it", max_states);
+  return true;
+}
 
-static uint64_t seq_hash(const int *k, int n) {
+// A growable array of ints.
+typedef struct IntBuf {
+  int *data;
+  size_t len, cap;
+} IntBuf;
+
+static void ib_push(IntBuf *b, int v) {
+  if (b->len == b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 64;
+    b->data = xrealloc(b->data, b->cap * sizeof *b->data);
+  }
+  b->data[b->len++] = v;
+}
+
+// Interned sets of a construction's states (sorted int sequences), numbered
+// in the order first met.
+typedef struct SetTable {
+  IntBuf pool;     // the sets, one after the other
+  size_t *start;   // set i is pool[start[i] .. start[i + 1])
+  int n, start_cap;
+  int *slots;      // open addressing: a set's number + 1, or 0
+  size_t nslots;
+} SetTable;
+
+static uint64_t seq_hash(const int *k, size_t n) {
   uint64_t h = 1469598103934665603u ^ (uint64_t)n;
-  for (int i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++)
     h = (h ^ (uint64_t)(unsigned)k[i]) * 1099511628211u;
   return h;
 }
 
-static int seqmap_get(SeqMap *m, const int *k, int n, int fresh) {
-  if (2 * (m->len + 1) > m->cap) {
-    SeqMap big = {0};
-    big.cap = m->cap ? m->cap * 2 : 64;
-    big.keys = xcalloc(big.cap, sizeof *big.keys);
-    big.lens = xcalloc(big.cap, sizeof *big.lens);
-    big.vals = xcalloc(big.cap, sizeof *big.vals);
-    for (int i = 0; i < m->cap; i++) {
-      if (!m->keys[i])
-        continue;
-      uint64_t j = seq_hash(m->keys[i], m->lens[i]) % (uint64_t)big.cap;
-      while (big.keys[j])
-        j = (j + 1) % (uint64_t)big.cap;
-      big.keys[j] = m->keys[i], big.lens[j] = m->lens[i], big.vals[j] = m->vals[i];
-    }
-    big.len = m->len;
-    *m = big;
-  }
-  uint64_t j = seq_hash(k, n) % (uint64_t)m->cap;
-  while (m->keys[j]) {
-    if (m->lens[j] == n && !memcmp(m->keys[j], k, (size_t)n * sizeof *k))
-      return m->vals[j];
-    j = (j + 1) % (uint64_t)m->cap;
-  }
-  if (fresh < 0)
-    return -1;
-  m->keys[j] = xcalloc(n + 1, sizeof *k);
-  memcpy(m->keys[j], k, (size_t)n * sizeof *k);
-  m->lens[j] = n;
-  m->vals[j] = fresh;
-  m->len++;
-  return fresh;
+static const int *set_at(const SetTable *t, int i, size_t *len) {
+  *len = t->start[i + 1] - t->start[i];
+  return *len ? t->pool.data + t->start[i] : NULL;
 }
 
-// Minimises (Moore) and numbers the states breadth-first from the start.
+// The slot of set s in t: the one holding it, or the empty one where it goes.
+static size_t set_slot(const SetTable *t, const int *s, size_t len) {
+  size_t j = seq_hash(s, len) % t->nslots;
+  for (; t->slots[j]; j = (j + 1) % t->nslots) {
+    size_t l;
+    const int *u = set_at(t, t->slots[j] - 1, &l);
+    if (l == len && (!len || !memcmp(u, s, len * sizeof *s)))
+      break;
+  }
+  return j;
+}
+
+static void set_rehash(SetTable *t) {
+  free(t->slots);
+  t->nslots = t->nslots ? 2 * t->nslots : 64;
+  t->slots = xcalloc(t->nslots, sizeof *t->slots);
+  for (int i = 0; i < t->n; i++) {
+    size_t len;
+    const int *s = set_at(t, i, &len);
+    t->slots[set_slot(t, s, len)] = i + 1;
+  }
+}
+
+// The number of set s, a new one (t->n - 1 after the call) if it was not in t.
+static int set_intern(SetTable *t, const int *s, size_t len) {
+  if (2 * ((size_t)t->n + 1) > t->nslots)
+    set_rehash(t);
+  size_t j = set_slot(t, s, len);
+  if (t->slots[j])
+    return t->slots[j] - 1;
+  if (t->n + 2 > t->start_cap) {
+    t->start_cap = t->start_cap ? 2 * t->start_cap : 64;
+    t->start = xrealloc(t->start, (size_t)t->start_cap * sizeof *t->start);
+    t->start[0] = 0;
+  }
+  for (size_t i = 0; i < len; i++)
+    ib_push(&t->pool, s[i]);
+  t->start[t->n + 1] = t->pool.len;
+  t->slots[j] = ++t->n;
+  return t->n - 1;
+}
+
+static void set_table_free(SetTable *t) {
+  free(t->pool.data);
+  free(t->start);
+  free(t->slots);
+}
+
+//
+// Minimisation: Hopcroft's partition refinement, O(k n log n) for n states
+// and k classes. The blocks start as the accepting and the other states;
+// a splitter block S divides every block into the states that move into S
+// on a class and the others, until no splitter divides any more. A block's
+// states are contiguous in `elems`, its marked ones (moving into S) first.
+//
+
+typedef struct Partition {
+  int *elems, *loc, *block;   // the states by block; per state: index in elems, block
+  int *first, *end, *nmarked; // per block
+  int nblocks;
+  int *work, nwork;           // the splitters to come
+  int *touched, ntouched;     // the blocks with marked states
+} Partition;
+
+// The moves into each state by class: the states that move to t on c are
+// src[first[c * n + t] .. first[c * n + t + 1]).
+typedef struct Preds {
+  int *first, *src;
+} Preds;
+
+static Preds predecessors(const Dfa *d) {
+  int n = d->n, k = nclasses;
+  size_t cells = (size_t)n * k;
+  Preds p = {xcalloc(cells + 1, sizeof(int)), xcalloc(cells + 1, sizeof(int))};
+  // Counting sort: first[i + 1] counts the moves into i, then first[i] is
+  // where they go and, once filled, where the next ones start.
+  for (int q = 0; q < n; q++)
+    for (int c = 0; c < k; c++)
+      p.first[(size_t)c * n + d->delta[(size_t)q * k + c] + 1]++;
+  for (size_t i = 0; i < cells; i++)
+    p.first[i + 1] += p.first[i];
+  for (int q = 0; q < n; q++)
+    for (int c = 0; c < k; c++)
+      p.src[p.first[(size_t)c * n + d->delta[(size_t)q * k + c]]++] = q;
+  memmove(p.first + 1, p.first, cells * sizeof *p.first);
+  p.first[0] = 0;
+  return p;
+}
+
+static void part_init(Partition *P, const Dfa *d) {
+  int n = d->n;
+  P->elems = xcalloc(n + 1, sizeof(int));
+  P->loc = xcalloc(n + 1, sizeof(int));
+  P->block = xcalloc(n + 1, sizeof(int));
+  P->first = xcalloc(n + 1, sizeof(int));
+  P->end = xcalloc(n + 1, sizeof(int));
+  P->nmarked = xcalloc(n + 1, sizeof(int));
+  P->work = xcalloc(n + 1, sizeof(int));
+  P->touched = xcalloc(n + 1, sizeof(int));
+  int len = 0;
+  for (int acc = 0; acc < 2; acc++) {
+    int b = P->nblocks;
+    P->first[b] = len;
+    for (int q = 0; q < n; q++)
+      if (d->acc[q] == acc)
+        P->loc[q] = len, P->elems[len++] = q, P->block[q] = b;
+    P->end[b] = len;
+    if (len > P->first[b])
+      P->nblocks++;
+  }
+  // Either block splits the rest the same way: the smaller one is enough.
+  if (P->nblocks == 2)
+    P->work[P->nwork++] = P->end[0] <= n - P->end[0] ? 0 : 1;
+}
+
+static void part_mark(Partition *P, int s) {
+  int b = P->block[s];
+  int i = P->loc[s], j = P->first[b] + P->nmarked[b];
+  if (i < j)
+    return; // marked already
+  int u = P->elems[j];
+  P->elems[j] = s, P->loc[s] = j;
+  P->elems[i] = u, P->loc[u] = i;
+  if (P->nmarked[b]++ == 0)
+    P->touched[P->ntouched++] = b;
+}
+
+// Splits each touched block into its marked and unmarked states. The smaller
+// part becomes a new block and a splitter: if the block was a splitter still
+// to come, both parts now are; if not, the smaller part is enough (the
+// larger one splits nothing that the block and the smaller part do not).
+static void part_split(Partition *P) {
+  for (int i = 0; i < P->ntouched; i++) {
+    int b = P->touched[i], m = P->nmarked[b], size = P->end[b] - P->first[b];
+    P->nmarked[b] = 0;
+    if (m == size)
+      continue;
+    int nb = P->nblocks++;
+    if (m <= size - m) {
+      P->first[nb] = P->first[b], P->end[nb] = P->first[b] + m;
+      P->first[b] += m;
+    } else {
+      P->first[nb] = P->first[b] + m, P->end[nb] = P->end[b];
+      P->end[b] = P->first[nb];
+    }
+    for (int j = P->first[nb]; j < P->end[nb]; j++)
+      P->block[P->elems[j]] = nb;
+    P->work[P->nwork++] = nb;
+  }
+  P->ntouched = 0;
+}
+
+// The block of each state once no splitter divides a block.
+static void part_refine(Partition *P, const Dfa *d) {
+  int n = d->n, k = nclasses;
+  Preds p = predecessors(d);
+  int *splitter = xcalloc(n + 1, sizeof *splitter);
+  while (P->nwork) {
+    int s = P->work[--P->nwork];
+    // The splitter's states as they are now: it may split while it is used.
+    int len = P->end[s] - P->first[s];
+    memcpy(splitter, P->elems + P->first[s], (size_t)len * sizeof *splitter);
+    for (int c = 0; c < k; c++) {
+      for (int i = 0; i < len; i++) {
+        size_t at = (size_t)c * n + splitter[i];
+        for (int e = p.first[at]; e < p.first[at + 1]; e++)
+          part_mark(P, p.src[e]);
+      }
+      part_split(P);
+    }
+  }
+  free(splitter);
+  free(p.first);
+  free(p.src);
+}
+
+static void part_free(Partition *P) {
+  free(P->elems), free(P->loc), free(P->block);
+  free(P->first), free(P->end), free(P->nmarked);
+  free(P->work), free(P->touched);
+}
+
+// The non-accepting state that moves only to itself, or -1.
+static int find_dead(const Dfa *d) {
+  for (int q = 0; q < d->n; q++) {
+    bool stuck = !d->acc[q];
+    for (int c = 0; stuck && c < nclasses; c++)
+      stuck = d->delta[(size_t)q * nclasses + c] == q;
+    if (stuck)
+      return q;
+  }
+  return -1;
+}
+
+// The minimal automaton of d, its states numbered breadth-first from the
+// start (so the tables are the same on every run); d is freed.
 static Dfa *minimise(Dfa *d) {
   int n = d->n, k = nclasses;
-  int *block = xcalloc(n + 1, sizeof *block);
-  int nblocks = 0;
-  for (int q = 0; q < n; q++)
-    block[q] = d->acc[q];
-  nblocks = 2;
-  int *sig = xcalloc((size_t)k + 1, sizeof *sig);
-  for (;;) {
-    SeqMap m = {0};
-    int *next = xcalloc(n + 1, sizeof *next);
-    int count = 0;
-    for (int q = 0; q < n; q++) {
-      sig[0] = block[q];
-      for (int c = 0; c < k; c++)
-        sig[c + 1] = block[d->delta[(size_t)q * k + c]];
-      int id = seqmap_get(&m, sig, k + 1, count);
-      if (id == count)
-        count++;
-      next[q] = id;
-    }
-    block = next;
-    if (count == nblocks)
-      break;
-    nblocks = count;
-  }
-  // Breadth-first numbering of the blocks reachable from the start.
+  Partition P = {0};
+  part_init(&P, d);
+  part_refine(&P, d);
+  int nblocks = P.nblocks;
   int *num = xcalloc(nblocks + 1, sizeof *num);
   int *rep = xcalloc(nblocks + 1, sizeof *rep);
+  int *order = xcalloc(nblocks + 1, sizeof *order);
   for (int i = 0; i < nblocks; i++)
     num[i] = -1;
   for (int q = n - 1; q >= 0; q--)
-    rep[block[q]] = q;
-  int *order = xcalloc(nblocks + 1, sizeof *order);
+    rep[P.block[q]] = q;
   int len = 0;
-  num[block[0]] = len, order[len++] = block[0];
+  num[P.block[0]] = len, order[len++] = P.block[0];
   for (int i = 0; i < len; i++) {
     int q = rep[order[i]];
     for (int c = 0; c < k; c++) {
-      int b = block[d->delta[(size_t)q * k + c]];
+      int b = P.block[d->delta[(size_t)q * k + c]];
       if (num[b] < 0)
         num[b] = len, order[len++] = b;
     }
@@ -497,8 +737,12 @@ static Dfa *minimise(Dfa *d) {
     int q = rep[order[i]];
     r->acc[i] = d->acc[q];
     for (int c = 0; c < k; c++)
-      r->delta[(size_t)i * k + c] = num[block[d->delta[(size_t)q * k + c]]];
+      r->delta[(size_t)i * k + c] = num[P.block[d->delta[(size_t)q * k + c]]];
   }
+  r->dead = find_dead(r);
+  free(num), free(rep), free(order);
+  part_free(&P);
+  dfa_free(d);
   return r;
 }
 
@@ -511,7 +755,7 @@ static Dfa *dfa_step(const bool *in) {
     d->delta[nclasses + c] = 2;
     d->delta[2 * nclasses + c] = 2;
   }
-  return d;
+  return minimise(d);
 }
 
 static Dfa *dfa_all(void) { // every sequence
@@ -525,97 +769,66 @@ static Dfa *dfa_empty_word(void) { // the empty sequence alone
   d->acc[0] = true;
   for (int c = 0; c < nclasses; c++)
     d->delta[c] = 1, d->delta[nclasses + c] = 1;
+  d->dead = 1;
   return d;
 }
 
-typedef enum { PR_AND, PR_OR, PR_SYNC_INTER } ProductKind;
-
-// The product of a and b, reachable pairs only. PR_SYNC_INTER: a class in
-// both signatures moves both, in one moves that one, in neither dies.
-static Dfa *product(Dfa *a, Dfa *b, ProductKind kind, const bool *sig_a, const bool *sig_b) {
-  int k = nclasses;
-  SeqMap m = {0};
-  Vec pairs = {0};
-  int *p0 = xcalloc(2, sizeof *p0); // {0, 0}
-  seqmap_get(&m, p0, 2, 0);
-  vec_push(&pairs, p0);
-  Vec trans = {0};
-  for (int i = 0; i < pairs.len; i++) {
-    int *pq = pairs.data[i];
-    int *row = xcalloc(k + 1, sizeof *row);
-    for (int c = 0; c < k; c++) {
-      int key[2];
-      if (pq[0] < 0) {
-        key[0] = key[1] = -1;
-      } else if (kind == PR_SYNC_INTER) {
-        bool ia = sig_a[class_action[c]], ib = sig_b[class_action[c]];
-        key[0] = ia ? a->delta[(size_t)pq[0] * k + c] : pq[0];
-        key[1] = ib ? b->delta[(size_t)pq[1] * k + c] : pq[1];
-        if (!ia && !ib)
-          key[0] = key[1] = -1;
-      } else {
-        key[0] = a->delta[(size_t)pq[0] * k + c];
-        key[1] = b->delta[(size_t)pq[1] * k + c];
-      }
-      int id = seqmap_get(&m, key, 2, pairs.len);
-      if (id == pairs.len) {
-        if (too_big(pairs.len + 1))
-          return NULL;
-        int *np = xcalloc(2, sizeof *np);
-        np[0] = key[0], np[1] = key[1];
-        vec_push(&pairs, np);
-      }
-      row[c] = id;
-    }
-    vec_push(&trans, row);
-  }
-  Dfa *d = dfa_new(pairs.len);
-  for (int i = 0; i < pairs.len; i++) {
-    int *pq = pairs.data[i];
-    bool x = pq[0] >= 0 && a->acc[pq[0]], y = pq[1] >= 0 && b->acc[pq[1]];
-    d->acc[i] = kind == PR_OR ? x || y : x && y;
-    memcpy(d->delta + (size_t)i * k, trans.data[i], (size_t)k * sizeof(int));
-  }
+static Dfa *complement(const Dfa *a) {
+  Dfa *d = dfa_copy(a);
+  for (int q = 0; q < a->n; q++)
+    d->acc[q] = !a->acc[q];
   return minimise(d);
 }
 
-static Dfa *complement(Dfa *a) {
-  Dfa *d = dfa_new(a->n);
-  memcpy(d->delta, a->delta, (size_t)a->n * nclasses * sizeof(int));
-  for (int q = 0; q < a->n; q++)
-    d->acc[q] = !a->acc[q];
-  return d;
+static bool is_empty(const Dfa *d) {
+  for (int q = 0; q < d->n; q++)
+    if (d->acc[q])
+      return false;
+  return true;
 }
 
-// A nondeterministic automaton with empty moves (sym -1).
-typedef struct Nfa {
-  int n, start;
-  Vec *edges; // per state: pairs (sym, to) packed in an int array
-  int *nedges;
-  bool *acc;
-} Nfa;
+//
+// Constructions: every operator but `!` builds a deterministic automaton
+// whose states are sets of its operands' states, reachable from the start
+// set, then minimises it. The sets are never held as a nondeterministic
+// automaton: their moves are read off the operands' tables. A state of x or
+// y that accepts nothing ever (its dead state) is left out of the sets, so
+// that the empty set is the result's dead state.
+//
 
-static Nfa *nfa_new(int n) {
-  Nfa *a = xcalloc(1, sizeof *a);
-  a->n = n;
-  a->edges = xcalloc(n + 1, sizeof *a->edges);
-  a->acc = xcalloc(n + 1, sizeof *a->acc);
-  return a;
+typedef enum {
+  CO_CONCAT,     // x; y: a state of x, or of y offset by x->n; x accepting adds y's start
+  CO_REPEAT,     // x+ (x* with_empty): a state of x, or x->n (the empty run, accepting);
+                 // x accepting adds x's start
+  CO_SHUFFLE,    // x ||| y: pairs (p, q), two ints each; a step moves p or q
+  CO_AND,        // x & y: one pair, a step moves both
+  CO_OR,         // x | y: one pair, a step moves both
+  CO_SYNC_INTER, // x |?| y: one pair, a step moves the operands whose signature holds it
+} ConsKind;
+
+typedef struct Cons {
+  ConsKind kind;
+  const Dfa *x, *y;
+  bool with_empty;           // CO_REPEAT
+  const bool *sig_x, *sig_y; // CO_SYNC_INTER: per action
+} Cons;
+
+// Whether a's sets are of pairs (the kinds from CO_SHUFFLE on).
+static bool of_pairs(const Cons *a) { return a->kind >= CO_SHUFFLE; }
+
+static void add_state(const Cons *a, IntBuf *set, int s) {
+  int nx = a->x->n;
+  bool dead = s < nx ? s == a->x->dead : a->kind == CO_CONCAT && s - nx == a->y->dead;
+  if (!dead)
+    ib_push(set, s);
 }
 
-static void nfa_edge(Nfa *a, int from, int sym, int to) {
-  vec_push(&a->edges[from], (void *)(intptr_t)sym);
-  vec_push(&a->edges[from], (void *)(intptr_t)to);
-}
-
-// Copies d into a at offset off (its accepting states accepting in a if keep_acc).
-static void nfa_add(Nfa *a, Dfa *d, int off, bool keep_acc) {
-  for (int q = 0; q < d->n; q++) {
-    for (int c = 0; c < nclasses; c++)
-      nfa_edge(a, off + q, c, off + d->delta[(size_t)q * nclasses + c]);
-    if (keep_acc)
-      a->acc[off + q] = d->acc[q];
-  }
+static void add_pair(const Cons *a, IntBuf *set, int p, int q) {
+  bool dx = p == a->x->dead, dy = q == a->y->dead;
+  if (a->kind == CO_OR ? dx && dy : dx || dy)
+    return;
+  ib_push(set, p);
+  ib_push(set, q);
 }
 
 static int cmp_int(const void *x, const void *y) {
@@ -623,126 +836,150 @@ static int cmp_int(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-// The empty-move closure of a set (sorted, without duplicates).
-static int close_set(Nfa *a, int *set, int n, bool *mark) {
-  for (int i = 0; i < n; i++)
-    mark[set[i]] = true;
-  for (int i = 0; i < n; i++) {
-    Vec *e = &a->edges[set[i]];
-    for (int j = 0; j < e->len; j += 2)
-      if ((intptr_t)e->data[j] == -1) {
-        int t = (int)(intptr_t)e->data[j + 1];
-        if (!mark[t])
-          mark[t] = true, set[n++] = t;
-      }
-  }
-  for (int i = 0; i < n; i++)
-    mark[set[i]] = false;
-  qsort(set, (size_t)n, sizeof *set, cmp_int);
-  return n;
+static int cmp_pair(const void *x, const void *y) {
+  int r = cmp_int(x, y);
+  return r ? r : cmp_int((const int *)x + 1, (const int *)y + 1);
 }
 
-// The subset construction.
-static Dfa *determinise(Nfa *a) {
-  int k = nclasses;
-  bool *mark = xcalloc(a->n + 1, sizeof *mark);
-  int *buf = xcalloc(a->n + 1, sizeof *buf);
-  SeqMap m = {0};
-  Vec sets = {0}, lens = {0}, trans = {0};
-  buf[0] = a->start;
-  int n0 = close_set(a, buf, 1, mark);
-  int *s0 = xcalloc(n0 + 1, sizeof *s0);
-  memcpy(s0, buf, (size_t)n0 * sizeof *s0);
-  seqmap_get(&m, s0, n0, 0);
-  vec_push(&sets, s0);
-  vec_push(&lens, (void *)(intptr_t)n0);
-  for (int i = 0; i < sets.len; i++) {
-    int *set = sets.data[i];
-    int len = (int)(intptr_t)lens.data[i];
-    int *row = xcalloc(k + 1, sizeof *row);
-    for (int c = 0; c < k; c++) {
-      int n = 0;
-      for (int j = 0; j < len; j++) {
-        Vec *e = &a->edges[set[j]];
-        for (int x = 0; x < e->len; x += 2)
-          if ((intptr_t)e->data[x] == c) {
-            int t = (int)(intptr_t)e->data[x + 1];
-            if (!mark[t])
-              mark[t] = true, buf[n++] = t;
-          }
+// Closes a set under the empty moves (an accepting state of x adds the start
+// of what follows), then sorts it and drops duplicates.
+static void close_set(const Cons *a, IntBuf *set) {
+  size_t w = of_pairs(a) ? 2 : 1, len = set->len;
+  if (!of_pairs(a))
+    for (size_t i = 0; i < len; i++) {
+      int s = set->data[i];
+      if (s < a->x->n && a->x->acc[s]) {
+        add_state(a, set, a->kind == CO_CONCAT ? a->x->n : 0);
+        break;
       }
-      for (int j = 0; j < n; j++)
-        mark[buf[j]] = false;
-      n = close_set(a, buf, n, mark);
-      int id = seqmap_get(&m, buf, n, sets.len);
-      if (id == sets.len) {
-        if (too_big(sets.len + 1))
-          return NULL;
-        int *s = xcalloc(n + 1, sizeof *s);
-        memcpy(s, buf, (size_t)n * sizeof *s);
-        vec_push(&sets, s);
-        vec_push(&lens, (void *)(intptr_t)n);
-      }
-      row[c] = id;
     }
-    vec_push(&trans, row);
-  }
-  Dfa *d = dfa_new(sets.len);
-  for (int i = 0; i < sets.len; i++) {
-    int *set = sets.data[i];
-    int len = (int)(intptr_t)lens.data[i];
-    for (int j = 0; j < len; j++)
-      d->acc[i] |= a->acc[set[j]];
-    memcpy(d->delta + (size_t)i * k, trans.data[i], (size_t)k * sizeof(int));
-  }
-  return minimise(d);
+  if (set->len <= w)
+    return;
+  qsort(set->data, set->len / w, w * sizeof(int), w == 2 ? cmp_pair : cmp_int);
+  size_t n = 0;
+  for (size_t i = 0; i < set->len; i += w)
+    if (!n || memcmp(set->data + n - w, set->data + i, w * sizeof(int)))
+      for (size_t j = 0; j < w; j++)
+        set->data[n++] = set->data[i + j];
+  set->len = n;
 }
 
-static Dfa *concat(Dfa *x, Dfa *y) {
-  Nfa *a = nfa_new(x->n + y->n);
-  nfa_add(a, x, 0, false);
-  nfa_add(a, y, x->n, true);
-  for (int q = 0; q < x->n; q++)
-    if (x->acc[q])
-      nfa_edge(a, q, -1, x->n);
-  return determinise(a);
+static void start_set(const Cons *a, IntBuf *set) {
+  set->len = 0;
+  if (of_pairs(a))
+    add_pair(a, set, 0, 0);
+  else
+    add_state(a, set, 0);
+  if (a->kind == CO_REPEAT && a->with_empty)
+    ib_push(set, a->x->n);
+  close_set(a, set);
+}
+
+// The set that `from` (len ints) moves to on class c.
+static void step_set(const Cons *a, const int *from, size_t len, int c, IntBuf *to) {
+  const Dfa *x = a->x, *y = a->y;
+  int k = nclasses;
+  to->len = 0;
+  for (size_t i = 0; i < len; i += of_pairs(a) ? 2 : 1) {
+    int p = from[i];
+    if (!of_pairs(a)) {
+      if (p < x->n)
+        add_state(a, to, x->delta[(size_t)p * k + c]);
+      else if (a->kind == CO_CONCAT)
+        add_state(a, to, x->n + y->delta[(size_t)(p - x->n) * k + c]);
+      continue;
+    }
+    int q = from[i + 1];
+    int px = x->delta[(size_t)p * k + c], qy = y->delta[(size_t)q * k + c];
+    if (a->kind == CO_SHUFFLE) {
+      add_pair(a, to, px, q);
+      add_pair(a, to, p, qy);
+    } else if (a->kind != CO_SYNC_INTER) {
+      add_pair(a, to, px, qy);
+    } else {
+      bool in_x = a->sig_x[class_action[c]], in_y = a->sig_y[class_action[c]];
+      if (in_x || in_y)
+        add_pair(a, to, in_x ? px : p, in_y ? qy : q);
+    }
+  }
+  close_set(a, to);
+}
+
+static bool set_accepts(const Cons *a, const int *set, size_t len) {
+  const Dfa *x = a->x, *y = a->y;
+  for (size_t i = 0; i < len; i += of_pairs(a) ? 2 : 1) {
+    int p = set[i];
+    if (!of_pairs(a)) {
+      if (p < x->n ? a->kind == CO_REPEAT && x->acc[p]
+                   : a->kind == CO_REPEAT || y->acc[p - x->n])
+        return true;
+      continue;
+    }
+    bool ax = x->acc[p], ay = y->acc[set[i + 1]];
+    if (a->kind == CO_OR ? ax || ay : ax && ay)
+      return true;
+  }
+  return false;
+}
+
+// The subset construction, then minimisation; NULL after a size error.
+static Dfa *construct(const Cons *a) {
+  int k = nclasses;
+  SetTable sets = {0};
+  IntBuf buf = {0}, delta = {0};
+  start_set(a, &buf);
+  set_intern(&sets, buf.data, buf.len);
+  bool ok = !build_too_big(sets.n, sets.pool.len);
+  for (int i = 0; ok && i < sets.n; i++)
+    for (int c = 0; ok && c < k; c++) {
+      size_t len;
+      const int *set = set_at(&sets, i, &len);
+      step_set(a, set, len, c, &buf);
+      int n = sets.n, id = set_intern(&sets, buf.data, buf.len);
+      ok = id < n || !build_too_big(sets.n, sets.pool.len);
+      ib_push(&delta, id);
+    }
+  Dfa *d = NULL;
+  if (ok) {
+    // The table as built, not a copy: it may be the largest one.
+    d = dfa_with(sets.n, delta.data ? delta.data : xcalloc(1, sizeof(int)));
+    delta.data = NULL;
+    for (int i = 0; i < sets.n; i++) {
+      size_t len;
+      const int *set = set_at(&sets, i, &len);
+      d->acc[i] = set_accepts(a, set, len);
+    }
+  }
+  set_table_free(&sets);
+  free(buf.data);
+  free(delta.data);
+  return d ? minimise(d) : NULL;
+}
+
+static Dfa *concat(const Dfa *x, const Dfa *y) {
+  return construct(&(Cons){.kind = CO_CONCAT, .x = x, .y = y});
 }
 
 // x* (with_empty) or x+.
-static Dfa *repeat(Dfa *x, bool with_empty) {
-  Nfa *a = nfa_new(x->n + 1);
-  nfa_add(a, x, 0, true);
-  int s = x->n; // a new start
-  a->start = s;
-  a->acc[s] = with_empty;
-  nfa_edge(a, s, -1, 0);
-  for (int q = 0; q < x->n; q++)
-    if (x->acc[q])
-      nfa_edge(a, q, -1, 0);
-  return determinise(a);
+static Dfa *repeat(const Dfa *x, bool with_empty) {
+  return construct(&(Cons){.kind = CO_REPEAT, .x = x, .with_empty = with_empty});
 }
 
-static Dfa *shuffle(Dfa *x, Dfa *y) {
-  if (too_big(x->n * y->n > max_states * 16 ? max_states + 1 : 0))
-    return NULL;
-  Nfa *a = nfa_new(x->n * y->n);
-  for (int p = 0; p < x->n; p++)
-    for (int q = 0; q < y->n; q++) {
-      int s = p * y->n + q;
-      a->acc[s] = x->acc[p] && y->acc[q];
-      for (int c = 0; c < nclasses; c++) {
-        nfa_edge(a, s, c, x->delta[(size_t)p * nclasses + c] * y->n + q);
-        nfa_edge(a, s, c, p * y->n + y->delta[(size_t)q * nclasses + c]);
-      }
-    }
-  return determinise(a);
+static Dfa *shuffle(const Dfa *x, const Dfa *y) {
+  return construct(&(Cons){.kind = CO_SHUFFLE, .x = x, .y = y});
 }
 
-static bool is_empty(Dfa *d) {
-  for (int q = 0; q < d->n; q++)
-    if (d->acc[q])
-      return false;
-  return true;
+// x & y, x | y, or x |?| y with the operands' signatures.
+static Dfa *product(const Dfa *x, const Dfa *y, ConsKind kind, const bool *sig_x,
+                    const bool *sig_y) {
+  return construct(&(Cons){.kind = kind, .x = x, .y = y, .sig_x = sig_x, .sig_y = sig_y});
+}
+
+static Dfa *optional(const Dfa *x) { // x?
+  Dfa *e = dfa_empty_word();
+  Dfa *r = product(x, e, CO_OR, NULL, NULL);
+  dfa_free(e);
+  return r;
 }
 
 // The signature of a behaviour (Cord's "offered signature"): the actions it
@@ -772,6 +1009,8 @@ static void signature(Behaviour *b, bool *sig) {
     signature(b->rhs, r);
     for (int a = 0; a < nactions; a++)
       sig[a] |= l[a] && r[a];
+    free(l);
+    free(r);
     return;
   }
   default:
@@ -784,105 +1023,147 @@ static void signature(Behaviour *b, bool *sig) {
 
 static Behaviour *first_empty; // the innermost operator whose language is empty
 
-// The automaton of a behaviour, or NULL after an error. `busy`: the
-// scenarios being compiled (a scenario may not refer to itself).
-static Dfa *compile_beh(Behaviour *b, Vec *busy) {
-  Dfa *x = NULL, *y = NULL, *r = NULL;
-  int k = nclasses;
-  if (b->lhs && !(x = compile_beh(b->lhs, busy)))
-    return NULL;
-  if (b->rhs && !(y = compile_beh(b->rhs, busy)))
-    return NULL;
-  cap_at = b;
-  bool *in = xcalloc(k + 1, 1);
-  switch (b->kind) {
-  case BH_NAME: {
-    const char *name = token_text(b->tok);
-    int a = find_action(name);
-    if (a < 0) {
-      Decl *s = find_scenario(name);
-      for (int i = 0; i < busy->len; i++)
-        if (busy->data[i] == s) {
-          error_at(b->tok, "scenario '%s' refers to itself", name);
-          return NULL;
-        }
-      vec_push(busy, s);
-      r = compile_beh(s->beh, busy);
-      busy->len--;
-      return r;
+static Dfa *compile_beh(Behaviour *b, Vec *busy);
+
+// A scenario named in a behaviour. `busy`: the scenarios being compiled (a
+// scenario may not refer to itself).
+static Dfa *named_scenario(Behaviour *b, Vec *busy) {
+  const char *name = token_text(b->tok);
+  Decl *s = find_scenario(name);
+  for (int i = 0; i < busy->len; i++)
+    if (busy->data[i] == s) {
+      error_at(b->tok, "scenario '%s' refers to itself", name);
+      return NULL;
     }
-    Action *act = &actions[a];
-    int bit = -1;
-    for (int i = 0; i < act->atoms.len; i++)
-      if (((Atom *)act->atoms.data[i])->beh == b)
-        bit = i;
-    for (int c = 0; c < act->nclasses; c++)
-      in[act->class0 + c] = act->masks[c] >> bit & 1;
-    r = minimise(dfa_step(in));
-    break;
+  vec_push(busy, s);
+  Dfa *r = compile_beh(s->beh, busy);
+  busy->len--;
+  return r;
+}
+
+// An invocation of an action: one step in the classes it matches.
+static Dfa *invocation(Behaviour *b) {
+  Action *act = &actions[find_action(token_text(b->tok))];
+  int bit = -1;
+  for (int i = 0; i < act->atoms.len; i++)
+    if (((Atom *)act->atoms.data[i])->beh == b)
+      bit = i;
+  bool *in = xcalloc(nclasses + 1, 1);
+  for (int c = 0; c < act->nclasses; c++)
+    in[act->class0 + c] = act->masks[c] >> bit & 1;
+  Dfa *r = dfa_step(in);
+  free(in);
+  return r;
+}
+
+static Dfa *any_step(void) { // `_`
+  bool *in = xcalloc(nclasses + 1, 1);
+  memset(in, true, (size_t)nclasses);
+  Dfa *r = dfa_step(in);
+  free(in);
+  return r;
+}
+
+// x -> y: x; ...; y.
+static Dfa *loose_seq(const Dfa *x, const Dfa *y) {
+  Dfa *all = dfa_all();
+  Dfa *head = concat(x, all);
+  Dfa *r = head ? concat(head, y) : NULL;
+  dfa_free(all);
+  dfa_free(head);
+  return r;
+}
+
+// x |?| y, synchronised on the actions of both signatures.
+static Dfa *sync_inter(Behaviour *b, const Dfa *x, const Dfa *y) {
+  bool *sx = xcalloc(nactions + 1, 1), *sy = xcalloc(nactions + 1, 1);
+  signature(b->lhs, sx);
+  signature(b->rhs, sy);
+  Dfa *r = product(x, y, CO_SYNC_INTER, sx, sy);
+  free(sx);
+  free(sy);
+  return r;
+}
+
+// x{lo,hi} = x^lo (x?)^(hi-lo), minimised at each step, so that no step
+// is bigger than the automaton of its prefix of the repetition.
+static Dfa *repeat_count(Behaviour *b, const Dfa *x) {
+  int64_t lo = 0, hi = 0;
+  int_value(b->min_expr, &lo);
+  hi = lo;
+  if (b->max_expr)
+    int_value(b->max_expr, &hi);
+  Dfa *opt = hi > lo ? optional(x) : NULL;
+  if (hi > lo && !opt)
+    return NULL;
+  Dfa *r = minimise(dfa_empty_word());
+  for (int64_t i = 0; r && i < hi; i++) {
+    Dfa *next = concat(r, i < lo ? x : opt);
+    dfa_free(r);
+    r = next;
   }
+  dfa_free(opt);
+  return r;
+}
+
+// The automaton of operator b over its operands' x and y.
+static Dfa *operator_dfa(Behaviour *b, const Dfa *x, const Dfa *y) {
+  switch (b->kind) {
+  case BH_NAME:
+    return invocation(b);
   case BH_ANY:
-    for (int c = 0; c < k; c++)
-      in[c] = true;
-    r = minimise(dfa_step(in));
-    break;
+    return any_step();
   case BH_ANY_SEQ:
-    r = dfa_all();
-    break;
+    return dfa_all();
   case BH_SEQ:
-    r = concat(x, y);
-    break;
+    return concat(x, y);
   case BH_LOOSE_SEQ:
-    r = concat(x, dfa_all());
-    r = r ? concat(r, y) : NULL;
-    break;
+    return loose_seq(x, y);
   case BH_CHOICE:
-    r = product(x, y, PR_OR, NULL, NULL);
-    break;
+    return product(x, y, CO_OR, NULL, NULL);
   case BH_AND:
   case BH_SYNC:
-    r = product(x, y, PR_AND, NULL, NULL);
-    break;
+    return product(x, y, CO_AND, NULL, NULL);
   case BH_INTERLEAVE:
-    r = shuffle(x, y);
-    break;
-  case BH_SYNC_INTER: {
-    bool *sl = xcalloc(nactions + 1, 1), *sr = xcalloc(nactions + 1, 1);
-    signature(b->lhs, sl);
-    signature(b->rhs, sr);
-    r = product(x, y, PR_SYNC_INTER, sl, sr);
-    break;
-  }
+    return shuffle(x, y);
+  case BH_SYNC_INTER:
+    return sync_inter(b, x, y);
   case BH_STAR:
-    r = repeat(x, true);
-    break;
+    return repeat(x, true);
   case BH_PLUS:
-    r = repeat(x, false);
-    break;
+    return repeat(x, false);
   case BH_OPT:
-    r = product(x, dfa_empty_word(), PR_OR, NULL, NULL);
-    break;
-  case BH_REPEAT: {
-    int64_t lo = 0, hi = 0;
-    int_value(b->min_expr, &lo);
-    hi = lo;
-    if (b->max_expr)
-      int_value(b->max_expr, &hi);
-    // x{lo,hi} = x^lo (x?)^(hi-lo)
-    Dfa *opt = product(x, dfa_empty_word(), PR_OR, NULL, NULL);
-    r = minimise(dfa_empty_word());
-    for (int64_t i = 0; r && i < hi; i++)
-      r = concat(r, i < lo ? x : opt);
-    break;
-  }
+    return optional(x);
+  case BH_REPEAT:
+    return repeat_count(b, x);
   case BH_NOT:
-    r = minimise(complement(x));
-    break;
+    return complement(x);
   }
+  unreachable();
+}
+
+// The automaton of a behaviour, or NULL after an error. `busy`: the
+// scenarios being compiled.
+static Dfa *compile_beh(Behaviour *b, Vec *busy) {
+  if (b->kind == BH_NAME && find_action(token_text(b->tok)) < 0)
+    return named_scenario(b, busy);
+  Dfa *x = NULL, *y = NULL;
+  if (b->lhs && !(x = compile_beh(b->lhs, busy)))
+    return NULL;
+  if (b->rhs && !(y = compile_beh(b->rhs, busy))) {
+    dfa_free(x);
+    return NULL;
+  }
+  cap_at = b;
+  Dfa *r = operator_dfa(b, x, y);
   if (r && is_empty(r) && !first_empty && (!x || !is_empty(x)) && (!y || !is_empty(y)))
     first_empty = b;
-  if (r && too_big(r->n))
+  dfa_free(x);
+  dfa_free(y);
+  if (r && too_big(r->n)) {
+    dfa_free(r);
     return NULL;
+  }
   return r;
 }
 
@@ -905,6 +1186,7 @@ static Dfa *compile_scenario(Decl *s, bool used) {
   first_empty = NULL;
   over_cap = false;
   Dfa *d = compile_beh(s->beh, &busy);
+  free(busy.data);
   if (d && used && is_empty(d)) {
     Behaviour *at = first_empty ? first_empty : s->beh;
     const char *name = token_text(s->name);
@@ -913,6 +1195,7 @@ static Dfa *compile_scenario(Decl *s, bool used) {
     else
       error_at(at->tok, "this behaviour accepts no sequence of actions, so scenario '%s' "
                         "accepts none", name);
+    dfa_free(d);
     return NULL;
   }
   return d;
@@ -981,7 +1264,6 @@ static Node *true_node(Token *at) {
 
 bool scenario_compile(Program *p, const ScenarioOptions *opt) {
   prog = p;
-  max_states = opt->max_states > 0 ? opt->max_states : 4096;
   Vec acts = {0};
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
@@ -1017,27 +1299,22 @@ bool scenario_compile(Program *p, const ScenarioOptions *opt) {
     return error_count() == errors;
   if (!build_alphabet())
     return false;
-  Dfa **dfas = xcalloc(scenarios.len + 1, sizeof *dfas);
+  set_limits(opt->max_states > 0 ? opt->max_states : 4096);
   for (int i = 0; i < scenarios.len; i++) {
     Decl *s = scenarios.data[i];
     bool used = opt->name && !strcmp(opt->name, token_text(s->name));
-    dfas[i] = compile_scenario(s, used);
-    if (dfas[i] && used)
-      chosen = s, chosen_dfa = dfas[i];
+    Dfa *d = compile_scenario(s, used);
+    if (d && used)
+      chosen = s, chosen_dfa = d;
+    else
+      dfa_free(d); // checked, and no longer needed
   }
   if (error_count() > errors || !chosen)
     return error_count() == errors;
 
-  // The dead state: the one non-accepting state that moves only to itself.
   Dfa *d = chosen_dfa;
+  dead = d->dead;
   state_num = xcalloc(d->n + 1, sizeof *state_num);
-  for (int q = 0; q < d->n; q++) {
-    bool stuck = !d->acc[q];
-    for (int c = 0; stuck && c < nclasses; c++)
-      stuck = d->delta[(size_t)q * nclasses + c] == q;
-    if (stuck)
-      dead = q;
-  }
   for (int q = 0; q < d->n; q++)
     state_num[q] = q == dead ? -1 : nlive++;
   add_state_var(nlive);
