@@ -17,6 +17,7 @@
 // numbered in breadth-first order, so the tables are the same on every run.
 // An automaton larger than the cap is a spec error at the operator that
 // built it, and so is a construction over its own limits (see Automata).
+// Each scenario is built once, after the scenarios it names.
 //
 // The product. When `--scenario NAME` picks a scenario, the compiler adds a
 // state variable, the automaton's state (the dead state left out), and
@@ -32,6 +33,7 @@
 #define MAX_CLASSES 4096
 #define MAX_BINDINGS (1 << 22)
 #define MASK_SLOTS (2 * MAX_CLASSES) // build_alphabet's hash of an action's classes
+#define MAX_LEVELS 5000 // operators nested in a behaviour, as in an expression (check.c)
 
 //
 // The alphabet
@@ -61,6 +63,8 @@ static Action *actions;
 static int nactions;
 static Vec atoms;         // Atom*, all of them
 static Vec scenarios;     // Decl* DK_SCENARIO
+static Vec *scenario_refs; // per scenario: the BH_NAMEs of scenarios in its behaviour
+static int *times_named;   // per scenario: how often the behaviours name it
 static int nclasses;
 static int *class_action; // per class
 static uint64_t *class_mask;
@@ -69,21 +73,61 @@ static uint64_t nrules;
 static int max_states;    // the cap of an operator's automaton
 static bool fixes_scalarset; // set by arg_encoding
 
-static int find_action(const char *name) {
-  for (int i = 0; i < nactions; i++)
-    if (!strcmp(token_text(actions[i].decl->name), name))
-      return i;
-  return -1;
+// A name and the index of what it names. The actions' and the scenarios'
+// are sorted by name (then index) and looked up by binary search: a spec
+// may have 10,000 of either, and scanning them would make resolving the
+// names quadratic.
+typedef struct NameIndex {
+  const char *name;
+  int index;
+} NameIndex;
+
+static NameIndex *action_names, *scenario_names;
+
+static int cmp_name_index(const void *x, const void *y) {
+  const NameIndex *a = x, *b = y;
+  int r = strcmp(a->name, b->name);
+  return r ? r : (a->index > b->index) - (a->index < b->index);
+}
+
+static NameIndex *name_table(Token *(*name_of)(int), int n) {
+  NameIndex *t = xcalloc(n + 1, sizeof *t);
+  for (int i = 0; i < n; i++)
+    t[i] = (NameIndex){token_text(name_of(i)), i};
+  qsort(t, (size_t)n, sizeof *t, cmp_name_index);
+  return t;
+}
+
+// The first declared of the n in table that has this name, or -1.
+static int lookup(const NameIndex *table, int n, const char *name) {
+  int lo = 0, hi = n; // the first entry not before `name` is in [lo, hi]
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (strcmp(table[mid].name, name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && !strcmp(table[lo].name, name) ? table[lo].index : -1;
+}
+
+static int find_action(const char *name) { return lookup(action_names, nactions, name); }
+
+static int find_scenario_index(const char *name) {
+  return lookup(scenario_names, scenarios.len, name);
 }
 
 static Decl *find_scenario(const char *name) {
-  for (int i = 0; i < scenarios.len; i++) {
-    Decl *d = scenarios.data[i];
-    if (!strcmp(token_text(d->name), name))
-      return d;
-  }
-  return NULL;
+  int i = find_scenario_index(name);
+  return i < 0 ? NULL : scenarios.data[i];
 }
+
+// The scenario a resolved BH_NAME names.
+static int named_index(const Behaviour *b) { return find_scenario_index(token_text(b->tok)); }
+
+static Token *action_name(int i) { return actions[i].decl->name; }
+
+static Token *scenario_name_tok(int i) { return ((Decl *)scenarios.data[i])->name; }
 
 static Type *param_type(Binder *b) {
   return resolve(b->in_expr ? resolve(b->in_expr->ty)->base : b->type);
@@ -235,21 +279,30 @@ static void resolve_atom(Behaviour *b, int a) {
   vec_push(&atoms, atom);
 }
 
-// Resolves the names of a behaviour; checks the repetition counts.
-static void resolve_beh(Behaviour *b) {
+// Resolves the names of a behaviour (those of scenarios into `refs`);
+// checks the repetition counts and that the operators nest at most
+// MAX_LEVELS deep, so that the walks over the behaviour that follow cannot
+// overflow the stack. False when too deep (an error reported).
+static bool resolve_beh(Behaviour *b, Vec *refs, int level) {
   if (!b)
-    return;
+    return true;
+  if (level > MAX_LEVELS) {
+    error_at(b->tok, "behaviour too long (more than %d levels of operators)", MAX_LEVELS);
+    hint("split it into scenarios that name one another");
+    return false;
+  }
   if (b->kind == BH_NAME) {
     const char *name = token_text(b->tok);
     int a = find_action(name);
     if (a >= 0) {
       resolve_atom(b, a);
-      return;
+      return true;
     }
     if (find_scenario(name)) {
+      vec_push(refs, b);
       if (b->has_args)
         error_at(b->tok, "'%s' is a scenario: it takes no arguments", name);
-      return;
+      return true;
     }
     error_at(b->tok, "unknown action or scenario '%s'", name);
     Vec names = {0};
@@ -260,7 +313,7 @@ static void resolve_beh(Behaviour *b) {
     const char *best = closest_name(name, (const char *const *)names.data, names.len);
     if (best)
       hint("did you mean '%s'?", best);
-    return;
+    return true;
   }
   if (b->kind == BH_REPEAT) {
     int64_t lo = 0, hi = 0;
@@ -269,8 +322,7 @@ static void resolve_beh(Behaviour *b) {
       error_at(b->tok, "a repetition count is a constant from 0 to 64, written {n} or {n,m} "
                        "with n <= m");
   }
-  resolve_beh(b->lhs);
-  resolve_beh(b->rhs);
+  return resolve_beh(b->lhs, refs, level + 1) && resolve_beh(b->rhs, refs, level + 1);
 }
 
 static bool atom_matches(Atom *atom, const int64_t *vals, int nparams) {
@@ -982,6 +1034,21 @@ static Dfa *optional(const Dfa *x) { // x?
   return r;
 }
 
+// Each scenario's automaton and what the scenarios naming it need of it,
+// built once, in an order where a scenario comes after those it names: no
+// build happens inside another, however long a chain of scenarios naming
+// one another, and none is repeated, however often it is named.
+typedef struct Built {
+  Dfa *dfa;               // NULL after an error (or once no longer needed)
+  Behaviour *first_empty; // the innermost operator of its own that emptied it
+  bool *sig;              // its signature (per action) when it is named
+  bool fixes_scalarset;   // an invocation in it, or in what it names, fixes a scalarset value
+} Built;
+
+static Built *built; // per scenario
+
+static Built *built_named(const Behaviour *b) { return &built[named_index(b)]; }
+
 // The signature of a behaviour (Cord's "offered signature"): the actions it
 // speaks of; `_`, `...`, `!` and `->` offer every action.
 static void signature(Behaviour *b, bool *sig) {
@@ -992,7 +1059,9 @@ static void signature(Behaviour *b, bool *sig) {
       sig[a] = true;
       return;
     }
-    signature(find_scenario(token_text(b->tok))->beh, sig);
+    bool *named_sig = built_named(b)->sig;
+    for (a = 0; a < nactions; a++)
+      sig[a] |= named_sig[a];
     return;
   }
   case BH_ANY:
@@ -1021,24 +1090,63 @@ static void signature(Behaviour *b, bool *sig) {
   }
 }
 
+// Whether an invocation in a behaviour, or in the scenarios it names, fixes
+// a scalarset value.
+static bool fixes_scalarset_in(Behaviour *b) {
+  if (!b)
+    return false;
+  if (b->kind == BH_NAME) {
+    for (int i = 0; i < atoms.len; i++) {
+      Atom *atom = atoms.data[i];
+      if (atom->beh == b)
+        return atom->fixes_scalarset;
+    }
+    return built_named(b)->fixes_scalarset;
+  }
+  return fixes_scalarset_in(b->lhs) || fixes_scalarset_in(b->rhs);
+}
+
+// The order to build the scenarios in: each after those it names (a
+// depth-first search from each in declaration order, without recursion: a
+// chain of names may be as long as the spec). A name that closes a cycle is
+// an error.
+static int *build_order(void) {
+  int n = scenarios.len, len = 0;
+  int *order = xcalloc(n + 1, sizeof *order);
+  int *state = xcalloc(n + 1, sizeof *state); // 0 not met, 1 on the stack, 2 ordered
+  int *next = xcalloc(n + 1, sizeof *next);   // per scenario: its next name to follow
+  int *stack = xcalloc(n + 1, sizeof *stack);
+  for (int root = 0; root < n; root++) {
+    if (state[root])
+      continue;
+    int top = 0;
+    stack[top++] = root, state[root] = 1;
+    while (top) {
+      int s = stack[top - 1];
+      if (next[s] == scenario_refs[s].len) {
+        state[s] = 2, order[len++] = s, top--;
+        continue;
+      }
+      Behaviour *b = scenario_refs[s].data[next[s]++];
+      int t = named_index(b);
+      if (state[t] == 1)
+        error_at(b->tok, "scenario '%s' refers to itself", token_text(b->tok));
+      else if (!state[t])
+        stack[top++] = t, state[t] = 1;
+    }
+  }
+  free(state), free(next), free(stack);
+  return order;
+}
+
 static Behaviour *first_empty; // the innermost operator whose language is empty
 
-static Dfa *compile_beh(Behaviour *b, Vec *busy);
-
-// A scenario named in a behaviour. `busy`: the scenarios being compiled (a
-// scenario may not refer to itself).
-static Dfa *named_scenario(Behaviour *b, Vec *busy) {
-  const char *name = token_text(b->tok);
-  Decl *s = find_scenario(name);
-  for (int i = 0; i < busy->len; i++)
-    if (busy->data[i] == s) {
-      error_at(b->tok, "scenario '%s' refers to itself", name);
-      return NULL;
-    }
-  vec_push(busy, s);
-  Dfa *r = compile_beh(s->beh, busy);
-  busy->len--;
-  return r;
+// A scenario named in a behaviour: a copy of its automaton.
+static Dfa *named_scenario(Behaviour *b) {
+  Built *m = built_named(b);
+  if (!first_empty)
+    first_empty = m->first_empty;
+  return m->dfa ? dfa_copy(m->dfa) : NULL;
 }
 
 // An invocation of an action: one step in the classes it matches.
@@ -1142,15 +1250,14 @@ static Dfa *operator_dfa(Behaviour *b, const Dfa *x, const Dfa *y) {
   unreachable();
 }
 
-// The automaton of a behaviour, or NULL after an error. `busy`: the
-// scenarios being compiled.
-static Dfa *compile_beh(Behaviour *b, Vec *busy) {
+// The automaton of a behaviour, or NULL after an error.
+static Dfa *compile_beh(Behaviour *b) {
   if (b->kind == BH_NAME && find_action(token_text(b->tok)) < 0)
-    return named_scenario(b, busy);
+    return named_scenario(b);
   Dfa *x = NULL, *y = NULL;
-  if (b->lhs && !(x = compile_beh(b->lhs, busy)))
+  if (b->lhs && !(x = compile_beh(b->lhs)))
     return NULL;
-  if (b->rhs && !(y = compile_beh(b->rhs, busy))) {
+  if (b->rhs && !(y = compile_beh(b->rhs))) {
     dfa_free(x);
     return NULL;
   }
@@ -1178,16 +1285,22 @@ static int *state_num;    // automaton state -> value of the state variable (-1:
 static int nlive;
 static Obj *state_var;
 
-// The automaton of a scenario. `used`: the scenario is explored (or its
-// words printed), and an empty language is then an error.
-static Dfa *compile_scenario(Decl *s, bool used) {
-  Vec busy = {0};
-  vec_push(&busy, s);
+// Builds scenario i (after those it names). `used`: the scenario is explored
+// (or its words printed), and an empty language is then an error. The
+// automaton of a scenario neither used nor named is not kept.
+static bool compile_scenario(int i, bool used) {
+  Decl *s = scenarios.data[i];
+  Built *m = &built[i];
   first_empty = NULL;
   over_cap = false;
-  Dfa *d = compile_beh(s->beh, &busy);
-  free(busy.data);
-  if (d && used && is_empty(d)) {
+  m->dfa = compile_beh(s->beh);
+  m->first_empty = first_empty;
+  m->fixes_scalarset = fixes_scalarset_in(s->beh);
+  if (m->dfa && times_named[i]) {
+    m->sig = xcalloc(nactions + 1, sizeof *m->sig);
+    signature(s->beh, m->sig);
+  }
+  if (m->dfa && used && is_empty(m->dfa)) {
     Behaviour *at = first_empty ? first_empty : s->beh;
     const char *name = token_text(s->name);
     if (at == s->beh)
@@ -1195,10 +1308,14 @@ static Dfa *compile_scenario(Decl *s, bool used) {
     else
       error_at(at->tok, "this behaviour accepts no sequence of actions, so scenario '%s' "
                         "accepts none", name);
-    dfa_free(d);
-    return NULL;
+    return false;
   }
-  return d;
+  bool ok = m->dfa != NULL;
+  if (!used && !times_named[i]) {
+    dfa_free(m->dfa);
+    m->dfa = NULL;
+  }
+  return ok;
 }
 
 // Adds `var NAME: 0..n-1` to the program, after the spec's variables.
@@ -1276,21 +1393,28 @@ bool scenario_compile(Program *p, const ScenarioOptions *opt) {
   actions = xcalloc(nactions + 1, sizeof *actions);
   for (int i = 0; i < nactions; i++)
     actions[i].decl = acts.data[i];
+  action_names = name_table(action_name, nactions);
+  scenario_names = name_table(scenario_name_tok, scenarios.len);
 
   int errors = error_count();
   for (int i = 0; i < scenarios.len; i++) {
     Decl *s = scenarios.data[i];
     const char *name = token_text(s->name);
-    for (int j = 0; j < i; j++)
-      if (!strcmp(token_text(((Decl *)scenarios.data[j])->name), name)) {
-        error_at(s->name, "scenario '%s' is declared twice", name);
-        note_at(((Decl *)scenarios.data[j])->name, "first declared here");
-      }
+    int first = find_scenario_index(name);
+    if (first != i) {
+      error_at(s->name, "scenario '%s' is declared twice", name);
+      note_at(((Decl *)scenarios.data[first])->name, "first declared here");
+    }
     if (find_action(name) >= 0)
       error_at(s->name, "scenario '%s' has the name of an action", name);
   }
+  scenario_refs = xcalloc(scenarios.len + 1, sizeof *scenario_refs);
+  times_named = xcalloc(scenarios.len + 1, sizeof *times_named);
   for (int i = 0; i < scenarios.len; i++)
-    resolve_beh(((Decl *)scenarios.data[i])->beh);
+    resolve_beh(((Decl *)scenarios.data[i])->beh, &scenario_refs[i], 1);
+  for (int i = 0; i < scenarios.len; i++)
+    for (int j = 0; j < scenario_refs[i].len; j++)
+      times_named[named_index(scenario_refs[i].data[j])]++;
   if (opt->name && !find_scenario(opt->name)) {
     error_plain("--scenario %s: the spec has no scenario of that name", opt->name);
     return false;
@@ -1299,15 +1423,14 @@ bool scenario_compile(Program *p, const ScenarioOptions *opt) {
     return error_count() == errors;
   if (!build_alphabet())
     return false;
+  int *order = build_order(); // after a cycle, the scenarios outside it are still built
   set_limits(opt->max_states > 0 ? opt->max_states : 4096);
+  built = xcalloc(scenarios.len + 1, sizeof *built);
   for (int i = 0; i < scenarios.len; i++) {
-    Decl *s = scenarios.data[i];
+    Decl *s = scenarios.data[order[i]];
     bool used = opt->name && !strcmp(opt->name, token_text(s->name));
-    Dfa *d = compile_scenario(s, used);
-    if (d && used)
-      chosen = s, chosen_dfa = d;
-    else
-      dfa_free(d); // checked, and no longer needed
+    if (compile_scenario(order[i], used) && used)
+      chosen = s, chosen_dfa = built[order[i]].dfa;
   }
   if (error_count() > errors || !chosen)
     return error_count() == errors;
@@ -1335,24 +1458,9 @@ bool scenario_compile(Program *p, const ScenarioOptions *opt) {
 
 bool scenario_active(void) { return chosen != NULL; }
 
-// Whether a behaviour names a scalarset value, itself or through the
-// scenarios it refers to.
-static bool names_scalarset_value(Behaviour *b) {
-  if (!b)
-    return false;
-  if (b->kind == BH_NAME) {
-    for (int i = 0; i < atoms.len; i++) {
-      Atom *atom = atoms.data[i];
-      if (atom->beh == b)
-        return atom->fixes_scalarset;
-    }
-    Decl *s = find_scenario(token_text(b->tok));
-    return s && names_scalarset_value(s->beh);
-  }
-  return names_scalarset_value(b->lhs) || names_scalarset_value(b->rhs);
+bool scenario_symmetric(void) {
+  return !chosen || !built[find_scenario_index(token_text(chosen->name))].fixes_scalarset;
 }
-
-bool scenario_symmetric(void) { return !chosen || !names_scalarset_value(chosen->beh); }
 
 const char *scenario_name(void) { return chosen ? token_text(chosen->name) : NULL; }
 

@@ -19,6 +19,9 @@
 #   - binary garbage: 4096 bytes from a fixed-seed generator (reproducible),
 #     with and without a valid spec in front; random token soup;
 #   - deep nesting: 10,000 '(' , '!', '-', nested ifs, nested blocks;
+#     behaviours of 1,000,000 postfix '*' and of 300,000 '&'; 10,000
+#     scenarios each naming the next, and 40 each naming the one before
+#     twice;
 #   - a spec with 10,000 actions (must compile, and its checker must run);
 #   - 100,000-character identifiers (declared and used; unknown, near a
 #     declared one, so that "did you mean" has work to do);
@@ -222,6 +225,23 @@ add long_sum
 { echo "var x: bool;"
   printf 'invariant i: %s;\n' "$(repeat '(' 10000)"; } >"$in/unclosed_parens.mc"
 add unclosed_parens
+# (Made with printf and tr or sed: repeat would take a while over a million.)
+{ echo "action a {}"
+  printf 'scenario S = a%s;\n' "$(printf '%*s' 1000000 '' | tr ' ' '*')"; } >"$in/deep_behaviour.mc"
+add deep_behaviour
+{ echo "action a {}"
+  printf 'scenario S = %s_*;\n' "$(printf '%*s' 300000 '' | sed 's/ /_* \& /g')"; } \
+  >"$in/long_behaviour.mc"
+add long_behaviour
+{ echo "action a {}"
+  for ((i = 0; i < 10000; i++)); do echo "scenario S$i = S$((i + 1));"; done
+  echo "scenario S10000 = a;"; } >"$in/scenarios_10000.mc"
+add scenarios_10000
+{ echo "action a {}"
+  echo "scenario S0 = a;"
+  for ((i = 1; i <= 40; i++)); do echo "scenario S$i = S$((i - 1)) | S$((i - 1));"; done; } \
+  >"$in/scenarios_named_twice.mc"
+add scenarios_named_twice
 
 { echo "// 10,000 actions over one bit of state."
   echo "var x: 0..1;"
