@@ -1472,7 +1472,8 @@ Obj *scenario_state_var(void) { return state_var; }
 void scenario_emit_tables(Buf *out) {
   Dfa *d = chosen_dfa;
   const char *ct = nclasses <= 256 ? "uint8_t" : "uint16_t";
-  const char *st = nlive <= 127 ? "int8_t" : "int16_t";
+  // The narrowest type holding every live state and -1 (the dead one).
+  const char *st = nlive <= INT8_MAX ? "int8_t" : nlive <= INT16_MAX ? "int16_t" : "int32_t";
   buf_printf(out, "/* scenario %s: %d states, %d classes of action bindings */\n",
              c_comment_escape(token_text(chosen->name)), nlive, nclasses);
   buf_printf(out, "static const %s mc_scenario_class[%llu] = {", ct,
