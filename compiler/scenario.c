@@ -1501,9 +1501,31 @@ void scenario_emit_tables(Buf *out) {
                 "mc_scenario_delta[q][mc_scenario_class[rule]] : -1;\n}\n\n");
 }
 
+// Per state of d, the fewest steps to an accepting state (INT_MAX: none).
+static int *steps_to_accept(const Dfa *d) {
+  Preds p = predecessors(d);
+  int *dist = xcalloc(d->n + 1, sizeof *dist), *queue = xcalloc(d->n + 1, sizeof *queue);
+  int len = 0;
+  for (int q = 0; q < d->n; q++) {
+    dist[q] = d->acc[q] ? 0 : INT_MAX;
+    if (d->acc[q])
+      queue[len++] = q;
+  }
+  for (int i = 0; i < len; i++)
+    for (int c = 0; c < nclasses; c++) {
+      size_t at = (size_t)c * d->n + queue[i];
+      for (int e = p.first[at]; e < p.first[at + 1]; e++)
+        if (dist[p.src[e]] == INT_MAX)
+          dist[p.src[e]] = dist[queue[i]] + 1, queue[len++] = p.src[e];
+    }
+  free(queue), free(p.first), free(p.src);
+  return dist;
+}
+
 // Prints the accepted words of up to `len` steps, each step as the name of
 // its action (two classes of one action print alike: the operator tests use
-// actions without parameters).
+// actions without parameters). The search goes only where a word ends in
+// the steps left, so its work is bounded by what it prints.
 bool scenario_print_words(FILE *out, int len) {
   Dfa *d = chosen_dfa;
   if (!d)
@@ -1515,6 +1537,7 @@ bool scenario_print_words(FILE *out, int len) {
   }
   int *word = xcalloc(len + 1, sizeof *word);
   int *states = xcalloc(len + 2, sizeof *states);
+  int *dist = steps_to_accept(d);
   // Depth-first, classes ascending (the caller sorts if it needs to).
   int depth = 0;
   word[0] = -1;
@@ -1527,6 +1550,8 @@ bool scenario_print_words(FILE *out, int len) {
       continue;
     }
     int q = d->delta[(size_t)states[depth] * nclasses + word[depth]];
+    if (dist[q] > len - depth - 1)
+      continue;
     states[depth + 1] = q;
     if (d->acc[q]) {
       for (int j = 0; j <= depth; j++)

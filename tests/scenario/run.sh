@@ -4,7 +4,8 @@
 # automaton accepts (mcgen --scenario-words) must equal the words that the
 # brute-force evaluator tests/scenario/brute.c computes from the operators'
 # definitions. Then Cord's party example (tests/scenario/party.mc) against
-# brute.c over its eight actions, up to 5 steps.
+# brute.c over its eight actions, up to 5 steps. Then behaviours whose one
+# word is long: each printed within 10 s and 1 GiB of address space.
 #
 # Usage: tests/scenario/run.sh [BUILD_DIR]
 set -uo pipefail
@@ -51,5 +52,29 @@ if "$build/mcgen" --scenario Synchronized --scenario-words 5 "$party" >"$work/go
 else
   echo "PASS party: Party || NoParty is empty"; pass=$((pass + 1))
 fi
+# bounded N BEHAVIOUR LETTER COUNT: over a, b, c, BEHAVIOUR's only word of
+# up to N steps is COUNT times LETTER, printed within the bounds (ulimit -v,
+# timeout).
+bounded() {
+  local n=$1 beh=$2 want
+  want=$(yes "$3" | head -n "$4" | paste -sd ' ')
+  printf 'model ops;\naction a {}\naction b {}\naction c {}\nscenario S = %s;\n' "$beh" >"$work/ops.mc"
+  (ulimit -v 1048576 && timeout 10 "$build/mcgen" --scenario S --scenario-words "$n" "$work/ops.mc") \
+    >"$work/got" 2>"$work/err"
+  local status=$?
+  if [ "$status" -eq 0 ] && [ "$(cat "$work/got")" = "$want" ]; then
+    echo "PASS $beh, $n steps: $4 $3"; pass=$((pass + 1))
+  else
+    echo "FAIL $beh, $n steps: exit $status (124: over 10 s), $(wc -l <"$work/got") words"
+    head -3 "$work/err" | sed 's/^/  /'; fail=$((fail + 1))
+  fi
+}
+# The words are walked only where one ends in the steps left (all 3^30
+# sequences were).
+bounded 30 'a{30}' a 30
+bounded 30 '(a | b)*; c{30}' c 30
+# Issue 43's nested repetitions: one word of 63 * 64 = 4032 a's.
+bounded 4032 '(a{63}){64}' a 4032
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
