@@ -826,7 +826,7 @@ static const char *const allowed[] = {
 };
 
 typedef struct Denied {
-  const char *prefix; // a name, or a prefix ending in '_'
+  const char *name; // a name, or a prefix ending in '*'
   const char *why;
 } Denied;
 
@@ -838,19 +838,41 @@ static const Denied denied[] = {
     {"write", "I/O"}, {"open", "I/O"}, {"close", "I/O"}, {"perror", "I/O"},
     {"time", "the clock"}, {"clock", "the clock"}, {"clock_gettime", "the clock"},
     {"gettimeofday", "the clock"}, {"timespec_get", "the clock"},
+    {"__builtin_ia32_rdtsc", "the time-stamp counter"},
+    {"__builtin_ia32_rdtscp", "the time-stamp counter"}, {"__rdtsc", "the time-stamp counter"},
+    {"__rdtscp", "the time-stamp counter"}, {"__builtin_readcyclecounter", "the cycle counter"},
     {"rand", "random numbers"}, {"srand", "random numbers"}, {"random", "random numbers"},
     {"drand48", "random numbers"}, {"lrand48", "random numbers"}, {"getrandom", "random numbers"},
+    {"__builtin_ia32_rdrand*", "random numbers"}, {"__builtin_ia32_rdseed*", "random numbers"},
+    {"_rdrand*", "random numbers"}, {"_rdseed*", "random numbers"},
     {"malloc", "allocation"}, {"calloc", "allocation"}, {"realloc", "allocation"},
     {"free", "allocation"}, {"aligned_alloc", "allocation"},
-    {"pthread_", "threads"}, {"thrd_", "threads"}, {"mtx_", "threads"}, {"cnd_", "threads"},
+    {"pthread_*", "threads"}, {"thrd_*", "threads"}, {"mtx_*", "threads"}, {"cnd_*", "threads"},
     {"exit", "exiting"}, {"abort", "exiting"}, {"getenv", "the environment"},
+    {"setjmp", "non-local jumps"}, {"_setjmp", "non-local jumps"},
+    {"sigsetjmp", "non-local jumps"}, {"__sigsetjmp", "non-local jumps"},
+    {"longjmp", "non-local jumps"}, {"_longjmp", "non-local jumps"},
+    {"siglongjmp", "non-local jumps"},
+    {"__errno_location", "errno, the C library's error number"},
 };
+
+// The entry of `denied` that names a function, or NULL.
+static const Denied *denied_entry(const char *name) {
+  for (size_t i = 0; i < sizeof denied / sizeof *denied; i++) {
+    const char *p = denied[i].name;
+    size_t n = strlen(p);
+    if (p[n - 1] == '*' ? !strncmp(name, p, n - 1) : !strcmp(name, p))
+      return &denied[i];
+  }
+  return NULL;
+}
 
 typedef struct Walker {
   Decl *d;         // the extern fn
   Vec chain;       // char*: names from d's C function to the current one
   Vec cursors;     // CXCursor* definitions on the chain
   Vec seen;        // char*: functions already walked
+  Vec volatile_in; // char*: functions whose volatile access is reported (once each)
   bool failed;
 } Walker;
 
@@ -890,6 +912,27 @@ static void violation(Walker *wk, CXCursor at, bool bad_input, const char *fmt, 
 
 static void walk_fn(Walker *wk, CXCursor def);
 
+static enum CXChildVisitResult find_asm_label(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_AsmLabelAttr)
+    return CXChildVisit_Continue;
+  *(bool *)data = true;
+  return CXChildVisit_Break;
+}
+
+// Whether a declaration outside the system headers gives its symbol
+// another name (`int f(int) __asm__("g");`): what is linked is then not
+// what the C shows.
+static bool has_asm_label(CXCursor decl) {
+  CXCursor decls[] = {decl, clang_getCanonicalCursor(decl), clang_getCursorDefinition(decl)};
+  bool found = false;
+  for (size_t i = 0; i < sizeof decls / sizeof *decls && !found; i++)
+    if (!clang_Cursor_isNull(decls[i]) &&
+        !clang_Location_isInSystemHeader(clang_getCursorLocation(decls[i])))
+      clang_visitChildren(decls[i], find_asm_label, &found);
+  return found;
+}
+
 static bool has_text(const char *const *list, size_t n, const char *s) {
   for (size_t i = 0; i < n; i++)
     if (!strcmp(list[i], s))
@@ -909,13 +952,15 @@ static void check_call(Walker *wk, CXCursor call) {
       violation(wk, call, false, "recursion: %s", chain_text(wk, name));
       return;
     }
-  for (size_t i = 0; i < sizeof denied / sizeof *denied; i++) {
-    const char *p = denied[i].prefix;
-    size_t n = strlen(p);
-    if (p[n - 1] == '_' ? !strncmp(name, p, n) : !strcmp(name, p)) {
-      violation(wk, call, false, "calls '%s' (%s)", name, denied[i].why);
-      return;
-    }
+  const Denied *d = denied_entry(name);
+  if (d) {
+    violation(wk, call, false, "calls '%s' (%s)", name, d->why);
+    return;
+  }
+  if (has_asm_label(callee)) {
+    violation(wk, call, false, "calls '%s', whose symbol an asm label renames (mcgen cannot see "
+                               "what is called)", name);
+    return;
   }
   CXCursor def;
   if (find_c(name, CXCursor_FunctionDecl, 0, units.len, &def, NULL) &&
@@ -934,21 +979,90 @@ static void check_call(Walker *wk, CXCursor call) {
                              "not on the allow-list)", name);
 }
 
-// Whether a C type is const all the way (an array of const elements is).
-static bool deep_const(CXType t) {
+// What lets C change what a static object holds or reaches, as a phrase
+// ("is not const", "holds a pointer to data that is not const"); NULL when
+// its type is const all the way down: every element and field, and what
+// every pointer in it points to, so that nothing read out of it can write
+// static storage. `outer`: an enclosing array or struct is const. A struct
+// met again through a pointer (a list) is taken as const there: its other
+// parts are judged where it is first met.
+typedef struct ConstWalk {
+  Vec records; // CXCursor*: the struct declarations being judged
+  const char *why;
+  bool outer;
+} ConstWalk;
+
+static const char *mutable_part(ConstWalk *cw, CXType t, bool outer);
+
+static enum CXVisitorResult mutable_field(CXCursor c, CXClientData data) {
+  ConstWalk *cw = data;
+  cw->why = mutable_part(cw, clang_getCursorType(c), cw->outer);
+  return cw->why ? CXVisit_Break : CXVisit_Continue;
+}
+
+static const char *mutable_record(ConstWalk *cw, CXType t, bool c) {
+  CXCursor decl = clang_getTypeDeclaration(t);
+  for (int i = 0; i < cw->records.len; i++)
+    if (clang_equalCursors(*(CXCursor *)cw->records.data[i], decl))
+      return NULL;
+  CXCursor *held = xcalloc(1, sizeof *held);
+  *held = decl;
+  vec_push(&cw->records, held);
+  bool outer = cw->outer;
+  cw->outer = c, cw->why = NULL;
+  clang_Type_visitFields(t, mutable_field, cw);
+  cw->outer = outer;
+  cw->records.len--;
+  return cw->why;
+}
+
+static const char *mutable_part(ConstWalk *cw, CXType t, bool outer) {
   t = clang_getCanonicalType(t);
-  while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) {
-    if (clang_isConstQualifiedType(t))
-      return true;
-    t = clang_getArrayElementType(t);
+  bool c = outer || clang_isConstQualifiedType(t);
+  switch (t.kind) {
+  case CXType_ConstantArray:
+  case CXType_IncompleteArray:
+  case CXType_VariableArray:
+    return mutable_part(cw, clang_getArrayElementType(t), c);
+  case CXType_Pointer: {
+    CXType to = clang_getCanonicalType(clang_getPointeeType(t));
+    if (!c)
+      return "is not const";
+    // A function's code does not change (a call through the pointer is
+    // refused on its own).
+    if (to.kind == CXType_FunctionProto || to.kind == CXType_FunctionNoProto)
+      return NULL;
+    return mutable_part(cw, to, false) ? "holds a pointer to data that is not const" : NULL;
   }
-  return clang_isConstQualifiedType(t);
+  case CXType_Record: {
+    const char *why = mutable_record(cw, t, c);
+    return why && !c ? "is not const" : why;
+  }
+  default:
+    return c ? NULL : "is not const";
+  }
+}
+
+static const char *mutable_why(CXType t) {
+  ConstWalk cw = {0};
+  return mutable_part(&cw, t, false);
 }
 
 static bool is_static_storage(CXCursor var) {
   enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(var));
   return pk == CXCursor_TranslationUnit || clang_Cursor_getStorageClass(var) == CX_SC_Static ||
          clang_Cursor_getStorageClass(var) == CX_SC_Extern;
+}
+
+// The first token of a cursor, or "".
+static char *first_token(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+  char *t = n ? str(clang_getTokenSpelling(tu, toks[0])) : "";
+  clang_disposeTokens(tu, toks, n);
+  return t;
 }
 
 // Whether `ref` (a use of a variable) is written by its parent: the left
@@ -986,16 +1100,117 @@ static bool is_written(CXCursor ref, CXCursor parent) {
   return written;
 }
 
+// A use of a variable of static storage (global, static, extern,
+// thread-local): writes, a volatile one, and reads of one that is not const
+// all the way down (mutable_why) are refused; so is its address unless it
+// is (C could write through it).
+static void check_static_use(Walker *wk, CXCursor ref, CXCursor parent, CXCursor var) {
+  CXType t = clang_getCursorType(var);
+  char *name = str(clang_getCursorSpelling(var));
+  const char *kind =
+      clang_getCursorTLSKind(var) != CXTLS_None ? "thread-local variable" : "global variable";
+  const char *why = mutable_why(t);
+  if (has_asm_label(var))
+    violation(wk, ref, false, "uses '%s', whose symbol an asm label renames (mcgen cannot see "
+                              "what it is)", name);
+  else if (clang_isVolatileQualifiedType(clang_getCanonicalType(t)))
+    violation(wk, ref, false, "%s volatile variable '%s'", is_written(ref, parent) ? "writes"
+                                                                                 : "reads", name);
+  else if (is_written(ref, parent))
+    violation(wk, ref, false, "writes %s '%s'", kind, name);
+  else if (why && clang_getCursorKind(parent) == CXCursor_UnaryOperator &&
+           !strcmp(first_token(parent), "&"))
+    violation(wk, ref, false, "takes the address of %s '%s', which %s (C could write through "
+                              "it)", kind, name, why);
+  else if (why && !strcmp(why, "is not const"))
+    violation(wk, ref, false, "reads non-const %s '%s'", kind, name);
+  else if (why)
+    violation(wk, ref, false, "reads %s '%s', which %s (C could write through it)", kind, name,
+              why);
+}
+
+static bool is_expression(enum CXCursorKind k) {
+  return k >= CXCursor_FirstExpr && k <= CXCursor_LastExpr;
+}
+
+// The operands of an expression (its children that are expressions, not
+// the type a cast names): how many, and the first.
+typedef struct Operands {
+  int n;
+  CXCursor first;
+} Operands;
+
+static enum CXChildVisitResult count_operand(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  Operands *o = data;
+  if (is_expression(clang_getCursorKind(c)) && o->n++ == 0)
+    o->first = c;
+  return CXChildVisit_Continue;
+}
+
+// A conversion of a pointer (a cast, or implicit: clang shows it as an
+// unexposed expression of one operand) that drops `const` somewhere along
+// the pointers (C could then write data meant to stay constant, a static
+// table among them) or adds `volatile`: what it is, or NULL.
+static const char *pointer_conversion(CXCursor c) {
+  Operands o = {0};
+  clang_visitChildren(c, count_operand, &o);
+  if (o.n != 1)
+    return NULL;
+  CXType to = clang_getCanonicalType(clang_getCursorType(c));
+  CXType from = clang_getCanonicalType(clang_getCursorType(o.first));
+  while (to.kind == CXType_Pointer) {
+    CXType tp = clang_getCanonicalType(clang_getPointeeType(to));
+    CXType fp;
+    if (from.kind == CXType_Pointer)
+      fp = clang_getPointeeType(from);
+    else if (from.kind == CXType_ConstantArray || from.kind == CXType_IncompleteArray)
+      fp = clang_getArrayElementType(from);
+    else
+      return NULL;
+    fp = clang_getCanonicalType(fp);
+    if (clang_isConstQualifiedType(fp) && !clang_isConstQualifiedType(tp))
+      return "converts a pointer to const data into one to data that is not const (C could "
+             "write data meant to stay constant)";
+    if (clang_isVolatileQualifiedType(tp) && !clang_isVolatileQualifiedType(fp))
+      return "makes a pointer to volatile data";
+    to = tp, from = fp;
+  }
+  return NULL;
+}
+
+// A volatile access (an expression of volatile type, a pointer made to
+// volatile data; a static volatile variable is reported as such), once
+// per function: the first is enough to fix.
+static void check_volatile(Walker *wk, CXCursor c, const char *what) {
+  const char *fn = wk->chain.data[wk->chain.len - 1];
+  if (has_text((const char *const *)wk->volatile_in.data, (size_t)wk->volatile_in.len, fn))
+    return;
+  vec_push(&wk->volatile_in, (void *)fn);
+  violation(wk, c, false, "%s (what changes it from outside the program: mcgen cannot tell what "
+                          "it reads)", what);
+}
+
 static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData data) {
   Walker *wk = data;
-  switch (clang_getCursorKind(c)) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  switch (k) {
   case CXCursor_CallExpr:
     check_call(wk, c);
     break;
+  case CXCursor_GCCAsmStmt:
+  case CXCursor_MSAsmStmt:
+    violation(wk, c, false, "inline assembly (mcgen cannot see what it reads or writes)");
+    return CXChildVisit_Continue;
   case CXCursor_VarDecl:
-    if (clang_Cursor_getStorageClass(c) == CX_SC_Static && !deep_const(clang_getCursorType(c))) {
+    if (clang_Cursor_getStorageClass(c) == CX_SC_Static) {
+      const char *why = mutable_why(clang_getCursorType(c));
       char *name = str(clang_getCursorSpelling(c));
-      violation(wk, c, false, "static local variable '%s' keeps state between calls", name);
+      if (why && !strcmp(why, "is not const"))
+        violation(wk, c, false, "static local variable '%s' keeps state between calls", name);
+      else if (why)
+        violation(wk, c, false, "static local variable '%s' %s (C could write through it)", name,
+                  why);
     }
     break;
   case CXCursor_DeclRefExpr: {
@@ -1003,22 +1218,25 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
     if (clang_getCursorKind(var) != CXCursor_VarDecl || !is_static_storage(var))
       break;
     // A static local is reported where it is declared.
-    if (clang_getCursorKind(clang_getCursorSemanticParent(var)) == CXCursor_FunctionDecl &&
-        clang_Cursor_getStorageClass(var) == CX_SC_Static)
-      break;
-    CXType t = clang_getCursorType(var);
-    char *name = str(clang_getCursorSpelling(var));
-    if (clang_isVolatileQualifiedType(clang_getCanonicalType(t)))
-      violation(wk, c, false, "reads volatile variable '%s'", name);
-    else if (is_written(c, parent))
-      violation(wk, c, false, "writes global variable '%s'", name);
-    else if (!deep_const(t))
-      violation(wk, c, false, "reads non-const global variable '%s'", name);
+    if (clang_getCursorKind(clang_getCursorSemanticParent(var)) != CXCursor_FunctionDecl ||
+        clang_Cursor_getStorageClass(var) != CX_SC_Static)
+      check_static_use(wk, c, parent, var);
+    return CXChildVisit_Recurse;
+  }
+  case CXCursor_CStyleCastExpr:
+  case CXCursor_UnexposedExpr: {
+    const char *what = pointer_conversion(c);
+    if (what && strstr(what, "volatile"))
+      check_volatile(wk, c, what);
+    else if (what)
+      violation(wk, c, false, "%s", what);
     break;
   }
   default:
     break;
   }
+  if (is_expression(k) && clang_isVolatileQualifiedType(clang_getCursorType(c)))
+    check_volatile(wk, c, "accesses volatile data");
   return CXChildVisit_Recurse;
 }
 

@@ -1,0 +1,2 @@
+#include <stdint.h>
+int32_t step(int32_t x);
