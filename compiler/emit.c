@@ -2028,6 +2028,33 @@ static void emit_state_accessors(Parts *p) {
   p->accessors = accessors;
 }
 
+// The C functions the spec calls, as the runtime sees them (mcrt.h's
+// McrtExternFn: named when a call is abandoned or a trace does not
+// replay): mc_externs[k] is the k-th `extern fn` in declaration order
+// (extern_fn_index), its parameters' names and types in mc_xparams_k.
+static int nexterns;
+
+static void emit_extern_table(Program *prog, Buf *out) {
+  Buf table = {0};
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind != DK_FN || !d->is_extern)
+      continue;
+    buf_printf(out, "static const McrtParam mc_xparams_%d[] = {", nexterns);
+    for (int j = 0; j < d->params.len; j++) {
+      Binder *b = d->params.data[j];
+      buf_printf(out, "%s{%s, &%s}", j ? ", " : "", c_str(token_text(b->name)), type_desc(b->type));
+    }
+    buf_puts(out, d->params.len ? "};\n" : "{NULL, NULL}};\n");
+    buf_printf(&table, "  {%s, mc_file, %d, %d, %s, %d, mc_xparams_%d},\n",
+               c_str(token_text(d->name)), d->name->line, d->name->col,
+               d->trusted ? "true" : "false", d->params.len, nexterns);
+    nexterns++;
+  }
+  if (nexterns)
+    buf_printf(out, "static const McrtExternFn mc_externs[] = {\n%s};\n\n", table.data);
+}
+
 // Functions: which can fail is known only after they are written, and
 // calls need it: emit them in call order (no recursion), leaves first.
 static void emit_functions(Program *prog, Parts *p) {
@@ -2038,6 +2065,7 @@ static void emit_functions(Program *prog, Parts *p) {
   bool *done = xcalloc(nfns + 1, sizeof *done);
   Buf fn_protos = {0}, fns = {0};
   buf_puts(&fn_protos, extern_includes(prog));
+  emit_extern_table(prog, &fn_protos);
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
     if (d->kind == DK_FN)
@@ -2670,6 +2698,8 @@ static void write_definitions(Parts *p, FILE *out) {
   DEF("MCGEN_NET_PTR", "%s", net_c ? "&mc_net" : "NULL");
   DEF("MCGEN_DEPS", "%s", p->deps.data);
   DEF("MCGEN_DEPS_PTR", "%s", p->has_deps ? "&mc_deps" : "NULL");
+  DEF("MCGEN_NEXTERN", "%d", nexterns);
+  DEF("MCGEN_EXTERNS", "%s", nexterns ? "mc_externs" : "NULL");
 #undef DEF
 }
 

@@ -1472,6 +1472,39 @@ static void pack(Buf *b, int depth, Decl *fn, Type *mc, CXType c, const char *v,
   }
 }
 
+// The index of an `extern fn` among them, in declaration order (emit.c's
+// table mc_externs).
+static int extern_fn_index(Decl *fn) {
+  int k = 0;
+  for (int i = 0; i < cur_prog->decls.len && cur_prog->decls.data[i] != fn; i++)
+    k += ((Decl *)cur_prog->decls.data[i])->kind == DK_FN &&
+         ((Decl *)cur_prog->decls.data[i])->is_extern;
+  return k;
+}
+
+// The call of the C function, through the runtime's watchdog (mcrt.h,
+// McrtExternCall): the arguments as the runtime prints them, a jump buffer
+// to come back to when the call is abandoned (it ran past --extern-timeout,
+// or a signal came), then the call between begin and end.
+static void watched_call(Buf *body, Decl *fn, const char *call, CXType rt, const char *fail) {
+  Buf values = {0}, packed = {0};
+  for (int i = 0; i < fn->params.len; i++) {
+    Type *ty = resolve(((Binder *)fn->params.data[i])->type);
+    bool is_packed = ty->kind == TY_RECORD || ty->kind == TY_ARRAY;
+    buf_printf(&values, "%s%s", i ? ", " : "", is_packed ? "0" : format("mc_a%d", i));
+    buf_printf(&packed, "%s%s", i ? ", " : "", is_packed ? format("mc_a%d", i) : "NULL");
+  }
+  buf_printf(body, "  const int64_t mc_v[] = {%s};\n", values.data ? values.data : "0");
+  buf_printf(body, "  const uint8_t *const mc_p[] = {%s};\n", packed.data ? packed.data : "NULL");
+  buf_printf(body, "  McrtExternCall mc_call = {.fn = &mc_externs[%d], .values = mc_v, "
+                   ".packed = mc_p};\n", extern_fn_index(fn));
+  buf_printf(body, "  if (setjmp(mc_call.jump)) { /* abandoned: too long, or a signal */\n"
+                   "    mcrt_extern_abandoned(ctx, &mc_call);\n    %s\n  }\n", fail);
+  buf_puts(body, "  mcrt_extern_begin(&mc_call);\n");
+  buf_printf(body, "  %s mc_r = %s;\n", c_unqualified(rt), call);
+  buf_puts(body, "  mcrt_extern_end(&mc_call);\n");
+}
+
 void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
   const char *name = token_text(fn->name);
   CXCursor c;
@@ -1508,7 +1541,7 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
   buf_puts(&call, ")");
   CXType rt = clang_getCanonicalType(clang_getResultType(clang_getCursorType(c)));
   Type *mt = resolve(fn->type);
-  buf_printf(&body, "  %s mc_r = %s;\n", c_unqualified(rt), call.data);
+  watched_call(&body, fn, call.data, rt, composite ? "return;" : "return 0;");
   if (mt->kind == TY_RECORD) {
     pack(&body, 0, fn, mt, rt, "mc_r", "0", "return;");
   } else {
@@ -1516,8 +1549,8 @@ void emit_extern_fn(Buf *protos, Buf *out, Decl *fn) {
     buf_puts(&body, "  return (int64_t)mc_r;\n");
   }
   buf_printf(protos, "%s;\n", sig.data);
-  buf_printf(out, "/* extern fn %s at %s:%d: the C function, its result checked */\n%s {\n",
-             name, c_comment_escape(fn->tok->file->name), fn->tok->line, sig.data);
+  buf_printf(out, "/* extern fn %s at %s:%d: the C function, watched, its result checked */\n"
+                  "%s {\n", name, c_comment_escape(fn->tok->file->name), fn->tok->line, sig.data);
   buf_puts(out, "  (void)ctx, (void)s;\n");
   buf_puts(out, body.data);
   buf_puts(out, "}\n\n");

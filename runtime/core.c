@@ -150,6 +150,7 @@ void mcrt_clear_error(McrtCtx *ctx) { memset(&ctx->err, 0, sizeof ctx->err); }
 // Stopping, signals.
 
 volatile sig_atomic_t mcrt_signal;
+_Atomic bool mcrt_search_over;
 
 const char *mcrt_signal_name(int sig) {
   return sig == SIGINT    ? "SIGINT"

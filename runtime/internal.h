@@ -432,6 +432,7 @@ typedef struct McrtOptions {
                     // (elsewhere it means --order fixed: main.c)
   bool order_free;  // --order free (the default): threads insert successors as they make them
   bool order_given; // --order was on the command line
+  double extern_timeout_s; // --extern-timeout: a call of C that runs longer fails (0: none)
 } McrtOptions;
 
 // Parses argv into opt. Returns -1 to go on with the run, otherwise the exit
@@ -528,7 +529,13 @@ typedef struct McrtError {
   int line, col;
   bool has_rule, rule_init; // set by mcrt_failed_in_rule
   uint64_t rule;
+  uint8_t abandoned; // a C call abandoned (watchdog.c): MCRT_CALL_TIMED_OUT or _INTERRUPTED
 } McrtError;
+
+// Why the watchdog abandoned a call of C (McrtError.abandoned): it ran past
+// --extern-timeout (a run-time error that ends the run at once), or a stop
+// signal came (the run ends incomplete, as at any other moment).
+enum { MCRT_CALL_TIMED_OUT = 1, MCRT_CALL_INTERRUPTED = 2 };
 
 typedef struct McrtViolation {
   McrtViolationKind kind;
@@ -540,6 +547,7 @@ typedef struct McrtViolation {
   bool has_step;       // then one more, failing step from that state
   bool step_init;      // the failing step is an init rule (state is then none)
   uint64_t step_rule;
+  bool timed_out;      // a call of C ran past --extern-timeout and ended the run at once
   // Liveness: the whole trace as rules (path[0] an init rule, then action
   // rules), malloc'd, replacing the parent-pointer path to `state`; the
   // cycle starts at step loop_start (-1: a finite prefix) and its last step
@@ -704,6 +712,10 @@ void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase);
 // The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, 0 if none. Set
 // by the handler mcrt_run (main.c) installs for the whole run; every phase polls it.
 extern volatile sig_atomic_t mcrt_signal;
+// The phases a signal stops are over (main.c): what follows (exports, the
+// replay of the trace) calls C again, calls that returned before, so a
+// signal no longer abandons a call of C (watchdog.c).
+extern _Atomic bool mcrt_search_over;
 // "SIGINT", "SIGTERM", "SIGHUP", "a signal".
 const char *mcrt_signal_name(int sig);
 // Test hook: waits for a signal at PHASE when MCRT_TEST_PAUSE=PHASE.
@@ -1184,5 +1196,15 @@ void mcrt_checkpoint_free(McrtCtx *ctx);
 int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err);
 // SIGINT, SIGTERM and SIGHUP: the signals a run turns into a partial report.
 sigset_t mcrt_stop_signals(void);
+
+// ---------------------------------------------------------------------------
+// watchdog.c: the calls of C (`extern fn`) watched while they run; the
+// generated wrappers call mcrt_extern_begin, _end, _abandoned (mcrt.h).
+
+// Starts the thread that abandons a call past opt->extern_timeout_s, or
+// one a stop signal finds running, when the model has extern functions.
+// False after a message on err (the thread could not be started).
+bool mcrt_watchdog_start(const McrtModel *m, const McrtOptions *opt, FILE *err);
+void mcrt_watchdog_stop(void);
 
 #endif

@@ -234,8 +234,10 @@ static void find_shortest(McrtCtx *r, FILE *err) {
   const McrtOptions *opt = r->opt;
   const McrtViolation *v = &r->viol;
   // No trace, a lasso (liveness is never reduced), or an initial state's
-  // (the initial states are the same in both graphs): nothing shorter.
-  if (!r->has_violation || v->path || v->state == MCRT_NO_STATE)
+  // (the initial states are the same in both graphs): nothing shorter. A
+  // call of C that timed out ended the run: another search could wait as
+  // long again at each state.
+  if (!r->has_violation || v->path || v->state == MCRT_NO_STATE || v->timed_out)
     return;
   // Never reduced before the violation: the search was the full graph's.
   McrtPorStats s = mcrt_por_stats(r);
@@ -303,6 +305,7 @@ static int setup_failed(const McrtOptions *opt, McrtOutputs *outputs) {
 // settled, still stops the run: it ends incomplete, as at any other moment,
 // unless a violation was already found (that answer stands).
 static void settle(McrtCtx *ctx) {
+  atomic_store(&mcrt_search_over, true);
   if (mcrt_signal && !ctx->has_violation && ctx->bound == MCRT_BOUND_NONE)
     mcrt_stop_at(ctx, MCRT_BOUND_INTERRUPTED, MCRT_PHASE_END);
 }
@@ -485,6 +488,7 @@ static int run(const McrtModel *model, McrtOptions *opt, McrtOutputs *outputs, F
   McrtCtx *ctx = run_search(model, opt, err);
   if (!ctx)
     return setup_failed(opt, outputs);
+  atomic_store(&mcrt_search_over, true);
   mcrt_export(ctx, outputs, err); // --graph, --dot, --tests (export.c)
   int code = conclude(ctx, outputs->report, out, err);
   free_run(ctx);
@@ -531,11 +535,14 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   catch_signals(&h);
   mcrt_test_pause("handlers");
   McrtOutputs outputs;
-  if (!mcrt_outputs_open(&outputs, &opt, out, err)) {
+  atomic_store(&mcrt_search_over, false);
+  if (!mcrt_watchdog_start(model, &opt, err) || !mcrt_outputs_open(&outputs, &opt, out, err)) {
+    mcrt_watchdog_stop();
     restore_signals(&h);
     return MCRT_EXIT_USAGE;
   }
   code = run(model, &opt, &outputs, out, err);
+  mcrt_watchdog_stop();
   restore_signals(&h);
   return code;
 }

@@ -15,6 +15,7 @@
 #ifndef MCRT_H
 #define MCRT_H
 
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -495,6 +496,18 @@ typedef struct McrtDeps {
   const uint32_t *accepting_reads;
 } McrtDeps;
 
+// A C function the spec calls (`extern fn`, ABI 3): named in the message
+// of a call the runtime abandons (runtime/watchdog.c) and in that of a
+// trace that does not replay.
+typedef struct McrtExternFn {
+  const char *name;        // the C function
+  const char *file;        // where the spec declares it
+  int line, col;
+  bool trusted;            // declared `trusted`: mcgen warned instead of refusing
+  uint32_t nparams;
+  const McrtParam *params; // names and types of its parameters
+} McrtExternFn;
+
 typedef struct McrtModel {
   uint32_t abi_version; // MCRT_ABI_VERSION
   const char *name;
@@ -591,6 +604,9 @@ typedef struct McrtModel {
   // Dependency tables (partial-order reduction); NULL when not computed
   // (more than 2^20 rules or cells).
   const McrtDeps *deps;
+  // The C functions the spec calls (ABI 3).
+  uint32_t nextern;
+  const McrtExternFn *externs;
 } McrtModel;
 
 // ---------------------------------------------------------------------------
@@ -625,6 +641,34 @@ typedef bool McrtReplay(McrtCtx *ctx, uint64_t binding, const uint8_t *in, uint8
 uint32_t mcrt_find_group(const McrtRuleGroup *groups, uint32_t ngroups, uint64_t rule);
 bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_t ngroups,
                  McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out);
+
+// A call of a C function, by the generated wrapper of an `extern fn` (ABI
+// 3), which holds it on its stack:
+//
+//   McrtExternCall call = {.fn = &fn, .values = values, .packed = packed};
+//   if (setjmp(call.jump)) {           // the call was abandoned
+//     mcrt_extern_abandoned(ctx, &call);
+//     return;                          // mcrt_failed(ctx) is true
+//   }
+//   mcrt_extern_begin(&call);
+//   result = the_c_function(...);
+//   mcrt_extern_end(&call);
+//
+// values[i]: parameter i's value if it is a scalar; packed[i]: its bits if
+// it is a record or an array (else NULL). The runtime abandons a call that
+// outlasts --extern-timeout or that a stop signal finds running by a
+// longjmp to `jump` (mcrt_extern_begin may jump at once: a stop signal
+// came, or the same call timed out before); mcrt_extern_abandoned then
+// records why as a run-time error of the spec.
+typedef struct McrtExternCall {
+  const McrtExternFn *fn;
+  const int64_t *values;
+  const uint8_t *const *packed;
+  jmp_buf jump;
+} McrtExternCall;
+void mcrt_extern_begin(McrtExternCall *call);
+void mcrt_extern_end(McrtExternCall *call);
+void mcrt_extern_abandoned(McrtCtx *ctx, McrtExternCall *call);
 
 // The checker's main: parses the command line of docs/DESIGN.md, runs the search,
 // prints the summary and traces, writes reports; returns the exit code.

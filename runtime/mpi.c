@@ -224,10 +224,11 @@ typedef struct Cand {
   bool no_state;  // an init rule failed: no state, only the failing step
   bool has_step, step_init;
   uint64_t step_rule;
+  bool timed_out; // a call of C ran past --extern-timeout (watchdog.c)
 } Cand;
 
 // What each rank tells all others at the end of a round.
-enum { G_MORE, G_CAND, G_MEMORY, G_SIGNAL, G_STATES, G_TRANS, G_NEXT, G_BYTES, G_N };
+enum { G_MORE, G_CAND, G_MEMORY, G_SIGNAL, G_TIMED_OUT, G_STATES, G_TRANS, G_NEXT, G_BYTES, G_N };
 
 // Per-rank figures for rank 0's report.
 enum { S_STATES, S_PEAK, S_SENT, S_MSGS, S_COMM, S_CPU, S_N };
@@ -260,6 +261,7 @@ typedef struct Mpi {
   uint64_t gathered[G_N]; // the last round's sums (signal: max)
   Cand cand;
   bool has_cand, memory_hit, states_hit, steps_hit;
+  bool timed_out; // a call of C timed out here: the search ends at this round
   // Statistics.
   uint64_t bytes_sent, msgs_sent, rounds, levels;
   double comm_s, cpu_start; // seconds in MPI calls; CPU time at the start
@@ -361,10 +363,16 @@ static bool offer(Mpi *mp, McrtViolationKind kind, const uint8_t *state, uint64_
 }
 
 // A run-time error or failed assert (ctx->err) at local state id, or at no
-// state (an init rule); step_allowed as in search.c.
+// state (an init rule); step_allowed as in search.c. A call of C that the
+// watchdog abandoned ends the search at this round, as in search.c: on a
+// signal with nothing offered (mcrt_signal ends the round), past
+// --extern-timeout with the error offered and the level not finished.
 static void offer_error(Mpi *mp, const uint8_t *state, uint64_t id, uint64_t depth,
                         bool step_allowed) {
   McrtError *e = &mp->ctx->err;
+  if (e->abandoned == MCRT_CALL_INTERRUPTED)
+    return;
+  mp->timed_out |= e->abandoned == MCRT_CALL_TIMED_OUT;
   bool step = step_allowed && e->has_rule;
   McrtViolationKind kind = e->is_assert ? MCRT_VIOL_ASSERT : MCRT_VIOL_RUNTIME_ERROR;
   if (!offer(mp, kind, state, depth + step))
@@ -375,6 +383,7 @@ static void offer_error(Mpi *mp, const uint8_t *state, uint64_t id, uint64_t dep
   c->line = e->line, c->col = e->col;
   c->no_state = state == NULL;
   c->state = (uint32_t)id;
+  c->timed_out = e->abandoned == MCRT_CALL_TIMED_OUT;
   if (step) {
     c->has_step = true;
     c->step_init = e->rule_init;
@@ -1305,6 +1314,7 @@ static void gather(Mpi *mp, uint64_t level_left) {
       [G_CAND] = mp->has_cand,
       [G_MEMORY] = mp->memory_hit,
       [G_SIGNAL] = (uint64_t)mcrt_signal,
+      [G_TIMED_OUT] = mp->timed_out,
       [G_STATES] = ctx->states,
       [G_TRANS] = ctx->transitions,
       [G_NEXT] = ctx->queue.length - level_left,
@@ -1357,6 +1367,8 @@ static void progress(Mpi *mp) {
 // signal): set on every rank alike.
 static bool bound_now(Mpi *mp) {
   McrtCtx *ctx = mp->ctx;
+  if (mp->gathered[G_TIMED_OUT]) // (its rank offered the error: it is G_CAND)
+    return true;
   McrtBound b = mp->gathered[G_SIGNAL]   ? MCRT_BOUND_INTERRUPTED
                 : mp->gathered[G_MEMORY] ? (ctx->log_full ? MCRT_BOUND_MAX_STATES : MCRT_BOUND_MEMORY)
                 : mp->states_hit         ? MCRT_BOUND_MAX_STATES
@@ -1420,6 +1432,7 @@ static void pick_violation(Mpi *mp) {
   v->has_step = c.has_step;
   v->step_init = c.step_init;
   v->step_rule = c.step_rule;
+  v->timed_out = c.timed_out;
   if (c.no_state)
     return;
 
@@ -1628,7 +1641,8 @@ static bool run_level(Mpi *mp) {
     double t0 = mcrt_now(), expanding = ctx->phase_s[0];
     // A signal ends the round at once: mpirun SIGKILLs the ranks a second
     // after forwarding it, and a round of ROUND_BYTES can outlast that.
-    while (left > 0 && queued < mp->round_limit && !mp->memory_hit && !mcrt_signal) {
+    while (left > 0 && queued < mp->round_limit && !mp->memory_hit && !mcrt_signal &&
+           !mp->timed_out) {
       if (mp->pool)
         pool_expand(mp->pool, left);
       else

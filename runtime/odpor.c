@@ -349,6 +349,11 @@ static void found(Odpor *o, uint64_t k, McrtViolationKind kind) {
 static void found_error(Odpor *o, uint64_t k, bool step, uint64_t rule) {
   McrtCtx *ctx = o->ctx;
   McrtError e = ctx->err;
+  if (e.abandoned == MCRT_CALL_INTERRUPTED) { // a signal came during a call of C
+    mcrt_clear_error(ctx);
+    mcrt_stop_at(ctx, MCRT_BOUND_INTERRUPTED, MCRT_PHASE_SEARCH);
+    return;
+  }
   snprintf(ctx->viol.message, sizeof ctx->viol.message, "%s", e.message);
   found(o, k, e.is_assert ? MCRT_VIOL_ASSERT : MCRT_VIOL_RUNTIME_ERROR);
   McrtViolation *v = &ctx->viol;

@@ -48,6 +48,8 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --trace-format text|json  how counterexample traces are printed\n"
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
+          "  --extern-timeout SECONDS  a call of a C function (extern fn) that runs longer is\n"
+          "                         a run-time error, with its trace (default 10, 0 no limit)\n"
           "  --threads N            worker threads (default: the cores online that this process\n"
           "                         may run on; 1: the serial search)\n"
           "  --order fixed|free     with threads: free (default) inserts states as the threads\n"
@@ -95,6 +97,19 @@ static bool parse_u64(const char *s, uint64_t *v) {
   if (errno || *end)
     return false;
   *v = x;
+  return true;
+}
+
+// A number of seconds from 0 to 10^9, fractions allowed.
+static bool parse_seconds(const char *s, double *seconds) {
+  char *end;
+  errno = 0;
+  double x = strtod(s, &end);
+  if ((*s < '0' || *s > '9') && *s != '.') // (strtod would take blanks, a sign)
+    return false;
+  if (errno || *end || end == s || !(x >= 0) || x > 1e9)
+    return false;
+  *seconds = x;
   return true;
 }
 
@@ -151,6 +166,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       // Free order by default: the serial trace at every N (--order fixed)
       // cost more than 10% of the speed at 2 threads (docs/performance.md).
       .order_free = true,
+      .extern_timeout_s = 10,
   };
   bool sim_depth_given = false, sim_seed_given = false;
   bool help = false, version = false;
@@ -209,7 +225,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states", "--graph-max-states",
         "--simulate", "--depth",        "--seed",
         "--disk",     "--checkpoint",   "--checkpoint-every", "--resume",
-        "--search",   "--order",
+        "--search",   "--order",        "--extern-timeout",
     };
     bool known = false;
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
@@ -370,13 +386,11 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
       if (errno || *end || end == val || !(minutes > 0) || minutes > 1e7)
         return bad(err, name, val, "a number of minutes above 0, such as 10 or 0.05");
       opt->checkpoint_every_s = minutes * 60;
-    } else if (!strcmp(name, "--progress")) {
-      char *end;
-      errno = 0;
-      double s = strtod(val, &end);
-      if (errno || *end || end == val || !(s >= 0) || s > 1e9)
-        return bad(err, name, val, "a number of seconds (0: off)");
-      opt->progress_s = s;
+    } else if (!strcmp(name, "--progress") || !strcmp(name, "--extern-timeout")) {
+      bool progress = !strcmp(name, "--progress");
+      if (!parse_seconds(val, progress ? &opt->progress_s : &opt->extern_timeout_s))
+        return bad(err, name, val, progress ? "a number of seconds (0: off)"
+                                            : "a number of seconds (0: no limit)");
     }
   }
 

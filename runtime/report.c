@@ -389,12 +389,22 @@ void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state) {
 // ---------------------------------------------------------------------------
 // Traces: walk the log back, replay forward.
 
+// The C functions a spec calls, for a message: "'step', 'noise' (trusted)".
+static void print_extern_names(FILE *f, const McrtModel *m) {
+  for (uint32_t i = 0; i < m->nextern; i++)
+    fprintf(f, "%s'%s'%s", i ? ", " : "", m->externs[i].name,
+            m->externs[i].trusted ? " (trusted)" : "");
+}
+
 // Under symmetry reduction a trace that cannot be replayed is most likely
 // the spec's fault (it tells scalarset elements apart, which only --symmetry
-// verify can see), so the message says so rather than blame mcgen alone.
+// verify can see), so the message says so rather than blame mcgen alone;
+// likewise when the spec calls C: the C may not be deterministic (mcgen's
+// check can be bypassed by `trusted`, or miss what C does behind it).
 static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what) {
   ctx->internal_error = true;
-  fprintf(f, "internal error: trace replay: step %zu: %s\n", step, what);
+  fprintf(f, "%s: trace replay: step %zu: %s\n", ctx->model->nextern ? "error" : "internal error",
+          step, what);
   if (ctx->unreduced)
     fprintf(stderr, "error: trace replay under symmetry reduction: step %zu: %s (the spec "
                     "does not treat the scalarset elements alike: see the comparison)\n",
@@ -404,7 +414,14 @@ static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what
                     "spec tells scalarset elements apart in a way the compiler's symmetry rules "
                     "missed: check with --symmetry verify; or a bug in mcgen)\n",
             step, what);
-  else
+  else if (ctx->model->nextern) {
+    fprintf(stderr, "error: trace replay: step %zu: %s: the run is not deterministic, most "
+                    "likely in the C the spec calls (extern fn ",
+            step, what);
+    print_extern_names(stderr, ctx->model);
+    fputs("): a C function that keeps state between calls or reads what changes (a "
+          "trusted one first); else a bug in mcgen\n", stderr);
+  } else
     fprintf(stderr, "internal error: trace replay: step %zu: %s (a bug in mcgen: the "
                     "generated code is not deterministic)\n",
             step, what);
@@ -790,6 +807,9 @@ static void print_verdict(FILE *f, const McrtCtx *ctx) {
   default:
     if (ctx->io_error)
       fputs("error: the results could not be written (see stderr)", f);
+    else if (ctx->model->nextern)
+      fputs("error: the trace could not be replayed: the run was not deterministic, most likely "
+            "in the C the spec calls (see above)", f);
     else
       fputs("error: internal error while replaying the trace (see above)", f);
   }
@@ -1079,11 +1099,20 @@ static void print_exports_json(FILE *f, const McrtCtx *ctx) {
   fputc(']', f);
 }
 
+// A call of C that ran past --extern-timeout ended the run at once
+// (search.c): the level was not finished, so a shorter trace may exist.
+static void print_timed_out(FILE *f, const McrtCtx *ctx) {
+  if (ctx->has_violation && mcrt_shown_violation(ctx)->timed_out)
+    fputs("trace:         may not be the shortest: a call of C ran past --extern-timeout and "
+          "ended the run at once\n", f);
+}
+
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   print_verdict(f, ctx);
+  print_timed_out(f, ctx); // (a warning about the trace printed, as the fallback's)
   if (ctx->opt->quiet) {
-    if (ctx->shortest_status == MCRT_SHORTEST_FALLBACK) // a warning about the trace printed
+    if (ctx->shortest_status == MCRT_SHORTEST_FALLBACK)
       print_shortest(f, ctx);
     return;
   }

@@ -96,20 +96,33 @@ static McrtViolation *violation(McrtCtx *ctx, McrtViolationKind kind, uint64_t s
 // when the generated code named the rule and step_allowed says the error
 // happened while computing a step). The error is cleared when the search
 // goes on (a held violation). True: stop.
+//
+// A call of C that the watchdog abandoned (watchdog.c) ends the run at
+// once: on a signal, incomplete, as the signal would have at the next
+// expansion; past --extern-timeout, with this violation (or the one held,
+// as short), without finishing the level: each state left could hang as
+// long again. Its trace is then the first met, perhaps not a shortest.
 static bool error_violation(McrtCtx *ctx, uint64_t state, uint64_t steps, bool step_allowed) {
   McrtError *e = &ctx->err;
+  if (e->abandoned == MCRT_CALL_INTERRUPTED) {
+    mcrt_clear_error(ctx);
+    return hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
+  }
   bool step = step_allowed && e->has_rule;
   McrtViolation *v = violation(ctx, e->is_assert ? MCRT_VIOL_ASSERT : MCRT_VIOL_RUNTIME_ERROR,
                                state, steps + step);
   if (v) {
     snprintf(v->message, sizeof v->message, "%s", e->message);
     v->file = e->file, v->line = e->line, v->col = e->col;
+    v->timed_out = e->abandoned == MCRT_CALL_TIMED_OUT;
     if (step) {
       v->has_step = true;
       v->step_init = e->rule_init;
       v->step_rule = e->rule;
     }
   }
+  if (e->abandoned == MCRT_CALL_TIMED_OUT)
+    ctx->held = false, ctx->stop = true;
   if (!ctx->stop)
     mcrt_clear_error(ctx);
   return ctx->stop;

@@ -66,6 +66,10 @@ static bool found(Sim *s, McrtViolationKind kind) {
 static bool found_error(Sim *s, bool step, bool init, uint64_t rule) {
   McrtCtx *ctx = s->ctx;
   McrtError e = ctx->err;
+  if (e.abandoned == MCRT_CALL_INTERRUPTED) { // a signal: the simulation ends, no violation
+    mcrt_clear_error(ctx);
+    return false;
+  }
   snprintf(ctx->viol.message, sizeof ctx->viol.message, "%s", e.message);
   found(s, e.is_assert ? MCRT_VIOL_ASSERT : MCRT_VIOL_RUNTIME_ERROR);
   McrtViolation *v = &ctx->viol;
@@ -128,7 +132,8 @@ static bool run(Sim *s, uint64_t *rng, uint8_t *cur, uint8_t *next) {
     return found(s, MCRT_VIOL_NO_INITIAL_STATE);
   }
   uint64_t r = s->enabled[pick(rng, n)];
-  mcrt_replay_step(ctx, true, r, NULL, cur);
+  if (!mcrt_replay_step(ctx, true, r, NULL, cur)) // (it did just now: a call of C abandoned)
+    return found_error(s, true, true, r);
   push_rule(s, r);
   if (check_state(s, cur))
     return true;
@@ -153,7 +158,8 @@ static bool run(Sim *s, uint64_t *rng, uint8_t *cur, uint8_t *next) {
       return found(s, MCRT_VIOL_DEADLOCK);
     }
     r = s->enabled[pick(rng, n)];
-    mcrt_replay_step(ctx, false, r, cur, next);
+    if (!mcrt_replay_step(ctx, false, r, cur, next))
+      return found_error(s, true, false, r);
     push_rule(s, r);
     s->steps++;
     ctx->transitions++;
@@ -185,6 +191,7 @@ int mcrt_simulate(const McrtModel *model, const McrtOptions *opt, FILE *out, FIL
   for (s.run = 0; s.run < o.sim_runs && !violation && !mcrt_signal; s.run++)
     violation = run(&s, &rng, cur, next);
   uint64_t runs = s.run;
+  atomic_store(&mcrt_search_over, true);
   mcrt_print_trace(out, ctx);
   if (violation)
     fprintf(out, "result: violation: %s (random simulation, run %" PRIu64 " of %" PRIu64

@@ -131,6 +131,8 @@ static const McrtModel mc_model = {
     .extern_files = m4_defn(⟦MCGEN_EXTERN_FILES⟧),
     .cflags = m4_defn(⟦MCGEN_CFLAGS⟧),
     .deps = MCGEN_DEPS_PTR,
+    .nextern = MCGEN_NEXTERN,
+    .externs = MCGEN_EXTERNS,
 };
 
 m4_ifdef(⟦MCGEN_MPI⟧, ⟦/* Built by mcgen --mpi: the search runs on every rank of `mpirun -np K`. */

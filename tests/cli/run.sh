@@ -18,6 +18,8 @@
 #   big.mc       10^8 states, to be interrupted
 #   asym.mc      a scalarset the spec does not treat symmetrically
 #   asym_trace.mc  the same, where only the reduced run's trace shows it
+#   hang.mc      calls C (hang.c) that never returns for one argument
+#   drift.mc     calls `trusted` C (drift.c) that keeps state between calls
 # The checkers are built against the plain runtime ($BUILD_DIR/libmcrt.a),
 # as a user builds them: MCGEN_RUNTIME and CC are ignored here.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
@@ -116,8 +118,9 @@ def steps($i):
   need(type == "object"; "trace[\($i)] is not an object"),
   need(has("action") and (.action | type) == "string"; "trace[\($i)].action is not a string"),
   need(has("params") and (.params | type) == "object"; "trace[\($i)].params is not an object"),
-  need(has("state") and (.state | type) == "object" and (.state | length) > 0;
-       "trace[\($i)].state is not a non-empty object");
+  need(has("state") and (.state | type) == "object" and (.state | length) > 0
+       or .state == null and (.error | type) == "string";
+       "trace[\($i)].state is not a non-empty object (nor null with an error: a failing step)");
 def violation($i):
   need(type == "object"; "violations[\($i)] is not an object"),
   (if type == "object" then
@@ -1489,6 +1492,67 @@ t_dot_mc_name() {
   want_rc 0 && want_json r.json '.model == ".mc"' "model name"
 }
 check mcgen-spec-named-dot-mc t_dot_mc_name
+
+# ===========================================================================
+# extern: the C a spec calls (runtime/watchdog.c; signals: signals.sh)
+
+# A call of C that never returns (hang.mc: next(3) loops for ever) is a
+# run-time error once it has run past --extern-timeout, naming the function
+# and its argument, with the trace to the state where it was called (hand
+# count in hang.mc: 4 steps) and a report that matches the schema, at any
+# number of threads, in well under the default limit.
+build hang "$specs/hang.mc" || true
+t_extern_timeout() {
+  want_file "$bin/hang" || return
+  local n t0 t1
+  for n in 1 2 4; do
+    fresh
+    t0=$(date +%s%N)
+    run "$bin/hang" --threads "$n" --por off --extern-timeout 0.5 --report r.json
+    t1=$(date +%s%N)
+    want_rc 1 || { why="--threads $n: $why"; return 1; }
+    want_in "$out" "^result: violation: run-time error: extern fn 'next' did not return within 0\.5 s \(--extern-timeout\): next\(x = 3\) \(.*hang\.mc:13:11\)$" stdout &&
+      want_schema r.json &&
+      want_json r.json '.violations[0].kind == "runtime-error" and (.violations[0].trace | length) == 5 and .violations[0].trace[4].error != null'         "the violation and its trace: 4 steps, the last the failing call" ||
+      { why="--threads $n: $why"; return 1; }
+    [ $(((t1 - t0) / 1000000)) -lt 8000 ] ||
+      { why="--threads $n: took $(((t1 - t0) / 1000000)) ms with --extern-timeout 0.5"; return 1; }
+  done
+}
+check extern-call-timeout t_extern_timeout
+
+# --extern-timeout takes seconds (fractions allowed, 0: no limit); anything
+# else is refused with one line naming the option (exit 2).
+t_extern_timeout_values() {
+  want_file "$bin/hang" || return
+  local v
+  for v in -1 x '' ' 1' 1e99; do
+    run "$bin/hang" --extern-timeout "$v"
+    want_rc 2 && want_in "$err" "^error: bad value '$v' for --extern-timeout \(expected a number of seconds \(0: no limit\)\)" stderr ||
+      { why="--extern-timeout '$v': $why"; return 1; }
+  done
+  run "$bin/hang" --help
+  want_rc 0 && want_in "$out" '^  --extern-timeout SECONDS' "--help"
+}
+check extern-timeout-values t_extern_timeout_values
+
+# A trace that does not replay in a spec that calls C: drift.mc's trusted
+# C keeps a count of its calls (hand count in drift.mc: the replay meets a
+# state the search never found). The message names the C function as the
+# likely cause and does not blame mcgen alone; exit 2 as for any trace that
+# cannot be replayed.
+build drift "$specs/drift.mc" || true
+t_extern_not_deterministic() {
+  want_file "$bin/drift" || return
+  fresh
+  run "$bin/drift" --threads 1 --por off --report r.json
+  want_rc 2 && want_in "$err" "^error: trace replay: step 1: .*in the C the spec calls \(extern fn 'drift' \(trusted\)\)" stderr &&
+    want_in "$out" '^result: error: the trace could not be replayed: the run was not deterministic' stdout ||
+    return
+  ! grep -q 'a bug in mcgen: the generated code' "$out" "$err" ||
+    { why="the message blames mcgen: $(grep -h 'bug in mcgen' "$out" "$err" | head -1)"; return 1; }
+}
+check extern-not-deterministic-names-the-c t_extern_not_deterministic
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -15,7 +15,8 @@
 #   - --liveness off --symmetry verify: start, search (the first run),
 #     verify-second (before the run without reduction), report;
 # each with SIGINT, SIGTERM and SIGHUP. Then one run of big.mc (10^8 states)
-# under `timeout -s TERM`, as a user or a scheduler stops it. Each check
+# under `timeout -s TERM`, as a user or a scheduler stops it, and runs of
+# hang.mc interrupted while a call of C that never returns runs. Each check
 # prints `PASS name` or `FAIL name: why`; the last line is `N passed, N failed`.
 set -uo pipefail
 
@@ -45,7 +46,7 @@ for tool in jq "$mcgen"; do
     exit 1
   }
 done
-for s in filter big; do
+for s in filter big hang; do
   (cd "$work" && timeout 120 "$mcgen" -o "$s" "$specs/$s.mc" >"build-$s.log" 2>&1) ||
     { fail "build-$s" "$(head -c 300 "$work/build-$s.log")"; }
 done
@@ -220,6 +221,44 @@ t_double_term() {
   done
 }
 if t_double_term; then pass double-sigterm-big; else fail double-sigterm-big "$why"; fi
+
+# Waits up to 10 s until process $1 has used 0.3 s of CPU time (utime and
+# stime of /proc/PID/stat, in clock ticks); false if it never does.
+spinning() {
+  local ticks _ hz
+  hz=$(getconf CLK_TCK)
+  for _ in $(seq 200); do
+    ticks=$(awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null) || return 1
+    [ "$ticks" -ge $((hz * 3 / 10)) ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# A signal while a call of C runs: hang.mc's next(3) never returns and
+# --extern-timeout 0 sets no limit, so the search is inside that call once
+# the checker has used 0.3 s of CPU (everything else takes microseconds).
+# The one signal ends the run in order, at any number of threads: exit 3,
+# a partial report that says the search was interrupted, by that signal,
+# with the 4 states met before the call at least (hand count in hang.mc:
+# v = 0..3 with w = 0).
+t_extern_call() {
+  local sig=$1 n=$2 d=$work/extern-$1-$2
+  mkdir -p "$d"
+  (cd "$d" && exec env --default-signal=INT,TERM,HUP "$work/hang" --threads "$n" --por off \
+    --extern-timeout 0 --report r.json >out.txt 2>err.txt) &
+  pid=$!
+  spinning "$pid" || { reap; why="never inside the call (exit $rc: $(excerpt "$d/err.txt"))"; return 1; }
+  kill "-$sig" "$pid"
+  reap
+  partial_ok "$d" "$sig" search || return 1
+  [ "$(jq '.states >= 4' "$d/r.json")" = true ] || { why="states: $(jq .states "$d/r.json")"; return 1; }
+}
+for sig in INT TERM HUP; do
+  for n in 1 2 4; do
+    if t_extern_call $sig $n; then pass "extern-call-$sig-threads-$n"; else fail "extern-call-$sig-threads-$n" "$why"; fi
+  done
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

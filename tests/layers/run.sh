@@ -8,7 +8,7 @@
 #   4 engines   search.c threads.c
 #   5 analyses  liveness.c
 #   6 output    replay.c report.c netreport.c export.c outputs.c simulate.c odpor.c
-#   7 main      main.c mpi.c
+#   7 main      main.c mpi.c watchdog.c
 #
 # mpi.c is the MPI engine and the main of `mcgen --mpi` checkers (it checks
 # a trace across the ranks by replaying it, so it sits above the output);
@@ -33,7 +33,7 @@ layer() {
   search | threads) echo 4 ;;
   liveness) echo 5 ;;
   replay | report | netreport | export | outputs | simulate | odpor) echo 6 ;;
-  main | mpi) echo 7 ;;
+  main | mpi | watchdog) echo 7 ;;
   *) echo 0 ;;
   esac
 }

@@ -36,6 +36,8 @@
 #   - SIGINT to every rank: a partial report, exit 3 from mpirun; SIGTERM
 #     and SIGINT to mpirun at several delays: a partial report with
 #     consistent counts, every rank exiting (3) before Open MPI's SIGKILL;
+#   - a call of C that never returns: --extern-timeout ends the run with its
+#     run-time error and trace; SIGINT while it runs, a partial report;
 #   - the checker needs nothing from the build tree (ldd), and its direct
 #     dependencies are libc, libm and the MPI library only.
 # Specs run with the checker options of their RUN-ARGS header and mcgen's of
@@ -625,6 +627,76 @@ if t_signal_mpirun >sigmpirun.why; then
   pass "signals to mpirun (partial report, ranks exit 3 before the SIGKILL)"
 else
   fail sigmpirun "$(cat sigmpirun.why)"
+fi
+
+# ---------------------------------------------------------------------------
+# A call of C that never returns (cli/specs/hang.mc: next(3) loops for
+# ever). With --extern-timeout, on 2 ranks and on 2 ranks of 2 threads, the
+# search ends with the run-time error naming the call and its trace of 4
+# steps (hand count in hang.mc), as serially (tests/cli). Without a limit,
+# SIGINT to every rank while the call runs (the ranks have used 0.5 s of
+# CPU between them, which only the call takes) ends the run in order: a
+# partial report, exit 3 from mpirun.
+
+t_extern_timeout() {
+  "$mcgen" --mpi -o hang_m "$root/tests/cli/specs/hang.mc" >hang.mcgen 2>&1 ||
+    { echo "mcgen: $(head -c 300 hang.mcgen)"; return 1; }
+  local args rc
+  for args in "" "--threads 2"; do
+    # shellcheck disable=SC2086 # ARGS is a word list
+    mpi 2 ./hang_m $args --por off --extern-timeout 0.5 --report hang.json >hang.out 2>hang.err
+    rc=$?
+    [ "$rc" -eq 1 ] || { echo "-np 2 $args: exit $rc, expected 1 ($(head -c 300 hang.err))"; return 1; }
+    grep -q "^result: violation: run-time error: extern fn 'next' did not return within 0.5 s (--extern-timeout): next(x = 3)" hang.out ||
+      { echo "-np 2 $args: summary: $(grep -m1 '^result' hang.out)"; return 1; }
+    jq -e '.violations[0].kind == "runtime-error" and (.violations[0].trace | length) == 5' hang.json >/dev/null ||
+      { echo "-np 2 $args: report: $(jq -c '.violations[0] | {kind, n: (.trace | length)}' hang.json 2>&1)"; return 1; }
+  done
+}
+if why=$(t_extern_timeout); then pass "extern call past --extern-timeout (2 ranks, 2 ranks of 2 threads)"; else fail extern-timeout "$why"; fi
+
+# The CPU time, in clock ticks, of the processes whose pids are given.
+cpu_ticks() {
+  local p n=0
+  for p; do n=$((n + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+  echo "$n"
+}
+
+t_extern_signal() {
+  [ -x hang_m ] || { echo "no hang_m (see extern-timeout)"; return 1; }
+  mpirun --oversubscribe -np 2 ./hang_m --por off --extern-timeout 0 --report hang_s.json \
+    >hang_s.out 2>hang_s.err &
+  bg_pid=$!
+  local i ranks= hz
+  hz=$(getconf CLK_TCK)
+  for i in $(seq 1 200); do
+    ranks=$(pgrep -P "$bg_pid" -x hang_m | tr '\n' ' ')
+    # shellcheck disable=SC2086 # two pids
+    [ "$(echo "$ranks" | wc -w)" -eq 2 ] && [ "$(cpu_ticks $ranks)" -ge $((hz / 2)) ] && break
+    ranks=
+    sleep 0.05
+  done
+  if [ -z "$ranks" ]; then
+    kill -TERM "$bg_pid"; wait "$bg_pid"
+    bg_pid=
+    echo "the ranks never got inside the call: $(head -c 300 hang_s.err)"
+    return 1
+  fi
+  # shellcheck disable=SC2086 # two pids
+  kill -INT $ranks
+  wait "$bg_pid"
+  local rc=$?
+  bg_pid=
+  [ "$rc" -eq 3 ] || { echo "mpirun exit $rc, expected 3 ($(head -c 300 hang_s.err))"; return 1; }
+  jq -e '.bound_hit == "interrupted" and .signal == "SIGINT" and .exit_code == 3 and .states >= 4' \
+    hang_s.json >/dev/null ||
+    { echo "report: $(jq -c '{bound_hit, signal, exit_code, states}' hang_s.json 2>&1)"; return 1; }
+}
+# (Not in a subshell: the exit trap must see bg_pid.)
+if t_extern_signal >extsig.why; then
+  pass "SIGINT during a call of C (partial report, exit 3)"
+else
+  fail extern-signal "$(cat extsig.why)"
 fi
 
 # ---------------------------------------------------------------------------

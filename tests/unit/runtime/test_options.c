@@ -29,7 +29,22 @@ Test(options, defaults) {
   cr_assert_eq(o.fingerprint_bits, 64);
   cr_assert(o.deadlock);
   cr_assert_eq(o.progress_s, 10);
+  cr_assert_eq(o.extern_timeout_s, 10);
   cr_assert(!o.quiet);
+}
+
+// --extern-timeout SECONDS: fractions allowed, 0 no limit (watchdog.c).
+Test(options, extern_timeout) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, "--extern-timeout 0.25"), -1, "%s", out);
+  cr_assert_eq(o.extern_timeout_s, 0.25);
+  cr_assert_eq(parse(&o, out, sizeof out, "--extern-timeout=0"), -1, "%s", out);
+  cr_assert_eq(o.extern_timeout_s, 0);
+  const char *bad[] = {"--extern-timeout -1", "--extern-timeout x", "--extern-timeout 1e99",
+                       "--extern-timeout +1", "--extern-timeout"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    cr_assert_eq(parse(&o, out, sizeof out, bad[i]), MCRT_EXIT_USAGE, "%s", bad[i]);
 }
 
 Test(options, values) {
