@@ -507,7 +507,13 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
     a = b, b = t;
   }
   if (v->has_step && !ctx->internal_error) {
-    bool failed = !mcrt_replay_step(ctx, v->step_init, step_rule, a, b) && mcrt_failed(ctx);
+    // A call of C that timed out is not made again: it would wait as long
+    // (under MPI the rank that replays may not be the one that waited).
+    bool failed = v->timed_out;
+    if (!failed)
+      failed = !mcrt_replay_step(ctx, v->step_init, step_rule, a, b) && mcrt_failed(ctx);
+    else
+      ctx->err = (McrtError){.set = true, .file = v->file, .line = v->line, .col = v->col};
     if (json) {
       fprintf(f, "%s{", sep);
       print_rule_json(f, m, v->step_init, step_rule);

@@ -63,13 +63,16 @@ static _Thread_local Slot *my_slot;
 static pthread_key_t slot_key; // its destructor frees the slot at the thread's end
 static pthread_once_t slot_key_once = PTHREAD_ONCE_INIT;
 
-// The watchdog thread and what it enforces.
+// The watchdog thread and what it enforces; it waits on `wake` between its
+// looks, so that the run's end need not wait for its period.
 static struct {
   pthread_t thread;
   bool running;
-  _Atomic bool stop;
+  bool stop;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
   double timeout_s; // --extern-timeout (0: none)
-} watch;
+} watch = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
 
 // The first call that timed out: its function and arguments, so that the
 // same call is not waited for again (set once, then read-only).
@@ -261,14 +264,19 @@ static void watch_slot(Slot *s, double now) {
 
 static void *watch_main(void *arg) {
   (void)arg;
-  struct timespec tick = {0, MCRT_WATCH_MS * 1000 * 1000};
-  while (!atomic_load(&watch.stop)) {
-    nanosleep(&tick, NULL);
+  pthread_mutex_lock(&watch.lock);
+  while (!watch.stop) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += MCRT_WATCH_MS * 1000 * 1000;
+    until.tv_sec += until.tv_nsec / 1000000000, until.tv_nsec %= 1000000000;
+    pthread_cond_timedwait(&watch.wake, &watch.lock, &until);
     double now = mcrt_now();
-    for (Slot *s = atomic_load(&slots); s; s = s->next)
+    for (Slot *s = atomic_load(&slots); s && !watch.stop; s = s->next)
       if (!atomic_load(&s->free))
         watch_slot(s, now);
   }
+  pthread_mutex_unlock(&watch.lock);
   return NULL;
 }
 
@@ -282,7 +290,7 @@ bool mcrt_watchdog_start(const McrtModel *m, const McrtOptions *opt, FILE *err) 
   sigemptyset(&sa.sa_mask);
   sigaction(MCRT_KICK_SIGNAL, &sa, NULL);
   watch.timeout_s = opt->extern_timeout_s;
-  atomic_store(&watch.stop, false);
+  watch.stop = false;
   // The watchdog takes no signal: they go to the threads that run the search.
   sigset_t all, old;
   sigfillset(&all);
@@ -301,7 +309,10 @@ bool mcrt_watchdog_start(const McrtModel *m, const McrtOptions *opt, FILE *err) 
 void mcrt_watchdog_stop(void) {
   if (!watch.running)
     return;
-  atomic_store(&watch.stop, true);
+  pthread_mutex_lock(&watch.lock);
+  watch.stop = true;
+  pthread_cond_signal(&watch.wake);
+  pthread_mutex_unlock(&watch.lock);
   pthread_join(watch.thread, NULL);
   watch.running = false;
 }
