@@ -23,6 +23,13 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 static bool input_bad;
 
@@ -37,12 +44,14 @@ static bool uses_extern(Program *prog) {
   return false;
 }
 
-// A path written in the spec, relative to the spec's directory.
+// A path written in the spec, relative to the spec's directory; one that
+// would start with '-' starts with "./" (libclang and cc would take it for
+// an option).
 static const char *spec_relative(Program *prog, const char *path) {
   const char *slash = strrchr(prog->file->name, '/');
-  if (path[0] == '/' || !slash)
-    return path;
-  return format("%.*s/%s", (int)(slash - prog->file->name), prog->file->name, path);
+  if (path[0] != '/' && slash)
+    path = format("%.*s/%s", (int)(slash - prog->file->name), prog->file->name, path);
+  return path[0] == '-' ? format("./%s", path) : path;
 }
 
 Vec extern_sources(Program *prog) {
@@ -55,15 +64,49 @@ Vec extern_sources(Program *prog) {
   return out;
 }
 
+// A path as a C header-name, so that `#include` finds the file whatever
+// else its name holds: `<path>`, where C takes every character as it is
+// (`\` and `"` too, unlike in a string), or `"path"` when the path holds a
+// `>`; a `??` is split by a line splice, which C reads after the trigraphs
+// (-std=c11 has them: `??/` would be a backslash). NULL when neither form
+// can hold it (a newline, both `"` and `>`) or when it holds an m4 quote
+// (the generated C goes through m4); *why says which.
+static char *header_name(const char *path, const char **why) {
+  *why = strchr(path, '\n')                                              ? "a newline"
+         : strstr(path, "\xe2\x9f\xa6") || strstr(path, "\xe2\x9f\xa7") ? "the character \u27e6 or \u27e7"
+         : strchr(path, '>') && strchr(path, '"')                        ? "both '\"' and '>'"
+                                                                         : NULL;
+  if (*why)
+    return NULL;
+  char close = strchr(path, '>') ? '"' : '>';
+  Buf b = {0};
+  buf_printf(&b, "%c", close == '>' ? '<' : '"');
+  for (const char *p = path; *p; p++) {
+    buf_printf(&b, "%c", *p);
+    if (p[0] == '?' && p[1] == '?')
+      buf_puts(&b, "\\\n");
+  }
+  buf_printf(&b, "%c", close);
+  return b.data;
+}
+
+// The header's absolute path (realpath), so that the generated C finds it
+// from wherever it is compiled.
+static const char *header_path(Program *prog, ExternFile *f) {
+  const char *path = spec_relative(prog, f->header->str);
+  char *abs = realpath(path, NULL);
+  return abs ? abs : path;
+}
+
 const char *extern_includes(Program *prog) {
   Buf b = {0};
   buf_puts(&b, "");
   for (int i = 0; i < prog->extern_files.len; i++) {
     ExternFile *f = prog->extern_files.data[i];
-    const char *path = spec_relative(prog, f->header->str);
-    char *abs = realpath(path, NULL);
-    buf_printf(&b, "#include \"%s\" /* extern \"%s\" */\n", c_escape(abs ? abs : path),
-               c_comment_escape(f->header->str));
+    const char *why, *name = header_name(header_path(prog, f), &why);
+    if (!name)
+      unreachable(); // extern_load refused it
+    buf_printf(&b, "#include %s /* extern \"%s\" */\n", name, c_comment_escape(f->header->str));
   }
   return b.data;
 }
@@ -117,6 +160,13 @@ typedef struct Unit {
   CXTranslationUnit tu;
 } Unit;
 
+static bool has_text(const char *const *list, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(list[i], s))
+      return true;
+  return false;
+}
+
 static Vec units;      // Unit*: each header, then each source
 static Vec c_files;    // SrcFile* read for notes, by name
 static Program *cur_prog;
@@ -139,8 +189,19 @@ static SrcFile *c_file(const char *name) {
   return f;
 }
 
-// A token standing for a C location, so that diag.c shows its line and a
-// caret (len: characters under the caret).
+// A token standing for a place in a C file, so that diag.c shows its line
+// and a caret (len: characters under the caret).
+static Token *file_token(SrcFile *f, size_t offset, int line, int col, int len) {
+  Token *t = xcalloc(1, sizeof *t);
+  t->kind = TK_IDENT;
+  t->file = f;
+  t->loc = f->text + offset;
+  t->len = len > 0 ? len : 1;
+  t->line = line;
+  t->col = col;
+  return t;
+}
+
 static Token *c_token(CXSourceLocation loc, int len) {
   CXFile file;
   unsigned line, col, offset;
@@ -150,14 +211,7 @@ static Token *c_token(CXSourceLocation loc, int len) {
   SrcFile *f = c_file(str(clang_getFileName(file)));
   if (!f || offset > f->len)
     return NULL;
-  Token *t = xcalloc(1, sizeof *t);
-  t->kind = TK_IDENT;
-  t->file = f;
-  t->loc = f->text + offset;
-  t->len = len > 0 ? len : 1;
-  t->line = (int)line;
-  t->col = (int)col;
-  return t;
+  return file_token(f, offset, (int)line, (int)col, len);
 }
 
 static Token *cursor_token(CXCursor c) {
@@ -217,22 +271,248 @@ static bool report_c_errors(Unit *u) {
   return ok;
 }
 
+// What libclang may read. A device such as /dev/zero it reads until memory
+// runs out, a FIFO it waits on for ever: before libclang reads anything,
+// every file named in the spec, and every file the #include lines of those
+// name (below), must be a regular file of at most C_FILE_MAX_MIB. The parse
+// itself is bounded, for what the lines do not show (an #include of a
+// macro): it is first tried in a child process that may use PARSE_MIB of
+// memory more than mcgen holds and PARSE_SECONDS of time (libclang has no
+// hook before it reads a file, and its parse cannot be cut short from
+// outside). The environment may change the bounds: MCGEN_PARSE_SECONDS,
+// MCGEN_PARSE_MIB. docs/DESIGN.md, "Reading the C".
+#define C_FILE_MAX_MIB 64
+static long parse_mib = 1024, parse_seconds = 60;
+static bool c_refused;    // a file was refused: the later ones are not parsed (they may
+                          // include the same, or fail the same way)
+static Vec c_checked;     // char*: the real paths whose #include lines were checked
+
 static CXIndex cx_index;
+static const char *const parse_args[] = {"-x", "c", "-std=c11"};
+enum { PARSE_OPTIONS = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing };
+
+// Why a file cannot be a C file of `extern`, as a phrase, or NULL (one that
+// does not exist is reported where it is read).
+static const char *unfit_c_file(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return NULL;
+  if (S_ISREG(st.st_mode))
+    return st.st_size <= (off_t)C_FILE_MAX_MIB << 20
+               ? NULL
+               : format("%lld bytes long, more than the %d MiB of a C file mcgen reads",
+                        (long long)st.st_size, C_FILE_MAX_MIB);
+  return S_ISDIR(st.st_mode)    ? "a directory"
+         : S_ISCHR(st.st_mode)  ? "a character device"
+         : S_ISBLK(st.st_mode)  ? "a block device"
+         : S_ISFIFO(st.st_mode) ? "a FIFO"
+         : S_ISSOCK(st.st_mode) ? "a socket"
+                                : "not a regular file";
+}
+
+// The text of a C file with its comments made blanks (newlines kept:
+// offsets and lines stay), so that a line that starts with '#' is a
+// directive. String and character literals are stepped over, so that a
+// "/*" in one starts nothing.
+static char *blank_comments(const SrcFile *f) {
+  char *t = xstrndup(f->text, f->len);
+  size_t n = f->len;
+  for (size_t i = 0; i < n; i++) {
+    if (t[i] == '/' && t[i + 1] == '/') {
+      while (i < n && t[i] != '\n')
+        t[i++] = ' ';
+    } else if (t[i] == '/' && t[i + 1] == '*') {
+      t[i] = t[i + 1] = ' ';
+      for (i += 2; i < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
+        if (t[i] != '\n')
+          t[i] = ' ';
+      if (i < n)
+        t[i] = t[i + 1] = ' ', i++;
+    } else if (t[i] == '"' || t[i] == '\'') {
+      char quote = t[i];
+      for (i++; i < n && t[i] != quote && t[i] != '\n'; i++)
+        i += t[i] == '\\' && t[i + 1] != '\n';
+    }
+  }
+  return t;
+}
+
+// The file an `#include` names, as the C preprocessor would find it: an
+// absolute path as it is; `"name"` beside the including file; NULL for
+// what is searched elsewhere (`<name>`, a name not beside it: the system
+// headers) or not written out (a macro).
+static const char *included_file(const char *includer, const char *line) {
+  line += strspn(line, " \t");
+  if (*line++ != '#')
+    return NULL;
+  line += strspn(line, " \t");
+  if (strncmp(line, "include", 7) && strncmp(line, "import", 6))
+    return NULL;
+  line += strcspn(line, " \t\"<\n");
+  line += strspn(line, " \t");
+  char close = *line == '"' ? '"' : *line == '<' ? '>' : 0;
+  const char *end = close ? strchr(line + 1, close) : NULL;
+  const char *nl = strchr(line, '\n');
+  if (!end || (nl && end > nl))
+    return NULL;
+  char *name = xstrndup(line + 1, (size_t)(end - line - 1));
+  if (name[0] == '/')
+    return name;
+  const char *slash = strrchr(includer, '/');
+  const char *beside = slash ? format("%.*s/%s", (int)(slash - includer), includer, name) : name;
+  return close == '"' && access(beside, F_OK) == 0 ? beside : NULL;
+}
+
+// Checks the files the #include lines of a C file name, and theirs, before
+// libclang reads any (unfit_c_file): an error at the spec's `tok` and a
+// note at the line. Lines under `#if 0` are checked too, and an #include
+// of a macro is not (the parse is bounded for that). `seen`: the real
+// paths checked (each file's lines once, whoever includes it).
+static bool check_includes(const char *path, Token *tok, Vec *seen) {
+  char *real = realpath(path, NULL);
+  if (!real || has_text((const char *const *)seen->data, (size_t)seen->len, real))
+    return true;
+  vec_push(seen, real);
+  SrcFile *f = c_file(path);
+  if (!f)
+    return true; // (libclang reports it)
+  char *text = blank_comments(f);
+  int line = 1;
+  for (char *p = text; *p; line++) {
+    const char *inc = included_file(path, p), *why = inc ? unfit_c_file(inc) : NULL;
+    if (why) {
+      error_at(tok, "the C file '%s' includes '%s', which is %s: mcgen reads only regular "
+                    "files", tok->str, inc, why);
+      note_at(file_token(f, (size_t)(p - text), line, 1, (int)strcspn(p, "\n")), "included here");
+      input_bad = c_refused = true;
+      return false;
+    }
+    if (inc && !check_includes(inc, tok, seen))
+      return false;
+    p += strcspn(p, "\n");
+    p += *p == '\n';
+  }
+  return true;
+}
+
+// Lets this process's heap and private mappings (RLIMIT_DATA, what Linux
+// counts as VmData) grow by `mib` MiB at most from what they are now.
+static void limit_data(long mib) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long long kib = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "VmData: %lld kB", &kib) == 1)
+      break;
+  if (f)
+    fclose(f);
+  struct rlimit data;
+  if (kib < 0 || getrlimit(RLIMIT_DATA, &data) != 0)
+    return; // (the time bound stays)
+  rlim_t want = ((rlim_t)kib << 10) + ((rlim_t)mib << 20);
+  if (data.rlim_max == RLIM_INFINITY || want < data.rlim_max)
+    data.rlim_cur = want;
+  setrlimit(RLIMIT_DATA, &data);
+}
+
+// Whether libclang parses the C file at `path` within PARSE_MIB of memory
+// and PARSE_SECONDS, tried in a child process; else an error at `tok`. The
+// child's limit counts from what mcgen holds (RLIMIT_DATA: the heap and
+// private mappings, what libclang grows when a file does not end); its
+// messages (LLVM's "out of memory") go nowhere: the parent says what
+// happened.
+static bool parse_is_bounded(const char *path, Token *tok) {
+  if (c_refused)
+    return false;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    limit_data(parse_mib);
+    alarm((unsigned)parse_seconds);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    CXTranslationUnit tu;
+    enum CXErrorCode err = clang_parseTranslationUnit2(clang_createIndex(0, 0), path, parse_args,
+                                                       3, NULL, 0, PARSE_OPTIONS, &tu);
+    _exit(err == CXError_Crashed ? 3 : 0); // (another refusal is the parent's to report)
+  }
+  int status = 0;
+  while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return true;
+  if (pid < 0)
+    error_at(tok, "cannot start the process that reads the C file '%s': %s", tok->str,
+             strerror(errno));
+  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+    error_at(tok, "libclang took more than %ld s to read the C file '%s' and what it includes "
+                  "(MCGEN_PARSE_SECONDS)", parse_seconds, tok->str);
+  else
+    error_at(tok, "libclang failed to read the C file '%s' and what it includes within %ld MiB "
+                  "of memory (MCGEN_PARSE_MIB): it ran out, or crashed", tok->str, parse_mib);
+  if (pid > 0)
+    hint("a file that does not end: an #include of a device or a FIFO, through a macro?");
+  input_bad = c_refused = true;
+  return false;
+}
+
+// A bound of the parse from the environment, if it is set: a whole number
+// from 1 to 10^6. False after an error.
+static bool bound_from_env(const char *var, long *bound) {
+  const char *v = getenv(var);
+  if (!v || !*v)
+    return true;
+  char *end;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  if (v[0] >= '0' && v[0] <= '9' && !*end && !errno && n >= 1 && n <= 1000000) {
+    *bound = n;
+    return true;
+  }
+  error_at(NULL, "%s=%s: expected a whole number from 1 to 1000000", var, v);
+  input_bad = true;
+  return false;
+}
+
+// Whether the C file at `path` (named in the spec at `tok`) may be parsed:
+// it is readable, and it and what it includes are regular files (above);
+// then it is parsed within the bounds. Else an error at tok.
+static bool vet_c_file(const char *path, Token *tok) {
+  const char *why = unfit_c_file(path);
+  if (why) {
+    error_at(tok, "the C file '%s' is %s: mcgen reads only regular files", tok->str, why);
+    input_bad = true;
+    return false;
+  }
+  if (!read_file(path)) {
+    error_at(tok, "cannot read the C file '%s': %s", path, strerror(errno));
+    input_bad = true;
+    return false;
+  }
+  return check_includes(path, tok, &c_checked) && parse_is_bounded(path, tok);
+}
+
+// Whether the generated C can #include the header (header_name); else an
+// error at the spec's string.
+static bool nameable(Program *prog, ExternFile *f) {
+  const char *why;
+  if (header_name(header_path(prog, f), &why))
+    return true;
+  error_at(f->header, "the generated C cannot #include the C header '%s': its path holds %s",
+           f->header->str, why);
+  hint("rename the file or the directory that holds it, or reach it through a link of "
+       "another name");
+  input_bad = true;
+  return false;
+}
 
 static Unit *parse_unit(const char *path, Token *tok) {
   Unit *u = xcalloc(1, sizeof *u);
   u->path = path;
   u->tok = tok;
-  SrcFile *f = read_file(path);
-  if (!f) {
-    error_at(tok, "cannot read the C file '%s': %s", path, strerror(errno));
-    input_bad = true;
-    return NULL;
-  }
-  const char *args[] = {"-x", "c", "-std=c11"};
-  enum CXErrorCode err = clang_parseTranslationUnit2(
-      cx_index, path, args, 3, NULL, 0,
-      CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &u->tu);
+  enum CXErrorCode err = clang_parseTranslationUnit2(cx_index, path, parse_args, 3, NULL, 0,
+                                                     PARSE_OPTIONS, &u->tu);
   if (err != CXError_Success) {
     error_at(tok, "libclang cannot parse the C file '%s' (error %d)", path, (int)err);
     input_bad = true;
@@ -464,6 +744,22 @@ bool extern_load(Program *prog) {
     hint("name it first: extern \"file.h\" sources \"file.c\";");
     return false;
   }
+  // Every file is vetted before this process parses any: vetting forks,
+  // and a process in which libclang has run may hold its threads' locks.
+  if (!bound_from_env("MCGEN_PARSE_SECONDS", &parse_seconds) |
+      !bound_from_env("MCGEN_PARSE_MIB", &parse_mib))
+    return false;
+  bool vetted = true;
+  for (int i = 0; i < prog->extern_files.len; i++) {
+    ExternFile *f = prog->extern_files.data[i];
+    vetted &= vet_c_file(spec_relative(prog, f->header->str), f->header) && nameable(prog, f);
+    for (int j = 0; j < f->sources.len; j++) {
+      Token *s = f->sources.data[j];
+      vetted &= vet_c_file(spec_relative(prog, s->str), s);
+    }
+  }
+  if (!vetted)
+    return false;
   cx_index = clang_createIndex(0, 0);
   for (int i = 0; i < prog->extern_files.len; i++) {
     ExternFile *f = prog->extern_files.data[i];
@@ -931,13 +1227,6 @@ static bool has_asm_label(CXCursor decl) {
         !clang_Location_isInSystemHeader(clang_getCursorLocation(decls[i])))
       clang_visitChildren(decls[i], find_asm_label, &found);
   return found;
-}
-
-static bool has_text(const char *const *list, size_t n, const char *s) {
-  for (size_t i = 0; i < n; i++)
-    if (!strcmp(list[i], s))
-      return true;
-  return false;
 }
 
 static void check_call(Walker *wk, CXCursor call) {

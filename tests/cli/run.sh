@@ -1554,5 +1554,80 @@ t_extern_not_deterministic() {
 }
 check extern-not-deterministic-names-the-c t_extern_not_deterministic
 
+# Paths: the C of `extern` named with ?, ", \, blanks, #, $, a trigraph's
+# ??=, a leading '-' and non-ASCII, in a directory named so too, with the
+# spec beside them. The checker builds (the generated C names the header by
+# a header-name, which C does not unescape; a name starting with '-' is not
+# taken for an option by libclang or cc) and gives the hand count, from
+# inside the directory and from outside: v counts 0..3 through bump(), 4
+# states and 4 transitions. A header whose path holds a '>' is named by the
+# other form; one whose path holds both '"' and '>' cannot be named at all,
+# which mcgen says (exit 2).
+# A spec's string literal for a path: \ and " escaped.
+mc_str() {
+  local s=${1//\\/\\\\}
+  printf '"%s"' "${s//\"/\\\"}"
+}
+t_extern_paths() {
+  fresh
+  local d='d?"\ #$é -' h='-h?"\ #$é??=.h' c='-s?"\ #$é.c' m='-m?"\ #$é.mc'
+  mkdir -- "$d" 'e>x' || { why="cannot make the directories"; return 1; }
+  printf '#include <stdint.h>\nint32_t bump(int32_t x);\n' | tee "$d/$h" "$d/q>.h" >'e>x/h.h'
+  printf '#include <stdint.h>\nint32_t bump(int32_t x) { return (x + 1) %% 4; }\n' |
+    tee "$d/$c" >'e>x/s.c'
+  local body='extern fn bump(x: 0..3): 0..3;\nvar v: 0..3;\naction a { v = bump(v); }\n'
+  printf "model paths;\nextern %s sources %s;\n$body" "$(mc_str "$h")" "$(mc_str "$c")" >"$d/$m"
+  printf "model angle;\nextern \"h.h\" sources \"s.c\";\n$body" >'e>x/m.mc'
+  printf "model both;\nextern \"q>.h\" sources %s;\n$body" "$(mc_str "$c")" >"$d/both.mc"
+  local where spec
+  for where in inside outside angle; do
+    case $where in
+    inside) spec=$m; cd -- "$d" || return 1 ;;
+    outside) spec=$d/$m ;;
+    angle) spec='e>x/m.mc' ;;
+    esac
+    run "$mcgen" --cflags -Werror -o "$where" -- "$spec"
+    want_rc 0 || { why="$where: $why"; return 1; }
+    run "./$where" --report r.json
+    want_rc 0 && [ "$(counts r.json)" = "4 4" ] ||
+      { why="$where: exit $rc, counts $(counts r.json), expected 4 4 (hand count)"; return 1; }
+    [ "$where" = inside ] && cd ..
+  done
+  run "$mcgen" -- "$d/both.mc"
+  want_rc 2 && want_in "$err" ":2:8: error: the generated C cannot #include the C header 'q>\\.h': its path holds both '\"' and '>'" stderr
+}
+check extern-paths t_extern_paths
+
+# The C files libclang may read (docs/DESIGN.md, "Reading the C"): a FIFO or
+# a file over 64 MiB, named by the spec or included, is refused before
+# libclang reads anything (it would wait on the FIFO for ever); an #include
+# through a macro, which mcgen does not follow, of /dev/zero (which libclang
+# reads until memory runs out) or of a FIFO is stopped by the parse's
+# bounds, made small here (MCGEN_PARSE_MIB=64, MCGEN_PARSE_SECONDS=2), with
+# an error that says which. Each is exit 2, within run()'s time limit.
+t_extern_files() {
+  fresh
+  mkfifo fifo.h && truncate -s 65M huge.h || { why="cannot make a FIFO and a large file"; return 1; }
+  printf '#include <stdint.h>\nint32_t f(int32_t x) { return x; }\n' >ok.c
+  local body='extern fn f(x: 0..3): 0..3;\nvar v: 0..3;\naction a { v = f(v); }\n' test
+  local -a tests=(
+    'fifo.h||||the C file .fifo\.h. is a FIFO: mcgen reads only regular files'
+    'huge.h||||the C file .huge\.h. is 68157440 bytes long, more than the 64 MiB of a C file mcgen reads'
+    'h.h|#include "fifo.h"|||the C file .h\.h. includes .fifo\.h., which is a FIFO'
+    'h.h|#include "huge.h"|||the C file .h\.h. includes .huge\.h., which is 68157440 bytes long'
+    'h.h|#define Z "/dev/zero"\n#include Z|MCGEN_PARSE_MIB|64|libclang failed to read the C file .h\.h. and what it includes within 64 MiB of memory \(MCGEN_PARSE_MIB\)'
+    'h.h|#define F "fifo.h"\n#include F|MCGEN_PARSE_SECONDS|2|libclang took more than 2 s to read the C file .h\.h. and what it includes \(MCGEN_PARSE_SECONDS\)'
+    'h.h||MCGEN_PARSE_SECONDS|0|MCGEN_PARSE_SECONDS=0: expected a whole number from 1 to 1000000'
+  )
+  for test in "${tests[@]}"; do
+    IFS='|' read -r header include var value message <<<"$test"
+    printf "#include <stdint.h>\n$include\nint32_t f(int32_t x);\n" >h.h
+    printf "model m;\nextern \"%s\" sources \"ok.c\";\n$body" "$header" >m.mc
+    run env ${var:+"$var=$value"} "$mcgen" m.mc
+    want_rc 2 && want_in "$err" "error: $message" stderr || { why="$header ($include): $why"; return 1; }
+  done
+}
+check extern-c-files-bounded t_extern_files
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,3 @@
+#include <stdint.h>
+#include "/dev/zero"
+int32_t f(int32_t x);
