@@ -415,21 +415,64 @@ static void limit_data(long mib) {
   setrlimit(RLIMIT_DATA, &data);
 }
 
-// Whether libclang parses the C file at `path` within PARSE_MIB of memory
-// and PARSE_SECONDS, tried in a child process; else an error at `tok`. The
-// child's limit counts from what mcgen holds (RLIMIT_DATA: the heap and
-// private mappings, what libclang grows when a file does not end); its
-// messages (LLVM's "out of memory") go nowhere: the parent says what
-// happened.
+// The CPU time a process has used, all its threads, in clock ticks; -1 if
+// /proc does not say.
+static long long cpu_ticks(pid_t pid) {
+  SrcFile *f = read_file(format("/proc/%d/stat", (int)pid));
+  const char *p = f ? strrchr(f->text, ')') : NULL; // (the name may hold anything)
+  unsigned long long user, sys;
+  if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &user,
+                   &sys) != 2)
+    return -1;
+  return (long long)(user + sys);
+}
+
+// Waits for the child that parses; one whose CPU time has not grown for
+// `idle_s` (it waits on a FIFO, a device) is killed and *stuck set. Its
+// status, or -1 if it was reaped elsewhere.
+static int wait_parse(pid_t pid, long idle_s, bool *stuck) {
+  long long last = -1;
+  int still_ms = 0;
+  for (;;) {
+    int status;
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid)
+      return status;
+    if (r < 0 && errno != EINTR)
+      return -1;
+    struct timespec tick = {0, 100 * 1000 * 1000};
+    nanosleep(&tick, NULL);
+    long long t = cpu_ticks(pid);
+    still_ms = t >= 0 && t == last ? still_ms + 100 : 0;
+    last = t;
+    if (still_ms >= idle_s * 1000 && !*stuck) {
+      *stuck = true;
+      kill(pid, SIGKILL);
+    }
+  }
+}
+
+// Whether libclang parses the C file at `path` within the bounds, tried in
+// a child process; else an error at `tok`. Memory: parse_mib more than
+// mcgen holds (RLIMIT_DATA: the heap and private mappings, what libclang
+// grows when a file does not end). Time: parse_seconds of CPU time
+// (RLIMIT_CPU: a machine loaded by others slows the parse down, not its
+// CPU time), and a child that makes no progress for 10 s (parse_seconds
+// if less: it waits on a FIFO) is stopped; ten times parse_seconds of wall
+// time in any case (alarm: /proc may not say). The child's messages
+// (LLVM's "out of memory") go nowhere: the parent says what happened.
 static bool parse_is_bounded(const char *path, Token *tok) {
   if (c_refused)
     return false;
+  long idle_s = parse_seconds < 10 ? parse_seconds : 10;
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     limit_data(parse_mib);
-    alarm((unsigned)parse_seconds);
+    struct rlimit cpu = {(rlim_t)parse_seconds, (rlim_t)parse_seconds + 1};
+    setrlimit(RLIMIT_CPU, &cpu);
+    alarm((unsigned)parse_seconds * 10);
     int null = open("/dev/null", O_WRONLY);
     dup2(null, 2);
     CXTranslationUnit tu;
@@ -437,17 +480,21 @@ static bool parse_is_bounded(const char *path, Token *tok) {
                                                        3, NULL, 0, PARSE_OPTIONS, &tu);
     _exit(err == CXError_Crashed ? 3 : 0); // (another refusal is the parent's to report)
   }
-  int status = 0;
-  while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+  bool stuck = false;
+  int status = pid > 0 ? wait_parse(pid, idle_s, &stuck) : 0;
+  if (pid > 0 && (status == -1 || (WIFEXITED(status) && WEXITSTATUS(status) == 0)))
     return true;
+  int sig = pid > 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   if (pid < 0)
     error_at(tok, "cannot start the process that reads the C file '%s': %s", tok->str,
              strerror(errno));
-  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-    error_at(tok, "libclang took more than %ld s to read the C file '%s' and what it includes "
-                  "(MCGEN_PARSE_SECONDS)", parse_seconds, tok->str);
+  else if (stuck)
+    error_at(tok, "libclang made no progress for %ld s reading the C file '%s' and what it "
+                  "includes", idle_s, tok->str);
+  else if (sig == SIGXCPU || sig == SIGALRM)
+    error_at(tok, "libclang took more than %ld s%s to read the C file '%s' and what it includes "
+                  "(MCGEN_PARSE_SECONDS)", sig == SIGXCPU ? parse_seconds : parse_seconds * 10,
+             sig == SIGXCPU ? " of CPU time" : "", tok->str);
   else
     error_at(tok, "libclang failed to read the C file '%s' and what it includes within %ld MiB "
                   "of memory (MCGEN_PARSE_MIB): it ran out, or crashed", tok->str, parse_mib);
