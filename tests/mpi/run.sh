@@ -504,6 +504,22 @@ if why=$(t_net); then pass "pnml (refused on 2 ranks, as serially on one)"; else
 # first round (MCRT_TEST_PAUSE) until SIGINT reaches it, as a scheduler or
 # Ctrl-C in a terminal delivers it to every rank.
 
+# Sends SIGINT to the ranks (pids $1), waits for mpirun ($bg_pid) and checks
+# the partial result of $2.json: exit 3, interrupted by SIGINT, at least $3
+# states.
+sigint_ranks() {
+  local ranks=$1 name=$2 states=$3
+  # shellcheck disable=SC2086 # the ranks' pids
+  kill -INT $ranks
+  wait "$bg_pid"
+  local rc=$?
+  bg_pid=
+  [ "$rc" -eq 3 ] || { echo "mpirun exit $rc, expected 3 ($(head -c 300 "$name.err"))"; return 1; }
+  jq -e --argjson n "$states" '.bound_hit == "interrupted" and .signal == "SIGINT" and
+      .exit_code == 3 and .states >= $n' "$name.json" >/dev/null ||
+    { echo "report: $(jq -c '{bound_hit, signal, exit_code, states}' "$name.json" 2>&1)"; return 1; }
+}
+
 t_signal() {
   "$mcgen" --mpi -o big_m "$root/tests/cli/specs/big.mc" >big.mcgen 2>&1 || { echo "mcgen failed"; return 1; }
   MCRT_TEST_PAUSE=search mpirun --oversubscribe -x MCRT_TEST_PAUSE -np 2 ./big_m --report big.json >big.out 2>big.err &
@@ -520,14 +536,7 @@ t_signal() {
     return 1
   fi
   sleep 0.5
-  # shellcheck disable=SC2086 # two pids
-  kill -INT $ranks
-  wait "$bg_pid"
-  local rc=$?
-  bg_pid=
-  [ "$rc" -eq 3 ] || { echo "mpirun exit $rc, expected 3 ($(head -c 300 big.err))"; return 1; }
-  jq -e '.bound_hit == "interrupted" and .signal == "SIGINT" and .exit_code == 3 and .states > 0' big.json >/dev/null ||
-    { echo "report: $(jq -c '{bound_hit, signal, exit_code, states}' big.json 2>&1)"; return 1; }
+  sigint_ranks "$ranks" big 1 || return 1
   grep -q '^result: incomplete: the search was interrupted by SIGINT' big.out ||
     { echo "summary: $(head -1 big.out)"; return 1; }
 }
@@ -682,15 +691,7 @@ t_extern_signal() {
     echo "the ranks never got inside the call: $(head -c 300 hang_s.err)"
     return 1
   fi
-  # shellcheck disable=SC2086 # two pids
-  kill -INT $ranks
-  wait "$bg_pid"
-  local rc=$?
-  bg_pid=
-  [ "$rc" -eq 3 ] || { echo "mpirun exit $rc, expected 3 ($(head -c 300 hang_s.err))"; return 1; }
-  jq -e '.bound_hit == "interrupted" and .signal == "SIGINT" and .exit_code == 3 and .states >= 4' \
-    hang_s.json >/dev/null ||
-    { echo "report: $(jq -c '{bound_hit, signal, exit_code, states}' hang_s.json 2>&1)"; return 1; }
+  sigint_ranks "$ranks" hang_s 4
 }
 # (Not in a subshell: the exit trap must see bg_pid.)
 if t_extern_signal >extsig.why; then

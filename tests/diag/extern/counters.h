@@ -4,3 +4,4 @@ int32_t by_intrinsic(int32_t x);
 int32_t by_errno(int32_t x);
 int32_t by_setjmp(int32_t x);
 int32_t by_thread_local(int32_t x);
+int32_t by_cycles(int32_t x);
