@@ -22,13 +22,13 @@
 #include "mcgen.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 static bool input_bad;
@@ -276,11 +276,12 @@ static bool report_c_errors(Unit *u) {
 // every file named in the spec, and every file the #include lines of those
 // name (below), must be a regular file of at most C_FILE_MAX_MIB. The parse
 // itself is bounded, for what the lines do not show (an #include of a
-// macro): it is first tried in a child process that may use PARSE_MIB of
-// memory more than mcgen holds and PARSE_SECONDS of time (libclang has no
-// hook before it reads a file, and its parse cannot be cut short from
-// outside). The environment may change the bounds: MCGEN_PARSE_SECONDS,
-// MCGEN_PARSE_MIB. docs/DESIGN.md, "Reading the C".
+// macro): it is first tried in a child process that may use parse_mib of
+// memory more than mcgen holds and parse_seconds of CPU time
+// (parse_is_bounded: libclang has no hook before it reads a file, and its
+// parse cannot be cut short from outside). The environment may change the
+// bounds: MCGEN_PARSE_SECONDS, MCGEN_PARSE_MIB. docs/DESIGN.md, "Reading
+// the C".
 #define C_FILE_MAX_MIB 64
 static long parse_mib = 1024, parse_seconds = 60;
 static bool c_refused;    // a file was refused: the later ones are not parsed (they may
@@ -1438,8 +1439,8 @@ static bool is_written(CXCursor ref, CXCursor parent) {
 
 // A use of a variable of static storage (global, static, extern,
 // thread-local): writes, a volatile one, and reads of one that is not const
-// all the way down (mutable_why) are refused; so is its address unless it
-// is (C could write through it).
+// all the way down (mutable_why) are refused, and so is taking its address
+// (C could write through it).
 static void check_static_use(Walker *wk, CXCursor ref, CXCursor parent, CXCursor var) {
   CXType t = clang_getCursorType(var);
   char *name = str(clang_getCursorSpelling(var));

@@ -132,7 +132,8 @@ static bool run(Sim *s, uint64_t *rng, uint8_t *cur, uint8_t *next) {
     return found(s, MCRT_VIOL_NO_INITIAL_STATE);
   }
   uint64_t r = s->enabled[pick(rng, n)];
-  if (!mcrt_replay_step(ctx, true, r, NULL, cur)) // (it did just now: a call of C abandoned)
+  // (It ran just now: a failure is a call of C abandoned, watchdog.c.)
+  if (!mcrt_replay_step(ctx, true, r, NULL, cur) && mcrt_failed(ctx))
     return found_error(s, true, true, r);
   push_rule(s, r);
   if (check_state(s, cur))
@@ -158,7 +159,7 @@ static bool run(Sim *s, uint64_t *rng, uint8_t *cur, uint8_t *next) {
       return found(s, MCRT_VIOL_DEADLOCK);
     }
     r = s->enabled[pick(rng, n)];
-    if (!mcrt_replay_step(ctx, false, r, cur, next))
+    if (!mcrt_replay_step(ctx, false, r, cur, next) && mcrt_failed(ctx))
       return found_error(s, true, false, r);
     push_rule(s, r);
     s->steps++;
