@@ -1056,6 +1056,11 @@ void mcrt_fprint_collision(FILE *f, uint64_t states, unsigned bits);
 void mcrt_print_value(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off);
 void mcrt_print_value_json(FILE *f, const McrtType *t, const uint8_t *base, uint64_t off);
 void mcrt_print_json_string(FILE *f, const char *s);
+// "the C the spec calls (extern fn 'step', 'noise' (trusted))": the likely
+// cause of a run that is not deterministic, in a spec that calls C (C that
+// keeps state between calls, or reads what changes: `trusted` bypasses
+// mcgen's check, and the check cannot see what C does behind it).
+void mcrt_print_extern_cause(FILE *f, const McrtModel *m);
 // The rule group (init or action) of a rule, or NULL.
 const McrtRuleGroup *mcrt_rule_group(const McrtModel *m, bool init, uint64_t rule);
 // Prints "name(p=v, ...)" for a rule.

@@ -715,7 +715,14 @@ static void explore(Odpor *o, uint64_t k) {
       if (mcrt_failed(ctx)) {
         found_error(o, k, true, p);
       } else {
-        fprintf(stderr, "internal error: odpor: a rule of the wakeup tree is not enabled\n");
+        if (m->nextern) { // the spec's C, rather than mcgen (report.c)
+          fputs("error: odpor: a rule of the wakeup tree is not enabled when run again: the run "
+                "is not deterministic, most likely in ", stderr);
+          mcrt_print_extern_cause(stderr, m);
+          fputs("; else a bug in mcgen\n", stderr);
+        } else {
+          fprintf(stderr, "internal error: odpor: a rule of the wakeup tree is not enabled\n");
+        }
         ctx->internal_error = true;
         ctx->stop = true;
       }

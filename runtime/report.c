@@ -389,11 +389,12 @@ void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state) {
 // ---------------------------------------------------------------------------
 // Traces: walk the log back, replay forward.
 
-// The C functions a spec calls, for a message: "'step', 'noise' (trusted)".
-static void print_extern_names(FILE *f, const McrtModel *m) {
+void mcrt_print_extern_cause(FILE *f, const McrtModel *m) {
+  fputs("the C the spec calls (extern fn ", f);
   for (uint32_t i = 0; i < m->nextern; i++)
     fprintf(f, "%s'%s'%s", i ? ", " : "", m->externs[i].name,
             m->externs[i].trusted ? " (trusted)" : "");
+  fputc(')', f);
 }
 
 // Under symmetry reduction a trace that cannot be replayed is most likely
@@ -409,18 +410,23 @@ static void replay_mismatch(McrtCtx *ctx, FILE *f, size_t step, const char *what
     fprintf(stderr, "error: trace replay under symmetry reduction: step %zu: %s (the spec "
                     "does not treat the scalarset elements alike: see the comparison)\n",
             step, what);
-  else if (ctx->sym)
+  else if (ctx->sym) {
     fprintf(stderr, "error: trace replay under symmetry reduction: step %zu: %s (either the "
                     "spec tells scalarset elements apart in a way the compiler's symmetry rules "
-                    "missed: check with --symmetry verify; or a bug in mcgen)\n",
+                    "missed: check with --symmetry verify; ",
             step, what);
-  else if (ctx->model->nextern) {
+    if (ctx->model->nextern) {
+      fputs("or the run is not deterministic in ", stderr);
+      mcrt_print_extern_cause(stderr, ctx->model);
+      fputs("; ", stderr);
+    }
+    fputs("or a bug in mcgen)\n", stderr);
+  } else if (ctx->model->nextern) {
     fprintf(stderr, "error: trace replay: step %zu: %s: the run is not deterministic, most "
-                    "likely in the C the spec calls (extern fn ",
-            step, what);
-    print_extern_names(stderr, ctx->model);
-    fputs("): a C function that keeps state between calls or reads what changes (a "
-          "trusted one first); else a bug in mcgen\n", stderr);
+                    "likely in ", step, what);
+    mcrt_print_extern_cause(stderr, ctx->model);
+    fputs(": a C function that keeps state between calls or reads what changes (a trusted "
+          "one first); else a bug in mcgen\n", stderr);
   } else
     fprintf(stderr, "internal error: trace replay: step %zu: %s (a bug in mcgen: the "
                     "generated code is not deterministic)\n",
@@ -814,8 +820,8 @@ static void print_verdict(FILE *f, const McrtCtx *ctx) {
     if (ctx->io_error)
       fputs("error: the results could not be written (see stderr)", f);
     else if (ctx->model->nextern)
-      fputs("error: the trace could not be replayed: the run was not deterministic, most likely "
-            "in the C the spec calls (see above)", f);
+      fputs("error: the run was not deterministic, most likely in the C the spec calls (see "
+            "above)", f);
     else
       fputs("error: internal error while replaying the trace (see above)", f);
   }

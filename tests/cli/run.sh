@@ -20,6 +20,7 @@
 #   asym_trace.mc  the same, where only the reduced run's trace shows it
 #   hang.mc      calls C (hang.c) that never returns for one argument
 #   drift.mc     calls `trusted` C (drift.c) that keeps state between calls
+#   flip.mc      the same (flip.c) in a guard, for --search odpor
 # The checkers are built against the plain runtime ($BUILD_DIR/libmcrt.a),
 # as a user builds them: MCGEN_RUNTIME and CC are ignored here.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
@@ -1547,12 +1548,25 @@ t_extern_not_deterministic() {
   fresh
   run "$bin/drift" --threads 1 --por off --report r.json
   want_rc 2 && want_in "$err" "^error: trace replay: step 1: .*in the C the spec calls \(extern fn 'drift' \(trusted\)\)" stderr &&
-    want_in "$out" '^result: error: the trace could not be replayed: the run was not deterministic' stdout ||
+    want_in "$out" '^result: error: the run was not deterministic, most likely in the C the spec calls' stdout ||
     return
   ! grep -q 'a bug in mcgen: the generated code' "$out" "$err" ||
     { why="the message blames mcgen: $(grep -h 'bug in mcgen' "$out" "$err" | head -1)"; return 1; }
 }
 check extern-not-deterministic-names-the-c t_extern_not_deterministic
+
+# The same under --search odpor, which runs each rule of its wakeup tree
+# again: flip.mc's trusted C answers true, then false, for the same state
+# (hand count in flip.mc), so a rule found enabled is not when run again.
+build flip "$specs/flip.mc" || true
+t_extern_odpor_not_deterministic() {
+  want_file "$bin/flip" || return
+  run "$bin/flip" --search odpor --no-deadlock
+  want_rc 2 && want_in "$err" "^error: odpor: a rule of the wakeup tree is not enabled when run again: the run is not deterministic, most likely in the C the spec calls \\(extern fn 'flip' \\(trusted\\)\\)" stderr &&
+    want_in "$out" '^result: error: the run was not deterministic' stdout || return
+  ! grep -q 'internal error' "$err" || { why="the message blames mcgen: $(grep -m1 'internal error' "$err")"; return 1; }
+}
+check extern-odpor-not-deterministic-names-the-c t_extern_odpor_not_deterministic
 
 # Paths: the C of `extern` named with ?, ", \, blanks, #, $, a trigraph's
 # ??=, a leading '-' and non-ASCII, in a directory named so too, with the
