@@ -72,10 +72,11 @@ Vec extern_sources(Program *prog) {
 // can hold it (a newline, both `"` and `>`) or when it holds an m4 quote
 // (the generated C goes through m4); *why says which.
 static char *header_name(const char *path, const char **why) {
-  *why = strchr(path, '\n')                                              ? "a newline"
-         : strstr(path, "\xe2\x9f\xa6") || strstr(path, "\xe2\x9f\xa7") ? "the character \u27e6 or \u27e7"
-         : strchr(path, '>') && strchr(path, '"')                        ? "both '\"' and '>'"
-                                                                         : NULL;
+  bool m4_quote = strstr(path, "\xe2\x9f\xa6") || strstr(path, "\xe2\x9f\xa7");
+  *why = strchr(path, '\n')                        ? "a newline"
+         : m4_quote                                ? "the character \u27e6 or \u27e7"
+         : strchr(path, '>') && strchr(path, '"') ? "both '\"' and '>'"
+                                                   : NULL;
   if (*why)
     return NULL;
   char close = strchr(path, '>') ? '"' : '>';
@@ -290,7 +291,9 @@ static Vec c_checked;     // char*: the real paths whose #include lines were che
 
 static CXIndex cx_index;
 static const char *const parse_args[] = {"-x", "c", "-std=c11"};
-enum { PARSE_OPTIONS = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing };
+enum {
+  PARSE_OPTIONS = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing
+};
 
 // Why a file cannot be a C file of `extern`, as a phrase, or NULL (one that
 // does not exist is reported where it is read).

@@ -209,7 +209,9 @@ static void print_arguments(FILE *f, const McrtExternCall *call) {
     // A scalar's value, in the type's encoding (a range: from its lowest).
     uint8_t enc[8 + MCRT_SLACK] = {0};
     uint64_t v = (uint64_t)call->values[i];
-    mcrt_set_wide(enc, 0, p->type->width, p->type->kind == MCRT_RANGE ? v - (uint64_t)p->type->lo : v);
+    if (p->type->kind == MCRT_RANGE)
+      v -= (uint64_t)p->type->lo;
+    mcrt_set_wide(enc, 0, p->type->width, v);
     mcrt_print_value(f, p->type, enc, 0);
   }
 }
@@ -252,9 +254,8 @@ static void watch_slot(Slot *s, double now) {
     return;
   if (c != s->seen)
     s->seen = c, s->since = now;
-  int reason = stopping()                                             ? MCRT_CALL_INTERRUPTED
-               : watch.timeout_s > 0 && now - s->since >= watch.timeout_s ? MCRT_CALL_TIMED_OUT
-                                                                       : 0;
+  bool late = watch.timeout_s > 0 && now - s->since >= watch.timeout_s;
+  int reason = stopping() ? MCRT_CALL_INTERRUPTED : late ? MCRT_CALL_TIMED_OUT : 0;
   if (!reason || atomic_load(&s->kill) == c)
     return;
   atomic_store(&s->reason, reason);
