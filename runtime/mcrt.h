@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define MCRT_ABI_VERSION 3
+#define MCRT_ABI_VERSION 4
 #define MCRT_SLACK 8
 #define MCRT_NONE INT64_MIN /* the logical value of `none` in generated code */
 
@@ -496,7 +496,7 @@ typedef struct McrtDeps {
   const uint32_t *accepting_reads;
 } McrtDeps;
 
-// A C function the spec calls (`extern fn`, ABI 3): named in the message
+// A C function the spec calls (`extern fn`, ABI 4): named in the message
 // of a call the runtime abandons (runtime/watchdog.c) and in that of a
 // trace that does not replay.
 typedef struct McrtExternFn {
@@ -604,7 +604,7 @@ typedef struct McrtModel {
   // Dependency tables (partial-order reduction); NULL when not computed
   // (more than 2^20 rules or cells).
   const McrtDeps *deps;
-  // The C functions the spec calls (ABI 3).
+  // The C functions the spec calls (ABI 4).
   uint32_t nextern;
   const McrtExternFn *externs;
 } McrtModel;
@@ -643,7 +643,7 @@ bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_
                  McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out);
 
 // A call of a C function, by the generated wrapper of an `extern fn` (ABI
-// 3), which holds it on its stack:
+// 4), which holds it on its stack:
 //
 //   McrtExternCall call = {.fn = &fn, .values = values, .packed = packed};
 //   if (setjmp(call.jump)) {           // the call was abandoned
