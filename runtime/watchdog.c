@@ -10,7 +10,9 @@
 // mcrt_extern_end as out of it. One watchdog thread, started by
 // mcrt_run when the model has extern functions, looks at every thread
 // every MCRT_WATCH_MS: a call that has run past --extern-timeout, or one
-// that a stop signal (mcrt_signal) finds running, is abandoned: the
+// that a stop signal (mcrt_signal) finds running for MCRT_STOP_GRACE_S
+// (a call that returns sooner lets the expansion end, and --checkpoint
+// write its checkpoint there), is abandoned: the
 // watchdog sends the thread MCRT_KICK_SIGNAL, whose handler longjmps from
 // the C back into the wrapper, which records the failure
 // (mcrt_extern_abandoned) and returns at once like any failing generated
@@ -21,11 +23,11 @@
 // Jumping out of C that is running is sound only because the run ends
 // right after: the C's own state is never used again (a pure function has
 // none; `trusted` C caught inside the C library, malloc or stdio, may leave
-// it locked, and the second signal then kills the checker). A call begun
-// after a stop signal is abandoned before it starts, and one that repeats
-// a call that timed out (the same function with the same arguments: the C
-// is deterministic) is abandoned at once as timed out, so that neither a
-// thread's other states nor the replay of the trace wait for it again.
+// it locked, and the second signal then kills the checker). A call that
+// repeats a call that timed out (the same function with the same
+// arguments: the C is deterministic) is abandoned at once as timed out, so
+// that neither a thread's other states nor the replay of the trace wait
+// for it again.
 //
 // Once the phases a signal stops are over (mcrt_search_over), a signal no
 // longer abandons calls: the exports and the replay of the trace call the
@@ -38,7 +40,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define MCRT_WATCH_MS 20 // the watchdog's period
+#define MCRT_WATCH_MS 20       // the watchdog's period
+#define MCRT_STOP_GRACE_S 0.2 // how long a stop signal lets a call run on
 #define MCRT_KICK_SIGNAL (SIGRTMIN + 1)
 
 // A thread that has called C. `call` is seq * 2 + 1 while the thread is
@@ -165,9 +168,8 @@ static bool stopping(void) { return mcrt_signal && !atomic_load(&mcrt_search_ove
 void mcrt_extern_begin(McrtExternCall *call) {
   Slot *s = my_slot ? my_slot : (my_slot = take_slot());
   s->current = call;
-  int reason = stopping() ? MCRT_CALL_INTERRUPTED : known_hang(call) ? MCRT_CALL_TIMED_OUT : 0;
-  if (reason) { // abandoned before it starts
-    atomic_store(&s->reason, reason);
+  if (known_hang(call)) { // abandoned before it starts
+    atomic_store(&s->reason, MCRT_CALL_TIMED_OUT);
     longjmp(call->jump, 1);
   }
   uint64_t c = atomic_load_explicit(&s->call, memory_order_relaxed); // even: out of a call
@@ -255,7 +257,8 @@ static void watch_slot(Slot *s, double now) {
   if (c != s->seen)
     s->seen = c, s->since = now;
   bool late = watch.timeout_s > 0 && now - s->since >= watch.timeout_s;
-  int reason = stopping() ? MCRT_CALL_INTERRUPTED : late ? MCRT_CALL_TIMED_OUT : 0;
+  bool stopped = stopping() && now - s->since >= MCRT_STOP_GRACE_S;
+  int reason = stopped ? MCRT_CALL_INTERRUPTED : late ? MCRT_CALL_TIMED_OUT : 0;
   if (!reason || atomic_load(&s->kill) == c)
     return;
   atomic_store(&s->reason, reason);
