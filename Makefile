@@ -24,9 +24,11 @@ COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c
                  compiler/pnml.c compiler/extern.c \
                  compiler/scenario.c compiler/deps.c
 COMPILER_MAIN := compiler/main.c
-# runtime/mpi.c is the MPI engine: built by mpicc into its own library
-# (libmcrt_mpi.a, for `mcgen --mpi`), never into libmcrt.a.
-RUNTIME_SRCS  := $(filter-out runtime/mpi.c,$(sort $(wildcard runtime/*.c)))
+# runtime/: a folder per layer (docs/DESIGN.md, "Runtime layers"), main.c
+# and mcrt.h at the top. runtime/mpi/mpi.c is the MPI engine: built by
+# mpicc into its own library (libmcrt_mpi.a, for `mcgen --mpi`), never into
+# libmcrt.a.
+RUNTIME_SRCS  := $(filter-out runtime/mpi/mpi.c,$(sort $(wildcard runtime/*.c runtime/*/*.c)))
 
 # libclang (Debian libclang-dev) reads the C of `extern` declarations
 # (compiler/extern.c); without it mcgen builds and refuses `extern`.
@@ -62,11 +64,11 @@ ifneq ($(HAVE_MPICC),)
 all: $(B)/libmcrt_mpi.a
 endif
 
-$(B)/mpi/runtime/mpi.o: runtime/mpi.c
+$(B)/mpi/runtime/mpi/mpi.o: runtime/mpi/mpi.c
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CPPFLAGS) $(CFLAGS) -DMCRT_MPI -c -o $@ $<
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) -Iruntime -DMCRT_MPI -c -o $@ $<
 
-$(B)/libmcrt_mpi.a: $(B)/mpi/runtime/mpi.o
+$(B)/libmcrt_mpi.a: $(B)/mpi/runtime/mpi/mpi.o
 	ar rcs $@ $^
 
 $(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
@@ -84,6 +86,10 @@ $(B)/%.o: %.c
 XML_CFLAGS = $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 XML_LIBS   = $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 $(B)/compiler/pnml.o: CFLAGS += $(XML_CFLAGS)
+
+# A runtime file includes the headers of its layer and the layers below by
+# their path under runtime/ (`#include "store/store.h"`).
+$(RUNTIME_OBJS) $(RUNTIME_ASAN_OBJS) $(RUNTIME_TSAN_OBJS): CFLAGS += -Iruntime
 
 $(B)/libmcrt.a: $(RUNTIME_OBJS)
 	ar rcs $@ $^

@@ -1,5 +1,5 @@
 // deps.c: what each action rule reads and writes, for partial-order
-// reduction (the checker's --por, runtime/por.c) and for people (mcgen
+// reduction (the checker's --por, runtime/context/por.c) and for people (mcgen
 // --deps). Requires check() and layout().
 //
 // The state is cut into cells at the finest granularity the layout allows:

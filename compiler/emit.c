@@ -2622,7 +2622,7 @@ static const char *net_c; // a PNML net's McrtNet table (pnml.c), or NULL
 
 // The spec's constants after -D (and the C's for `extern const`), as lines
 // `NAME=VALUE`: what the checker's build identity names when a checkpoint
-// of another build is refused (runtime/checkpoint.c).
+// of another build is refused (runtime/context/checkpoint.c).
 static const char *constants_text(Program *prog) {
   Buf b = {0};
   buf_puts(&b, "");

@@ -578,7 +578,7 @@ static Unit *parse_unit(const char *path, Token *tok) {
 }
 
 // The checker's build identity names each C file read here
-// (runtime/checkpoint.c): the units and the files they include outside the
+// (runtime/context/checkpoint.c): the units and the files they include outside the
 // system headers, each once by its absolute path.
 typedef struct Inclusions {
   CXTranslationUnit tu;

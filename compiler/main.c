@@ -27,7 +27,7 @@ typedef struct Options {
   const char *cflags;
   ScenarioOptions scenario;
   int words;          // --scenario-words N: print the scenario's language, build nothing
-  bool mpi;           // build against Open MPI (runtime/mpi.c)
+  bool mpi;           // build against Open MPI (runtime/mpi/mpi.c)
 } Options;
 
 static void usage(FILE *out) {
@@ -378,7 +378,7 @@ static bool run_m4(Options *o, Paths *paths, const char *defs_path, const char *
 // byte before it, the definition of the mc_c_hash the template declares.
 // The C holds the constants' values, the extern C files' hashes and
 // --cflags, so a checker built from anything else has another identity, and
-// refuses the checkpoints of this one (runtime/checkpoint.c).
+// refuses the checkpoints of this one (runtime/context/checkpoint.c).
 static bool stamp_identity(const char *c_path) {
   SrcFile *f = read_file(c_path);
   FILE *out = f ? fopen(c_path, "a") : NULL;
@@ -428,7 +428,7 @@ static bool run_cc(Options *o, Paths *paths, Program *prog, const char *c_path, 
     vec_push(&cc, format("%s/libmcrt_mpi.a", paths->runtime));
   vec_push(&cc, format("%s/libmcrt.a", paths->runtime));
   vec_push(&cc, "-lm");
-  vec_push(&cc, "-pthread"); // --threads (runtime/threads.c)
+  vec_push(&cc, "-pthread"); // --threads (runtime/engine/threads.c)
   vec_push(&cc, "-o");
   vec_push(&cc, (void *)name);
   vec_push(&cc, NULL);

@@ -529,7 +529,7 @@ Vec extern_sources(Program *prog);
 // Every C file extern_load read (the headers, the sources and the files
 // they include outside the system headers), once each, as lines
 // `PATH=HASH`: its absolute path and the XXH3-64 of its bytes (16 hex
-// digits). The checker's build identity names them (runtime/checkpoint.c).
+// digits). The checker's build identity names them (runtime/context/checkpoint.c).
 const char *extern_file_hashes(void);
 // Writes the wrapper f_NAME of an `extern fn`: the same signature as a
 // spec fn's, converting the arguments to C and checking the result.

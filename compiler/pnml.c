@@ -12,7 +12,7 @@
 //   - one init block puts the initial marking.
 //
 // A transition that the net enables but a counter's capacity blocks is not
-// fired: the checker's net answers (runtime/net.c) then say "partial",
+// fired: the checker's net answers (runtime/store/net.c) then say "partial",
 // never a wrong count. The McrtNet table (mcrt.h) tells the runtime the
 // arcs and capacities it needs for that and for the net's answers.
 //

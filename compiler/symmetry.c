@@ -24,7 +24,7 @@
 //     a value (where, not next to which other element). Sums of hashes, so
 //     the order of the walk does not matter. The runtime sorts each
 //     scalarset's elements by key and only has to try the orders of
-//     elements with equal keys (runtime/symmetry.c): an exact canonical form,
+//     elements with equal keys (runtime/store/symmetry.c): an exact canonical form,
 //     far cheaper than all N! permutations.
 #include "mcgen.h"
 

@@ -394,7 +394,7 @@ typedef struct McrtCtx McrtCtx;
 // Place p is state variable p, a counter 0..capacity[p]; transition t is
 // action t, without parameters (rule t). The arcs of transition t are
 // arcs[arc_start[t] .. arc_start[t + 1]). The actions fire only what the
-// counters can hold: where a capacity is not a proven bound, runtime/net.c
+// counters can hold: where a capacity is not a proven bound, runtime/store/net.c
 // watches for a transition the net enables but a counter blocks (the run's
 // net answers are then partial).
 typedef enum { MCRT_ARC_IN, MCRT_ARC_OUT, MCRT_ARC_INHIBITOR } McrtArcKind;
@@ -483,7 +483,7 @@ typedef struct McrtDeps {
   // What each kind of predicate reads, sorted lists of cells (visible is
   // their union): the invariants, the reachables, the terminal predicates,
   // the constraints, the accepting predicates (with a scenario's state
-  // cell). A search may need only some to be visible (runtime/odpor.c).
+  // cell). A search may need only some to be visible (runtime/engine/odpor.c).
   uint32_t ninvariant_reads;
   const uint32_t *invariant_reads;
   uint32_t nreachable_reads;
@@ -579,7 +579,7 @@ typedef struct McrtModel {
   // Adds to key[k][i] a hash of what the state says about element i of
   // scalarset k, such that permuting the state permutes the keys alike.
   void (*sym_keys)(const uint8_t *state, uint64_t *const *key);
-  // Scenarios (runtime/export.c): whether a state is accepting (the
+  // Scenarios (runtime/output/export.c): whether a state is accepting (the
   // scenario's automaton accepts and every `accepting` predicate holds);
   // NULL when the spec has neither. The scenario explored, or NULL.
   bool (*is_accepting)(McrtCtx *ctx, const uint8_t *state);
@@ -590,10 +590,10 @@ typedef struct McrtModel {
   // A place/transition net: its arcs and capacities (NULL for a spec).
   const McrtNet *net;
   // A hash of the spec's source text (16 hex digits): a checkpoint of
-  // another version of the spec is refused (runtime/checkpoint.c). NULL: none.
+  // another version of the spec is refused (runtime/context/checkpoint.c). NULL: none.
   const char *source_hash;
   // The build's identity (ABI 3), which a checkpoint is bound to
-  // (runtime/checkpoint.c): the XXH3-64 of the generated C file (16 hex
+  // (runtime/context/checkpoint.c): the XXH3-64 of the generated C file (16 hex
   // digits), which holds the three strings below; and for naming what
   // differs, the spec's constants after -D (lines NAME=VALUE), the C files
   // `extern` read (lines PATH=HASH) and mcgen's --cflags. NULL: none.

@@ -1,11 +1,11 @@
 // Unit tests of the MPI engine's pieces that need no running MPI job
-// (runtime/mpi.c, included whole to reach its static functions): the packed
+// (runtime/mpi/mpi.c, included whole to reach its static functions): the packed
 // trace log at every width of rank and rule, the ownership of fingerprints,
 // and the order of violations. Built and run by tests/mpi/run.sh with mpicc
 // and Criterion (the Makefile's unit tests are built without MPI).
 #include <criterion/criterion.h>
 
-#include "../../runtime/mpi.c"
+#include "../../runtime/mpi/mpi.c"
 
 // Appends n records whose parent ranks stay below `ranks` (initial markers
 // among them) and rules below max_rule + 1, and reads them back.

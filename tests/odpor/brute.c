@@ -16,7 +16,7 @@
 // rules.
 //
 // The dependency is the one docs/DESIGN.md states for --search odpor, read
-// here from the table on its own (not through runtime/odpor.c): two rules
+// here from the table on its own (not through runtime/engine/odpor.c): two rules
 // are dependent when they are the same rule or of the same process, when
 // one writes a cell the other reads or writes, when both write a cell the
 // invariants read (McrtDeps.invariant_reads), or both one the reachables

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/odpor/run.sh BUILD: --search odpor (runtime/odpor.c).
+# tests/odpor/run.sh BUILD: --search odpor (runtime/engine/odpor.c).
 #
 # 1. Optimality, on every spec of tests/odpor/specs/ (and five acyclic DVE
 #    models of tests/dve/): the executions ODPOR

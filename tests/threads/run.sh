@@ -35,7 +35,7 @@
 #   --max-depth 6 (the bounds are exact: the same states as the serial
 #   search's).
 #   - the liveness edge table, byte for byte: each run dumps it
-#     (MCRT_TEST_EDGES, runtime/edges.c) when its liveness check runs, and
+#     (MCRT_TEST_EDGES, runtime/store/edges.c) when its liveness check runs, and
 #     the dumps must be equal (or absent at every N); wide_live.mc must
 #     have one, save under --max-states (no liveness check after a bound);
 #   - the JSON report without time_s, threads, thread_phases_s,

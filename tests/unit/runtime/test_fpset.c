@@ -1,4 +1,4 @@
-// Unit tests of the fingerprint set (runtime/fpset.c).
+// Unit tests of the fingerprint set (runtime/store/fpset.c).
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // Unit tests of saving and loading the compact fingerprint set
-// (runtime/fpcompact.c, mcrt_fpc_save and mcrt_fpc_load, which checkpoint.c
+// (runtime/store/fpcompact.c, mcrt_fpc_save and mcrt_fpc_load, which checkpoint.c
 // uses for --compact-set).
 #include <criterion/criterion.h>
 

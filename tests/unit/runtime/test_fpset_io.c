@@ -1,4 +1,4 @@
-// Unit tests of saving and loading the fingerprint set (runtime/fpset.c,
+// Unit tests of saving and loading the fingerprint set (runtime/store/fpset.c,
 // mcrt_fpset_save and mcrt_fpset_load, which checkpoint.c uses).
 #include <criterion/criterion.h>
 

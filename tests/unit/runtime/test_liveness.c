@@ -1,4 +1,4 @@
-// Unit tests of the liveness check (runtime/liveness.c) on state graphs
+// Unit tests of the liveness check (runtime/analysis/liveness.c) on state graphs
 // written by hand: each expected verdict is worked out in the comment above
 // its test from the semantics of docs/LANGUAGE.md (a state without successors
 // repeats for ever; fair SCCs, strong fairness by refinement).

@@ -1,4 +1,4 @@
-// Unit tests of the trace log (runtime/log.c) and the frontier (runtime/queue.c).
+// Unit tests of the trace log (runtime/store/log.c) and the frontier (runtime/store/queue.c).
 #include <criterion/criterion.h>
 
 #include "internal.h"

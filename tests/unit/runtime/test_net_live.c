@@ -1,4 +1,4 @@
-// Unit tests of a Petri net's liveness answer (L4, runtime/netreport.c) on
+// Unit tests of a Petri net's liveness answer (L4, runtime/output/netreport.c) on
 // reachability graphs written by hand: an edge's rule is the transition
 // that fires. L4 holds when every transition labels an edge of every
 // terminal strongly connected component; each expected answer is worked

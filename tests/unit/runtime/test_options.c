@@ -1,4 +1,4 @@
-// Unit tests of the checker's command line (runtime/options.c).
+// Unit tests of the checker's command line (runtime/core/options.c).
 #include <criterion/criterion.h>
 #include <sched.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Unit tests of value and state printing (runtime/report.c), driven only by
+// Unit tests of value and state printing (runtime/output/report.c), driven only by
 // McrtType descriptors as generated code would write them.
 #include <criterion/criterion.h>
 

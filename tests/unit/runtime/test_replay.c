@@ -1,4 +1,4 @@
-// Unit tests of mcrt_replay (runtime/search.c): the rule-to-group lookup that
+// Unit tests of mcrt_replay (runtime/engine/search.c): the rule-to-group lookup that
 // every checker's apply_init and apply_rule call. Groups are in rule order;
 // a group may have no binding (a parameter over an empty collection type).
 #include <criterion/criterion.h>

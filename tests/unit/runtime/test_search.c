@@ -1,4 +1,4 @@
-// Unit tests of the search (runtime/search.c) and the run as a whole
+// Unit tests of the search (runtime/engine/search.c) and the run as a whole
 // (options, trace, summary, report), on hand-written models that implement
 // McrtModel the way generated code does.
 #include <criterion/criterion.h>

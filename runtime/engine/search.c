@@ -20,7 +20,7 @@
 // counted) but only looked up: the run is incomplete only if one of them is a
 // state the search has not seen.
 //
-// Symmetry (ctx->sym, runtime/symmetry.c): every emitted state, initial or
+// Symmetry (ctx->sym, runtime/store/symmetry.c): every emitted state, initial or
 // successor, is replaced by the representative of its class before it is
 // fingerprinted, so the set, the log and the frontier only ever see
 // representatives; generated code expands them like any state.

@@ -683,7 +683,7 @@ const char *mcrt_verdict_word(int exit_code) {
   }
 }
 
-// --disk (runtime/disk.c): the file that failed, the bytes on disk, RAM and
+// --disk (runtime/store/disk.c): the file that failed, the bytes on disk, RAM and
 // disk bytes per state; nothing without --disk.
 static void print_disk_failure(FILE *f, const McrtCtx *ctx) {
   const McrtDiskFile *d = mcrt_disk_failure(ctx);
