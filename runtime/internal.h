@@ -896,12 +896,11 @@ typedef struct McrtLasso {
 bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, McrtLasso *out);
 void mcrt_lasso_free(McrtLasso *l);
 
-// Whether this run checks liveness (--liveness on, or the spec has a
-// property and not --liveness off).
-bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt);
 // The edge table and what the check leaves (edges.c, liveness.c).
 typedef struct McrtLive {
   McrtLiveGraph g;
+  size_t (*room)(void *arg); // the bytes it may still take (the rest of --memory)
+  void *room_arg;
   uint64_t targets_cap, rules_cap, start_cap, bits_cap; // capacities, in entries
   size_t bytes;                            // accounted: what is allocated
   bool done;                               // the check ran to its end
@@ -911,19 +910,22 @@ typedef struct McrtLive {
   double search_s, edges_s, scc_s;
   uint64_t components; // judged by the check, over every instance
 } McrtLive;
-// Sets up recording (ctx->live); false when out of memory.
-bool mcrt_live_init(McrtCtx *ctx);
-void mcrt_live_free(McrtCtx *ctx);
-size_t mcrt_live_bytes(const McrtCtx *ctx);
-// Records the property bits of new state `id` (ids come in order). False:
-// stop (the memory limit, or a run-time error: then mcrt_failed(ctx)).
-bool mcrt_live_state(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+// Sets up recording for the model's property instances and fairness; NULL
+// when out of memory.
+McrtLive *mcrt_live_new(const McrtModel *m, size_t (*room)(void *arg), void *room_arg);
+void mcrt_live_free(McrtLive *L);         // L may be NULL
+size_t mcrt_live_bytes(const McrtLive *L); // 0 for NULL
+// Records new state `id` (ids come in order): *bits is where its property
+// bits go, zeroed, for the caller to fill (NULL: the model has none).
+// False: the memory limit.
+bool mcrt_live_state(McrtLive *L, uint64_t id, uint8_t **bits);
 // Records the edge from..to labelled with an action rule. Edges come
 // grouped by `from`, in increasing order. False: the memory limit.
-bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule);
-// Closes the table after the search (every state gets its start). False:
-// the memory limit.
-bool mcrt_live_finish(McrtCtx *ctx);
+bool mcrt_live_edge(McrtLive *L, uint32_t from, uint32_t to, uint64_t rule);
+// Closes the table after the search of `states` states (every state gets
+// its start; the initial ones are read from the log). False: the memory
+// limit.
+bool mcrt_live_finish(McrtLive *L, uint64_t states, const McrtLog *log);
 // The parallel commit (threads.c) writes a window's records in place. A
 // window's states are ids base.., nnew of them new; it has nedges edges,
 // the last from state last_from (UINT64_MAX: none). reserve_bytes: the
@@ -932,12 +934,14 @@ bool mcrt_live_finish(McrtCtx *ctx);
 // edge by edge). window then counts the window's states and edges as the
 // serial search would once the window is in, and gives the states before
 // it that have no start yet theirs; each thread writes the starts of its
-// states up to last_from, its edges and its new states' bits.
-size_t mcrt_live_reserve_bytes(const McrtCtx *ctx, uint64_t nnew, uint64_t last_from,
-                               uint64_t nedges);
-bool mcrt_live_reserve(McrtCtx *ctx, uint64_t nnew, uint64_t last_from, uint64_t nedges);
-void mcrt_live_window(McrtCtx *ctx, uint64_t base, uint64_t nnew, uint64_t last_from,
-                      uint64_t nedges);
+// states up to last_from, its edges and its new states' bits. `states`:
+// the states the search has before the window.
+size_t mcrt_live_reserve_bytes(const McrtLive *L, uint64_t states, uint64_t nnew,
+                               uint64_t last_from, uint64_t nedges);
+bool mcrt_live_reserve(McrtLive *L, uint64_t states, uint64_t nnew, uint64_t last_from,
+                       uint64_t nedges);
+void mcrt_live_window(McrtLive *L, uint64_t states, uint64_t base, uint64_t nnew,
+                      uint64_t last_from, uint64_t nedges);
 static inline void mcrt_live_put_start(McrtLiveGraph *g, uint64_t id, uint64_t e) {
   g->start[id] = e;
 }
@@ -950,14 +954,14 @@ static inline void mcrt_live_put_bits(McrtLiveGraph *g, uint64_t id, uint64_t bi
 }
 // Test hook: with MCRT_TEST_EDGES=FILE, the closed table is written to
 // FILE as text (tests/threads compares it between thread counts).
-void mcrt_live_dump(const McrtCtx *ctx);
+void mcrt_live_dump(const McrtLive *L);
 
 // What --memory counts: every store of the context, and what an engine
 // holds on the side (ctx->engine_bytes: the threads' or MPI's buffers).
-static inline size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
-  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
-         mcrt_live_bytes(ctx) + ctx->engine_bytes + ctx->por_bytes;
-}
+size_t mcrt_accounted_bytes(const McrtCtx *ctx);
+// Whether this run checks liveness (--liveness on, or the spec has a
+// property and not --liveness off).
+bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt);
 // After an exhaustive search without violation: checks every property
 // instance; the first one violated becomes ctx->viol (kind LIVENESS).
 void mcrt_liveness_check(McrtCtx *ctx);
@@ -988,6 +992,7 @@ typedef struct McrtNetMask { // the bits j of the fields in a word of the state
 } McrtNetMask;
 
 typedef struct McrtNetRun {
+  const McrtModel *model;
   int64_t *m;          // the marking being looked at
   int64_t *initial;    // the initial marking
   int64_t *max_place;  // per place: the most tokens seen
@@ -1023,14 +1028,16 @@ typedef struct McrtNetRun {
   size_t state_bytes;
   int64_t sum_lo;
 } McrtNetRun;
-bool mcrt_net_init(McrtCtx *ctx); // false: out of memory
-void mcrt_net_free(McrtCtx *ctx);
+McrtNetRun *mcrt_net_new(const McrtModel *model); // NULL: out of memory
+void mcrt_net_free(McrtNetRun *r);                  // r may be NULL
 // A new marking (state id, at discovery), discovered by firing transition
-// trans (UINT32_MAX: an initial marking).
-void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t trans);
+// trans (UINT32_MAX: an initial marking). True when it is the first to
+// enable a transition that a place's counter blocks (r->cut): the run is
+// incomplete from there.
+bool mcrt_net_state(McrtNetRun *r, uint64_t id, const uint8_t *state, uint32_t trans);
 // A marking whose expansion emitted no successor: a deadlock, unless it was
 // looked at when found (a place near its counter's capacity, or no fast path).
-void mcrt_net_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
+void mcrt_net_no_successor(McrtNetRun *r, uint64_t id, const uint8_t *state);
 // The answers for people (after the summary), as MCC's lines (--mcc), and
 // as the report's "net" member (a leading comma and the member).
 void mcrt_net_print(FILE *f, McrtCtx *ctx);
@@ -1104,9 +1111,19 @@ bool mcrt_output_close(FILE *f, const char *path);
 // ctx->exported; one that fails is a warning on err, never the verdict's
 // business.
 void mcrt_export(McrtCtx *ctx, McrtOutputs *o, FILE *err);
-// simulate.c: --simulate: random runs instead of the search; prints the
-// trace of a violation and its own summary; returns the exit code.
-int mcrt_simulate(const McrtModel *model, const McrtOptions *opt, FILE *out, FILE *err);
+// simulate.c: --simulate: random runs instead of the search, their context
+// (its violation, if one was met) and counts. False: out of memory.
+typedef struct McrtSimulation {
+  McrtOptions opt; // the run's (no symmetry, no liveness)
+  McrtCtx *ctx;
+  bool violation;
+  uint64_t runs, steps;
+} McrtSimulation;
+bool mcrt_simulate(const McrtModel *model, const McrtOptions *opt, McrtSimulation *out);
+void mcrt_simulation_free(McrtSimulation *sim);
+// report.c: prints the simulation's trace (a violation's), verdict and
+// summary; returns the exit code.
+int mcrt_print_simulation(FILE *out, const McrtSimulation *sim);
 // The verdict line, the summary; the exit code of the run.
 int mcrt_exit_code(const McrtCtx *ctx);
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx);
@@ -1151,14 +1168,14 @@ typedef struct McrtDisk {
   McrtDiskFile log, frontier;
 } McrtDisk;
 
-// Opens the files (a failure is recorded, not returned) and switches the
-// context's log and queue to them. False: out of memory.
-bool mcrt_disk_init(McrtCtx *ctx);
-void mcrt_disk_free(McrtCtx *ctx);
-// The file that failed (NULL: none).
-const McrtDiskFile *mcrt_disk_failure(const McrtCtx *ctx);
-// Bytes the log and the frontier hold on disk now.
-uint64_t mcrt_disk_bytes(const McrtCtx *ctx);
+// Opens the files in dir (a failure is recorded, not returned) and switches
+// the log and the queue to them. NULL: out of memory.
+McrtDisk *mcrt_disk_open(const char *dir, McrtLog *log, McrtQueue *queue);
+void mcrt_disk_close(McrtDisk *d); // d may be NULL
+// The file that failed (NULL: none, or d NULL).
+const McrtDiskFile *mcrt_disk_failure(const McrtDisk *d);
+// Bytes the log and the frontier hold on disk now (0: d NULL).
+uint64_t mcrt_disk_bytes(const McrtDisk *d);
 // The log's full chunks still in RAM are written out when they reach a
 // block's worth (log.c calls it before it maps a chunk). False: a failure.
 bool mcrt_disk_log_spill(McrtLog *log);

@@ -112,15 +112,6 @@ typedef struct Handlers {
   sigset_t old_mask;
 } Handlers;
 
-sigset_t mcrt_stop_signals(void) {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGHUP);
-  return set;
-}
-
 // Installs the handlers, then lets the stop signals through: an MPI
 // checker blocks them until here (mcrt_mpi_main: MPI_Init takes up to a
 // second), and one that came meanwhile is taken now.
@@ -475,6 +466,18 @@ static int verify_symmetry(const McrtModel *model, const McrtOptions *opt,
   return code;
 }
 
+// --simulate: the runs (engine/simulate.c), then their result (report.c).
+static int simulate(const McrtModel *model, const McrtOptions *opt, FILE *out, FILE *err) {
+  McrtSimulation sim;
+  if (!mcrt_simulate(model, opt, &sim)) {
+    fprintf(err, "error: out of memory setting up the simulation\n");
+    return MCRT_EXIT_USAGE;
+  }
+  int code = mcrt_print_simulation(out, &sim);
+  mcrt_simulation_free(&sim);
+  return code;
+}
+
 // The run: the search (twice under --symmetry verify), the exports, then
 // its end. The exports cannot change the verdict: one that fails is a
 // warning, a summary line and a report field (export.c).
@@ -484,7 +487,7 @@ static int run(const McrtModel *model, McrtOptions *opt, McrtOutputs *outputs, F
   if (opt->symmetry == MCRT_SYM_VERIFY)
     return verify_symmetry(model, opt, outputs, out, err);
   if (opt->sim_runs) // --simulate: random runs instead (simulate.c)
-    return mcrt_simulate(model, opt, out, err);
+    return simulate(model, opt, out, err);
   McrtCtx *ctx = run_search(model, opt, err);
   if (!ctx)
     return setup_failed(opt, outputs);

@@ -733,11 +733,11 @@ void mcrt_liveness_check(McrtCtx *ctx) {
   double t0 = mcrt_now();
   ctx->live->search_s = ctx->time_s;
   mcrt_test_pause("liveness");
-  if (mcrt_signal || !mcrt_live_finish(ctx)) {
+  if (mcrt_signal || !mcrt_live_finish(ctx->live, ctx->states, &ctx->log)) {
     stop_liveness(ctx, t0);
     return;
   }
-  mcrt_live_dump(ctx);
+  mcrt_live_dump(ctx->live);
   double t1 = mcrt_now();
   ctx->live->edges_s = t1 - t0;
   // The check's own arrays (per state: Tarjan's record, stack and frames,

@@ -793,7 +793,7 @@ static int load(McrtCtx *ctx, int fd, const char *path, FILE *err) {
        load_queue(&ctx->queue, fd, length);
   if (!ok) {
     fprintf(err, "error: --resume: %s: cannot load it (%s): refused\n", path,
-            mcrt_disk_failure(ctx) ? "a --disk file failed" : "inconsistent or out of memory");
+            mcrt_disk_failure(ctx->disk) ? "a --disk file failed" : "inconsistent or out of memory");
     return MCRT_EXIT_USAGE;
   }
   double e;

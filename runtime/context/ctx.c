@@ -1,11 +1,93 @@
 // ctx.c: the search context (docs/DESIGN.md, "Runtime layers"): setting up
-// and freeing the stores every engine shares, and paths back through the
-// trace log.
+// and freeing the stores every engine shares, what --memory counts of them,
+// the error slot generated code fills, stopping a run at a bound, and paths
+// back through the trace log.
 #include "internal.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 
 #define MCRT_FP_INITIAL_CAPACITY (1u << 14)
+
+// ---------------------------------------------------------------------------
+// Memory.
+
+size_t mcrt_accounted_bytes(const McrtCtx *ctx) {
+  return mcrt_fpset_bytes(&ctx->set) + mcrt_log_bytes(&ctx->log) + mcrt_queue_bytes(&ctx->queue) +
+         mcrt_live_bytes(ctx->live) + ctx->engine_bytes + ctx->por_bytes;
+}
+
+// What the stores may still take under --memory (the edge table asks it
+// before it grows).
+static size_t room_left(void *arg) {
+  const McrtCtx *ctx = arg;
+  size_t used = mcrt_accounted_bytes(ctx);
+  return used >= ctx->opt->memory ? 0 : ctx->opt->memory - used;
+}
+
+// ---------------------------------------------------------------------------
+// The error slot (called by generated code).
+
+// A message cut to fit its buffer (n bytes written of `want`) ends on a
+// whole UTF-8 character: a sequence the cut split is dropped.
+static void cut_at_char(char *msg, size_t n, int want) {
+  if (want < 0 || (size_t)want < n || n < 2)
+    return;
+  size_t end = n - 1, lead = end;
+  while (lead > 0 && end - lead < 4 && ((unsigned char)msg[lead - 1] & 0xc0) == 0x80)
+    lead--;
+  if (lead == 0 || ((unsigned char)msg[lead - 1] & 0xc0) != 0xc0)
+    return; // ASCII before the continuation bytes, or no sequence at all
+  unsigned char c = (unsigned char)msg[lead - 1];
+  size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+  if (end - (lead - 1) < len)
+    msg[lead - 1] = 0;
+}
+
+void mcrt_runtime_error(McrtCtx *ctx, const char *file, int line, int col, const char *fmt, ...) {
+  if (ctx->err.set)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  int want = vsnprintf(ctx->err.message, sizeof ctx->err.message, fmt, ap);
+  va_end(ap);
+  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
+  ctx->err.set = true;
+  ctx->err.is_assert = false;
+  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
+}
+
+void mcrt_assert_failed(McrtCtx *ctx, const char *file, int line, int col, const char *message) {
+  if (ctx->err.set)
+    return;
+  int want = snprintf(ctx->err.message, sizeof ctx->err.message, "%s",
+                      message ? message : "assertion failed");
+  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
+  ctx->err.set = true;
+  ctx->err.is_assert = true;
+  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
+}
+
+bool mcrt_failed(const McrtCtx *ctx) { return ctx->err.set; }
+
+void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule) {
+  if (!ctx->err.set || ctx->err.has_rule)
+    return;
+  ctx->err.has_rule = true;
+  ctx->err.rule_init = init;
+  ctx->err.rule = rule;
+}
+
+void mcrt_clear_error(McrtCtx *ctx) { memset(&ctx->err, 0, sizeof ctx->err); }
+
+void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase) {
+  if (ctx->bound == MCRT_BOUND_NONE) {
+    ctx->bound = b;
+    ctx->bound_phase = phase;
+    ctx->bound_signal = b == MCRT_BOUND_INTERRUPTED ? mcrt_signal : 0;
+  }
+  ctx->stop = true;
+}
 
 // ---------------------------------------------------------------------------
 // Context.
@@ -31,15 +113,17 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   uint64_t max_rule = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
   mcrt_log_init(&ctx->log, max_rule ? max_rule - 1 : 0);
   mcrt_queue_init(&ctx->queue, model->state_bytes);
-  if (opt->disk_dir && !mcrt_disk_init(ctx)) // a file that cannot be created stops the search
+  // A file that cannot be created stops the search (mcrt_disk_failure).
+  if (opt->disk_dir && !(ctx->disk = mcrt_disk_open(opt->disk_dir, &ctx->log, &ctx->queue)))
     return false;
   if (opt->compact_set && ctx->fp_bits == 64
           ? !mcrt_fpset_init_compact(&ctx->set, MCRT_FP_INITIAL_CAPACITY)
           : !mcrt_fpset_init(&ctx->set, ctx->fp_bits, MCRT_FP_INITIAL_CAPACITY))
     return false;
-  if (mcrt_liveness_wanted(model, opt) && !mcrt_live_init(ctx))
+  if (mcrt_liveness_wanted(model, opt) &&
+      (!(ctx->live = mcrt_live_new(model, room_left, ctx)) || !mcrt_fpset_enable_ids(&ctx->set)))
     return false;
-  if (model->net && !mcrt_net_init(ctx))
+  if (model->net && !(ctx->net = mcrt_net_new(model)))
     return false;
   if (opt->symmetry == MCRT_SYM_ON && mcrt_sym_available(model)) {
     ctx->sym = mcrt_sym_new(model, opt->sym_method);
@@ -83,14 +167,17 @@ McrtViolation *mcrt_path_violation(McrtCtx *ctx, McrtViolationKind kind, uint64_
 void mcrt_ctx_free(McrtCtx *ctx) {
   mcrt_por_free(ctx->por);
   ctx->por = NULL;
-  mcrt_live_free(ctx);
-  mcrt_net_free(ctx);
+  mcrt_live_free(ctx->live);
+  ctx->live = NULL;
+  mcrt_net_free(ctx->net);
+  ctx->net = NULL;
   free(ctx->viol.path);
   ctx->viol.path = NULL;
   mcrt_fpset_free(&ctx->set);
   mcrt_log_free(&ctx->log);
   mcrt_queue_free(&ctx->queue);
-  mcrt_disk_free(ctx);
+  mcrt_disk_close(ctx->disk);
+  ctx->disk = NULL;
   mcrt_checkpoint_free(ctx);
   free(ctx->cur);
   free(ctx->pend_states);

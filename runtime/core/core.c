@@ -1,6 +1,6 @@
 // core.c: the bottom layer of the runtime (docs/DESIGN.md, "Runtime layers"):
-// internal errors, the clock, the error slot generated code writes, rule
-// groups, the signal flag every phase polls, stopping a run, and small
+// internal errors, the clock, rule groups, the signal flag every phase
+// polls and the signals a run turns into a partial report, and small
 // formatting helpers, reading and writing whole buffers. It calls no other
 // file of the runtime.
 #include "internal.h"
@@ -70,51 +70,6 @@ long mcrt_launcher_ranks(void) {
   return 1;
 }
 
-// ---------------------------------------------------------------------------
-// The error slot (called by generated code).
-
-// A message cut to fit its buffer (n bytes written of `want`) ends on a
-// whole UTF-8 character: a sequence the cut split is dropped.
-static void cut_at_char(char *msg, size_t n, int want) {
-  if (want < 0 || (size_t)want < n || n < 2)
-    return;
-  size_t end = n - 1, lead = end;
-  while (lead > 0 && end - lead < 4 && ((unsigned char)msg[lead - 1] & 0xc0) == 0x80)
-    lead--;
-  if (lead == 0 || ((unsigned char)msg[lead - 1] & 0xc0) != 0xc0)
-    return; // ASCII before the continuation bytes, or no sequence at all
-  unsigned char c = (unsigned char)msg[lead - 1];
-  size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-  if (end - (lead - 1) < len)
-    msg[lead - 1] = 0;
-}
-
-void mcrt_runtime_error(McrtCtx *ctx, const char *file, int line, int col, const char *fmt, ...) {
-  if (ctx->err.set)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  int want = vsnprintf(ctx->err.message, sizeof ctx->err.message, fmt, ap);
-  va_end(ap);
-  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
-  ctx->err.set = true;
-  ctx->err.is_assert = false;
-  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
-}
-
-void mcrt_assert_failed(McrtCtx *ctx, const char *file, int line, int col, const char *message) {
-  if (ctx->err.set)
-    return;
-  int want = snprintf(ctx->err.message, sizeof ctx->err.message, "%s",
-                      message ? message : "assertion failed");
-  cut_at_char(ctx->err.message, sizeof ctx->err.message, want);
-  ctx->err.set = true;
-  ctx->err.is_assert = true;
-  ctx->err.file = file, ctx->err.line = line, ctx->err.col = col;
-}
-
-bool mcrt_failed(const McrtCtx *ctx) { return ctx->err.set; }
-
 uint32_t mcrt_find_group(const McrtRuleGroup *groups, uint32_t ngroups, uint64_t rule) {
   uint32_t lo = 0, hi = ngroups;
   while (hi - lo > 1) {
@@ -136,36 +91,26 @@ bool mcrt_replay(const McrtRuleGroup *groups, McrtReplay *const *replay, uint32_
   return g != UINT32_MAX && replay[g](ctx, rule - groups[g].first_rule, in, out);
 }
 
-void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule) {
-  if (!ctx->err.set || ctx->err.has_rule)
-    return;
-  ctx->err.has_rule = true;
-  ctx->err.rule_init = init;
-  ctx->err.rule = rule;
-}
-
-void mcrt_clear_error(McrtCtx *ctx) { memset(&ctx->err, 0, sizeof ctx->err); }
-
 // ---------------------------------------------------------------------------
 // Stopping, signals.
 
 volatile sig_atomic_t mcrt_signal;
 _Atomic bool mcrt_search_over;
 
+sigset_t mcrt_stop_signals(void) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  return set;
+}
+
 const char *mcrt_signal_name(int sig) {
   return sig == SIGINT    ? "SIGINT"
          : sig == SIGTERM ? "SIGTERM"
          : sig == SIGHUP  ? "SIGHUP"
                           : "a signal";
-}
-
-void mcrt_stop_at(McrtCtx *ctx, McrtBound b, McrtPhase phase) {
-  if (ctx->bound == MCRT_BOUND_NONE) {
-    ctx->bound = b;
-    ctx->bound_phase = phase;
-    ctx->bound_signal = b == MCRT_BOUND_INTERRUPTED ? mcrt_signal : 0;
-  }
-  ctx->stop = true;
 }
 
 // A test hook (tests/cli/signals.sh), inert unless MCRT_TEST_PAUSE is set:

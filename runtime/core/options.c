@@ -428,3 +428,10 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
   opt->graph_file = graph;
   return -1;
 }
+
+bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt) {
+  if (opt->liveness == MCRT_LIVENESS_OFF)
+    return false;
+  // A net's liveness answer (netreport.c) reads the recorded graph.
+  return opt->liveness == MCRT_LIVENESS_ON || m->ninstances > 0 || m->net;
+}

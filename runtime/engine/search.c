@@ -130,7 +130,7 @@ static bool error_violation(McrtCtx *ctx, uint64_t state, uint64_t steps, bool s
 
 // The log or the frontier failed: the memory, or with --disk a file (disk.c).
 static bool store_failed(McrtCtx *ctx) {
-  return hit_bound(ctx, mcrt_disk_failure(ctx) ? MCRT_BOUND_DISK : MCRT_BOUND_MEMORY);
+  return hit_bound(ctx, mcrt_disk_failure(ctx->disk) ? MCRT_BOUND_DISK : MCRT_BOUND_MEMORY);
 }
 
 // Checks that `extra` more bytes fit under --memory.
@@ -223,11 +223,22 @@ static bool record_new(McrtCtx *ctx, const uint8_t *state, uint32_t parent, uint
       return error_violation(ctx, id, depth, false);
     ctx->accepting += accepting;
   }
-  if (ctx->net) // a net: token maxima, enabled transitions, deadlock
-    mcrt_net_state(ctx, id, state, parent == MCRT_LOG_INITIAL ? UINT32_MAX : (uint32_t)rule);
-  if (ctx->live && !mcrt_live_state(ctx, id, state)) // liveness: the property bits
-    return mcrt_failed(ctx) ? error_violation(ctx, id, depth, false)
-                            : hit_bound(ctx, MCRT_BOUND_MEMORY);
+  // A net: token maxima, enabled transitions, deadlock; a counter's
+  // capacity cuts the run short, which goes on (what it finds is real).
+  if (ctx->net &&
+      mcrt_net_state(ctx->net, id, state, parent == MCRT_LOG_INITIAL ? UINT32_MAX : (uint32_t)rule) &&
+      ctx->bound == MCRT_BOUND_NONE)
+    ctx->bound = MCRT_BOUND_NET_CAPACITY, ctx->bound_phase = MCRT_PHASE_SEARCH;
+  if (ctx->live) { // liveness: the property bits
+    uint8_t *bits;
+    if (!mcrt_live_state(ctx->live, id, &bits))
+      return hit_bound(ctx, MCRT_BOUND_MEMORY);
+    if (bits) {
+      ctx->model->property_bits(ctx, state, bits);
+      if (mcrt_failed(ctx))
+        return error_violation(ctx, id, depth, false);
+    }
+  }
   if (!mcrt_queue_push(&ctx->queue, state))
     return store_failed(ctx);
   return false;
@@ -315,7 +326,7 @@ bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *stat
       ctx->depth_truncated |= p->lookup != MCRT_LOOKUP_KNOWN && !mcrt_fpset_contains(&ctx->set, p->fp);
     } else if (!mcrt_fpset_find_id(&ctx->set, p->fp, &to)) {
       ctx->depth_truncated = true;
-    } else if (!mcrt_live_edge(ctx, p->parent, to, p->rule)) {
+    } else if (!mcrt_live_edge(ctx->live, p->parent, to, p->rule)) {
       return hit_bound(ctx, MCRT_BOUND_MEMORY);
     }
     ctx->bound_transitions++;
@@ -344,7 +355,7 @@ bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *stat
     mcrt_fpset_put_id(&ctx->set, p->fp, to);
   if (ctx->live && p->lookup == MCRT_LOOKUP_OLD && to == MCRT_ID_PENDING)
     mcrt_fpset_find_id(&ctx->set, p->fp, &to);
-  if (ctx->live && !mcrt_live_edge(ctx, p->parent, to, p->rule))
+  if (ctx->live && !mcrt_live_edge(ctx->live, p->parent, to, p->rule))
     return hit_bound(ctx, MCRT_BOUND_MEMORY);
   return ctx->stop;
 }
@@ -455,7 +466,7 @@ bool mcrt_state_failed(McrtCtx *ctx, uint64_t id, const McrtError *e, bool step_
 bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
   const McrtModel *m = ctx->model;
   if (ctx->net && !ctx->held)
-    mcrt_net_no_successor(ctx, id, state);
+    mcrt_net_no_successor(ctx->net, id, state);
   bool terminal = false;
   if (m->has_terminal && m->is_terminal) {
     terminal = m->is_terminal(ctx, state);

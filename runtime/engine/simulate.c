@@ -5,9 +5,9 @@
 // in every state it meets: the invariants, the asserts and run-time errors
 // of the actions, deadlocks (a state without an enabled action where no
 // terminal predicate holds, unless --no-deadlock). A violation ends the
-// simulation with the usual trace (the run's own steps, replayed). No
-// violation proves nothing: the verdict says so and the exit code is 3
-// (incomplete), never 0.
+// simulation with the usual trace (the run's own steps, replayed: the
+// output layer prints it, report.c). No violation proves nothing: the
+// verdict says so and the exit code is 3 (incomplete), never 0.
 //
 // The random numbers are splitmix64 from the seed, one stream for all the
 // runs: the same seed gives the same runs on every machine. Symmetry
@@ -171,51 +171,36 @@ static bool run(Sim *s, uint64_t *rng, uint8_t *cur, uint8_t *next) {
   return false;
 }
 
-int mcrt_simulate(const McrtModel *model, const McrtOptions *opt, FILE *out, FILE *err) {
-  McrtOptions o = *opt;
-  o.symmetry = MCRT_SYM_OFF;
-  o.liveness = MCRT_LIVENESS_OFF;
+bool mcrt_simulate(const McrtModel *model, const McrtOptions *opt, McrtSimulation *out) {
+  memset(out, 0, sizeof *out);
+  out->opt = *opt;
+  out->opt.symmetry = MCRT_SYM_OFF;
+  out->opt.liveness = MCRT_LIVENESS_OFF;
   McrtCtx *ctx = malloc(sizeof *ctx);
-  if (!ctx || !mcrt_ctx_init(ctx, model, &o)) {
-    fprintf(err, "error: out of memory setting up the simulation\n");
+  if (!ctx || !mcrt_ctx_init(ctx, model, &out->opt)) {
     free(ctx);
-    return MCRT_EXIT_USAGE;
+    return false;
   }
+  out->ctx = ctx;
   size_t bytes = ctx->state_bytes + MCRT_SLACK;
   uint64_t most = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
   Sim s = {.ctx = ctx, .enabled = malloc((most + 1) * sizeof *s.enabled)};
   uint8_t *cur = calloc(1, bytes), *next = calloc(1, bytes);
   if (!s.enabled || !cur || !next)
     mcrt_die("out of memory");
-  uint64_t rng = o.sim_seed;
-  bool violation = false;
-  for (s.run = 0; s.run < o.sim_runs && !violation && !mcrt_signal; s.run++)
-    violation = run(&s, &rng, cur, next);
-  uint64_t runs = s.run;
-  atomic_store(&mcrt_search_over, true);
-  mcrt_print_trace(out, ctx);
-  if (violation)
-    fprintf(out, "result: violation: %s (random simulation, run %" PRIu64 " of %" PRIu64
-                 ", seed %" PRIu64 ")\n",
-            ctx->viol.message, runs, o.sim_runs, o.sim_seed);
-  else
-    fprintf(out, "result: incomplete: no violation in %" PRIu64 " random run%s of up to %" PRIu64
-                 " steps (seed %" PRIu64 "); not a proof: the search was not exhaustive\n",
-            runs, runs == 1 ? "" : "s", o.sim_depth, o.sim_seed);
-  if (!o.quiet) {
-    fprintf(out, "model:         %s (%s)\n", model->name,
-            model->source_file ? model->source_file : "?");
-    fprintf(out, "simulation:    %" PRIu64 " run%s of up to %" PRIu64 " steps, seed %" PRIu64
-                 "; random simulation is not a proof\n",
-            runs, runs == 1 ? "" : "s", o.sim_depth, o.sim_seed);
-    fprintf(out, "steps:         %" PRIu64 "\n", s.steps);
-    fprintf(out, "states:        %" PRIu64 " distinct states visited\n", ctx->states);
-  }
-  int code = ctx->internal_error ? MCRT_EXIT_USAGE
-             : violation         ? MCRT_EXIT_VIOLATION
-                                 : MCRT_EXIT_INCOMPLETE;
+  uint64_t rng = opt->sim_seed;
+  for (s.run = 0; s.run < opt->sim_runs && !out->violation && !mcrt_signal; s.run++)
+    out->violation = run(&s, &rng, cur, next);
+  out->runs = s.run;
+  out->steps = s.steps;
+  atomic_store(&mcrt_search_over, true); // the runs are over (watchdog.c)
   free(s.path), free(s.enabled), free(cur), free(next);
-  mcrt_ctx_free(ctx);
-  free(ctx);
-  return code;
+  return true;
+}
+
+void mcrt_simulation_free(McrtSimulation *sim) {
+  if (sim->ctx)
+    mcrt_ctx_free(sim->ctx);
+  free(sim->ctx);
+  sim->ctx = NULL;
 }

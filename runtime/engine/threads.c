@@ -1396,11 +1396,11 @@ static bool commit_parallel(Threads *T) {
     return false;
   size_t need = mcrt_log_reserve_bytes(&ctx->log, nnew) +
                 mcrt_queue_append_bytes(&ctx->queue, nnew) +
-                (ctx->live ? mcrt_live_reserve_bytes(ctx, nnew, last_from, nedges) : 0);
+                (ctx->live ? mcrt_live_reserve_bytes(ctx->live, ctx->states, nnew, last_from, nedges) : 0);
   size_t total = mcrt_accounted_bytes(ctx) + need;
   if (total > opt->memory)
     return false;
-  if (ctx->live && !mcrt_live_reserve(ctx, nnew, last_from, nedges))
+  if (ctx->live && !mcrt_live_reserve(ctx->live, ctx->states, nnew, last_from, nedges))
     return false;
   size_t nspans = 0;
   if (!grow_array((void **)&T->spans, &T->spans_cap, nnew / ctx->queue.per_chunk + 2,
@@ -1415,7 +1415,7 @@ static bool commit_parallel(Threads *T) {
   if (ctx->live) {
     T->edge_base = ctx->live->g.nedges;
     T->nstart = last_from == UINT64_MAX ? 0 : last_from + 1 - T->base_id;
-    mcrt_live_window(ctx, T->base_id, nnew, last_from, nedges);
+    mcrt_live_window(ctx->live, ctx->states, T->base_id, nnew, last_from, nedges);
   }
   run(T, PHASE_WRITE);
   bool pending = false;

@@ -686,7 +686,7 @@ const char *mcrt_verdict_word(int exit_code) {
 // --disk (runtime/store/disk.c): the file that failed, the bytes on disk, RAM and
 // disk bytes per state; nothing without --disk.
 static void print_disk_failure(FILE *f, const McrtCtx *ctx) {
-  const McrtDiskFile *d = mcrt_disk_failure(ctx);
+  const McrtDiskFile *d = mcrt_disk_failure(ctx->disk);
   if (d)
     fprintf(f, "--disk: cannot %s %s: %s", d->op, d->path, strerror(d->err));
 }
@@ -694,7 +694,7 @@ static void print_disk_failure(FILE *f, const McrtCtx *ctx) {
 static void print_disk_summary(FILE *f, const McrtCtx *ctx) {
   if (!ctx->disk)
     return;
-  uint64_t disk = mcrt_disk_bytes(ctx);
+  uint64_t disk = mcrt_disk_bytes(ctx->disk);
   fputs("disk:          ", f);
   mcrt_fprint_bytes(f, (double)disk);
   fprintf(f, " in %s at the end (trace log ", ctx->opt->disk_dir);
@@ -711,7 +711,7 @@ static void print_disk_summary(FILE *f, const McrtCtx *ctx) {
 static void print_disk_json(FILE *f, const McrtCtx *ctx) {
   if (!ctx->disk)
     return;
-  uint64_t disk = mcrt_disk_bytes(ctx);
+  uint64_t disk = mcrt_disk_bytes(ctx->disk);
   fputs(", \"disk_dir\": ", f);
   mcrt_print_json_string(f, ctx->opt->disk_dir);
   fprintf(f, ", \"disk_bytes\": %" PRIu64 ", \"disk_log_bytes\": %" PRIu64
@@ -720,7 +720,7 @@ static void print_disk_json(FILE *f, const McrtCtx *ctx) {
           disk, ctx->disk->log.size, ctx->disk->frontier.size - ctx->disk->frontier.released,
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0,
           ctx->states ? (double)disk / (double)ctx->states : 0.0);
-  const McrtDiskFile *d = mcrt_disk_failure(ctx);
+  const McrtDiskFile *d = mcrt_disk_failure(ctx->disk);
   if (d) {
     fprintf(f, ", \"disk_error\": {\"op\": \"%s\", \"path\": ", d->op);
     mcrt_print_json_string(f, d->path);
@@ -1166,7 +1166,7 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   mcrt_fprint_bytes(f, (double)mcrt_queue_bytes(&ctx->queue));
   if (ctx->live) {
     fputs(", edge table ", f);
-    mcrt_fprint_bytes(f, (double)mcrt_live_bytes(ctx));
+    mcrt_fprint_bytes(f, (double)mcrt_live_bytes(ctx->live));
   }
   fputs(" at the end); peak RSS ", f);
   mcrt_fprint_bytes(f, (double)peak_rss_bytes());
@@ -1327,7 +1327,7 @@ void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
   }
   fprintf(f, "], \"edge_table_bytes\": %zu, \"edges\": %" PRIu64 ", \"components\": %" PRIu64
              ", \"time_s\": %.6f",
-          mcrt_live_bytes(ctx), ctx->live ? ctx->live->g.nedges : 0,
+          mcrt_live_bytes(ctx->live), ctx->live ? ctx->live->g.nedges : 0,
           ctx->live ? ctx->live->components : 0, mcrt_liveness_time(ctx));
   if (mcrt_liveness_done(ctx))
     fprintf(f, ", \"phases_s\": {\"search\": %.6f, \"edges\": %.6f, \"scc\": %.6f}",
@@ -1359,4 +1359,34 @@ void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
   fprintf(f, ", \"fingerprint_set_grow_s\": %.6f", ctx->grow_s);
   fprintf(f, ", \"fingerprint_bits\": %u, \"collision_probability\": %.6g}\n", ctx->fp_bits,
           collision_probability(ctx));
+}
+
+// ---------------------------------------------------------------------------
+// --simulate's result: the trace of a violation, the verdict (never "ok":
+// random runs prove nothing), its own summary.
+
+int mcrt_print_simulation(FILE *out, const McrtSimulation *sim) {
+  McrtCtx *ctx = sim->ctx;
+  const McrtOptions *o = &sim->opt;
+  mcrt_print_trace(out, ctx);
+  if (sim->violation)
+    fprintf(out, "result: violation: %s (random simulation, run %" PRIu64 " of %" PRIu64
+                 ", seed %" PRIu64 ")\n",
+            ctx->viol.message, sim->runs, o->sim_runs, o->sim_seed);
+  else
+    fprintf(out, "result: incomplete: no violation in %" PRIu64 " random run%s of up to %" PRIu64
+                 " steps (seed %" PRIu64 "); not a proof: the search was not exhaustive\n",
+            sim->runs, sim->runs == 1 ? "" : "s", o->sim_depth, o->sim_seed);
+  if (!o->quiet) {
+    fprintf(out, "model:         %s (%s)\n", ctx->model->name,
+            ctx->model->source_file ? ctx->model->source_file : "?");
+    fprintf(out, "simulation:    %" PRIu64 " run%s of up to %" PRIu64 " steps, seed %" PRIu64
+                 "; random simulation is not a proof\n",
+            sim->runs, sim->runs == 1 ? "" : "s", o->sim_depth, o->sim_seed);
+    fprintf(out, "steps:         %" PRIu64 "\n", sim->steps);
+    fprintf(out, "states:        %" PRIu64 " distinct states visited\n", ctx->states);
+  }
+  return ctx->internal_error ? MCRT_EXIT_USAGE
+         : sim->violation    ? MCRT_EXIT_VIOLATION
+                             : MCRT_EXIT_INCOMPLETE;
 }

@@ -120,33 +120,35 @@ static bool read_at(McrtDiskFile *f, void *p, size_t n, uint64_t off) {
   return true;
 }
 
-bool mcrt_disk_init(McrtCtx *ctx) {
+McrtDisk *mcrt_disk_open(const char *dir, McrtLog *log, McrtQueue *queue) {
   McrtDisk *d = calloc(1, sizeof *d);
   McrtDiskQueue *q = calloc(1, sizeof *q);
   if (!d || !q) {
     free(d), free(q);
-    return false;
+    return NULL;
   }
-  ctx->disk = d;
   const char *v = getenv("MCRT_TEST_DISK_LIMIT");
   test_limit = v && *v ? strtoull(v, NULL, 10) : UINT64_MAX;
   v = getenv("MCRT_TEST_DISK_BLOCK");
   block = v && *v && strtoull(v, NULL, 10) > 0 ? (size_t)strtoull(v, NULL, 10) : MCRT_DISK_BLOCK;
-  mkdir(ctx->opt->disk_dir, 0777); // one level, as --checkpoint; an error shows below
-  open_file(&d->log, ctx->opt->disk_dir, "mcgen-log");
-  open_file(&d->frontier, ctx->opt->disk_dir, "mcgen-frontier");
+  mkdir(dir, 0777); // one level, as --checkpoint; an error shows below
+  open_file(&d->log, dir, "mcgen-log");
+  open_file(&d->frontier, dir, "mcgen-frontier");
   q->file = &d->frontier;
-  q->state_bytes = ctx->queue.state_bytes;
+  q->state_bytes = queue->state_bytes;
   q->block_states = block / q->state_bytes ? block / q->state_bytes : 1;
   q->wbuf = malloc(q->block_states * q->state_bytes);
   q->rbuf = malloc(q->block_states * q->state_bytes);
-  ctx->queue.disk = q; // mcrt_queue_free frees q
-  ctx->log.disk = &d->log;
-  return q->wbuf && q->rbuf;
+  queue->disk = q; // mcrt_queue_free frees q
+  log->disk = &d->log;
+  if (!q->wbuf || !q->rbuf) {
+    mcrt_disk_close(d);
+    return NULL;
+  }
+  return d;
 }
 
-void mcrt_disk_free(McrtCtx *ctx) {
-  McrtDisk *d = ctx->disk;
+void mcrt_disk_close(McrtDisk *d) {
   if (!d)
     return;
   if (d->log.fd >= 0)
@@ -156,16 +158,13 @@ void mcrt_disk_free(McrtCtx *ctx) {
   free(d->log.path);
   free(d->frontier.path);
   free(d);
-  ctx->disk = NULL;
 }
 
-const McrtDiskFile *mcrt_disk_failure(const McrtCtx *ctx) {
-  const McrtDisk *d = ctx->disk;
+const McrtDiskFile *mcrt_disk_failure(const McrtDisk *d) {
   return !d ? NULL : d->log.err ? &d->log : d->frontier.err ? &d->frontier : NULL;
 }
 
-uint64_t mcrt_disk_bytes(const McrtCtx *ctx) {
-  const McrtDisk *d = ctx->disk;
+uint64_t mcrt_disk_bytes(const McrtDisk *d) {
   return d ? d->log.size + d->frontier.size - d->frontier.released : 0;
 }
 

@@ -1,6 +1,8 @@
 // edges.c: the liveness edge table, a store the engines fill during the
 // search (what is recorded and why: liveness.c); liveness.c checks the
-// properties over it afterwards.
+// properties over it afterwards. It knows nothing of the search: its
+// owner says how much memory it may still take (room) and how many states
+// there are.
 #include "internal.h"
 
 #include <inttypes.h>
@@ -9,13 +11,6 @@
 
 // ---------------------------------------------------------------------------
 // Recording.
-
-bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt) {
-  if (opt->liveness == MCRT_LIVENESS_OFF)
-    return false;
-  // A net's liveness answer (netreport.c) reads the recorded graph.
-  return opt->liveness == MCRT_LIVENESS_ON || m->ninstances > 0 || m->net;
-}
 
 static unsigned bytes_for(uint64_t max) {
   return max < (1u << 8) ? 1 : max < (1u << 16) ? 2 : max < (UINT64_C(1) << 24) ? 3 : 4;
@@ -86,21 +81,22 @@ static bool build_constraints(McrtLiveGraph *g, const McrtModel *m) {
   return true;
 }
 
-bool mcrt_live_init(McrtCtx *ctx) {
-  const McrtModel *m = ctx->model;
+McrtLive *mcrt_live_new(const McrtModel *m, size_t (*room)(void *), void *room_arg) {
   McrtLive *L = calloc(1, sizeof *L);
   if (!L)
-    return false;
-  ctx->live = L;
+    return NULL;
+  L->room = room, L->room_arg = room_arg;
   McrtLiveGraph *g = &L->g;
   g->rule_bytes = bytes_for(m->nrules ? m->nrules - 1 : 0);
   g->bits_bytes = (2 * m->ninstances + 7) / 8;
-  if (!build_constraints(g, m))
-    return false;
-  return mcrt_fpset_enable_ids(&ctx->set);
+  if (!build_constraints(g, m)) {
+    mcrt_live_free(L);
+    return NULL;
+  }
+  return L;
 }
 
-size_t mcrt_live_bytes(const McrtCtx *ctx) { return ctx->live ? ctx->live->bytes : 0; }
+size_t mcrt_live_bytes(const McrtLive *L) { return L ? L->bytes : 0; }
 
 // Bytes mapped for an array of n entries of `size` bytes (+ 8: rules are
 // read 4 bytes at a time), whole pages.
@@ -112,14 +108,14 @@ static size_t map_bytes(uint64_t n, size_t size) {
 // Grows an array of *cap entries of `size` bytes to hold `need`, by half
 // again, within --memory. The arrays are mapped and grown by mremap: no
 // copy. False: the limit (or the system) said no.
-static bool grow(McrtCtx *ctx, void **p, uint64_t *cap, uint64_t need, size_t size) {
+static bool grow(McrtLive *L, void **p, uint64_t *cap, uint64_t need, size_t size) {
   if (need <= *cap)
     return true;
   uint64_t n = *cap ? *cap + *cap / 2 : 65536;
   if (n < need)
     n = need;
   size_t old = *cap ? map_bytes(*cap, size) : 0, bytes = map_bytes(n, size);
-  if (mcrt_accounted_bytes(ctx) + (bytes - old) > ctx->opt->memory)
+  if (bytes - old > L->room(L->room_arg))
     return false;
   void *q = *p ? mremap(*p, old, bytes, MREMAP_MAYMOVE)
                : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -127,7 +123,7 @@ static bool grow(McrtCtx *ctx, void **p, uint64_t *cap, uint64_t need, size_t si
     return false;
   *p = q;
   *cap = n;
-  ctx->live->bytes += bytes - old;
+  L->bytes += bytes - old;
   return true;
 }
 
@@ -154,12 +150,12 @@ typedef struct Caps {
   uint64_t start, targets, rules, bits;
 } Caps;
 
-static Caps window_caps(const McrtCtx *ctx, uint64_t nnew, uint64_t last_from, uint64_t nedges) {
-  const McrtLive *L = ctx->live;
+static Caps window_caps(const McrtLive *L, uint64_t states, uint64_t nnew, uint64_t last_from,
+                        uint64_t nedges) {
   const McrtLiveGraph *g = &L->g;
   Caps c = {L->start_cap, L->targets_cap, L->rules_cap, L->bits_cap};
   if (g->bits_bytes && nnew)
-    c.bits = cap_stepwise(c.bits, ctx->states + nnew);
+    c.bits = cap_stepwise(c.bits, states + nnew);
   if (last_from != UINT64_MAX && last_from + 2 > c.start)
     c.start = next_cap(c.start, last_from + 2);
   c.targets = cap_stepwise(c.targets, g->nedges + nedges);
@@ -167,30 +163,29 @@ static Caps window_caps(const McrtCtx *ctx, uint64_t nnew, uint64_t last_from, u
   return c;
 }
 
-size_t mcrt_live_reserve_bytes(const McrtCtx *ctx, uint64_t nnew, uint64_t last_from,
-                               uint64_t nedges) {
-  const McrtLive *L = ctx->live;
+size_t mcrt_live_reserve_bytes(const McrtLive *L, uint64_t states, uint64_t nnew,
+                               uint64_t last_from, uint64_t nedges) {
   const McrtLiveGraph *g = &L->g;
-  Caps c = window_caps(ctx, nnew, last_from, nedges);
+  Caps c = window_caps(L, states, nnew, last_from, nedges);
   return grown_bytes(L->bits_cap, c.bits, g->bits_bytes) +
          grown_bytes(L->start_cap, c.start, sizeof *g->start) +
          grown_bytes(L->targets_cap, c.targets, sizeof *g->targets) +
          grown_bytes(L->rules_cap, c.rules, g->rule_bytes);
 }
 
-bool mcrt_live_reserve(McrtCtx *ctx, uint64_t nnew, uint64_t last_from, uint64_t nedges) {
-  McrtLive *L = ctx->live;
+bool mcrt_live_reserve(McrtLive *L, uint64_t states, uint64_t nnew, uint64_t last_from,
+                       uint64_t nedges) {
   McrtLiveGraph *g = &L->g;
-  Caps c = window_caps(ctx, nnew, last_from, nedges);
-  return grow(ctx, (void **)&g->bits, &L->bits_cap, c.bits, g->bits_bytes) &&
-         grow(ctx, (void **)&g->start, &L->start_cap, c.start, sizeof *g->start) &&
-         grow(ctx, (void **)&g->targets, &L->targets_cap, c.targets, sizeof *g->targets) &&
-         grow(ctx, (void **)&g->rules, &L->rules_cap, c.rules, g->rule_bytes);
+  Caps c = window_caps(L, states, nnew, last_from, nedges);
+  return grow(L, (void **)&g->bits, &L->bits_cap, c.bits, g->bits_bytes) &&
+         grow(L, (void **)&g->start, &L->start_cap, c.start, sizeof *g->start) &&
+         grow(L, (void **)&g->targets, &L->targets_cap, c.targets, sizeof *g->targets) &&
+         grow(L, (void **)&g->rules, &L->rules_cap, c.rules, g->rule_bytes);
 }
 
-void mcrt_live_window(McrtCtx *ctx, uint64_t base, uint64_t nnew, uint64_t last_from,
-                      uint64_t nedges) {
-  McrtLiveGraph *g = &ctx->live->g;
+void mcrt_live_window(McrtLive *L, uint64_t states, uint64_t base, uint64_t nnew,
+                      uint64_t last_from, uint64_t nedges) {
+  McrtLiveGraph *g = &L->g;
   if (last_from != UINT64_MAX) {
     while (g->nstarted < base)
       g->start[g->nstarted++] = g->nedges;
@@ -198,7 +193,7 @@ void mcrt_live_window(McrtCtx *ctx, uint64_t base, uint64_t nnew, uint64_t last_
   }
   g->nedges += nedges;
   if (nnew)
-    g->nstates = ctx->states + nnew;
+    g->nstates = states + nnew;
 }
 
 static void unmap(void *p, uint64_t cap, size_t size) {
@@ -206,8 +201,7 @@ static void unmap(void *p, uint64_t cap, size_t size) {
     munmap(p, map_bytes(cap, size));
 }
 
-void mcrt_live_free(McrtCtx *ctx) {
-  McrtLive *L = ctx->live;
+void mcrt_live_free(McrtLive *L) {
   if (!L)
     return;
   McrtLiveGraph *g = &L->g;
@@ -218,37 +212,34 @@ void mcrt_live_free(McrtCtx *ctx) {
   free(g->strong), free(g->cons_fair), free(g->cons_rule);
   free(g->rc_start), free(g->rc_list);
   free(L);
-  ctx->live = NULL;
 }
 
-bool mcrt_live_state(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
-  McrtLive *L = ctx->live;
+bool mcrt_live_state(McrtLive *L, uint64_t id, uint8_t **bits) {
   McrtLiveGraph *g = &L->g;
   unsigned bb = g->bits_bytes;
   g->nstates = id + 1;
+  *bits = NULL;
   if (bb == 0)
     return true;
-  if (!grow(ctx, (void **)&g->bits, &L->bits_cap, id + 1, bb))
+  if (!grow(L, (void **)&g->bits, &L->bits_cap, id + 1, bb))
     return false;
-  uint8_t *b = g->bits + id * bb;
-  memset(b, 0, bb);
-  ctx->model->property_bits(ctx, state, b);
-  return !mcrt_failed(ctx);
+  *bits = g->bits + id * bb;
+  memset(*bits, 0, bb);
+  return true;
 }
 
-bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule) {
-  McrtLive *L = ctx->live;
+bool mcrt_live_edge(McrtLive *L, uint32_t from, uint32_t to, uint64_t rule) {
   McrtLiveGraph *g = &L->g;
   if (from + UINT64_C(2) > L->start_cap &&
-      !grow(ctx, (void **)&g->start, &L->start_cap, from + UINT64_C(2), sizeof *g->start))
+      !grow(L, (void **)&g->start, &L->start_cap, from + UINT64_C(2), sizeof *g->start))
     return false;
   while (g->nstarted <= from)
     g->start[g->nstarted++] = g->nedges;
   uint64_t e = g->nedges;
   if (e + 1 > L->targets_cap &&
-      !grow(ctx, (void **)&g->targets, &L->targets_cap, e + 1, sizeof *g->targets))
+      !grow(L, (void **)&g->targets, &L->targets_cap, e + 1, sizeof *g->targets))
     return false;
-  if (e + 1 > L->rules_cap && !grow(ctx, (void **)&g->rules, &L->rules_cap, e + 1, g->rule_bytes))
+  if (e + 1 > L->rules_cap && !grow(L, (void **)&g->rules, &L->rules_cap, e + 1, g->rule_bytes))
     return false;
   g->targets[e] = to;
   memcpy(g->rules + e * g->rule_bytes, &rule, g->rule_bytes); // little-endian
@@ -257,29 +248,28 @@ bool mcrt_live_edge(McrtCtx *ctx, uint32_t from, uint32_t to, uint64_t rule) {
 }
 
 // Closes the CSR table: states after the last one with edges have none.
-bool mcrt_live_finish(McrtCtx *ctx) {
-  McrtLive *L = ctx->live;
+bool mcrt_live_finish(McrtLive *L, uint64_t states, const McrtLog *log) {
   McrtLiveGraph *g = &L->g;
-  g->nstates = ctx->states;
-  if (!grow(ctx, (void **)&g->start, &L->start_cap, g->nstates + 1, sizeof *g->start))
+  g->nstates = states;
+  if (!grow(L, (void **)&g->start, &L->start_cap, g->nstates + 1, sizeof *g->start))
     return false;
   while (g->nstarted <= g->nstates)
     g->start[g->nstarted++] = g->nedges;
   uint64_t ninit = 0;
-  while (ninit < ctx->states && mcrt_log_get(&ctx->log, ninit).parent == MCRT_LOG_INITIAL)
+  while (ninit < states && mcrt_log_get(log, ninit).parent == MCRT_LOG_INITIAL)
     ninit++;
   g->ninitial = ninit;
   return true;
 }
 
-void mcrt_live_dump(const McrtCtx *ctx) {
+void mcrt_live_dump(const McrtLive *L) {
   const char *path = getenv("MCRT_TEST_EDGES");
-  if (!path || !ctx->live)
+  if (!path || !L)
     return;
   FILE *f = fopen(path, "w");
   if (!f)
     return;
-  const McrtLiveGraph *g = &ctx->live->g;
+  const McrtLiveGraph *g = &L->g;
   fprintf(f, "states %" PRIu64 " initial %" PRIu64 " edges %" PRIu64 "\n", g->nstates,
           g->ninitial, g->nedges);
   for (uint64_t v = 0; v < g->nstates; v++) {

@@ -126,10 +126,9 @@ static bool high_init(McrtNetRun *r) {
 
 // Builds the fast path's tables when the actions are the transitions (rule t
 // is transition t); else leaves it off.
-static bool fast_init(McrtCtx *ctx) {
-  const McrtModel *mo = ctx->model;
+static bool fast_init(McrtNetRun *r) {
+  const McrtModel *mo = r->model;
   const McrtNet *n = mo->net;
-  McrtNetRun *r = ctx->net;
   if (mo->nactions != n->ntrans || mo->nrules != n->ntrans || mo->nvars < n->nplaces)
     return true;
   for (uint32_t p = 0; p < n->nplaces; p++)
@@ -225,12 +224,12 @@ static bool fast_init(McrtCtx *ctx) {
   return high_init(r);
 }
 
-bool mcrt_net_init(McrtCtx *ctx) {
-  const McrtNet *n = ctx->model->net;
+McrtNetRun *mcrt_net_new(const McrtModel *model) {
+  const McrtNet *n = model->net;
   McrtNetRun *r = calloc(1, sizeof *r);
   if (!r)
-    return false;
-  ctx->net = r;
+    return NULL;
+  r->model = model;
   size_t np = n->nplaces + 1, nt = n->ntrans + 1;
   r->m = calloc(np, sizeof *r->m);
   r->initial = calloc(np, sizeof *r->initial);
@@ -239,7 +238,7 @@ bool mcrt_net_init(McrtCtx *ctx) {
   r->changed = calloc(np, sizeof *r->changed);
   r->enabled = calloc(nt, sizeof *r->enabled);
   if (!r->m || !r->initial || !r->max_place || !r->threshold || !r->changed || !r->enabled)
-    return false;
+    return mcrt_net_free(r), NULL;
   r->deadlock = MCRT_NO_STATE;
   r->live = -1;
   for (uint32_t p = 0; p < n->nplaces; p++)
@@ -260,11 +259,12 @@ bool mcrt_net_init(McrtCtx *ctx) {
         r->threshold[arc->place] = th;
     }
   }
-  return fast_init(ctx);
+  if (!fast_init(r))
+    return mcrt_net_free(r), NULL;
+  return r;
 }
 
-void mcrt_net_free(McrtCtx *ctx) {
-  McrtNetRun *r = ctx->net;
+void mcrt_net_free(McrtNetRun *r) {
   if (!r)
     return;
   free(r->m);
@@ -278,7 +278,6 @@ void mcrt_net_free(McrtCtx *ctx) {
   free(r->moved_start), free(r->moved);
   free(r->used), free(r->adds), free(r->masks), free(r->watch), free(r->high);
   free(r);
-  ctx->net = NULL;
 }
 
 static bool enabled_in(const McrtNet *n, uint32_t t, const int64_t *m) {
@@ -337,8 +336,7 @@ static void found_deadlock(McrtNetRun *r, uint64_t id) {
 
 // A marking discovered by transition t (fast path: see the top of the file).
 // False, having done nothing, where a place is above its threshold.
-static bool fast_state(McrtCtx *ctx, const uint8_t *state, uint32_t t) {
-  McrtNetRun *r = ctx->net;
+static bool fast_state(McrtNetRun *r, const uint8_t *state, uint32_t t) {
   if (above_threshold(r, state))
     return false;
   for (uint32_t k = r->gain_start[t]; k < r->gain_start[t + 1]; k++) {
@@ -364,18 +362,16 @@ static bool fast_state(McrtCtx *ctx, const uint8_t *state, uint32_t t) {
   return true; // a deadlock is the search's to tell (mcrt_net_no_successor)
 }
 
-void mcrt_net_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
-  McrtNetRun *r = ctx->net;
+void mcrt_net_no_successor(McrtNetRun *r, uint64_t id, const uint8_t *state) {
   if (r->fast && !above_threshold(r, state))
     found_deadlock(r, id);
 }
 
-void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t trans) {
-  if (ctx->net->fast && trans < ctx->model->net->ntrans && fast_state(ctx, state, trans))
-    return;
-  const McrtModel *mo = ctx->model;
+bool mcrt_net_state(McrtNetRun *r, uint64_t id, const uint8_t *state, uint32_t trans) {
+  const McrtModel *mo = r->model;
   const McrtNet *n = mo->net;
-  McrtNetRun *r = ctx->net;
+  if (r->fast && trans < n->ntrans && fast_state(r, state, trans))
+    return false;
   int64_t *m = r->m, sum = 0;
   bool over = false;
   for (uint32_t p = 0; p < n->nplaces; p++) {
@@ -402,7 +398,7 @@ void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t tr
   // a transition the search fired (ctx->fired) was enabled. Only near a
   // counter's capacity, where the actions may not fire what the net
   // enables, is every transition looked at (and marked enabled here).
-  bool any = false;
+  bool any = false, cut = false;
   if (over) {
     for (uint32_t t = 0; t < n->ntrans; t++) {
       if (!enabled_in(n, t, m))
@@ -413,13 +409,11 @@ void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t tr
       if (!r->cut && overflows(n, t, m, &p)) {
         // The run is incomplete from here, but goes on: what it still finds
         // (deadlocks, enabled transitions) is real.
-        r->cut = true, r->cut_place = p, r->cut_trans = t;
-        if (ctx->bound == MCRT_BOUND_NONE)
-          ctx->bound = MCRT_BOUND_NET_CAPACITY, ctx->bound_phase = MCRT_PHASE_SEARCH;
+        r->cut = cut = true, r->cut_place = p, r->cut_trans = t;
       }
     }
   } else if (r->fast) {
-    return; // the search tells a deadlock (mcrt_net_no_successor)
+    return false; // the search tells a deadlock (mcrt_net_no_successor)
   } else if (n->ntrans > 0) {
     // The transition found enabled last time first: neighbouring markings
     // tend to enable the same ones.
@@ -431,5 +425,6 @@ void mcrt_net_state(McrtCtx *ctx, uint64_t id, const uint8_t *state, uint32_t tr
   }
   if (!any)
     found_deadlock(r, id);
+  return cut;
 }
 

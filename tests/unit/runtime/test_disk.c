@@ -11,10 +11,11 @@
 #include "internal.h"
 
 static char dir[] = "/tmp/mcgen-test-disk.XXXXXX";
-static McrtOptions opt;
-static McrtCtx ctx;
+static McrtLog log;
+static McrtQueue queue;
+static McrtDisk *disk;
 
-// A context with only a log and a queue, on disk in a fresh directory.
+// A log and a queue, on disk in a fresh directory.
 static void setup_disk(size_t state_bytes, const char *block, const char *limit) {
   cr_assert(mkdtemp(dir) || errno == EEXIST);
   setenv("MCRT_TEST_DISK_BLOCK", block, 1);
@@ -22,19 +23,15 @@ static void setup_disk(size_t state_bytes, const char *block, const char *limit)
     setenv("MCRT_TEST_DISK_LIMIT", limit, 1);
   else
     unsetenv("MCRT_TEST_DISK_LIMIT");
-  memset(&ctx, 0, sizeof ctx);
-  memset(&opt, 0, sizeof opt);
-  opt.disk_dir = dir;
-  ctx.opt = &opt;
-  mcrt_log_init(&ctx.log, 1000);
-  mcrt_queue_init(&ctx.queue, state_bytes);
-  cr_assert(mcrt_disk_init(&ctx));
+  mcrt_log_init(&log, 1000);
+  mcrt_queue_init(&queue, state_bytes);
+  cr_assert(disk = mcrt_disk_open(dir, &log, &queue));
 }
 
 static void teardown_disk(void) {
-  mcrt_log_free(&ctx.log);
-  mcrt_queue_free(&ctx.queue);
-  mcrt_disk_free(&ctx);
+  mcrt_log_free(&log);
+  mcrt_queue_free(&queue);
+  mcrt_disk_close(disk);
   rmdir(dir); // empty: the files were unlinked at once
   memcpy(dir + strlen(dir) - 6, "XXXXXX", 6);
 }
@@ -67,25 +64,25 @@ Test(disk, log_written_and_read_back) {
   mcrt_log_init(&ram, 1000);
   uint64_t n = 258 * (UINT64_C(1) << MCRT_LOG_CHUNK_SHIFT) + 123;
   for (uint64_t i = 0; i < n; i++) {
-    cr_assert(mcrt_log_append(&ctx.log, parent_of(i), rule_of(i)));
+    cr_assert(mcrt_log_append(&log, parent_of(i), rule_of(i)));
     cr_assert(mcrt_log_append(&ram, parent_of(i), rule_of(i)));
   }
-  cr_assert_gt(ctx.log.disk_chunks, 256);
-  cr_assert_null(ctx.log.chunks[0]);
-  cr_assert_lt(mcrt_log_bytes(&ctx.log), mcrt_log_bytes(&ram) / 50);
+  cr_assert_gt(log.disk_chunks, 256);
+  cr_assert_null(log.chunks[0]);
+  cr_assert_lt(mcrt_log_bytes(&log), mcrt_log_bytes(&ram) / 50);
   for (uint64_t i = 0; i < n; i += i < 70000 || i > n - 70000 ? 1 : 997) {
-    McrtLogRecord r = mcrt_log_get(&ctx.log, i);
+    McrtLogRecord r = mcrt_log_get(&log, i);
     cr_assert_eq(r.parent, parent_of(i), "record %llu", (unsigned long long)i);
     cr_assert_eq(r.rule, rule_of(i), "record %llu", (unsigned long long)i);
   }
   Sink a = {0}, b = {0};
-  cr_assert(mcrt_log_save(&ctx.log, sink_write, &a));
+  cr_assert(mcrt_log_save(&log, sink_write, &a));
   cr_assert(mcrt_log_save(&ram, sink_write, &b));
   cr_assert_eq(a.n, b.n);
   cr_assert(memcmp(a.p, b.p, a.n) == 0);
   free(a.p), free(b.p);
   mcrt_log_free(&ram);
-  cr_assert_null(mcrt_disk_failure(&ctx));
+  cr_assert_null(mcrt_disk_failure(disk));
   teardown_disk();
 }
 
@@ -107,17 +104,17 @@ Test(disk, frontier_fifo_through_the_file) {
     uint64_t np = (uint64_t)(round * 977 % 3000), nq = (uint64_t)(round * 613 % 2500);
     for (uint64_t i = 0; i < np; i++) {
       fill(s, sb, pushed++);
-      cr_assert(mcrt_queue_push(&ctx.queue, s));
+      cr_assert(mcrt_queue_push(&queue, s));
     }
     for (uint64_t i = 0; i < nq && popped < pushed; i++) {
-      cr_assert(mcrt_queue_pop(&ctx.queue, out));
+      cr_assert(mcrt_queue_pop(&queue, out));
       fill(want, sb, popped++);
       cr_assert(memcmp(out, want, sb) == 0, "state %llu", (unsigned long long)popped - 1);
     }
-    cr_assert_eq(ctx.queue.length, pushed - popped);
+    cr_assert_eq(queue.length, pushed - popped);
     if (round % 7 == 3) {
       Sink a = {0};
-      cr_assert(mcrt_queue_save(&ctx.queue, sink_write, &a));
+      cr_assert(mcrt_queue_save(&queue, sink_write, &a));
       cr_assert_eq(a.n, (pushed - popped) * sb);
       for (uint64_t k = 0; k < pushed - popped; k++) {
         fill(want, sb, popped + k);
@@ -127,14 +124,14 @@ Test(disk, frontier_fifo_through_the_file) {
     }
   }
   while (popped < pushed) {
-    cr_assert(mcrt_queue_pop(&ctx.queue, out));
+    cr_assert(mcrt_queue_pop(&queue, out));
     fill(want, sb, popped++);
     cr_assert(memcmp(out, want, sb) == 0);
   }
-  cr_assert(!mcrt_queue_pop(&ctx.queue, out));
-  cr_assert_gt(ctx.disk->frontier.size, 0);
-  cr_assert_lt(mcrt_disk_bytes(&ctx) - ctx.disk->log.size, 4096 + 1); // punched out behind
-  cr_assert_eq(mcrt_queue_bytes(&ctx.queue), 2 * 341 * sb);
+  cr_assert(!mcrt_queue_pop(&queue, out));
+  cr_assert_gt(disk->frontier.size, 0);
+  cr_assert_lt(mcrt_disk_bytes(disk) - disk->log.size, 4096 + 1); // punched out behind
+  cr_assert_eq(mcrt_queue_bytes(&queue), 2 * 341 * sb);
   teardown_disk();
 }
 
@@ -144,16 +141,16 @@ Test(disk, full_disk_fails_in_order) {
   setup_disk(16, "4096", "20000");
   uint8_t s[16] = {0};
   uint64_t i = 0;
-  while (i < 100000 && mcrt_queue_push(&ctx.queue, s))
+  while (i < 100000 && mcrt_queue_push(&queue, s))
     i++;
   cr_assert_lt(i, 100000);
   cr_assert_geq(i * 16, 20000 - 4096);
-  const McrtDiskFile *f = mcrt_disk_failure(&ctx);
+  const McrtDiskFile *f = mcrt_disk_failure(disk);
   cr_assert_not_null(f);
   cr_assert_eq(f->err, ENOSPC);
   cr_assert_str_eq(f->op, "write");
   cr_assert(strstr(f->path, "mcgen-frontier."));
-  cr_assert(!mcrt_queue_push(&ctx.queue, s));
+  cr_assert(!mcrt_queue_push(&queue, s));
   unsetenv("MCRT_TEST_DISK_LIMIT");
   teardown_disk();
 }
@@ -161,21 +158,17 @@ Test(disk, full_disk_fails_in_order) {
 // A directory that does not exist: the failure is recorded at the start and
 // the first push fails; the path named is the directory.
 Test(disk, missing_directory) {
-  memset(&ctx, 0, sizeof ctx);
-  memset(&opt, 0, sizeof opt);
-  opt.disk_dir = "/nonexistent/mcgen-disk-test";
-  ctx.opt = &opt;
   unsetenv("MCRT_TEST_DISK_LIMIT");
-  mcrt_log_init(&ctx.log, 10);
-  mcrt_queue_init(&ctx.queue, 4);
-  cr_assert(mcrt_disk_init(&ctx));
+  mcrt_log_init(&log, 10);
+  mcrt_queue_init(&queue, 4);
+  cr_assert(disk = mcrt_disk_open("/nonexistent/mcgen-disk-test", &log, &queue));
   uint8_t s[4] = {1, 2, 3, 4};
-  cr_assert(!mcrt_queue_push(&ctx.queue, s));
-  const McrtDiskFile *f = mcrt_disk_failure(&ctx);
+  cr_assert(!mcrt_queue_push(&queue, s));
+  const McrtDiskFile *f = mcrt_disk_failure(disk);
   cr_assert_not_null(f);
   cr_assert_eq(f->err, ENOENT);
   cr_assert_str_eq(f->path, "/nonexistent/mcgen-disk-test");
-  mcrt_log_free(&ctx.log);
-  mcrt_queue_free(&ctx.queue);
-  mcrt_disk_free(&ctx);
+  mcrt_log_free(&log);
+  mcrt_queue_free(&queue);
+  mcrt_disk_close(disk);
 }
