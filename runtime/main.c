@@ -3,7 +3,7 @@
 // search (twice under --symmetry verify), then the end of the run in one
 // place: the conclusion (verdict and exit code) is settled once and both the
 // summary and the report state it.
-#include "internal.h"
+#include "main.h"
 
 #include <errno.h>
 #include <inttypes.h>

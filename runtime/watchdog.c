@@ -32,7 +32,7 @@
 // Once the phases a signal stops are over (mcrt_search_over), a signal no
 // longer abandons calls: the exports and the replay of the trace call the
 // C again, calls that returned before.
-#include "internal.h"
+#include "main.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -64,7 +64,7 @@
 // open (a taken edge or disabled state for each weak constraint, a taken
 // edge for each strong constraint enabled inside, a !P state for <>[] P),
 // until none is left, then back.
-#include "internal.h"
+#include "analysis/analysis.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

@@ -34,7 +34,7 @@
 // disk before its name did. Whatever else may happen to the file (a
 // truncated copy, a bad sector, a hand edit) is caught by the checksum,
 // verified over the whole file before anything in it is believed.
-#include "internal.h"
+#include "context/context.h"
 
 #include <errno.h>
 #include <fcntl.h>

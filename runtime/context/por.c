@@ -109,7 +109,7 @@
 // rules, the proviso looks up the canonical successors (those the search
 // stores). Liveness is refused with --por (the next-free provisos are not
 // implemented), and so is the MPI engine.
-#include "internal.h"
+#include "context/context.h"
 
 #include <inttypes.h>
 #include <pthread.h>

@@ -1,7 +1,7 @@
 // replay.c: running the rules of a trace again (the output layer: report.c
 // prints what it replays), and, under symmetry reduction, turning the
 // logged path between canonical states into a genuine run.
-#include "internal.h"
+#include "context/context.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
 // polls and the signals a run turns into a partial report, and small
 // formatting helpers, reading and writing whole buffers. It calls no other
 // file of the runtime.
-#include "internal.h"
+#include "core/core.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -139,6 +139,14 @@ void mcrt_test_pause(const char *phase) {
 
 // ---------------------------------------------------------------------------
 // Formatting.
+
+void mcrt_print_extern_cause(FILE *f, const McrtModel *m) {
+  fputs("the C the spec calls (extern fn ", f);
+  for (uint32_t i = 0; i < m->nextern; i++)
+    fprintf(f, "%s'%s'%s", i ? ", " : "", m->externs[i].name,
+            m->externs[i].trusted ? " (trusted)" : "");
+  fputc(')', f);
+}
 
 // Prints a byte count as "12.3 MiB".
 void mcrt_fprint_bytes(FILE *f, double bytes) {

@@ -2,7 +2,7 @@
 // their value as the next argument or after '=' (--max-states=1000). Options
 // that belong to later issues are recognised and refused with a plain
 // "not implemented yet" (exit 2) rather than "unknown option".
-#include "internal.h"
+#include "core/core.h"
 
 #include <errno.h>
 #include <inttypes.h>

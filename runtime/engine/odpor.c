@@ -67,7 +67,7 @@
 // stops the run (incomplete, bound "cycle") unless --max-depth bounds the
 // executions. The fingerprint set holds the states met, for the summary's
 // count and for the trace printer's check; nothing else is stored.
-#include "internal.h"
+#include "engine/engine.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -53,7 +53,7 @@
 // A spec whose init blocks give no state is a violation of its own kind
 // (no-initial-state), as TLC stops with an error: "every property holds"
 // of an empty graph would be vacuous.
-#include "internal.h"
+#include "engine/engine.h"
 
 #include <stdlib.h>
 

@@ -12,7 +12,7 @@
 // The random numbers are splitmix64 from the seed, one stream for all the
 // runs: the same seed gives the same runs on every machine. Symmetry
 // reduction plays no part (the runs are the spec's own steps).
-#include "internal.h"
+#include "engine/engine.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

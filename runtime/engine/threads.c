@@ -104,7 +104,7 @@
 // Generated code keeps no mutable globals (its scratch state is on the C
 // stack, its error state in the McrtCtx it is given), so each thread runs it
 // with a context of its own whose emit hook is worker_emit below.
-#include "internal.h"
+#include "engine/engine.h"
 
 #include <inttypes.h>
 #include <pthread.h>

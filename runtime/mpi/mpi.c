@@ -73,7 +73,7 @@
 // is given: then N threads expand the rank's share of each level (see
 // "Threads inside a rank" below), with the same answers and trace.
 #ifdef MCRT_MPI
-#include "internal.h"
+#include "main.h"
 
 #include <inttypes.h>
 #include <limits.h>

@@ -22,7 +22,7 @@
 // written, is a warning, its outcome in ctx->exported (the summary's
 // export: lines, the report's exports) and no file (outputs.c discards it).
 // Past its cap, --dot draws the violation's path alone.
-#include "internal.h"
+#include "output/output.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -14,7 +14,7 @@
 //            found is real, dead transitions listed are a superset, a
 //            yes/no that no witness settles stays unknown;
 //   refused  not computed, with the reason (liveness without the graph).
-#include "internal.h"
+#include "output/output.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 // enum member names, integers. A state prints leaf by leaf: arrays and
 // records are opened down to scalars and collections (pc[Proc_2] = trying,
 // msg.src = Proc_1); a collection prints whole.
-#include "internal.h"
+#include "output/output.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -388,14 +388,6 @@ void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state) {
 
 // ---------------------------------------------------------------------------
 // Traces: walk the log back, replay forward.
-
-void mcrt_print_extern_cause(FILE *f, const McrtModel *m) {
-  fputs("the C the spec calls (extern fn ", f);
-  for (uint32_t i = 0; i < m->nextern; i++)
-    fprintf(f, "%s'%s'%s", i ? ", " : "", m->externs[i].name,
-            m->externs[i].trusted ? " (trusted)" : "");
-  fputc(')', f);
-}
 
 // Under symmetry reduction a trace that cannot be replayed is most likely
 // the spec's fault (it tells scalarset elements apart, which only --symmetry

@@ -25,7 +25,7 @@
 // fail with ENOSPC, a full disk where no small file system can be mounted;
 // MCRT_TEST_DISK_BLOCK=BYTES shrinks the blocks, so that small models
 // exercise every path (spills, refills, the buffers' swap).
-#include "internal.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 // properties over it afterwards. It knows nothing of the search: its
 // owner says how much memory it may still take (room) and how many states
 // there are.
-#include "internal.h"
+#include "store/store.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -54,7 +54,7 @@
 // neighbouring regions; with several threads a remainder is read and written
 // by its own bytes only, never a neighbouring region's. Growth is
 // stop-the-world (the caller's job).
-#include "internal.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <sys/mman.h>

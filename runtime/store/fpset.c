@@ -24,7 +24,7 @@
 // insert at once. In 128-bit mode the high word is claimed first and the low
 // word published after it; a reader that finds a matching high word with a
 // low word of 0 waits for it. Growth is stop-the-world (the caller's job).
-#include "internal.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <sched.h>

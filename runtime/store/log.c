@@ -3,7 +3,7 @@
 // parents back to an initial state and replaying forward.
 //
 // Width: records are fixed-size within a chunk and as narrow as the chunk's
-// ids and the model's rules allow (internal.h): 4 bytes for most models under
+// ids and the model's rules allow (store/store.h): 4 bytes for most models under
 // 2^24 states, where a plain {u32, u32} would cost 8. The search stops
 // with an "incomplete" result (bound max-states) before a state would get id
 // 2^32-1 (that value marks "initial state"), and refuses at start a model with
@@ -12,7 +12,7 @@
 //
 // Records live in mmap'd chunks of 2^MCRT_LOG_CHUNK_SHIFT records; only the
 // small array of chunk pointers is ever reallocated.
-#include "internal.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

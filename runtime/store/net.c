@@ -36,7 +36,7 @@
 // search is complete; a search stopped early has not expanded every marking
 // it found, so its deadlocks are those among the markings expanded (all of
 // them real, as the partial answer promises).
-#include "internal.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 

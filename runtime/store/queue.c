@@ -4,7 +4,7 @@
 // kept so that a frontier hovering at a chunk boundary does not map and unmap
 // on every state. No ids are stored: in BFS the id of a popped state is the
 // number of states popped before it.
-#include "internal.h"
+#include "store/store.h"
 
 #include <sys/mman.h>
 

@@ -27,7 +27,7 @@
 //               the exhaustive one (it is the least of fewer encodings); the
 //               number of classes is the same, which the tests check.
 // `auto` picks exhaustive when G has at most 6 elements, sorted otherwise.
-#include "internal.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 

@@ -1,73 +1,92 @@
 #!/bin/sh
 # tests/layers/run.sh BUILD: the runtime's files call each other only
-# downwards, through the layers of docs/DESIGN.md ("Runtime layers"):
+# downwards, through the layers of docs/DESIGN.md ("Runtime layers"). A
+# layer is a folder of runtime/, and a file's layer is its folder's place
+# in this order (the one list here; DESIGN.md's table lists the folders in
+# the same order, and the check below holds it to that):
 #
-#   1 core      core.c options.c
-#   2 stores    fpset.c fpcompact.c log.c queue.c disk.c edges.c symmetry.c net.c
-#   3 context   ctx.c checkpoint.c por.c
-#   4 engines   search.c threads.c
-#   5 analyses  liveness.c
-#   6 output    replay.c report.c netreport.c export.c outputs.c simulate.c odpor.c
-#   7 main      main.c mpi.c watchdog.c
+#   core store context engine analysis output mpi
 #
-# mpi.c is the MPI engine and the main of `mcgen --mpi` checkers (it checks
-# a trace across the ranks by replaying it, so it sits above the output);
-# its object is BUILD/mpi/runtime/mpi.o, built only where mpicc is.
+# with the files at the top of runtime/ (main.c) above them all, beside
+# mpi/ (mpi.c is the main of `mcgen --mpi` checkers; its object is
+# BUILD/mpi/runtime/mpi/mpi.o, built only where mpicc is).
 #
-# The calls are read from the objects of BUILD/runtime (nm: each file's
-# undefined symbols, matched with the file that defines them). A call from a
-# file to one of a higher layer fails, and so does any cycle of calls
-# between files (tsort finds it), within a layer too. Every runtime/*.c must
-# have a layer here. Needs `make all` first.
+# The calls are read from the objects (nm: each file's undefined symbols,
+# matched with the file that defines them). A call from a file to one of a
+# higher layer fails, and so does any cycle of calls between files (tsort
+# finds it), within a layer too. The includes are read from the sources: a
+# file includes only its own layer's header and those below (the header of
+# folder F is runtime/F/F.h), and the headers include each other without a
+# cycle. A folder not in the order above fails. Needs `make all` first.
 set -u
 B=${1:?usage: tests/layers/run.sh BUILD}
+ORDER="core store context engine analysis output mpi"
 pass=0 fail=0
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL $1"; fail=$((fail + 1)); }
 
+# layer FOLDER: its place in ORDER (from 1), the top (runtime/ itself) the
+# same as mpi's, 0 for a folder not in ORDER.
 layer() {
-  case $1 in
-  core | options) echo 1 ;;
-  fpset | fpcompact | log | queue | edges | symmetry | net | disk) echo 2 ;;
-  ctx | checkpoint | por) echo 3 ;;
-  search | threads) echo 4 ;;
-  liveness) echo 5 ;;
-  replay | report | netreport | export | outputs | simulate | odpor) echo 6 ;;
-  main | mpi | watchdog) echo 7 ;;
-  *) echo 0 ;;
-  esac
+  [ "$1" = . ] && set -- mpi
+  n=1
+  for l in $ORDER; do
+    [ "$l" = "$1" ] && { echo $n; return; }
+    n=$((n + 1))
+  done
+  echo 0
+}
+# folder FILE (a path under runtime/): its folder, "." at the top.
+folder() {
+  case $1 in */*) echo "${1%%/*}" ;; *) echo . ;; esac
 }
 
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-for c in runtime/*.c; do
-  f=$(basename "$c" .c)
+cd "$(dirname "$0")/../.." || exit 2
+case $B in /*) ;; *) B=$PWD/$B ;; esac
+
+# The folders in DESIGN.md's table ("| `runtime/F/` |" rows), in order.
+design=$(sed -n '/^### Runtime layers/,/^### /p' docs/DESIGN.md |
+  sed -n 's/^| `runtime\/\([a-z]*\)\/` .*/\1/p' | tr '\n' ' ')
+if [ "$design" = "$ORDER " ]; then
+  ok "DESIGN.md's table of runtime layers lists the folders in this order"
+else
+  ko "DESIGN.md's table of runtime layers lists '$design', this check '$ORDER'"
+fi
+
+for c in $(cd runtime && find . -name '*.c' | sed 's|^\./||' | sort); do
+  f=${c%.c}
+  id=$(echo "$f" | tr / .)
   o=$B/runtime/$f.o
-  if [ "$f" = mpi ]; then
-    o=$B/mpi/runtime/mpi.o
-    [ -f "$o" ] || { echo "SKIP $c: not built (no mpicc)"; continue; }
+  if [ "$f" = mpi/mpi ]; then
+    o=$B/mpi/runtime/mpi/mpi.o
+    [ -f "$o" ] || { echo "SKIP runtime/$c: not built (no mpicc)"; continue; }
   fi
-  if [ "$(layer "$f")" = 0 ]; then
-    ko "$c has no layer in tests/layers/run.sh"
+  if [ "$(layer "$(folder "$c")")" = 0 ]; then
+    ko "runtime/$c is in a folder that is no layer (tests/layers/run.sh ORDER)"
     continue
   fi
   if [ ! -f "$o" ]; then
     ko "$o is missing (make all first)"
     continue
   fi
-  nm --defined-only "$o" | awk -v f="$f" '$2 ~ /^[TDBRC]$/ {print $3, f}' >>"$tmp/defs"
-  nm -u "$o" | awk -v f="$f" '{print f, $2}' >>"$tmp/uses"
+  echo "$id $(folder "$c")" >>"$tmp/folders"
+  nm --defined-only "$o" | awk -v f="$id" '$2 ~ /^[TDBRC]$/ {print $3, f}' >>"$tmp/defs"
+  nm -u "$o" | awk -v f="$id" '{print f, $2}' >>"$tmp/uses"
 done
 sort -u "$tmp/defs" >"$tmp/defs.s"
 # caller callee symbol, for calls between two different files
 awk 'NR == FNR {def[$1] = $2; next} ($2 in def) && def[$2] != $1 {print $1, def[$2], $2}' \
   "$tmp/defs.s" "$tmp/uses" | sort -u >"$tmp/calls"
 
+layer_of_id() { layer "$(awk -v f="$1" '$1 == f {print $2}' "$tmp/folders")"; }
 up=0
 while read -r from to sym; do
-  if [ "$(layer "$to")" -gt "$(layer "$from")" ]; then
-    ko "$from.c (layer $(layer "$from")) calls $sym in $to.c (layer $(layer "$to")): upwards"
+  lf=$(layer_of_id "$from") lt=$(layer_of_id "$to")
+  if [ "$lt" -gt "$lf" ]; then
+    ko "$from (layer $lf) calls $sym in $to (layer $lt): upwards"
     up=1
   fi
 done <"$tmp/calls"
@@ -77,7 +96,34 @@ awk '{print $2, $1}' "$tmp/calls" | sort -u >"$tmp/edges"
 if tsort "$tmp/edges" >/dev/null 2>"$tmp/tsort"; then
   ok "the calls between runtime files have no cycle"
 else
-  ko "a cycle of calls between runtime files, through: $(sed -n 's/^tsort: \([a-z_]*\)$/\1/p' "$tmp/tsort" | sort -u | tr '\n' ' ')"
+  ko "a cycle of calls between runtime files, through: $(sed -n 's/^tsort: \([a-z_.]*\)$/\1/p' "$tmp/tsort" | sort -u | tr '\n' ' ')"
+fi
+
+# Includes: "F/F.h" names folder F's header; a file may include its own
+# folder's header and those of lower layers (mcrt.h, at the top, is the
+# generated code's header and includes none of them).
+bad=0
+: >"$tmp/incl"
+for c in $(cd runtime && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
+  lf=$(layer "$(folder "$c")")
+  for h in $(sed -n 's/^#include "\([a-z]*\)\/[a-z]*\.h".*/\1/p' "runtime/$c"); do
+    echo "$h $(folder "$c")" >>"$tmp/incl"
+    if [ "$(layer "$h")" -gt "$lf" ]; then
+      ko "runtime/$c (layer $lf) includes $h/$h.h (layer $(layer "$h")): upwards"
+      bad=1
+    fi
+  done
+  if grep -q '^#include "internal.h"' "runtime/$c"; then
+    ko "runtime/$c includes internal.h: a layer's header instead"
+    bad=1
+  fi
+done
+[ $bad = 0 ] && ok "every runtime file includes only its own layer's header and those below"
+awk '$1 != $2 && $2 != "."' "$tmp/incl" | sort -u >"$tmp/iedges"
+if tsort "$tmp/iedges" >/dev/null 2>"$tmp/tsort"; then
+  ok "the layers' headers include each other without a cycle"
+else
+  ko "a cycle of includes between runtime folders: $(tr '\n' ' ' <"$tmp/tsort")"
 fi
 
 echo "$pass passed, $fail failed"

@@ -30,7 +30,7 @@
 #include CHECKER
 #undef main
 
-#include "internal.h"
+#include "context/context.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

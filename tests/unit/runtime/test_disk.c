@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "store/store.h"
 
 static char dir[] = "/tmp/mcgen-test-disk.XXXXXX";
 static McrtLog log;

@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 
-#include "internal.h"
+#include "store/store.h"
 
 static McrtFp fp_of(uint64_t i, unsigned bits) {
   return mcrt_fingerprint((const uint8_t *)&i, sizeof i, bits);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "store/store.h"
 
 static McrtFp fp_of(uint64_t i) { return mcrt_fingerprint((const uint8_t *)&i, sizeof i, 64); }
 

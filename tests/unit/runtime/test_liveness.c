@@ -4,7 +4,7 @@
 // repeats for ever; fair SCCs, strong fairness by refinement).
 #include <criterion/criterion.h>
 
-#include "internal.h"
+#include "analysis/analysis.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 // Unit tests of the trace log (runtime/store/log.c) and the frontier (runtime/store/queue.c).
 #include <criterion/criterion.h>
 
-#include "internal.h"
+#include "store/store.h"
 
 // Appends n records (parents of every width, initial markers among them)
 // whose rules stay below max_rule + 1, and reads them back.

@@ -5,7 +5,7 @@
 // out in the comment above its test.
 #include <criterion/criterion.h>
 
-#include "internal.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "context/context.h"
 
 static const McrtModel model = {.abi_version = MCRT_ABI_VERSION, .name = "m",
                                 .source_file = "m.mc", .mcgen_version = "0.1"};

@@ -2,7 +2,7 @@
 // McrtType descriptors as generated code would write them.
 #include <criterion/criterion.h>
 
-#include "internal.h"
+#include "output/output.h"
 
 static const char *const pc_members[] = {"idle", "trying", "critical"};
 static const McrtType t_proc = {.kind = MCRT_SCALARSET, .width = 2, .card = 3, .name = "Proc"};

@@ -3,7 +3,7 @@
 // McrtModel the way generated code does.
 #include <criterion/criterion.h>
 
-#include "internal.h"
+#include "main.h"
 
 #include <signal.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
 // written the way mcgen writes them.
 #include <criterion/criterion.h>
 
-#include "internal.h"
+#include "engine/engine.h"
 
 // ---------------------------------------------------------------------------
 // The model: type P = scalarset(4);

@@ -8,7 +8,7 @@
 // "compact" is the compact layout (--compact-set) with 64-bit fingerprints.
 // "worst from 10^7" is the most bytes per entry the table cost at any count
 // from 10^7 on (just after a growth, or at 10^7 itself).
-#include "internal.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 // discarded: closed and, when it is a regular file, removed, so that no
 // half-written file is left to be read as a whole one (a device such as
 // /dev/full is never removed).
-#include "internal.h"
+#include "output/output.h"
 
 #include <errno.h>
 #include <limits.h>
