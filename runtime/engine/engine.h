@@ -8,6 +8,8 @@
 
 #include "context/context.h"
 
+#include <pthread.h>
+
 // ---------------------------------------------------------------------------
 // search.c: the serial engine, and the steps other engines take in the same
 // order to give the same results.
@@ -39,8 +41,9 @@ bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state);
 // violation (one of the state itself: a deadlock, an error without a step),
 // then stops the search.
 void mcrt_finish_level(McrtCtx *ctx, uint64_t id, uint64_t end);
-// Prints a progress line (--progress).
-void mcrt_progress(McrtCtx *ctx, double now);
+// Prints a progress line (--progress) when one is due.
+void mcrt_progress(McrtCtx *ctx);
+#define MCRT_PROGRESS_EVERY 1024 // states expanded between two looks at the clock
 // Grows the fingerprint set within --memory. False: the bound (hit).
 bool mcrt_grow_set(McrtCtx *ctx);
 // What --memory counts while the set grows (the other stores, the new table).
@@ -65,5 +68,51 @@ typedef struct McrtSimulation {
 } McrtSimulation;
 bool mcrt_simulate(const McrtModel *model, const McrtOptions *opt, McrtSimulation *out);
 void mcrt_simulation_free(McrtSimulation *sim);
+
+// ---------------------------------------------------------------------------
+// pool.c: the threads of a parallel engine (threads.c, mpi.c's threads in a
+// rank) and the barrier where they meet; the caller is thread 0.
+
+// A thread's progress, on a line of its own.
+typedef struct McrtPoolBeat {
+  _Alignas(MCRT_LINE) _Atomic uint64_t n;
+} McrtPoolBeat;
+typedef struct McrtPool {
+  uint32_t n; // threads running, the caller included (those the system gave)
+  pthread_t *threads;
+  // The barrier: the n threads meet; the last to arrive starts the next
+  // generation.
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  uint32_t arrived;
+  _Atomic uint64_t generation;
+  McrtPoolBeat *beat; // per thread: the progress it made
+  bool poll;          // a waiter may poll while others beat: no more threads than cores
+  // MCRT_THREAD_WAIT set: each thread times its waits at the barrier, and
+  // the totals go to stderr at the end (what the barriers cost, measured
+  // apart from the load on the machine: CPU time counts a spinning wait).
+  bool time_waits;
+  double *waited;
+  uint64_t barriers;
+} McrtPool;
+// Starts threads 1..n-1, thread i running loop(args + i * stride); when the
+// system refuses one, goes on with those started (P->n). False: out of
+// memory (no thread started).
+bool mcrt_pool_start(McrtPool *P, uint32_t n, void *(*loop)(void *), void *args, size_t stride);
+// Thread `self` meets the others.
+void mcrt_pool_barrier(McrtPool *P, uint32_t self);
+// Thread `self` made progress (a chunk, a block of a phase).
+static inline void mcrt_pool_beat(McrtPool *P, uint32_t self) {
+  _Atomic uint64_t *b = &P->beat[self].n;
+  atomic_store_explicit(b, atomic_load_explicit(b, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+// Once threads 1..n-1 have returned from their loops: joins them, frees the
+// pool (MCRT_THREAD_WAIT: prints the waits, as NAME's).
+void mcrt_pool_join(McrtPool *P, const char *name);
+// A worker's own context beside the run's ctx: the model, the options, its
+// own error slot and symmetry scratch; emit hands its successors to the
+// engine (McrtCtx.emit), worker is the engine's.
+void mcrt_worker_ctx(McrtCtx *wc, const McrtCtx *ctx,
+                     bool (*emit)(McrtCtx *, const uint8_t *, uint32_t, uint64_t), void *worker);
 
 #endif

@@ -58,7 +58,6 @@
 #include <stdlib.h>
 
 #define MCRT_FP_INITIAL_CAPACITY (1u << 14)
-#define MCRT_PROGRESS_EVERY 1024 // pops between clock checks
 
 // ---------------------------------------------------------------------------
 // Stopping: bounds and violations.
@@ -417,7 +416,13 @@ void mcrt_expand(McrtCtx *ctx, const uint8_t *state) {
 // ---------------------------------------------------------------------------
 // The search loop.
 
-void mcrt_progress(McrtCtx *ctx, double now) {
+void mcrt_progress(McrtCtx *ctx) {
+  if (ctx->next_progress <= 0)
+    return;
+  double now = mcrt_now();
+  if (now < ctx->next_progress)
+    return;
+  ctx->next_progress = now + ctx->opt->progress_s;
   FILE *f = ctx->progress_out ? ctx->progress_out : stderr;
   double t = now - ctx->start_time;
   fprintf(f, "progress: %llu states (%.0f/s), %llu transitions, frontier %llu, depth %llu, memory ",
@@ -485,8 +490,23 @@ bool mcrt_no_successor(McrtCtx *ctx, uint64_t id, const uint8_t *state) {
   return false;
 }
 
-void mcrt_search(McrtCtx *ctx) {
+// Whether the state being expanded (ctx->cur) is within the spec's
+// constraints: 1 yes, 0 no, -1 their evaluation failed (the error moved to
+// *saved, the slot cleared).
+static int within(McrtCtx *ctx, McrtError *saved) {
   const McrtModel *m = ctx->model;
+  if (!m->has_constraint || !m->within_constraints)
+    return 1;
+  bool in = m->within_constraints(ctx, ctx->cur);
+  if (mcrt_failed(ctx)) {
+    *saved = ctx->err;
+    mcrt_clear_error(ctx);
+    return -1;
+  }
+  return in;
+}
+
+void mcrt_search(McrtCtx *ctx) {
   const McrtOptions *opt = ctx->opt;
   mcrt_search_begin(ctx);
 
@@ -529,26 +549,17 @@ void mcrt_search(McrtCtx *ctx) {
       ctx->cur_depth++;
       level_end = ctx->states;
     }
-    if (ctx->next_progress > 0 && id % MCRT_PROGRESS_EVERY == 0) {
-      double now = mcrt_now();
-      if (now >= ctx->next_progress) {
-        mcrt_progress(ctx, now);
-        ctx->next_progress = now + opt->progress_s;
-      }
-    }
-    if (m->has_constraint && m->within_constraints) {
-      bool within = m->within_constraints(ctx, ctx->cur);
-      if (mcrt_failed(ctx)) {
-        McrtError saved = ctx->err;
-        mcrt_clear_error(ctx);
-        if (flush(ctx))
-          break;
+    if (id % MCRT_PROGRESS_EVERY == 0)
+      mcrt_progress(ctx);
+    McrtError saved;
+    int in = within(ctx, &saved);
+    if (in < 0) {
+      if (!flush(ctx))
         mcrt_state_failed(ctx, id, &saved, false);
-        break;
-      }
-      if (!within)
-        continue;
+      break;
     }
+    if (in == 0)
+      continue;
     ctx->at_depth_bound = ctx->cur_depth >= opt->max_depth;
     ctx->cur_has_successor = false;
     mcrt_expand(ctx, ctx->cur);
@@ -575,8 +586,6 @@ void mcrt_search(McrtCtx *ctx) {
 }
 
 void mcrt_finish_level(McrtCtx *ctx, uint64_t id, uint64_t end) {
-  const McrtModel *m = ctx->model;
-  const McrtOptions *opt = ctx->opt;
   for (; id < end && ctx->held; id++) {
     if (mcrt_signal) {
       hit_bound(ctx, MCRT_BOUND_INTERRUPTED);
@@ -587,24 +596,14 @@ void mcrt_finish_level(McrtCtx *ctx, uint64_t id, uint64_t end) {
       break;
     }
     ctx->cur_id = id;
-    if (ctx->next_progress > 0 && id % MCRT_PROGRESS_EVERY == 0) {
-      double now = mcrt_now();
-      if (now >= ctx->next_progress) {
-        mcrt_progress(ctx, now);
-        ctx->next_progress = now + opt->progress_s;
-      }
-    }
-    if (m->has_constraint && m->within_constraints) {
-      bool within = m->within_constraints(ctx, ctx->cur);
-      if (mcrt_failed(ctx)) {
-        McrtError saved = ctx->err;
-        mcrt_clear_error(ctx);
-        mcrt_state_failed(ctx, id, &saved, false);
-        continue;
-      }
-      if (!within)
-        continue;
-    }
+    if (id % MCRT_PROGRESS_EVERY == 0)
+      mcrt_progress(ctx);
+    McrtError saved;
+    int in = within(ctx, &saved);
+    if (in < 0)
+      mcrt_state_failed(ctx, id, &saved, false);
+    if (in <= 0)
+      continue;
     ctx->cur_has_successor = false;
     mcrt_expand(ctx, ctx->cur);
     if (mcrt_failed(ctx)) {

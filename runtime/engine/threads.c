@@ -121,16 +121,12 @@
 // 70% less; the peak RSS 0 to 1 MiB more).
 #define WINDOW_FREE 8192
 #define CHUNK 64    // states a thread takes at a time in the expand phase
-#define PATIENCE_S 200e-6 // a thread waits at a barrier polling while another made progress
-                          // this recently, else it sleeps (see barrier_wait)
-#define POLLS 64          // polls of the barrier between two looks at the clock
 #define SOLO 256    // a smaller window is expanded by one thread, without barriers
 // Under --memory the window's buffers (the frontier states, their successors
 // and the arenas) are kept within 1/BUFFER_SHARE of the bound, the windows
 // made smaller if need be: otherwise a bound of a few MiB went mostly to
 // the buffers, and the threads stopped at a fraction of one thread's states.
 #define BUFFER_SHARE 16
-#define MCRT_PROGRESS_EVERY 1024
 
 // A successor kept for the insert phase or the commit (56 bytes: in fixed
 // order a window's successors are the bulk of the threads' buffers; free
@@ -185,7 +181,6 @@ typedef struct Worker {
   _Alignas(MCRT_LINE) McrtCtx ctx; // its own error slot and symmetry scratch; emit = worker_emit
   Threads *T;
   uint32_t index;
-  pthread_t thread;
   Succ *succ;
   uint64_t nsucc, succ_cap;
   Extra *extra; // beside succ when Threads.extra
@@ -227,7 +222,6 @@ typedef struct Worker {
   size_t prev_out_cap, prev_recs_cap;
   uint64_t ntrans;
   bool serial;
-  double waited; // MCRT_THREAD_WAIT: wall seconds spent at barriers
 } Worker;
 
 // A chunk of the window in the parallel commit: what the tally found.
@@ -253,11 +247,6 @@ typedef enum {
   PHASE_GROW,
   PHASE_QUIT
 } Phase;
-
-// A thread's progress, on a line of its own (see barrier_wait).
-typedef struct {
-  _Alignas(MCRT_LINE) _Atomic uint64_t n;
-} Beat;
 
 // A region of the expand phase's window: its next chunk and its end, on a
 // line of its own (any thread may take from it).
@@ -320,20 +309,8 @@ struct Threads {
   Region *region;
   uint32_t nregions;
   Phase phase;
-  // The barrier: `parties` threads meet; the last to arrive starts the
-  // next generation.
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  uint32_t parties, arrived;
+  McrtPool pool;    // the threads, meeting at its barrier (pool.c); pool.n of them
   uint32_t nalloc; // workers set up (n, or more when a thread could not start)
-  _Atomic uint64_t generation;
-  Beat *beat; // per thread: the progress it made (see barrier_wait)
-  bool poll;  // a waiter may poll while others beat: no more threads than cores
-  // MCRT_THREAD_WAIT set: each thread times its waits at the barrier, and
-  // the totals go to stderr at the end (what the barriers cost, measured
-  // apart from the load on the machine: CPU time counts a spinning wait).
-  bool time_waits;
-  uint64_t barriers;
   size_t peak_buffers; // the most buffer_bytes() were (printed with the waits)
 };
 
@@ -370,11 +347,8 @@ static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
   return true;
 }
 
-// w made progress (see barrier_wait).
-static inline void beat(Worker *w) {
-  _Atomic uint64_t *b = &w->T->beat[w->index].n;
-  atomic_store_explicit(b, atomic_load_explicit(b, memory_order_relaxed) + 1, memory_order_relaxed);
-}
+// w made progress (a waiter at the barrier polls while others do: pool.c).
+static inline void beat(Worker *w) { mcrt_pool_beat(&w->T->pool, w->index); }
 
 // The thread that inserts fp in the insert phase.
 static uint32_t owner(const Threads *T, McrtFp fp) {
@@ -757,77 +731,7 @@ static void insert_phase(Worker *w) {
 // ---------------------------------------------------------------------------
 // The threads and their phases.
 
-// A thread that arrives early polls the barrier as long as the others make
-// progress, and sleeps once none did for PATIENCE_S: each thread beats (see
-// beat) at every chunk, block or stretch of candidates of a phase. On an idle
-// machine the waits of a window's phases are tens of microseconds, and a
-// sleeper takes longer than that to wake (on the virtual machines measured,
-// sleeping after a fixed spin of some 25 microseconds made the threads sleep
-// at nearly every barrier: 0.2 s of 1.6 s at 2 threads on bakery.5, and
-// spinning on cut it to 0.04). On a loaded machine a thread often waits for
-// one that was descheduled: it makes no progress, and the waiter sleeps
-// instead of taking the core from it (yielding the core instead, with
-// sched_yield, made a run under load twice as long: docs/performance.md).
-// With more threads than cores some are always descheduled while others
-// beat: a waiter then polls POLLS times only (at.3 at 8 threads on 2
-// cores took 3.4 times as long when they polled on).
-// The last to arrive bumps the generation, then broadcasts under the mutex,
-// so a thread that checked the generation under the mutex cannot miss it.
-static void barrier_wait(Threads *T);
-
-static void barrier(Threads *T, Worker *w) {
-  if (!T->time_waits) {
-    barrier_wait(T);
-    return;
-  }
-  double t0 = mcrt_now();
-  barrier_wait(T);
-  w->waited += mcrt_now() - t0;
-}
-
-static uint64_t beats(const Threads *T) {
-  uint64_t sum = 0;
-  for (uint32_t i = 0; i < T->parties; i++)
-    sum += atomic_load_explicit(&T->beat[i].n, memory_order_relaxed);
-  return sum;
-}
-
-static void barrier_wait(Threads *T) {
-  pthread_mutex_lock(&T->mu);
-  uint64_t gen = atomic_load_explicit(&T->generation, memory_order_relaxed);
-  if (++T->arrived == T->parties) {
-    T->arrived = 0;
-    T->barriers++;
-    atomic_store_explicit(&T->generation, gen + 1, memory_order_release);
-    pthread_cond_broadcast(&T->cv);
-    pthread_mutex_unlock(&T->mu);
-    return;
-  }
-  pthread_mutex_unlock(&T->mu);
-  uint64_t seen = beats(T);
-  double deadline = mcrt_now() + PATIENCE_S;
-  for (;;) {
-    for (uint32_t i = 0; i < POLLS; i++) {
-      if (atomic_load_explicit(&T->generation, memory_order_acquire) != gen)
-        return;
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-    }
-    if (!T->poll)
-      break;
-    double now = mcrt_now();
-    uint64_t b = beats(T);
-    if (b != seen)
-      seen = b, deadline = now + PATIENCE_S;
-    else if (now >= deadline)
-      break;
-  }
-  pthread_mutex_lock(&T->mu);
-  while (atomic_load_explicit(&T->generation, memory_order_acquire) == gen)
-    pthread_cond_wait(&T->cv, &T->mu);
-  pthread_mutex_unlock(&T->mu);
-}
+static void barrier(Threads *T, Worker *w) { mcrt_pool_barrier(&T->pool, w->index); }
 
 static void tally_phase(Worker *w);
 static void write_phase(Worker *w);
@@ -916,7 +820,7 @@ static void run(Threads *T, Phase p) {
 // What the window and the threads' lists hold (accounted under --memory).
 static size_t buffer_bytes(const Threads *T) {
   size_t b = T->win_cap * (T->stride + sizeof *T->slot);
-  for (uint32_t i = 0; i < T->parties; i++)
+  for (uint32_t i = 0; i < T->pool.n; i++)
     b += T->w[i].succ_cap * sizeof(Succ) + T->w[i].extra_cap * sizeof(Extra) + T->w[i].arena_cap +
          T->w[i].errs_cap * sizeof(McrtError) + T->w[i].out_cap + T->w[i].recs_cap * sizeof(Rec) +
          T->w[i].prev_out_cap + T->w[i].prev_recs_cap * sizeof(Rec) +
@@ -1061,8 +965,7 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
   T->w = line_calloc(n, sizeof *T->w);
   T->stash = calloc(n, sizeof *T->stash);
   T->region = line_calloc(n, sizeof *T->region);
-  T->beat = line_calloc(n, sizeof *T->beat);
-  if (!T->w || !T->stash || !T->region || !T->beat || !window_room(T, window_size(T)))
+  if (!T->w || !T->stash || !T->region || !window_room(T, window_size(T)))
     return false;
   T->nalloc = n;
   for (uint32_t i = 0; i < n; i++) {
@@ -1070,13 +973,7 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
     w->T = T;
     w->index = i;
     McrtCtx *wc = &w->ctx;
-    wc->model = m;
-    wc->opt = ctx->opt;
-    wc->state_bytes = ctx->state_bytes;
-    wc->fp_bits = ctx->fp_bits;
-    wc->emit = worker_emit;
-    wc->worker = w;
-    wc->cur_id = MCRT_NO_STATE;
+    mcrt_worker_ctx(wc, ctx, worker_emit, w);
     w->own = calloc(n, sizeof *w->own);
     w->own_len = calloc(n, sizeof *w->own_len);
     w->own_cap = calloc(n, sizeof *w->own_cap);
@@ -1088,41 +985,23 @@ static bool start(Threads *T, McrtCtx *ctx, uint32_t n) {
     if ((T->free_order || (ctx->por && opt->order_free)) &&
         !(w->ring_states = line_calloc(MCRT_BATCH, T->stride)))
       return false; // (--por auto may retire: see mcrt_threads_search)
-    if (ctx->sym)
-      wc->sym = mcrt_sym_new(m, ctx->opt->sym_method);
     if (ctx->por && !(wc->por = mcrt_por_worker(ctx->por)))
       return false;
   }
-  T->time_waits = getenv("MCRT_THREAD_WAIT") != NULL;
-  T->poll = n <= mcrt_cores();
-  pthread_mutex_init(&T->mu, NULL);
-  pthread_cond_init(&T->cv, NULL);
-  T->parties = n;
-  T->n = n;
-  for (uint32_t i = 1; i < n; i++) {
-    if (pthread_create(&T->w[i].thread, NULL, worker_main, &T->w[i]) != 0) {
-      pthread_mutex_lock(&T->mu);
-      T->parties = T->n = i; // those started have not all arrived: this one has not
-      pthread_mutex_unlock(&T->mu);
-      break;
-    }
-  }
+  // When the system refuses a thread, the run goes on with those started;
+  // they read T->n only after the first barrier.
+  if (!mcrt_pool_start(&T->pool, n, worker_main, T->w, sizeof *T->w))
+    return false;
+  T->n = T->pool.n;
   return true;
 }
 
 static void finish(Threads *T) {
-  if (T->parties) {
+  if (T->pool.n) {
     run(T, PHASE_QUIT);
-    for (uint32_t i = 1; i < T->parties; i++)
-      pthread_join(T->w[i].thread, NULL);
-    pthread_mutex_destroy(&T->mu);
-    pthread_cond_destroy(&T->cv);
-    if (T->time_waits) {
-      fprintf(stderr, "threads: %" PRIu64 " barriers; waited (s):", T->barriers);
-      for (uint32_t i = 0; i < T->parties; i++)
-        fprintf(stderr, " %.3f", T->w[i].waited);
-      fprintf(stderr, "; buffers at most %zu bytes\n", T->peak_buffers);
-    }
+    if (T->pool.time_waits)
+      fprintf(stderr, "threads: buffers at most %zu bytes\n", T->peak_buffers);
+    mcrt_pool_join(&T->pool, "threads");
   }
   if (T->w) {
     for (uint32_t i = 0; i < T->nalloc; i++) {
@@ -1151,7 +1030,6 @@ static void finish(Threads *T) {
   }
   free(T->w);
   free(T->region);
-  free(T->beat);
   free(T->win);
   free(T->slot);
   free(T->spans);
@@ -1177,13 +1055,8 @@ static void commit(Threads *T) {
     }
     if (id == 1)
       mcrt_test_pause("search"); // the first state has been expanded
-    if (ctx->next_progress > 0 && id % MCRT_PROGRESS_EVERY == 0) {
-      double now = mcrt_now();
-      if (now >= ctx->next_progress) {
-        mcrt_progress(ctx, now);
-        ctx->next_progress = now + opt->progress_s;
-      }
-    }
+    if (id % MCRT_PROGRESS_EVERY == 0)
+      mcrt_progress(ctx);
     const Slot *sl = &T->slot[i];
     const Worker *w = &T->w[sl->worker];
     if (sl->kind == SLOT_CONSTRAINT_FAILED) {
@@ -1438,13 +1311,7 @@ static bool commit_parallel(Threads *T) {
     ctx->deadlocks += w->deadlocks;
     ctx->depth_truncated |= w->truncated;
   }
-  if (ctx->next_progress > 0) {
-    double now = mcrt_now();
-    if (now >= ctx->next_progress) {
-      mcrt_progress(ctx, now);
-      ctx->next_progress = now + opt->progress_s;
-    }
-  }
+  mcrt_progress(ctx);
   return true;
 }
 
@@ -1569,13 +1436,7 @@ static bool commit_direct(Threads *T, bool defer) {
   for (uint32_t t = 0; t < (T->solo ? 1 : T->n); t++)
     for (uint32_t a = 0; a < m->nactions; a++)
       ctx->fired[a] += T->w[t].fired[a];
-  if (ctx->next_progress > 0) {
-    double now = mcrt_now();
-    if (now >= ctx->next_progress) {
-      mcrt_progress(ctx, now);
-      ctx->next_progress = now + opt->progress_s;
-    }
-  }
+  mcrt_progress(ctx);
   return true;
 }
 

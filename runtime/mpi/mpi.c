@@ -893,7 +893,6 @@ typedef struct Worker {
   McrtCtx ctx; // its own error slot and symmetry scratch; emit = worker_emit
   Pool *P;
   uint32_t index;
-  pthread_t thread;
   Buf recs;   // records, rec_bytes each
   Buf meta;   // per record: destination, action (2 x uint32_t)
   Buf errs;   // McrtError
@@ -906,7 +905,8 @@ typedef struct Worker {
 
 struct Pool {
   Mpi *mp;
-  uint32_t n, started; // threads; threads running worker_main (+ this one)
+  uint32_t n;          // workers set up (threads.n of them run: the system may refuse some)
+  McrtPool threads;    // meeting at its barrier (engine/pool.c)
   uint64_t cap;        // states in the window: BATCH, fewer under --memory
   size_t budget;       // what the threads' buffers may grow by in this window (--memory)
   _Atomic size_t grown; // what they grew by
@@ -917,10 +917,6 @@ struct Pool {
   uint64_t nwin, next_take, base_id; // window size; next state to take; id of state 0
   _Atomic uint64_t next;             // next chunk to expand
   bool quit;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  uint32_t arrived;
-  uint64_t generation;
 };
 
 // Appends n bytes to a worker's buffer; NULL when out of memory.
@@ -1023,32 +1019,21 @@ static void worker_run(Worker *w) {
     uint64_t b = a + CHUNK < P->nwin ? a + CHUNK : P->nwin;
     for (uint64_t i = a; i < b && !w->oom; i++)
       worker_expand(w, i);
+    mcrt_pool_beat(&P->threads, w->index);
   }
 }
 
-// The threads meet here twice per window: before and after the expansion.
-static void pool_barrier(Pool *P) {
-  pthread_mutex_lock(&P->mu);
-  uint64_t gen = P->generation;
-  if (++P->arrived == P->started) {
-    P->arrived = 0;
-    P->generation++;
-    pthread_cond_broadcast(&P->cv);
-  } else {
-    while (gen == P->generation)
-      pthread_cond_wait(&P->cv, &P->mu);
-  }
-  pthread_mutex_unlock(&P->mu);
-}
+// The threads meet twice per window: before and after the expansion.
+static void pool_barrier(Pool *P, uint32_t self) { mcrt_pool_barrier(&P->threads, self); }
 
 static void *worker_main(void *arg) {
   Worker *w = arg;
   for (;;) {
-    pool_barrier(w->P);
+    pool_barrier(w->P, w->index);
     if (w->P->quit)
       return NULL;
     worker_run(w);
-    pool_barrier(w->P);
+    pool_barrier(w->P, w->index);
   }
 }
 
@@ -1080,31 +1065,18 @@ static Pool *pool_start(Mpi *mp, uint32_t n) {
     w->P = P;
     w->index = i;
     McrtCtx *wc = &w->ctx;
-    wc->model = ctx->model;
-    wc->opt = ctx->opt;
-    wc->state_bytes = ctx->state_bytes;
-    wc->fp_bits = ctx->fp_bits;
-    wc->emit = worker_emit;
-    wc->worker = w;
-    wc->cur_id = MCRT_NO_STATE;
+    mcrt_worker_ctx(wc, ctx, worker_emit, w);
     if (ctx->sym) {
-      wc->sym = mcrt_sym_new(ctx->model, ctx->opt->sym_method);
       w->canon = calloc(1, P->stride);
       if (!wc->sym || !w->canon)
         w->oom = true;
     }
   }
-  pthread_mutex_init(&P->mu, NULL);
-  pthread_cond_init(&P->cv, NULL);
-  P->started = 1;
-  for (uint32_t i = 1; i < n; i++) {
-    pthread_mutex_lock(&P->mu); // none has arrived yet: started is read at the barrier
-    bool ok = pthread_create(&P->w[i].thread, NULL, worker_main, &P->w[i]) == 0;
-    if (ok)
-      P->started++;
-    pthread_mutex_unlock(&P->mu);
-    if (!ok)
-      break;
+  if (!mcrt_pool_start(&P->threads, n, worker_main, P->w, sizeof *P->w)) {
+    for (uint32_t i = 0; i < n; i++)
+      mcrt_sym_free(P->w[i].ctx.sym), free(P->w[i].canon);
+    free(P->w), free(P->win), free(P->slot), free(P);
+    return NULL;
   }
   return P;
 }
@@ -1114,11 +1086,8 @@ static void pool_free(Pool *P) {
     return;
   McrtCtx *ctx = P->mp->ctx;
   P->quit = true;
-  pool_barrier(P);
-  for (uint32_t i = 1; i < P->started; i++)
-    pthread_join(P->w[i].thread, NULL);
-  pthread_mutex_destroy(&P->mu);
-  pthread_cond_destroy(&P->cv);
+  pool_barrier(P, 0);
+  mcrt_pool_join(&P->threads, "rank threads");
   for (uint32_t i = 0; i < P->n; i++) {
     Worker *w = &P->w[i];
     if (w->ctx.sym && ctx->sym) { // the summary's figures are the run's
@@ -1157,9 +1126,9 @@ static void pool_fill(Pool *P, uint64_t n) {
   P->budget = room_left(P->mp); // what the threads' buffers may grow by
   atomic_store(&P->grown, 0);
   double t0 = mcrt_now();
-  pool_barrier(P);
+  pool_barrier(P, 0);
   worker_run(&P->w[0]);
-  pool_barrier(P);
+  pool_barrier(P, 0);
   ctx->phase_s[0] += mcrt_now() - t0;
   for (uint32_t i = 0; i < P->n; i++)
     P->mp->memory_hit |= P->w[i].oom;
@@ -1708,7 +1677,7 @@ static void mpi_search(McrtCtx *ctx) {
   uint32_t nthreads = (uint32_t)ctx->opt->threads; // 1 unless --threads was given
   if (nthreads > 1 && !(mp->pool = pool_start(mp, nthreads)))
     mp->memory_hit = true; // seen at the first round's gather
-  ctx->threads = mp->pool ? mp->pool->started : 1;
+  ctx->threads = mp->pool ? mp->pool->threads.n : 1;
   while (go && !mp->gathered[G_CAND] && mp->gathered[G_NEXT] > 0) {
     go = run_level(mp);
     if (go)
