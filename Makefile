@@ -18,11 +18,16 @@ ASAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 TSAN    := -fsanitize=thread
 B       := build
 
-COMPILER_SRCS := compiler/util.c compiler/diag.c compiler/lex.c compiler/parse.c \
-                 compiler/check.c compiler/layout.c compiler/emit.c compiler/dve_parse.c \
-                 compiler/dve_lower.c compiler/symmetry.c compiler/paths.c compiler/petri.c \
-                 compiler/pnml.c compiler/extern.c \
-                 compiler/scenario.c compiler/deps.c
+# The compiler's folders are its layers, lowest first (docs/STYLE.md 1): a
+# file calls only into its own layer or below (tests/layers/compiler.sh).
+COMPILER_SRCS := compiler/core/util.c compiler/core/diag.c compiler/core/paths.c \
+                 compiler/front/mc/lex.c compiler/front/mc/parse.c \
+                 compiler/front/dve/dve_parse.c compiler/front/dve/dve_lower.c \
+                 compiler/front/pnml/pnml.c compiler/front/pnml/petri.c \
+                 compiler/analysis/check.c compiler/analysis/layout.c \
+                 compiler/analysis/extern.c compiler/analysis/scenario.c \
+                 compiler/analysis/deps.c \
+                 compiler/emit/emit.c compiler/emit/symmetry.c
 COMPILER_MAIN := compiler/main.c
 # runtime/: a folder per layer (docs/DESIGN.md, "Runtime layers"), main.c
 # and mcrt.h at the top. runtime/mpi/mpi.c is the MPI engine: built by
@@ -31,7 +36,7 @@ COMPILER_MAIN := compiler/main.c
 RUNTIME_SRCS  := $(filter-out runtime/mpi/mpi.c,$(sort $(wildcard runtime/*.c runtime/*/*.c)))
 
 # libclang (Debian libclang-dev) reads the C of `extern` declarations
-# (compiler/extern.c); without it mcgen builds and refuses `extern`.
+# (compiler/analysis/extern.c); without it mcgen builds and refuses `extern`.
 LLVM_CONFIG ?= llvm-config
 CLANG_INC  := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
 CLANG_LIB  := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
@@ -74,7 +79,7 @@ $(B)/libmcrt_mpi.a: $(B)/mpi/runtime/mpi/mpi.o
 $(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(XML_LIBS) $(CLANG_LIBS)
 
-$(B)/compiler/extern.o: compiler/extern.c
+$(B)/compiler/analysis/extern.o: compiler/analysis/extern.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
 
@@ -82,10 +87,10 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-# libxml2 reads PNML (compiler/pnml.c).
+# libxml2 reads PNML (compiler/front/pnml/pnml.c).
 XML_CFLAGS = $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 XML_LIBS   = $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
-$(B)/compiler/pnml.o: CFLAGS += $(XML_CFLAGS)
+$(B)/compiler/front/pnml/pnml.o: CFLAGS += $(XML_CFLAGS)
 
 # A runtime file includes the headers of its layer and the layers below by
 # their path under runtime/ (`#include "store/store.h"`).
@@ -116,8 +121,10 @@ $(B)/tsan/libmcrt.a: $(RUNTIME_TSAN_OBJS)
 # tests/unit/runtime/*.c the runtime; all under the sanitizers, each stage
 # compiled once (build/asan/) for every test that links it.
 COMPILER_ASAN_OBJS := $(COMPILER_SRCS:%.c=$(B)/asan/%.o)
-$(B)/asan/compiler/pnml.o: CFLAGS += $(XML_CFLAGS)
-$(B)/asan/compiler/extern.o: CFLAGS += $(CLANG_CFLAGS)
+$(B)/asan/compiler/front/pnml/pnml.o: CFLAGS += $(XML_CFLAGS)
+$(B)/asan/compiler/analysis/extern.o: CFLAGS += $(CLANG_CFLAGS)
+# Every compiler file includes mcgen.h, at the top of compiler/.
+$(COMPILER_OBJS) $(B)/compiler/main.o $(COMPILER_ASAN_OBJS): CFLAGS += -Icompiler
 # Kept between runs (make would delete them as intermediate files).
 .SECONDARY: $(COMPILER_ASAN_OBJS) $(RUNTIME_ASAN_OBJS)
 

@@ -7,14 +7,16 @@
 # (compiler/paths.c: the build tree's layout).
 build_mcgen_asan() {
   local root=$1 build_dir=$2
-  local exe=$build_dir/mcgen-asan src stale=0
+  local exe=$build_dir/mcgen-asan src stale=0 srcs=()
   [ -x "$exe" ] || stale=1
-  for src in "$root"/compiler/*.c "$root"/compiler/*.h; do
+  # The compiler's files, in the folders of its layers.
+  mapfile -t srcs < <(find "$root/compiler" -name '*.c' | sort)
+  for src in "${srcs[@]}" $(find "$root/compiler" -name '*.h'); do
     [ "$src" -nt "$exe" ] && stale=1
   done
   if [ "$stale" -eq 1 ]; then
     local tmp=$exe.tmp.$$
-    # libclang for `extern` (compiler/extern.c), as the Makefile finds it.
+    # libclang for `extern` (compiler/analysis/extern.c), as the Makefile finds it.
     local clang_flags=() inc lib
     inc=$(llvm-config --includedir 2>/dev/null) lib=$(llvm-config --libdir 2>/dev/null)
     if [ -n "$inc" ] && [ -f "$inc/clang-c/Index.h" ]; then
@@ -23,7 +25,7 @@ build_mcgen_asan() {
     if ! ${CC:-cc} -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra \
         -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
         $(pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2) \
-        -o "$tmp" "$root"/compiler/*.c "${clang_flags[@]}" \
+        -I"$root/compiler" -o "$tmp" "${srcs[@]}" "${clang_flags[@]}" \
         $(pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2) >&2; then
       echo "cannot build $exe" >&2
       rm -f "$tmp"

@@ -3,7 +3,7 @@
 // broken file gets, and the error cap.
 #include "spec_test.h"
 
-#include "dve.h"
+#include "front/dve/dve.h"
 
 // A .dve file named t.dve holding `text`.
 static SrcFile *dve_file(const char *text) {

@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "mcgen.h"
-#include "petri.h"
+#include "front/pnml/petri.h"
 
 // The compiler never frees (STYLE.md rule 6): leaks are by design.
 const char *__asan_default_options(void);
