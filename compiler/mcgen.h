@@ -132,8 +132,6 @@ struct Token {
 // Tokenizes the whole file; reports bad characters and unterminated
 // strings/comments and goes on. The list always ends with TK_EOF.
 Token *tokenize(const SrcFile *file);
-bool equal(const Token *tok, const char *s);
-char *token_text(const Token *tok);
 SrcFile *read_file(const char *path); // NULL if it cannot be read
 
 //
@@ -256,7 +254,7 @@ enum {
   PREC_ADD, PREC_MUL, PREC_UNARY = 15, PREC_PRIMARY,
 };
 
-// What every stage knows about an operator, one row per Op (parse.c): the
+// What every stage knows about an operator, one row per Op (ast.c): the
 // parser climbs the precedences, check.c types by class and names the
 // spelling in messages, emit.c writes the C operator, the runtime function
 // or the overflow check. The DVE front end reads the same rows: its parser
@@ -443,7 +441,31 @@ struct Behaviour {
 // the next declaration) and always returns a Program.
 Program *parse(Token *tok);
 
-// util.c: the one walk over a tree of nodes. Calls visit(node, ctx) on NODE
+//
+// ast.c: the tree's builders, shared by the front ends, and its tokens'
+// spelling.
+//
+// Zeroed memory for the tree (nodes, types, binders, fields), from large
+// chunks: never freed, like all compiler memory.
+void *ast_alloc(size_t size);
+// Past `max` nodes made, over(at) is called and must not return (0: no
+// bound); each call starts a new count.
+void ast_node_budget(long max, void (*over)(Token *at));
+Node *new_node(NodeKind kind, Token *t);
+Node *new_num(Token *at, int64_t v);
+Node *new_bool(Token *at, bool v);
+Node *new_ident(Token *at, Token *name);
+Node *new_unary(Op op, Node *l, Token *at);
+Node *new_binary(Op op, Node *lhs, Node *rhs, Token *t);
+Type *new_type(TypeKind kind, Token *t);
+// A declaration appended to the program's.
+Decl *new_decl(Program *prog, DeclKind kind, Token *tok, Token *name);
+Token *name_token(const SrcFile *file, int line, int col, const char *text);
+// Whether the token spells `s` (a string literal or the end never does).
+bool equal(const Token *tok, const char *s);
+char *token_text(const Token *tok);
+
+// ast.c: the one walk over a tree of nodes. Calls visit(node, ctx) on NODE
 // and then, unless visit returns false, walks its children in this order:
 // lhs, rhs, cond, then, els, body, args, each binder's in_expr. NULL
 // children are skipped.

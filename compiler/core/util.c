@@ -143,21 +143,6 @@ void buf_printf(Buf *b, const char *fmt, ...) {
   b->len += (size_t)n;
 }
 
-void walk(Node *node, Visitor *visit, void *ctx) {
-  if (!node || !visit(node, ctx))
-    return;
-  walk(node->lhs, visit, ctx);
-  walk(node->rhs, visit, ctx);
-  walk(node->cond, visit, ctx);
-  walk(node->then, visit, ctx);
-  walk(node->els, visit, ctx);
-  walk(node->body, visit, ctx);
-  for (int i = 0; i < node->args.len; i++)
-    walk(node->args.data[i], visit, ctx);
-  for (int i = 0; i < node->binders.len; i++)
-    walk(((Binder *)node->binders.data[i])->in_expr, visit, ctx);
-}
-
 uint64_t str_hash(const char *s) {
   uint64_t h = 1469598103934665603u;
   for (; *s; s++)

@@ -480,17 +480,7 @@ static StrSet names; // every C-level name given out
 
 // A token standing for a generated name at the DVE location `at`.
 static Token *synth(const Token *at, const char *text) {
-  Token *t = xcalloc(1, sizeof *t);
-  if (at)
-    *t = *at;
-  t->kind = TK_IDENT;
-  t->next = NULL;
-  t->loc = xstrdup(text);
-  t->len = (int)strlen(text);
-  t->str = (char *)t->loc;
-  t->spelling = NULL;
-  t->file = src;
-  return t;
+  return name_token(src, at ? at->line : 0, at ? at->col : 0, text);
 }
 
 // A fresh C-safe name based on `base` (numbered if taken).
@@ -499,47 +489,15 @@ static const char *fresh_name(const char *base) { return strset_fresh(&names, ba
 // Lowering copies some subexpressions (an index is read for its value and
 // for its range check): a bound on the nodes made keeps pathological
 // nesting from exhausting memory.
-static long nodes_made;
 static jmp_buf lower_fail;
 enum { MAX_NODES = 20 * 1000 * 1000 };
 
-static Node *new_node(NodeKind kind, Token *t) {
-  if (++nodes_made > MAX_NODES) {
-    error_at(t, "the model is too large to lower (more than %d expression nodes)", MAX_NODES);
-    longjmp(lower_fail, 1);
-  }
-  Node *n = xcalloc(1, sizeof *n);
-  n->kind = kind;
-  n->tok = t;
-  return n;
+static void too_many_nodes(Token *at) {
+  error_at(at, "the model is too large to lower (more than %d expression nodes)", MAX_NODES);
+  longjmp(lower_fail, 1);
 }
 
-static Node *num(Token *at, int64_t v) {
-  Node *n = new_node(ND_NUM, at);
-  n->val = v;
-  return n;
-}
-
-static Node *ident(Token *at, const char *name) {
-  Node *n = new_node(ND_IDENT, at);
-  n->name = synth(at, name);
-  return n;
-}
-
-static Node *binary(Op op, Node *l, Node *r, Token *at) {
-  Node *n = new_node(ND_BINARY, at);
-  n->op = op;
-  n->lhs = l;
-  n->rhs = r;
-  return n;
-}
-
-static Node *unary(Op op, Node *l, Token *at) {
-  Node *n = new_node(ND_UNARY, at);
-  n->op = op;
-  n->lhs = l;
-  return n;
-}
+static Node *ident(Token *at, const char *name) { return new_ident(at, synth(at, name)); }
 
 static Node *assign(Node *l, Node *r, Token *at) {
   Node *n = new_node(ND_ASSIGN, at);
@@ -551,7 +509,7 @@ static Node *assign(Node *l, Node *r, Token *at) {
 static Node *and_all(Vec *conds, Token *at) {
   Node *n = NULL;
   for (int i = 0; i < conds->len; i++)
-    n = n ? binary(OP_AND, n, conds->data[i], at) : conds->data[i];
+    n = n ? new_binary(OP_AND, n, conds->data[i], at) : conds->data[i];
   if (!n) {
     n = new_node(ND_BOOL, at);
     n->val = 1;
@@ -559,17 +517,10 @@ static Node *and_all(Vec *conds, Token *at) {
   return n;
 }
 
-static Type *new_type(TypeKind kind, Token *at) {
-  Type *t = xcalloc(1, sizeof *t);
-  t->kind = kind;
-  t->tok = at;
-  return t;
-}
-
 static Type *range_type(Token *at, int64_t lo, int64_t hi) {
   Type *t = new_type(TY_RANGE, at);
-  t->lo_expr = num(at, lo);
-  t->hi_expr = num(at, hi);
+  t->lo_expr = new_num(at, lo);
+  t->hi_expr = new_num(at, hi);
   return t;
 }
 
@@ -577,13 +528,8 @@ static Type *dve_scalar_type(Token *at, bool is_int) {
   return is_int ? range_type(at, -32768, 32767) : range_type(at, 0, 255);
 }
 
-static Decl *new_decl(DeclKind kind, Token *at, const char *kw, const char *name) {
-  Decl *d = xcalloc(1, sizeof *d);
-  d->kind = kind;
-  d->tok = synth(at, kw);
-  d->name = name ? synth(at, name) : NULL;
-  vec_push(&prog->decls, d);
-  return d;
+static Decl *add_decl(DeclKind kind, Token *at, const char *kw, const char *name) {
+  return new_decl(prog, kind, synth(at, kw), name ? synth(at, name) : NULL);
 }
 
 // What is known of a lowered expression's value: a bool, a byte, an int16,
@@ -600,18 +546,12 @@ typedef struct LExpr {
   Node *bad;
 } LExpr;
 
-static Node *bool_node(Token *at, bool v) {
-  Node *n = new_node(ND_BOOL, at);
-  n->val = v;
-  return n;
-}
-
 static Node *or_bad(Node *a, Node *b, Token *at) {
   if (!a)
     return b;
   if (!b)
     return a;
-  return binary(OP_OR, a, b, at);
+  return new_binary(OP_OR, a, b, at);
 }
 
 static Node *cond_node(Node *c, Node *a, Node *b, Token *at) {
@@ -625,15 +565,15 @@ static Node *cond_node(Node *c, Node *a, Node *b, Token *at) {
 static Node *as_int(LExpr e) {
   if (e.kind != V_BOOL)
     return e.node;
-  return cond_node(e.node, num(e.node->tok, 1), num(e.node->tok, 0), e.node->tok);
+  return cond_node(e.node, new_num(e.node->tok, 1), new_num(e.node->tok, 0), e.node->tok);
 }
 
 static Node *as_bool(LExpr e) {
   if (e.kind == V_BOOL)
     return e.node;
   if (e.node->kind == ND_NUM)
-    return bool_node(e.node->tok, e.node->val != 0);
-  return binary(OP_NE, e.node, num(e.node->tok, 0), e.node->tok);
+    return new_bool(e.node->tok, e.node->val != 0);
+  return new_binary(OP_NE, e.node, new_num(e.node->tok, 0), e.node->tok);
 }
 
 static LExpr lower(DExpr *e);
@@ -641,8 +581,8 @@ static LExpr lower(DExpr *e);
 // `0 <= i && i < n` for an index expression.
 static Node *index_ok(DExpr *idx, int64_t n) {
   Token *at = idx->tok;
-  return binary(OP_AND, binary(OP_LE, num(at, 0), as_int(lower(idx)), at),
-                binary(OP_LT, as_int(lower(idx)), num(at, n), at), at);
+  return new_binary(OP_AND, new_binary(OP_LE, new_num(at, 0), as_int(lower(idx)), at),
+                new_binary(OP_LT, as_int(lower(idx)), new_num(at, n), at), at);
 }
 
 static bool const_index_ok(DExpr *idx, int64_t n) {
@@ -671,8 +611,8 @@ static LExpr lower_read(DExpr *e) {
   if (const_index_ok(e->idx, v->size))
     return (LExpr){element(e), kind, NULL};
   Node *ok = index_ok(e->idx, v->size);
-  Node *bad = or_bad(ix.bad, unary(OP_NOT, index_ok(e->idx, v->size), e->tok), e->tok);
-  return (LExpr){cond_node(ok, element(e), num(e->tok, 0), e->tok), kind, bad};
+  Node *bad = or_bad(ix.bad, new_unary(OP_NOT, index_ok(e->idx, v->size), e->tok), e->tok);
+  return (LExpr){cond_node(ok, element(e), new_num(e->tok, 0), e->tok), kind, bad};
 }
 
 // A binary operator by its op_info class: logic short-circuits, comparisons
@@ -688,24 +628,24 @@ static LExpr lower_binary(DExpr *e) {
     Node *bad = l.bad;
     if (r.bad) {
       LExpr l2 = lower(e->l);
-      Node *decides = op == OP_OR ? as_bool(l2) : unary(OP_NOT, as_bool(l2), at);
-      bad = or_bad(bad, binary(OP_AND, unary(OP_NOT, decides, at), r.bad, at), at);
+      Node *decides = op == OP_OR ? as_bool(l2) : new_unary(OP_NOT, as_bool(l2), at);
+      bad = or_bad(bad, new_binary(OP_AND, new_unary(OP_NOT, decides, at), r.bad, at), at);
     }
-    return (LExpr){binary(op, as_bool(l), as_bool(r), at), V_BOOL, bad};
+    return (LExpr){new_binary(op, as_bool(l), as_bool(r), at), V_BOOL, bad};
   }
   Node *bad = or_bad(l.bad, r.bad, at);
   if (cls == OPC_EQUAL || cls == OPC_ORDER) {
     if (cls == OPC_EQUAL && l.kind == V_BOOL && r.kind == V_BOOL)
-      return (LExpr){binary(op, l.node, r.node, at), V_BOOL, bad};
-    return (LExpr){binary(op, as_int(l), as_int(r), at), V_BOOL, bad};
+      return (LExpr){new_binary(op, l.node, r.node, at), V_BOOL, bad};
+    return (LExpr){new_binary(op, as_int(l), as_int(r), at), V_BOOL, bad};
   }
   if (cls != OPC_ARITH)
     unreachable();
-  Node *n = binary(op, as_int(l), as_int(r), at);
+  Node *n = new_binary(op, as_int(l), as_int(r), at);
   if ((op == OP_DIV || op == OP_MOD) && !(r.node->kind == ND_NUM && r.node->val != 0)) {
-    Node *zero = binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at);
-    n = cond_node(zero, num(at, 0), n, at);
-    bad = or_bad(bad, binary(OP_EQ, as_int(lower(e->r)), num(at, 0), at), at);
+    Node *zero = new_binary(OP_EQ, as_int(lower(e->r)), new_num(at, 0), at);
+    n = cond_node(zero, new_num(at, 0), n, at);
+    bad = or_bad(bad, new_binary(OP_EQ, as_int(lower(e->r)), new_num(at, 0), at), at);
   }
   return (LExpr){n, V_ANY, bad};
 }
@@ -713,18 +653,18 @@ static LExpr lower_binary(DExpr *e) {
 static LExpr lower(DExpr *e) {
   switch (e->kind) {
   case DE_NUM:
-    return (LExpr){num(e->tok, e->val), e->val >= 0 && e->val <= 255 ? V_BYTE : V_ANY, NULL};
+    return (LExpr){new_num(e->tok, e->val), e->val >= 0 && e->val <= 255 ? V_BYTE : V_ANY, NULL};
   case DE_VAR:
     return lower_read(e);
   case DE_STATE:
-    return (LExpr){binary(OP_EQ, ident(e->proc, e->sproc->cname),
+    return (LExpr){new_binary(OP_EQ, ident(e->proc, e->sproc->cname),
                           ident(e->name, e->sproc->state_cnames[e->state]), e->tok),
                    V_BOOL, NULL};
   case DE_UNARY: {
     LExpr a = lower(e->l);
     if (e->op == OP_NOT)
-      return (LExpr){unary(OP_NOT, as_bool(a), e->tok), V_BOOL, a.bad};
-    return (LExpr){unary(e->op, as_int(a), e->tok), V_ANY, a.bad};
+      return (LExpr){new_unary(OP_NOT, as_bool(a), e->tok), V_BOOL, a.bad};
+    return (LExpr){new_unary(e->op, as_int(a), e->tok), V_ANY, a.bad};
   }
   case DE_BINARY:
     return lower_binary(e);
@@ -752,11 +692,11 @@ static Node *wrapped(LExpr e, bool is_int, Token *at) {
     return n;
   int64_t m = is_int ? 65536 : 256;
   if (is_int)
-    n = binary(OP_ADD, n, num(at, 32768), at);
-  n = binary(OP_MOD, binary(OP_ADD, binary(OP_MOD, n, num(at, m), at), num(at, m), at),
-             num(at, m), at);
+    n = new_binary(OP_ADD, n, new_num(at, 32768), at);
+  n = new_binary(OP_MOD, new_binary(OP_ADD, new_binary(OP_MOD, n, new_num(at, m), at), new_num(at, m), at),
+             new_num(at, m), at);
   if (is_int)
-    n = binary(OP_SUB, n, num(at, 32768), at);
+    n = new_binary(OP_SUB, n, new_num(at, 32768), at);
   return n;
 }
 
@@ -767,12 +707,12 @@ static void lower_var_decl(DVar *v) {
   v->cname = fresh_name(v->proc ? format("%s_%s", v->proc->name->str, v->name->str)
                                 : v->name->str);
   if (v->is_const && v->size < 0) {
-    Decl *d = new_decl(DK_CONST, v->name, "const", v->cname);
-    d->expr = num(v->name, v->cval);
+    Decl *d = add_decl(DK_CONST, v->name, "const", v->cname);
+    d->expr = new_num(v->name, v->cval);
     d->label = display;
     return;
   }
-  Decl *d = new_decl(DK_VAR, v->name, "var", v->cname);
+  Decl *d = add_decl(DK_VAR, v->name, "var", v->cname);
   d->label = display;
   Type *elem = dve_scalar_type(v->name, v->is_int);
   if (v->size >= 0) {
@@ -835,10 +775,10 @@ static void image_read(Image *im, DVar *v, int64_t off, Node *body) {
     if (v->size >= 0) {
       Node *ix = new_node(ND_INDEX, at);
       ix->lhs = lhs;
-      ix->rhs = num(at, i);
+      ix->rhs = new_num(at, i);
       lhs = ix;
     }
-    vec_push(&body->args, assign(lhs, num(at, val), at));
+    vec_push(&body->args, assign(lhs, new_num(at, val), at));
   }
 }
 
@@ -930,7 +870,7 @@ static void lower_process_decl(DProc *p, bool first) {
     en->member_labels[p->states.len] = "(error state)";
     vec_push(&en->members, synth(p->name, error_member));
   }
-  Decl *d = new_decl(DK_VAR, p->name, "var", p->cname);
+  Decl *d = add_decl(DK_VAR, p->name, "var", p->cname);
   d->label = p->name->str;
   d->type = en;
   for (int i = 0; i < p->vars.len; i++)
@@ -939,7 +879,7 @@ static void lower_process_decl(DProc *p, bool first) {
 
 // `P == s` for the process's state variable.
 static Node *in_state(DProc *p, int s, Token *at) {
-  return binary(OP_EQ, ident(at, p->cname), ident(at, p->state_cnames[s]), at);
+  return new_binary(OP_EQ, ident(at, p->cname), ident(at, p->state_cnames[s]), at);
 }
 
 static bool any_committed; // some process has a committed state
@@ -950,7 +890,7 @@ static Node *committed_expr(Token *at) {
     DProc *p = sys->procs.data[i];
     for (int s = 0; s < p->states.len; s++)
       if (p->commit[s])
-        n = n ? binary(OP_OR, n, in_state(p, s, at), at) : in_state(p, s, at);
+        n = n ? new_binary(OP_OR, n, in_state(p, s, at), at) : in_state(p, s, at);
   }
   return n;
 }
@@ -1006,7 +946,7 @@ static Node *lower_lvalue(DExpr *l, Node **bad) {
     return ident(l->name, l->var->cname);
   LExpr ix = lower(l->idx);
   if (!const_index_ok(l->idx, l->var->size))
-    *bad = or_bad(ix.bad, unary(OP_NOT, index_ok(l->idx, l->var->size), l->tok), l->tok);
+    *bad = or_bad(ix.bad, new_unary(OP_NOT, index_ok(l->idx, l->var->size), l->tok), l->tok);
   return element(l);
 }
 
@@ -1029,11 +969,11 @@ static void add_assign(Body *b, DExpr *l, LExpr val, Token *at) {
   let->name = synth(at, val_name);
   let->rhs = as_int(val);
   vec_push(&blk->args, let);
-  Node *ok = bad ? unary(OP_NOT, bad, at) : NULL;
+  Node *ok = bad ? new_unary(OP_NOT, bad, at) : NULL;
   if (!fits(val, is_int)) {
-    Node *range = binary(OP_AND, binary(OP_LE, num(at, is_int ? -32768 : 0), ident(at, val_name), at),
-                         binary(OP_LE, ident(at, val_name), num(at, is_int ? 32767 : 255), at), at);
-    ok = ok ? binary(OP_AND, ok, range, at) : range;
+    Node *range = new_binary(OP_AND, new_binary(OP_LE, new_num(at, is_int ? -32768 : 0), ident(at, val_name), at),
+                         new_binary(OP_LE, ident(at, val_name), new_num(at, is_int ? 32767 : 255), at), at);
+    ok = ok ? new_binary(OP_AND, ok, range, at) : range;
   }
   vec_push(&blk->args,
            if_node(ok, block_of(assign(lhs, ident(at, val_name), at), at), error_exit(at), at));
@@ -1067,7 +1007,7 @@ static void side_effects(DTrans *t, Body *b) {
 // side's and the property's after it), made unique; the label is how
 // reports show it.
 static Decl *new_action(Token *at, const char *name, const char *label, Body *b) {
-  Decl *d = new_decl(DK_ACTION, at, "action", fresh_name(name));
+  Decl *d = add_decl(DK_ACTION, at, "action", fresh_name(name));
   d->label = label;
   d->body = new_node(ND_BLOCK, at);
   *b = (Body){.block = d->body, .at = at};
@@ -1106,14 +1046,14 @@ static void buffered_io(DTrans *t, Body *b) {
   Token *at = t->sync_tok;
   if (c->ncomp == 0) {
     add_stmt(b, assign(ident(at, c->qnames[0]),
-                       binary(t->send ? OP_ADD : OP_SUB, ident(at, c->qnames[0]), num(at, 1), at),
+                       new_binary(t->send ? OP_ADD : OP_SUB, ident(at, c->qnames[0]), new_num(at, 1), at),
                        at));
     return;
   }
   for (int k = 0; k < c->ncomp; k++) {
     Node *q = ident(at, c->qnames[k]);
     if (t->send) {
-      LExpr v = k < t->sexprs.len ? lower(t->sexprs.data[k]) : (LExpr){num(at, 0), V_BYTE, NULL};
+      LExpr v = k < t->sexprs.len ? lower(t->sexprs.data[k]) : (LExpr){new_num(at, 0), V_BYTE, NULL};
       add_check(b, v.bad);
       add_stmt(b, expr_stmt(method(q, "push", wrapped(v, comp_is_int(c, k), at), at)));
     } else if (k < t->sexprs.len) {
@@ -1134,15 +1074,15 @@ static Node *single_guard(DTrans *t, Node **bad) {
   Vec conds = {0};
   *bad = side_guard(t, &conds);
   if (!t->proc->commit[t->fromi] && any_committed)
-    vec_push(&conds, unary(OP_NOT, committed_expr(t->tok), t->tok));
+    vec_push(&conds, new_unary(OP_NOT, committed_expr(t->tok), t->tok));
   DChan *c = t->chan;
   if (c) { // buffered
     Token *at = t->sync_tok;
     Node *q0 = ident(at, c->qnames[0]);
     if (c->ncomp == 0)
-      vec_push(&conds, binary(t->send ? OP_LT : OP_GT, q0, num(at, t->send ? c->cap : 0), at));
+      vec_push(&conds, new_binary(t->send ? OP_LT : OP_GT, q0, new_num(at, t->send ? c->cap : 0), at));
     else
-      vec_push(&conds, unary(OP_NOT, method(q0, t->send ? "full" : "empty", NULL, at), at));
+      vec_push(&conds, new_unary(OP_NOT, method(q0, t->send ? "full" : "empty", NULL, at), at));
   }
   return and_all(&conds, t->tok);
 }
@@ -1153,7 +1093,7 @@ static Node *pair_guard(DTrans *r, DTrans *s, Node **bad) {
   *bad = side_guard(r, &conds);
   *bad = or_bad(*bad, side_guard(s, &conds), r->tok);
   if (!r->proc->commit[r->fromi] && any_committed)
-    vec_push(&conds, unary(OP_NOT, committed_expr(r->tok), r->tok));
+    vec_push(&conds, new_unary(OP_NOT, committed_expr(r->tok), r->tok));
   return and_all(&conds, r->tok);
 }
 
@@ -1273,7 +1213,7 @@ static void step_actions(DTrans *a, DTrans *b, void *arg) {
 static void step_guard_or(DTrans *a, DTrans *b, void *arg) {
   Node **acc = arg, *bad;
   Node *g = b ? pair_guard(a, b, &bad) : single_guard(a, &bad);
-  *acc = *acc ? binary(OP_OR, *acc, g, a->tok) : g;
+  *acc = *acc ? new_binary(OP_OR, *acc, g, a->tok) : g;
 }
 
 // With a property process: when no system step is possible, the property
@@ -1297,7 +1237,7 @@ static void lower_property(void) {
     Vec conds = {0};
     Node *gbad = side_guard(pt, &conds);
     if (any)
-      vec_push(&conds, unary(OP_NOT, any, pt->tok));
+      vec_push(&conds, new_unary(OP_NOT, any, pt->tok));
     d->expr = and_all(&conds, pt->tok);
     add_check(&b, gbad);
     side_effects(pt, &b);
@@ -1311,12 +1251,12 @@ static void lower_property(void) {
     side_guard(pp->trans.data[i], &conds);
     can_move = or_bad(can_move, and_all(&conds, at), at);
   }
-  Decl *d = new_decl(DK_PROPERTY, at, "property", fresh_name(format("%s_ltl", pp->name->str)));
+  Decl *d = add_decl(DK_PROPERTY, at, "property", fresh_name(format("%s_ltl", pp->name->str)));
   d->label = format("no accepting cycle of %s", pp->name->str);
   d->temporal = TEMP_EVENTUALLY_ALWAYS;
-  Node *ok = accepting ? unary(OP_NOT, accepting, at) : bool_node(at, true);
+  Node *ok = accepting ? new_unary(OP_NOT, accepting, at) : new_bool(at, true);
   if (can_move)
-    ok = binary(OP_OR, ok, unary(OP_NOT, can_move, at), at);
+    ok = new_binary(OP_OR, ok, new_unary(OP_NOT, can_move, at), at);
   d->expr = ok;
 }
 
@@ -1342,14 +1282,14 @@ static void lower_channels(void) {
     c->qnames = xcalloc((size_t)n, sizeof(char *));
     for (int k = 0; k < n; k++) {
       c->qnames[k] = fresh_name(c->ncomp > 1 ? format("%s_%d", c->name->str, k) : c->name->str);
-      Decl *d = new_decl(DK_VAR, c->name, "var", c->qnames[k]);
+      Decl *d = add_decl(DK_VAR, c->name, "var", c->qnames[k]);
       d->label = c->ncomp > 1 ? format("%s.%d", c->name->str, k) : c->name->str;
       if (c->ncomp == 0) {
         d->type = range_type(c->name, 0, c->cap);
       } else {
         Type *q = new_type(TY_QUEUE, c->name);
         q->base = dve_scalar_type(c->name, comp_is_int(c, k));
-        q->cap_expr = num(c->name, c->cap);
+        q->cap_expr = new_num(c->name, c->cap);
         d->type = q;
       }
     }
@@ -1364,7 +1304,7 @@ static void lower_system(void) {
   lower_channels();
   val_name = fresh_name("dve_val");
 
-  Decl *init = new_decl(DK_INIT, sys->system_tok, "init", NULL);
+  Decl *init = add_decl(DK_INIT, sys->system_tok, "init", NULL);
   init->body = new_node(ND_BLOCK, sys->system_tok);
   lower_initial_state(init->body);
 
@@ -1379,10 +1319,10 @@ static void lower_system(void) {
       int s = state_index(p, st);
       if (s < 0)
         continue;
-      Decl *d = new_decl(DK_INVARIANT, st, "invariant", fresh_name(format("assert_%s_%s",
+      Decl *d = add_decl(DK_INVARIANT, st, "invariant", fresh_name(format("assert_%s_%s",
                                                                          p->name->str, st->str)));
       d->label = format("assert %s: %s", p->name->str, st->str);
-      d->expr = binary(OP_OR, unary(OP_NOT, in_state(p, s, st), st),
+      d->expr = new_binary(OP_OR, new_unary(OP_NOT, in_state(p, s, st), st),
                        as_bool(lower(p->assert_exprs.data[j])), st);
     }
   }
@@ -1401,9 +1341,12 @@ Program *parse_dve(const SrcFile *file) {
   resolve_all();
   if (error_count() > before)
     return prog;
-  nodes_made = 0;
-  if (setjmp(lower_fail))
+  if (setjmp(lower_fail)) {
+    ast_node_budget(0, NULL);
     return prog;
+  }
+  ast_node_budget(MAX_NODES, too_many_nodes);
   lower_system();
+  ast_node_budget(0, NULL);
   return prog;
 }

@@ -36,18 +36,6 @@ typedef struct Lexer {
   int line;
 } Lexer;
 
-bool equal(const Token *tok, const char *s) {
-  if (tok->spelling)
-    return !strcmp(tok->spelling, s);
-  size_t n = strlen(s);
-  return tok->kind != TK_STR && tok->kind != TK_EOF && (size_t)tok->len == n &&
-         memcmp(tok->loc, s, n) == 0;
-}
-
-char *token_text(const Token *tok) {
-  return xstrndup(tok->loc, (size_t)tok->len);
-}
-
 static bool is_ident_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }

@@ -260,71 +260,6 @@ static void recover_decl(Token *start) {
 // Constructors
 //
 
-// Nodes, types and binders come from large zeroed chunks rather than one
-// calloc each (never freed, like all compiler memory).
-static void *alloc(size_t size) {
-  enum { CHUNK = 1 << 20 };
-  static char *chunk;
-  static size_t used = CHUNK;
-  size = (size + 15) & ~(size_t)15;
-  if (size > CHUNK / 4)
-    return xcalloc(1, size);
-  if (used + size > CHUNK) {
-    chunk = xcalloc(1, CHUNK);
-    used = 0;
-  }
-  void *p = chunk + used;
-  used += size;
-  return p;
-}
-
-static Node *new_node(NodeKind kind, Token *t) {
-  Node *node = alloc(sizeof(Node));
-  node->kind = kind;
-  node->tok = t;
-  return node;
-}
-
-static Node *new_binary(Op op, Node *lhs, Node *rhs, Token *t) {
-  Node *node = new_node(ND_BINARY, t);
-  node->op = op;
-  node->lhs = lhs;
-  node->rhs = rhs;
-  return node;
-}
-
-const OpInfo op_info[OP_BNOT + 1] = {
-    [OP_IMPLIES] = {"->", 1, true, OPC_LOGIC, "||", PREC_OR, NULL, NULL, false, PREC_OR - 1},
-    [OP_IFF] = {"<->", 2, false, OPC_LOGIC, NULL, 0, NULL, NULL, false, 0},
-    [OP_OR] = {"||", 3, false, OPC_LOGIC, "||", PREC_OR, NULL, NULL, false, PREC_OR},
-    [OP_AND] = {"&&", 4, false, OPC_LOGIC, "&&", PREC_AND, NULL, NULL, false, PREC_AND},
-    [OP_EQ] = {"==", 5, false, OPC_EQUAL, "==", PREC_EQ, NULL, NULL, false, PREC_EQ},
-    [OP_NE] = {"!=", 5, false, OPC_EQUAL, "!=", PREC_EQ, NULL, NULL, false, PREC_EQ},
-    [OP_LT] = {"<", 6, false, OPC_ORDER, "<", PREC_REL, NULL, NULL, false, PREC_REL},
-    [OP_LE] = {"<=", 6, false, OPC_ORDER, "<=", PREC_REL, NULL, NULL, false, PREC_REL},
-    [OP_GT] = {">", 6, false, OPC_ORDER, ">", PREC_REL, NULL, NULL, false, PREC_REL},
-    [OP_GE] = {">=", 6, false, OPC_ORDER, ">=", PREC_REL, NULL, NULL, false, PREC_REL},
-    [OP_IN] = {"in", 6, false, OPC_MEMBER, NULL, 0, NULL, NULL, false, 0},
-    [OP_ADD] = {"+", 7, false, OPC_ARITH, "+", PREC_ADD, NULL, "add", false, PREC_ADD},
-    [OP_SUB] = {"-", 7, false, OPC_ARITH, "-", PREC_ADD, NULL, "sub", false, PREC_ADD},
-    [OP_MUL] = {"*", 8, false, OPC_ARITH, "*", PREC_MUL, NULL, "mul", false, PREC_MUL},
-    [OP_DIV] = {"/", 8, false, OPC_ARITH, "/", PREC_MUL, NULL, NULL, false, PREC_MUL},
-    [OP_MOD] = {"%", 8, false, OPC_ARITH, "%", PREC_MUL, NULL, NULL, false, PREC_MUL},
-    [OP_NOT] = {"!", 0, false, OPC_UNARY, "!", PREC_UNARY, NULL, NULL, false, 0},
-    [OP_NEG] = {"-", 0, false, OPC_UNARY, "-", PREC_UNARY, NULL, NULL, false, 0},
-    [OP_FORALL] = {"forall", 0, false, OPC_QUANT, NULL, 0, NULL, NULL, false, 0},
-    [OP_EXISTS] = {"exists", 0, false, OPC_QUANT, NULL, 0, NULL, NULL, false, 0},
-    [OP_COUNT] = {"count", 0, false, OPC_QUANT, NULL, 0, NULL, NULL, false, 0},
-    [OP_SUM] = {"sum", 0, false, OPC_QUANT, NULL, 0, NULL, NULL, false, 0},
-    // Bitwise operators: DVE only.
-    [OP_BAND] = {"&", 0, false, OPC_ARITH, "&", PREC_BAND, NULL, NULL, true, PREC_BAND},
-    [OP_BOR] = {"|", 0, false, OPC_ARITH, "|", PREC_BOR, NULL, NULL, true, PREC_BOR},
-    [OP_BXOR] = {"^", 0, false, OPC_ARITH, "^", PREC_BXOR, NULL, NULL, true, PREC_BXOR},
-    [OP_SHL] = {"<<", 0, false, OPC_ARITH, NULL, 0, "mcrt_shl", NULL, true, PREC_SHIFT},
-    [OP_SHR] = {">>", 0, false, OPC_ARITH, NULL, 0, "mcrt_shr", NULL, true, PREC_SHIFT},
-    [OP_BNOT] = {"~", 0, false, OPC_UNARY, "~", PREC_UNARY, NULL, NULL, true, 0},
-};
-
 // The binary operator of the spec grammar that `t` spells, or -1.
 static int binary_op_at(const Token *t) {
   for (int op = 0; op <= OP_BNOT; op++) {
@@ -338,21 +273,6 @@ static int binary_op_at(const Token *t) {
 // Stands for a missing expression (only ever seen after an error).
 static Node *error_node(Token *t) {
   return new_node(ND_NUM, t);
-}
-
-static Type *new_type(TypeKind kind, Token *t) {
-  Type *ty = alloc(sizeof(Type));
-  ty->kind = kind;
-  ty->tok = t;
-  return ty;
-}
-
-static Decl *new_decl(DeclKind kind, Token *t) {
-  Decl *d = xcalloc(1, sizeof(Decl));
-  d->kind = kind;
-  d->tok = t;
-  vec_push(&prog->decls, d);
-  return d;
 }
 
 //
@@ -451,7 +371,7 @@ static Type *record_type(void) {
   do {
     if (equal(tok, "}") && fields.len > 0)
       break; // trailing separator
-    Field *f = alloc(sizeof(Field));
+    Field *f = ast_alloc(sizeof(Field));
     f->name = ident("a field name");
     expect(":", "after the field name");
     f->type = type();
@@ -552,7 +472,7 @@ static Type *type(void) {
 
 // binder = IDENT ":" type | IDENT "in" expr
 static Binder *binder(void) {
-  Binder *b = alloc(sizeof(Binder));
+  Binder *b = ast_alloc(sizeof(Binder));
   b->name = ident("a name");
   if (consume(":")) {
     b->type = type();
@@ -1083,7 +1003,7 @@ static void fair(void) {
     syntax_error(tok, "expected 'weak' or 'strong' after 'fair'");
   }
   do {
-    Decl *d = new_decl(DK_FAIR, kw);
+    Decl *d = new_decl(prog, DK_FAIR, kw, NULL);
     d->strong = strong;
     if (equal(tok, "(")) {
       Token *open = tok;
@@ -1110,7 +1030,7 @@ static void fair(void) {
 static Behaviour *behaviour(void);
 
 static Behaviour *new_beh(BehKind kind, Token *t) {
-  Behaviour *b = alloc(sizeof(Behaviour));
+  Behaviour *b = ast_alloc(sizeof(Behaviour));
   b->kind = kind;
   b->tok = t;
   return b;
@@ -1151,7 +1071,7 @@ static bool starts_behaviour(const Token *t) {
 
 // beh_arg = "_" | (IDENT "=")? expr
 static BehArg *beh_arg(void) {
-  BehArg *a = alloc(sizeof(BehArg));
+  BehArg *a = ast_alloc(sizeof(BehArg));
   a->tok = tok;
   if (tok->kind == TK_IDENT && equal(tok->next, "=")) {
     a->param = tok;
@@ -1333,7 +1253,7 @@ static void extern_decl(void) {
     return;
   }
   if (is_kw(tok, "fn")) {
-    Decl *d = new_decl(DK_FN, kw);
+    Decl *d = new_decl(prog, DK_FN, kw, NULL);
     d->is_extern = true;
     next();
     d->name = ident("the C function's name");
@@ -1358,7 +1278,7 @@ static void extern_decl(void) {
     return;
   }
   if (is_kw(tok, "const")) {
-    Decl *d = new_decl(DK_CONST, kw);
+    Decl *d = new_decl(prog, DK_CONST, kw, NULL);
     d->is_extern = true;
     next();
     d->name = ident("the C constant's name");
@@ -1401,7 +1321,7 @@ static void decl(void) {
   }
 
   if (is_kw(tok, "model")) {
-    Decl *d = new_decl(DK_MODEL, kw);
+    Decl *d = new_decl(prog, DK_MODEL, kw, NULL);
     next();
     d->name = ident("the model's name");
     if (!prog->model_name)
@@ -1411,7 +1331,7 @@ static void decl(void) {
   }
 
   if (is_kw(tok, "const")) {
-    Decl *d = new_decl(DK_CONST, kw);
+    Decl *d = new_decl(prog, DK_CONST, kw, NULL);
     next();
     d->name = ident("the constant's name");
     expect("=", "after the constant's name (it is written 'const NAME = EXPR;')");
@@ -1421,7 +1341,7 @@ static void decl(void) {
   }
 
   if (is_kw(tok, "type")) {
-    Decl *d = new_decl(DK_TYPE, kw);
+    Decl *d = new_decl(prog, DK_TYPE, kw, NULL);
     next();
     d->name = ident("the type's name");
     expect("=", "after the type's name (it is written 'type NAME = TYPE;')");
@@ -1433,7 +1353,7 @@ static void decl(void) {
   }
 
   if (is_kw(tok, "var")) {
-    Decl *d = new_decl(DK_VAR, kw);
+    Decl *d = new_decl(prog, DK_VAR, kw, NULL);
     next();
     d->name = ident("the variable's name");
     expect(":", "after the variable's name (it is written 'var NAME: TYPE;')");
@@ -1447,7 +1367,7 @@ static void decl(void) {
   }
 
   if (is_kw(tok, "fn")) {
-    Decl *d = new_decl(DK_FN, kw);
+    Decl *d = new_decl(prog, DK_FN, kw, NULL);
     next();
     d->name = ident("the function's name");
     if (equal(tok, "("))
@@ -1463,7 +1383,7 @@ static void decl(void) {
 
   if (is_kw(tok, "init") || is_kw(tok, "action")) {
     bool is_init = is_kw(tok, "init");
-    Decl *d = new_decl(is_init ? DK_INIT : DK_ACTION, kw);
+    Decl *d = new_decl(prog, is_init ? DK_INIT : DK_ACTION, kw, NULL);
     next();
     if (!is_init)
       d->name = ident("the action's name");
@@ -1486,7 +1406,7 @@ static void decl(void) {
                   : is_kw(tok, "terminal")    ? DK_TERMINAL
                                               : DK_CONSTRAINT;
     const char *word = predicate_word(kind);
-    Decl *d = new_decl(kind, kw);
+    Decl *d = new_decl(prog, kind, kw, NULL);
     next();
     d->name = ident(format("a name for the %s", word));
     if (!consume(":") && !panic) {
@@ -1499,7 +1419,7 @@ static void decl(void) {
   }
 
   if (is_kw(tok, "property")) {
-    Decl *d = new_decl(DK_PROPERTY, kw);
+    Decl *d = new_decl(prog, DK_PROPERTY, kw, NULL);
     next();
     d->name = ident("a name for the property");
     if (!consume(":") && !panic) {
@@ -1517,7 +1437,7 @@ static void decl(void) {
   }
 
   if (is_decl_word(tok, "accepting")) {
-    Decl *d = new_decl(DK_ACCEPTING, kw);
+    Decl *d = new_decl(prog, DK_ACCEPTING, kw, NULL);
     next();
     d->name = ident("a name for the accepting predicate");
     if (!consume(":") && !panic) {
@@ -1530,7 +1450,7 @@ static void decl(void) {
   }
 
   if (is_decl_word(tok, "scenario")) {
-    Decl *d = new_decl(DK_SCENARIO, kw);
+    Decl *d = new_decl(prog, DK_SCENARIO, kw, NULL);
     next();
     d->name = ident("the scenario's name");
     expect("=", "after the scenario's name (it is written 'scenario NAME = BEHAVIOUR;')");

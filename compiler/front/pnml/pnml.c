@@ -844,50 +844,13 @@ static const char *c_name(const char *prefix, const char *id) {
 // A token for a generated name (its text is the name, as in dve_lower.c),
 // placed at `line` of the file: the C's #line directives name the element.
 static Token *tok_at(int line, const char *text) {
-  Token *t = xcalloc(1, sizeof *t);
-  t->kind = TK_IDENT;
-  t->loc = t->str = xstrdup(text);
-  t->len = (int)strlen(text);
-  t->line = line > 0 ? line : 1;
-  t->col = 1;
-  t->file = src;
-  return t;
+  return name_token(src, line > 0 ? line : 1, 1, text);
 }
 
-static Node *new_node(NodeKind kind, Token *t) {
-  Node *n = xcalloc(1, sizeof *n);
-  n->kind = kind;
-  n->tok = t;
-  return n;
-}
+static Node *ident(Token *at, const char *name) { return new_ident(at, tok_at(at->line, name)); }
 
-static Node *num(Token *at, int64_t v) {
-  Node *n = new_node(ND_NUM, at);
-  n->val = v;
-  return n;
-}
-
-static Node *ident(Token *at, const char *name) {
-  Node *n = new_node(ND_IDENT, at);
-  n->name = tok_at(at->line, name);
-  return n;
-}
-
-static Node *binary(Op op, Node *l, Node *r, Token *at) {
-  Node *n = new_node(ND_BINARY, at);
-  n->op = op;
-  n->lhs = l;
-  n->rhs = r;
-  return n;
-}
-
-static Decl *new_decl(DeclKind kind, Token *at, const char *kw, const char *name) {
-  Decl *d = xcalloc(1, sizeof *d);
-  d->kind = kind;
-  d->tok = tok_at(at->line, kw);
-  d->name = name ? tok_at(at->line, name) : NULL;
-  vec_push(&prog->decls, d);
-  return d;
+static Decl *add_decl(DeclKind kind, Token *at, const char *kw, const char *name) {
+  return new_decl(prog, kind, tok_at(at->line, kw), name ? tok_at(at->line, name) : NULL);
 }
 
 static int64_t bits_for(int64_t cap) {
@@ -931,18 +894,18 @@ static Program *lower_net(const Net *net, const int64_t *bound, const char *unbo
       cap[p] = proven[p] ? cap[p] : 1;
     Token *at = tok_at(net->places[p].line, "place");
     pname[p] = c_name("", net->places[p].id);
-    Decl *d = new_decl(DK_VAR, at, "var", pname[p]);
+    Decl *d = add_decl(DK_VAR, at, "var", pname[p]);
     d->label = net->places[p].id;
     Type *t = xcalloc(1, sizeof *t);
     t->kind = TY_RANGE;
     t->tok = at;
-    t->lo_expr = num(at, 0);
-    t->hi_expr = num(at, cap[p]);
+    t->lo_expr = new_num(at, 0);
+    t->hi_expr = new_num(at, cap[p]);
     d->type = t;
   }
   // The initial marking.
   Token *net_at = tok_at(1, "net");
-  Decl *init = new_decl(DK_INIT, net_at, "init", NULL);
+  Decl *init = add_decl(DK_INIT, net_at, "init", NULL);
   init->body = new_node(ND_BLOCK, net_at);
   for (uint32_t p = 0; p < net->nplaces; p++) {
     if (!net->places[p].initial)
@@ -950,7 +913,7 @@ static Program *lower_net(const Net *net, const int64_t *bound, const char *unbo
     Token *at = tok_at(net->places[p].line, "=");
     Node *a = new_node(ND_ASSIGN, at);
     a->lhs = ident(at, pname[p]);
-    a->rhs = num(at, net->places[p].initial);
+    a->rhs = new_num(at, net->places[p].initial);
     vec_push(&init->body->args, a);
   }
   // One action per transition.
@@ -962,7 +925,7 @@ static Program *lower_net(const Net *net, const int64_t *bound, const char *unbo
   buf_puts(&starts, "static const uint64_t mc_net_arc_start[] = {0");
   for (uint32_t t = 0; t < net->ntrans; t++) {
     Token *at = tok_at(net->trans[t].line, "transition");
-    Decl *d = new_decl(DK_ACTION, at, "action", c_name("t_", net->trans[t].id));
+    Decl *d = add_decl(DK_ACTION, at, "action", c_name("t_", net->trans[t].id));
     d->label = net->trans[t].id;
     d->body = new_node(ND_BLOCK, at);
     Node *guard = NULL;
@@ -977,14 +940,14 @@ static Program *lower_net(const Net *net, const int64_t *bound, const char *unbo
       Node *c = NULL;
       if (arc->kind == ARC_IN) {
         delta[arc->place] -= arc->weight;
-        c = binary(OP_GE, ident(aat, pname[arc->place]), num(aat, arc->weight), aat);
+        c = new_binary(OP_GE, ident(aat, pname[arc->place]), new_num(aat, arc->weight), aat);
       } else if (arc->kind == ARC_OUT) {
         delta[arc->place] += arc->weight;
       } else {
-        c = binary(OP_LT, ident(aat, pname[arc->place]), num(aat, arc->weight), aat);
+        c = new_binary(OP_LT, ident(aat, pname[arc->place]), new_num(aat, arc->weight), aat);
       }
       if (c)
-        guard = guard ? binary(OP_AND, guard, c, aat) : c;
+        guard = guard ? new_binary(OP_AND, guard, c, aat) : c;
     }
     buf_printf(&starts, ", %u", a);
     for (uint32_t k = first; k < a; k++) {
@@ -996,15 +959,15 @@ static Program *lower_net(const Net *net, const int64_t *bound, const char *unbo
       Token *aat = tok_at(net->arcs[k].line, "arc");
       if (dl > 0) {
         // The counter must hold the result: the net may enable more.
-        Node *c = binary(OP_LE, ident(aat, pname[p]), num(aat, cap[p] - dl), aat);
+        Node *c = new_binary(OP_LE, ident(aat, pname[p]), new_num(aat, cap[p] - dl), aat);
         if (cap[p] - dl < 0)
-          c = binary(OP_LT, ident(aat, pname[p]), num(aat, 0), aat);
-        guard = guard ? binary(OP_AND, guard, c, aat) : c;
+          c = new_binary(OP_LT, ident(aat, pname[p]), new_num(aat, 0), aat);
+        guard = guard ? new_binary(OP_AND, guard, c, aat) : c;
       }
       Node *asg = new_node(ND_ASSIGN, aat);
       asg->lhs = ident(aat, pname[p]);
-      asg->rhs = binary(dl > 0 ? OP_ADD : OP_SUB, ident(aat, pname[p]),
-                        num(aat, dl > 0 ? dl : -dl), aat);
+      asg->rhs = new_binary(dl > 0 ? OP_ADD : OP_SUB, ident(aat, pname[p]),
+                        new_num(aat, dl > 0 ? dl : -dl), aat);
       vec_push(&d->body->args, asg);
     }
     d->expr = guard;
