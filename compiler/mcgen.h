@@ -465,6 +465,26 @@ Token *name_token(const SrcFile *file, int line, int col, const char *text);
 bool equal(const Token *tok, const char *s);
 char *token_text(const Token *tok);
 
+//
+// types.c: every question about a Type. The encodings require check().
+//
+// The type of an expression whose type could not be determined (after an
+// error): it suppresses follow-on errors.
+extern Type *const ty_error;
+// Follows TY_NAMED links.
+Type *resolve(Type *ty);
+bool is_scalar(const Type *ty); // bool, range, enum, scalarset, int
+const char *type_name(const Type *ty); // for messages
+// Lays out a type (its width and card, a record's field offsets); reports
+// (as a spec error at `where`, or at the type) a type too large to encode.
+bool layout_of(Type *ty, Token *where);
+// Distinct encodings of a collection element (its card, or 2^width).
+int64_t element_space(Type *ty);
+// The bits of a state at most (2 MiB), of an array or a record too.
+#define MAX_STATE_BITS ((int64_t)1 << 24)
+// Reports that `what` needs `bits`, more than `max`; false.
+bool too_many_bits(Token *where, const char *what, int64_t bits, int64_t max);
+
 // ast.c: the one walk over a tree of nodes. Calls visit(node, ctx) on NODE
 // and then, unless visit returns false, walks its children in this order:
 // lhs, rhs, cond, then, els, body, args, each binder's in_expr. NULL
@@ -503,10 +523,6 @@ typedef struct Define {
 
 // Requires parse(). Returns false if errors were reported.
 bool check(Program *prog, Define *defines, int ndefines);
-// Follows TY_NAMED links.
-Type *resolve(Type *ty);
-bool is_scalar(const Type *ty); // bool, range, enum, scalarset, int
-const char *type_name(const Type *ty); // for messages
 
 //
 // layout.c: bit widths and offsets of every type and state variable.
@@ -520,10 +536,6 @@ typedef struct Layout {
 
 // Requires check(). Reports (as spec errors) types too large to encode.
 bool layout(Program *prog, Layout *out);
-// Lays out a type met outside the state (parameter, local, fn result).
-bool layout_of(Type *ty, Token *where);
-// Distinct encodings of a collection element (its card, or 2^width).
-int64_t element_space(Type *ty);
 
 //
 // emit.c: writes the m4 definitions of the model; the templates give the

@@ -18,9 +18,7 @@
 static Type ty_int_ = {.kind = TY_INT};
 static Type ty_bool_ = {.kind = TY_BOOL, .name = "bool"};
 static Type ty_none_ = {.kind = TY_NONE};
-static Type ty_error_ = {.kind = TY_ERROR};
-static Type *ty_int = &ty_int_, *ty_bool = &ty_bool_, *ty_none = &ty_none_,
-            *ty_error = &ty_error_;
+static Type *ty_int = &ty_int_, *ty_bool = &ty_bool_, *ty_none = &ty_none_;
 
 //
 // Scopes
@@ -131,28 +129,6 @@ static void push_local(Obj *obj) {
 // Types
 //
 
-Type *resolve(Type *ty) {
-  for (int guard = 0; ty && ty->kind == TY_NAMED; guard++) {
-    if (!ty->target || guard > 1000)
-      return ty_error;
-    ty = ty->target;
-  }
-  return ty;
-}
-
-bool is_scalar(const Type *ty) {
-  switch (ty->kind) {
-  case TY_BOOL:
-  case TY_RANGE:
-  case TY_ENUM:
-  case TY_SCALARSET:
-  case TY_INT:
-    return true;
-  default:
-    return false;
-  }
-}
-
 static bool is_intlike(const Type *ty) { return ty->kind == TY_INT || ty->kind == TY_RANGE; }
 
 // Optional types read as their base wherever a base value is expected.
@@ -160,36 +136,6 @@ static Type *unopt(Type *ty) { return ty->kind == TY_OPTIONAL ? resolve(ty->base
 
 static bool is_collection(const Type *ty) {
   return ty->kind == TY_SET || ty->kind == TY_MULTISET || ty->kind == TY_QUEUE;
-}
-
-const char *type_name(const Type *ty) {
-  if (!ty)
-    return "nothing";
-  if (ty->kind == TY_NAMED)
-    return ty->ref ? token_text(ty->ref) : "?";
-  if (ty->name)
-    return ty->name;
-  switch (ty->kind) {
-  case TY_BOOL: return "bool";
-  case TY_INT: return "int";
-  case TY_RANGE: return format("%lld..%lld", (long long)ty->lo, (long long)ty->hi);
-  case TY_ENUM: return "enum";
-  case TY_SCALARSET: return format("scalarset(%lld)", (long long)ty->size);
-  case TY_OPTIONAL: return format("%s?", type_name(resolve(ty->base)));
-  case TY_ARRAY:
-    return format("[%s] %s", type_name(resolve(ty->index)), type_name(resolve(ty->base)));
-  case TY_RECORD: return "record";
-  case TY_SET: return format("set<%s>", type_name(resolve(ty->base)));
-  case TY_MULTISET:
-    return format("multiset<%s, %lld>", type_name(resolve(ty->base)), (long long)ty->size);
-  case TY_QUEUE:
-    return format("queue<%s, %lld>", type_name(resolve(ty->base)), (long long)ty->size);
-  case TY_NONE: return "none";
-  case TY_STRING: return "string";
-  case TY_ERROR: return "<error>";
-  case TY_NAMED: break;
-  }
-  unreachable();
 }
 
 // Structural equality, with enums and scalarsets nominal. Composite values
