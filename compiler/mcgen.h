@@ -480,6 +480,12 @@ const char *type_name(const Type *ty); // for messages
 bool layout_of(Type *ty, Token *where);
 // Distinct encodings of a collection element (its card, or 2^width).
 int64_t element_space(Type *ty);
+// The number of values of a scalar type (0: not scalar), laid out first.
+int64_t card_of(Type *ty);
+// The number of values a parameter takes.
+int64_t binder_card(Binder *b);
+// How the runtime prints value `e` (an encoding) of a finite scalar type.
+char *value_name(Type *ty, int64_t e);
 // The bits of a state at most (2 MiB), of an array or a record too.
 #define MAX_STATE_BITS ((int64_t)1 << 24)
 // Reports that `what` needs `bits`, more than `max`; false.

@@ -65,30 +65,13 @@ static int64_t ncells_of(Type *ty) {
   }
 }
 
-// The name of value `e` (an encoding) of an index type, as traces print it.
-static char *index_name(Type *ty, int64_t e) {
-  ty = R(ty);
-  switch (ty->kind) {
-  case TY_BOOL:
-    return e ? "true" : "false";
-  case TY_RANGE:
-    return format("%lld", (long long)(ty->lo + e));
-  case TY_ENUM:
-    return ty->member_labels ? (char *)ty->member_labels[e] : token_text(ty->members.data[e]);
-  case TY_SCALARSET:
-    return format("%s_%lld", ty->name ? ty->name : "scalarset", (long long)e + 1);
-  default:
-    return format("%lld", (long long)e);
-  }
-}
-
 // Names every cell of a value of type ty at bit offset off, and records
 // where its bits are (cell_bits: offset, width).
 static void name_cells(Type *ty, const char *path, int64_t off, Vec *names, Vec *cell_bits) {
   ty = R(ty);
   if (ty->kind == TY_ARRAY) {
     for (int64_t i = 0; i < R(ty->index)->card; i++)
-      name_cells(ty->base, format("%s[%s]", path, index_name(ty->index, i)),
+      name_cells(ty->base, format("%s[%s]", path, value_name(ty->index, i)),
                  off + i * R(ty->base)->width, names, cell_bits);
   } else if (ty->kind == TY_RECORD) {
     for (int i = 0; i < ty->nfields; i++)
@@ -585,17 +568,6 @@ static int process_param(Decl *d) {
   return -1;
 }
 
-static int64_t param_card(Binder *b) {
-  if (b->in_expr)
-    return element_space(R(b->in_expr->ty)->base);
-  // A range written in place (`q: 0..N-1`) is no state variable's type:
-  // the emitter lays it out on demand, and mcgen --deps gets here first
-  // (its card still 0, the bindings were counted as none and then
-  // enumerated past the tables' end).
-  layout_of(b->type, b->name);
-  return R(b->type)->card;
-}
-
 static Type *param_type(Binder *b) { return b->in_expr ? R(b->in_expr->ty)->base : R(b->type); }
 
 // The index of the process named `name`, numbered in the order met. The
@@ -952,7 +924,7 @@ static bool compute(Program *prog, Layout *layout) {
       continue;
     uint64_t n = 1;
     for (int j = 0; j < d->params.len && n <= DEPS_MAX_RULES; j++)
-      n *= (uint64_t)param_card(d->params.data[j]);
+      n *= (uint64_t)binder_card(d->params.data[j]);
     nrules += n;
     if (nrules > DEPS_MAX_RULES) {
       deps.refused = format("the actions have more than %u rules", DEPS_MAX_RULES);
@@ -1002,7 +974,7 @@ static bool compute(Program *prog, Layout *layout) {
       for (int j = 0; j < nbound; j++) {
         Binder *b = d->params.data[j];
         buf_printf(&rn, "%s%s=%s", j ? ", " : "(", token_text(b->name),
-                   index_name(param_type(b), bound_enc[j]));
+                   value_name(param_type(b), bound_enc[j]));
       }
       if (nbound)
         buf_puts(&rn, ")");
@@ -1015,7 +987,7 @@ static bool compute(Program *prog, Layout *layout) {
       const char *proc = d->process ? d->process
                          : pp < 0  ? name
                                    : format("%s(%s)", name,
-                                            index_name(param_type(d->params.data[pp]),
+                                            value_name(param_type(d->params.data[pp]),
                                                        bound_enc[pp]));
       deps.process[rule] = process_id(&seen, proc);
       deps.resets[rule] = rule_resets;
@@ -1035,7 +1007,7 @@ static bool compute(Program *prog, Layout *layout) {
         return false;
       }
       int j = nbound - 1;
-      while (j >= 0 && ++bound_enc[j] == param_card(d->params.data[j]))
+      while (j >= 0 && ++bound_enc[j] == binder_card(d->params.data[j]))
         bound_enc[j--] = 0;
       if (j < 0)
         break;

@@ -140,7 +140,7 @@ static bool layout_type(Type *ty, Token *where) {
     __int128 w = (__int128)index->card * base->width;
     if (w > MAX_STATE_BITS)
       return too_many_bits(where, "this array", (int64_t)(w > INT64_MAX ? INT64_MAX : w),
-                     MAX_STATE_BITS);
+                           MAX_STATE_BITS);
     ty->width = (int64_t)w;
     return true;
   }
@@ -170,7 +170,7 @@ static bool layout_type(Type *ty, Token *where) {
       int64_t space = element_space(base);
       if (base->width > 16 || space > MAX_SET_BITS)
         return too_many_bits(where, "this set", base->width > 16 ? (int64_t)1 << 17 : space,
-                       MAX_SET_BITS);
+                             MAX_SET_BITS);
       ty->width = space;
     } else if (ty->kind == TY_MULTISET) {
       ty->width = ty->size * (base->width + 1);
@@ -186,3 +186,45 @@ static bool layout_type(Type *ty, Token *where) {
 
 // Lays out a type met outside the state (a local, parameter or fn result).
 bool layout_of(Type *ty, Token *where) { return layout_type(resolve(ty), where); }
+
+// The number of values of a scalar type (0: not scalar), laid out first.
+int64_t card_of(Type *ty) {
+  ty = resolve(ty);
+  layout_of(ty, ty->tok);
+  return ty->card;
+}
+
+// The number of values a parameter takes: its type's, or the elements of
+// its `in` collection's type.
+int64_t binder_card(Binder *b) {
+  if (b->in_expr)
+    return element_space(resolve(b->in_expr->ty)->base);
+  // A range written in place (`q: 0..N-1`) is no state variable's type:
+  // the emitter lays it out on demand, and mcgen --deps gets here first
+  // (its card still 0, the bindings were counted as none and then
+  // enumerated past the tables' end).
+  layout_of(b->type, b->name);
+  return resolve(b->type)->card;
+}
+
+//
+// Values
+//
+
+// The name of value `e` (an encoding) of a finite scalar type, as the
+// runtime prints it in traces and reports.
+char *value_name(Type *ty, int64_t e) {
+  ty = resolve(ty);
+  switch (ty->kind) {
+  case TY_BOOL:
+    return e ? "true" : "false";
+  case TY_RANGE:
+    return format("%lld", (long long)(ty->lo + e));
+  case TY_ENUM:
+    return ty->member_labels ? (char *)ty->member_labels[e] : token_text(ty->members.data[e]);
+  case TY_SCALARSET:
+    return format("%s_%lld", ty->name ? ty->name : "scalarset", (long long)e + 1);
+  default:
+    return format("%lld", (long long)e);
+  }
+}

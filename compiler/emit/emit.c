@@ -138,11 +138,6 @@ static int64_t range_lo(Type *ty) {
   return ty->kind == TY_RANGE ? ty->lo : 0;
 }
 
-static int64_t card_of(Type *ty) {
-  W(ty);
-  return R(ty)->card;
-}
-
 // Bytes of a buffer holding a value of the type, slack included.
 static int64_t buf_bytes(Type *ty) { return (W(ty) + 7) / 8 + 8; }
 
@@ -1808,10 +1803,6 @@ typedef struct Group {
   const char *test; // the guard that mc_successors tests inline, or NULL
 } Group;
 
-static int64_t param_card(Binder *b) {
-  return b->in_expr ? element_space(R(b->in_expr->ty)->base) : card_of(b->type);
-}
-
 static Type *param_type(Binder *b) { return b->in_expr ? R(b->in_expr->ty)->base : b->type; }
 
 // Opens the loops over every binding of a group in `s`; sets `rule` to the
@@ -1839,24 +1830,6 @@ static int open_bindings(Group *gr, char **rule) {
 //
 // Liveness: property instances and fairness constraints
 //
-
-// The name of value `e` (an encoding) of a finite scalar type, as the
-// runtime prints it.
-static char *value_name(Type *ty, int64_t e) {
-  ty = R(ty);
-  switch (ty->kind) {
-  case TY_BOOL:
-    return e ? "true" : "false";
-  case TY_RANGE:
-    return format("%lld", (long long)(ty->lo + e));
-  case TY_ENUM:
-    return token_text(ty->members.data[e]);
-  case TY_SCALARSET:
-    return format("%s_%lld", ty->name ? ty->name : "scalarset", (long long)e + 1);
-  default:
-    unreachable();
-  }
-}
 
 #define MAX_INSTANCES 65536
 
@@ -2134,7 +2107,7 @@ static bool number_rules(Program *prog, Parts *p) {
     gr->cards = xcalloc(d->params.len + 1, sizeof *gr->cards);
     __int128 n = 1;
     for (int j = 0; j < d->params.len; j++) {
-      gr->cards[j] = param_card(d->params.data[j]);
+      gr->cards[j] = binder_card(d->params.data[j]);
       n *= gr->cards[j];
     }
     uint64_t *counter = d->kind == DK_ACTION ? &nrules : &ninit_rules;
