@@ -416,59 +416,52 @@ static bool ends_construct(const Token *t) {
   return t->kind == TK_EOF || is_top_start(t);
 }
 
-// After an error in a clause of a transition's body: to the clause's `;`
-// (consumed), the next clause keyword or the body's `}`.
-static void recover_clause(void) {
+// Where the recovery from an error inside a transition stops: not here
+// (GO_ON); at this token, which starts what comes next (STOP_AT); past it,
+// as it ends the broken construct (STOP_PAST); or at it with the panic kept,
+// for an enclosing construct's recovery to take over (HAND_OVER).
+typedef enum { GO_ON, STOP_AT, STOP_PAST, HAND_OVER } Stop;
+
+// Skips tokens, counting braces (`nest` deep inside the construct), until
+// `stop` says where to end, the next process item or the next top-level
+// construct.
+static void recover(Stop (*stop)(int nest)) {
   int nest = 0;
   while (!ends_construct(tok) && !is_item_start(tok)) {
-    if (nest == 0 && (is_punct(tok, "}") || is_clause_keyword(tok))) {
-      panic = false;
-      return;
-    }
-    if (nest == 0 && is_punct(tok, ";")) {
-      next();
-      panic = false;
+    Stop s = stop(nest);
+    if (s != GO_ON) {
+      if (s == STOP_PAST)
+        next();
+      if (s != HAND_OVER)
+        panic = false;
       return;
     }
     count_brace(&nest);
     skip();
   }
+}
+
+// After an error in a clause of a transition's body: to the clause's `;`
+// (consumed), the next clause keyword or the body's `}`.
+static Stop clause_stop(int nest) {
+  if (nest == 0 && (is_punct(tok, "}") || is_clause_keyword(tok)))
+    return STOP_AT;
+  return nest == 0 && is_punct(tok, ";") ? STOP_PAST : GO_ON;
 }
 
 // After an error in a transition's body that is not in a clause: past the
 // body's `}`.
-static void recover_body(void) {
-  int nest = 0;
-  while (!ends_construct(tok) && !is_item_start(tok)) {
-    if (nest == 0 && is_punct(tok, "}")) {
-      next();
-      panic = false;
-      return;
-    }
-    count_brace(&nest);
-    skip();
-  }
-}
+static Stop body_stop(int nest) { return nest == 0 && is_punct(tok, "}") ? STOP_PAST : GO_ON; }
 
 // After an error in a transition's head (`from -> to {`): past its body, or
-// to the `,` or `;` after it.
-static void recover_transition(void) {
-  int nest = 0;
-  while (!ends_construct(tok) && !is_item_start(tok)) {
-    if (nest == 0 && (is_punct(tok, ",") || is_punct(tok, ";"))) {
-      panic = false;
-      return;
-    }
-    if (nest == 0 && is_punct(tok, "}"))
-      return; // the process's: the item's recovery takes it from here
-    if (nest == 1 && is_punct(tok, "}")) {
-      next();
-      panic = false;
-      return;
-    }
-    count_brace(&nest);
-    skip();
-  }
+// to the `,` or `;` after it. A `}` at depth 0 is the process's: the item's
+// recovery takes it from there.
+static Stop transition_stop(int nest) {
+  if (nest == 0 && (is_punct(tok, ",") || is_punct(tok, ";")))
+    return STOP_AT;
+  if (nest == 0 && is_punct(tok, "}"))
+    return HAND_OVER;
+  return nest == 1 && is_punct(tok, "}") ? STOP_PAST : GO_ON;
 }
 
 // After an error in a process item that started at `start`: to the item's
@@ -798,7 +791,7 @@ static void dname_list(Vec *out, const char *what, bool *lost) {
 // One clause of a transition's body, then recovery at its end.
 static void clause_end(DTrans *t, int before) {
   if (panic)
-    recover_clause();
+    recover(clause_stop);
   if (nsyntax != before)
     t->broken = true;
 }
@@ -830,7 +823,7 @@ static DTrans *dtransition(DProc *proc) {
     expect("{");
   if (panic) {
     t->broken = true;
-    recover_transition();
+    recover(transition_stop);
     return t;
   }
   if (accept_tok("guard")) {
@@ -882,7 +875,7 @@ static DTrans *dtransition(DProc *proc) {
   }
   if (!panic && !accept_tok("}")) {
     syntax_error("'}'");
-    recover_body();
+    recover(body_stop);
   }
   if (nsyntax != before)
     t->broken = true;
@@ -903,7 +896,7 @@ static void dtrans_list(DProc *p) {
         panic = true;
       else
         syntax_error("';'");
-      recover_body();
+      recover(body_stop);
     }
   } while (accept_tok(","));
   expect(";");
@@ -945,7 +938,7 @@ static void dproc_item(DProc *p) {
     // A clause after an error in this process: the rest of a body whose
     // `}` came too early (`guard x > 0 } ; effect ...`); no new error.
     panic = true;
-    recover_body();
+    recover(body_stop);
     if (accept_tok(","))
       dtrans_list(p);
   } else
