@@ -103,6 +103,8 @@ extern FILE *diag_out;
 const char *closest_name(const char *name, const char *const *candidates, int n);
 // Line and column (1-based) of a location in a file.
 void loc_line_col(const SrcFile *file, const char *loc, int *line, int *col);
+// Reads a whole file ("-": standard input); NULL if it cannot be read.
+SrcFile *read_file(const char *path);
 
 //
 // lex.c
@@ -132,7 +134,6 @@ struct Token {
 // Tokenizes the whole file; reports bad characters and unterminated
 // strings/comments and goes on. The list always ends with TK_EOF.
 Token *tokenize(const SrcFile *file);
-SrcFile *read_file(const char *path); // NULL if it cannot be read
 
 //
 // parse.c: recursive descent, one function per grammar rule.

@@ -284,3 +284,41 @@ const char *closest_name(const char *name, const char *const *candidates, int n)
   }
   return best;
 }
+
+// Reads a whole file ("-" is standard input), NUL-terminated. The contents
+// may contain NUL bytes: len is the real length.
+SrcFile *read_file(const char *path) {
+  FILE *fp;
+  bool is_stdin = strcmp(path, "-") == 0;
+  if (is_stdin)
+    fp = stdin;
+  else
+    fp = fopen(path, "rb");
+  if (!fp)
+    return NULL;
+
+  size_t cap = 4096, len = 0;
+  char *buf = xcalloc(cap, 1);
+  for (;;) {
+    if (cap - len < 2) {
+      cap *= 2;
+      buf = xrealloc(buf, cap);
+    }
+    size_t n = fread(buf + len, 1, cap - len - 1, fp);
+    if (n == 0)
+      break;
+    len += n;
+  }
+  bool failed = ferror(fp);
+  if (!is_stdin)
+    fclose(fp);
+  if (failed)
+    return NULL;
+  buf[len] = '\0';
+
+  SrcFile *file = xcalloc(1, sizeof(SrcFile));
+  file->name = xstrdup(is_stdin ? "<stdin>" : path);
+  file->text = buf;
+  file->len = len;
+  return file;
+}
