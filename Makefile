@@ -202,10 +202,11 @@ unit-tests: $(UNIT_TESTS)
 	  *) timeout -k 10 600 $$t;; esac || \
 	  { echo "FAIL: $$t (exit $$?; 124: over 10 minutes)"; exit 1; }; done
 
-# The runtime's files call each other only downwards through its layers
-# (docs/DESIGN.md), without cycles.
+# The runtime's files, and the compiler's, call each other only downwards
+# through their layers (docs/DESIGN.md), without cycles.
 layers-tests: all
 	tests/layers/run.sh $(B)
+	tests/layers/compiler.sh $(B)
 
 # The same answers at --threads 1, 2 and 4 (tests/threads/run.sh: every
 # spec, the liveness and symmetry oracles, the BEEM instances under 20000
