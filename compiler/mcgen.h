@@ -1,9 +1,13 @@
-// mcgen.h: the compiler's one internal header, in sections, one per file.
-// Each section lists exactly what that file exports; everything else in the
-// file is static.
+// mcgen.h: the compiler's one internal header. Its parts follow the folders
+// of compiler/, which are its layers, lowest first (a file calls only into
+// its own layer or below: tests/layers/compiler.sh), and in each part a
+// section per file lists exactly what that file exports; everything else in
+// the file is static.
 //
-// Pipeline (main.c): read -> tokenize (lex.c) -> parse (parse.c) -> check
-// (check.c) -> layout (layout.c) -> emit (emit.c) -> m4 -> cc.
+// Pipeline (main.c): read (core/diag.c) -> tokenize and parse (front/mc/),
+// or read a DVE model (front/dve/) or a PNML net (front/pnml/), to one
+// syntax tree (ast/) -> check, layout, extern, scenarios, dependencies
+// (analysis/) -> emit (emit/) -> m4 -> cc.
 #ifndef MCGEN_H
 #define MCGEN_H
 
@@ -24,6 +28,10 @@ typedef struct Obj Obj;
 typedef struct Decl Decl;
 typedef struct Program Program;
 typedef struct Behaviour Behaviour;
+
+// ===========================================================================
+// core/: memory, strings, spec files and their errors, where mcgen's files are
+// ===========================================================================
 
 //
 // util.c: memory (never freed: the compiler is short-lived), strings,
@@ -107,8 +115,26 @@ void loc_line_col(const SrcFile *file, const char *loc, int *line, int *col);
 SrcFile *read_file(const char *path);
 
 //
-// lex.c
+// paths.c: the templates and the runtime, found relative to the running
+// mcgen (installed tree or build tree) or named by MCGEN_TEMPLATES,
+// MCGEN_RUNTIME and MCGEN_RUNTIME_INCLUDE.
 //
+typedef struct Paths {
+  const char *templates; // holds checker.c.m4
+  const char *runtime;   // holds libmcrt.a (NULL when not needed)
+  const char *include;   // holds mcrt.h (NULL when not needed)
+} Paths;
+// need_runtime false: only the templates are looked for (--emit-c). Returns
+// false after saying on stderr where it looked.
+bool find_paths(const char *argv0, bool need_runtime, Paths *out);
+
+// ===========================================================================
+// ast/: the syntax tree that every front end builds and the later stages
+// read, and the questions about its types
+// ===========================================================================
+
+// Tokens, made by a front end's reader: every node keeps one, so that every
+// stage can point at the source.
 typedef enum {
   TK_IDENT,   // identifiers
   TK_KEYWORD, // reserved words
@@ -130,14 +156,6 @@ struct Token {
   const SrcFile *file;
   int line, col;
 };
-
-// Tokenizes the whole file; reports bad characters and unterminated
-// strings/comments and goes on. The list always ends with TK_EOF.
-Token *tokenize(const SrcFile *file);
-
-//
-// parse.c: recursive descent, one function per grammar rule.
-//
 
 // Types as written, then resolved by check.c.
 typedef enum {
@@ -438,10 +456,6 @@ struct Behaviour {
   Node *min_expr, *max_expr; // BH_REPEAT (max_expr NULL: exactly min)
 };
 
-// Parses a whole file; reports every syntax error it can (recovering at
-// the next declaration) and always returns a Program.
-Program *parse(Token *tok);
-
 //
 // ast.c: the tree's builders, shared by the front ends, and its tokens'
 // spelling.
@@ -465,6 +479,13 @@ Token *name_token(const SrcFile *file, int line, int col, const char *text);
 // Whether the token spells `s` (a string literal or the end never does).
 bool equal(const Token *tok, const char *s);
 char *token_text(const Token *tok);
+
+// The one walk over a tree of nodes. Calls visit(node, ctx) on NODE
+// and then, unless visit returns false, walks its children in this order:
+// lhs, rhs, cond, then, els, body, args, each binder's in_expr. NULL
+// children are skipped.
+typedef bool Visitor(Node *node, void *ctx);
+void walk(Node *node, Visitor *visit, void *ctx);
 
 //
 // types.c: every question about a Type. The encodings require check().
@@ -492,15 +513,23 @@ char *value_name(Type *ty, int64_t e);
 // Reports that `what` needs `bits`, more than `max`; false.
 bool too_many_bits(Token *where, const char *what, int64_t bits, int64_t max);
 
-// ast.c: the one walk over a tree of nodes. Calls visit(node, ctx) on NODE
-// and then, unless visit returns false, walks its children in this order:
-// lhs, rhs, cond, then, els, body, args, each binder's in_expr. NULL
-// children are skipped.
-typedef bool Visitor(Node *node, void *ctx);
-void walk(Node *node, Visitor *visit, void *ctx);
+// ===========================================================================
+// front/: the front ends, one a folder: a spec file to a syntax tree
+// ===========================================================================
 
 //
-// dve_lower.c: the DVE front end (dve_parse.c reads the file, dve_lower.c
+// mc/lex.c, mc/parse.c: mcgen's language (.mc)
+//
+// Tokenizes the whole file; reports bad characters and unterminated
+// strings/comments and goes on. The list always ends with TK_EOF.
+Token *tokenize(const SrcFile *file);
+
+// Parses a whole file; reports every syntax error it can (recovering at
+// the next declaration) and always returns a Program.
+Program *parse(Token *tok);
+
+//
+// dve/dve_lower.c: the DVE front end (dve_parse.c reads the file, dve_lower.c
 // resolves and lowers it; dve.h is what they share). Parses a .dve file and
 // lowers it to the same Program that parse() builds; reports every syntax
 // and name error of the file, like parse() and check().
@@ -508,7 +537,7 @@ void walk(Node *node, Visitor *visit, void *ctx);
 Program *parse_dve(const SrcFile *file);
 
 //
-// pnml.c: the PNML front end. Reads a place/transition net (.pnml) and
+// pnml/pnml.c: the PNML front end. Reads a place/transition net (.pnml) and
 // lowers it to a Program (one counter per place, one action per transition)
 // with its McrtNet table in net_c. NULL after a file that is not
 // well-formed XML (reported); otherwise reports every refusal of the net.
@@ -518,6 +547,10 @@ Program *parse_pnml(const SrcFile *file);
 // (petri.c). 0 printed, 1 the net was refused, 2 not well-formed XML (both
 // reported).
 int pnml_net_info(const SrcFile *file, FILE *out);
+
+// ===========================================================================
+// analysis/: what the compiler finds out about a checked tree
+// ===========================================================================
 
 //
 // check.c: name resolution, types, constants, the scalarset rules, definite
@@ -532,7 +565,8 @@ typedef struct Define {
 bool check(Program *prog, Define *defines, int ndefines);
 
 //
-// layout.c: bit widths and offsets of every type and state variable.
+// layout.c: the bit offset of every state variable (each type's width is
+// types.c's).
 //
 typedef struct Layout {
   int64_t state_bits;
@@ -543,13 +577,6 @@ typedef struct Layout {
 
 // Requires check(). Reports (as spec errors) types too large to encode.
 bool layout(Program *prog, Layout *out);
-
-//
-// emit.c: writes the m4 definitions of the model; the templates give the
-// generated C its shape.
-//
-bool emit(Program *prog, Layout *lay, FILE *out);
-const char *model_name(Program *prog); // `model NAME;` or the file's base name
 
 //
 // extern.c: C functions, types and constants used by a spec (`extern`),
@@ -575,15 +602,6 @@ const char *extern_file_hashes(void);
 // Writes the wrapper f_NAME of an `extern fn`: the same signature as a
 // spec fn's, converting the arguments to C and checking the result.
 void emit_extern_fn(Buf *protos, Buf *out, Decl *fn);
-
-//
-// symmetry.c: the permutation tables of the scalarsets in the state and the
-// functions that apply a permutation to a state and compute the invariant
-// keys the runtime's canonicaliser sorts by (mc_sym_apply, mc_sym_keys).
-//
-// Appends their C text to out; returns the number of scalarsets in the
-// state (0: no symmetry, nothing written but maybe a comment).
-int emit_symmetry(Layout *lay, Buf *out);
 
 //
 // scenario.c: scenarios compiled to automata over the actions' bindings, and
@@ -626,18 +644,24 @@ bool deps_emit(Program *prog, Layout *lay, Buf *out);
 // printed, 2 too large to tabulate (said on stderr).
 int deps_print(Program *prog, Layout *lay, FILE *out, bool json);
 
+// ===========================================================================
+// emit/: the tree to the generated C
+// ===========================================================================
+
 //
-// paths.c: the templates and the runtime, found relative to the running
-// mcgen (installed tree or build tree) or named by MCGEN_TEMPLATES,
-// MCGEN_RUNTIME and MCGEN_RUNTIME_INCLUDE.
+// emit.c: writes the m4 definitions of the model; the templates give the
+// generated C its shape.
 //
-typedef struct Paths {
-  const char *templates; // holds checker.c.m4
-  const char *runtime;   // holds libmcrt.a (NULL when not needed)
-  const char *include;   // holds mcrt.h (NULL when not needed)
-} Paths;
-// need_runtime false: only the templates are looked for (--emit-c). Returns
-// false after saying on stderr where it looked.
-bool find_paths(const char *argv0, bool need_runtime, Paths *out);
+bool emit(Program *prog, Layout *lay, FILE *out);
+const char *model_name(Program *prog); // `model NAME;` or the file's base name
+
+//
+// symmetry.c: the permutation tables of the scalarsets in the state and the
+// functions that apply a permutation to a state and compute the invariant
+// keys the runtime's canonicaliser sorts by (mc_sym_apply, mc_sym_keys).
+//
+// Appends their C text to out; returns the number of scalarsets in the
+// state (0: no symmetry, nothing written but maybe a comment).
+int emit_symmetry(Layout *lay, Buf *out);
 
 #endif
