@@ -396,7 +396,7 @@ bench-compile: all
 	bench/compile.sh $(if $(BEFORE),--before $(BEFORE))
 
 # make install PREFIX=DIR [DESTDIR=STAGE]: mcgen finds the other files
-# relative to its own location (compiler/paths.c), so the tree below PREFIX
+# relative to its own location (compiler/core/paths.c), so the tree below PREFIX
 # keeps working when moved or copied elsewhere as a whole. The paths are
 # quoted for the shell by sq: a PREFIX may hold spaces, backquotes and '.
 PREFIX  ?= /usr/local

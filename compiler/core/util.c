@@ -1,4 +1,4 @@
-// util.c: memory, strings, internal errors and the walk over a syntax tree.
+// util.c: memory, strings, hashes and internal errors.
 //
 // The compiler is short-lived, so nothing is freed. Every allocation that
 // fails is an internal error (die), never a spec error.

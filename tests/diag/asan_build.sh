@@ -4,7 +4,7 @@
 # under -fsanitize=address,undefined (UB aborts: -fno-sanitize-recover), when
 # it is missing or older than a compiler source, and prints its path. Beside
 # BUILD_DIR/mcgen, it finds the templates and the runtime where that one does
-# (compiler/paths.c: the build tree's layout).
+# (compiler/core/paths.c: the build tree's layout).
 build_mcgen_asan() {
   local root=$1 build_dir=$2
   local exe=$build_dir/mcgen-asan src stale=0 srcs=()

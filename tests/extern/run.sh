@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Differential tests of `extern` (compiler/extern.c): each NAME_c.mc calls C
-# (NAME.h, NAME.c) where its twin NAME.mc says the same in pure .mc. Both are
-# compiled and checked; they must give the same verdict, the same counts
-# (states, transitions, deadlocks) and the same traces (each step's action,
-# parameters and state; the run-time error's text and position differ, one
-# names the C function). The pure twin's counts are also checked against the
-# hand counts of its header (EXPECT-STATES, EXPECT-TRANSITIONS,
-# EXPECT-EXIT, EXPECT-TRACE-STEPS), so the pair is anchored to something
-# other than mcgen. Both checkers run with the twin's RUN-ARGS and --order
-# fixed (at more than one thread, the default, only fixed order gives the
-# same trace and the same counts at a violation from run to run).
+# Differential tests of `extern` (compiler/analysis/extern.c): each NAME_c.mc
+# calls C (NAME.h, NAME.c) where its twin NAME.mc says the same in pure .mc.
+# Both are compiled and checked; they must give the same verdict, the same
+# counts (states, transitions, deadlocks) and the same traces (each step's
+# action, parameters and state; the run-time error's text and position differ,
+# one names the C function). The pure twin's counts are also checked against
+# the hand counts of its header (EXPECT-STATES, EXPECT-TRANSITIONS,
+# EXPECT-EXIT, EXPECT-TRACE-STEPS), so the pair is anchored to something other
+# than mcgen. Both checkers run with the twin's RUN-ARGS and --order fixed (at
+# more than one thread, the default, only fixed order gives the same trace and
+# the same counts at a violation from run to run).
 #
 # Usage: tests/extern/run.sh [BUILD_DIR] [NAME_c.mc...]
 # One line per check (PASS/FAIL); the last line is `N passed, N failed`;

@@ -785,7 +785,7 @@ fi
 # 130, 139, 146 and 277 say "ok" against --por off's violation; with its
 # analyse_rule part reverted (the collection of an `x in EXPR` parameter
 # read as its guard), seeds 70 and 155. With the precise pass's `written`
-# set removed from compiler/deps.c (an index cell the action rewrites
+# set removed from compiler/analysis/deps.c (an index cell the action rewrites
 # before it indexes through it: tests/por/specs/index_rewritten.mc), 17 of
 # seeds 1-200 (10, 28, 50, 56, 59, ...), from the REWRITE traps.
 # POR_FUZZ_SEEDS (e.g. 1-5000, make conformance) runs others. Every failing seed is a FAIL;

@@ -23,7 +23,7 @@ static const char *const keywords[] = {
 };
 
 // The punctuation that is not an operator; the operators are spelled in
-// op_info (parse.c).
+// op_info (ast.c).
 static const char *const puncts[] = {
     "::", "..", "~>", "(", ")", "[", "]", "{", "}", ",", ";", ":", ".", "?", "=", "|",
 };

@@ -1,6 +1,7 @@
-// test_extern.c: the `extern` grammar (parse.c) and compiler/extern.c on C
-// files written to a temporary directory: constants from macros, enumerators
-// and const variables; a function that matches; one that does not.
+// test_extern.c: the `extern` grammar (parse.c) and
+// compiler/analysis/extern.c on C files written to a temporary directory:
+// constants from macros, enumerators and const variables; a function that
+// matches; one that does not.
 #include <criterion/criterion.h>
 #include <unistd.h>
 
