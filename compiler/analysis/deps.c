@@ -1061,7 +1061,7 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
     buf_printf(out, "/* No dependency tables: %s. */\n", c_comment_escape(deps.refused));
     return false;
   }
-  buf_printf(out, "/* Dependency tables (compiler/deps.c): %u cells, %u rules. */\n",
+  buf_printf(out, "/* Dependency tables (compiler/analysis/deps.c): %u cells, %u rules. */\n",
              deps.ncells, deps.nrules);
   c_names(out, "cells", &deps.cell_names);
   c_list(out, "guard", deps.guard_start, deps.nrules, &deps.guard);
