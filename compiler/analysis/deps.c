@@ -1039,14 +1039,23 @@ static bool compute(Program *prog, Layout *layout) {
 // The separator before item i of a C initializer, 16 items a line.
 static const char *sep(uint64_t i) { return i == 0 ? "\n  " : i % 16 ? ", " : ",\n  "; }
 
-static void c_list(Buf *out, const char *name, uint32_t *start, uint32_t n, Vec *cells) {
+// The C arrays mc_deps_NAME_start (where each of the n rules' entries
+// start, and their end) and mc_deps_NAME (the entries): cell indices, or
+// with `wide` the int64_t entries of the dyn and values lists.
+static void c_list(Buf *out, const char *name, uint32_t *start, uint32_t n, Vec *entries,
+                   bool wide) {
   buf_printf(out, "static const uint32_t mc_deps_%s_start[] = {", name);
   for (uint32_t i = 0; i <= n; i++)
     buf_printf(out, "%s%u", sep(i), start[i]);
-  buf_printf(out, "\n};\nstatic const uint32_t mc_deps_%s[] = {", name);
-  for (int i = 0; i < cells->len; i++)
-    buf_printf(out, "%s%u", sep(i), (uint32_t)(intptr_t)cells->data[i]);
-  buf_printf(out, "%s};\n", cells->len ? "\n" : "0");
+  buf_printf(out, "\n};\nstatic const %s mc_deps_%s[] = {", wide ? "int64_t" : "uint32_t", name);
+  for (int i = 0; i < entries->len; i++) {
+    intptr_t e = (intptr_t)entries->data[i];
+    if (wide)
+      buf_printf(out, "%s%lld", sep((uint64_t)i), (long long)e);
+    else
+      buf_printf(out, "%s%u", sep((uint64_t)i), (uint32_t)e);
+  }
+  buf_printf(out, "%s};\n", entries->len ? "\n" : "0");
 }
 
 static void c_names(Buf *out, const char *name, Vec *names) {
@@ -1064,22 +1073,22 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
   buf_printf(out, "/* Dependency tables (compiler/analysis/deps.c): %u cells, %u rules. */\n",
              deps.ncells, deps.nrules);
   c_names(out, "cells", &deps.cell_names);
-  c_list(out, "guard", deps.guard_start, deps.nrules, &deps.guard);
-  c_list(out, "read", deps.read_start, deps.nrules, &deps.read);
-  c_list(out, "write", deps.write_start, deps.nrules, &deps.write);
+  c_list(out, "guard", deps.guard_start, deps.nrules, &deps.guard, false);
+  c_list(out, "read", deps.read_start, deps.nrules, &deps.read, false);
+  c_list(out, "write", deps.write_start, deps.nrules, &deps.write, false);
   buf_puts(out, "static const uint32_t mc_deps_process[] = {");
   for (uint32_t i = 0; i < deps.nrules; i++)
     buf_printf(out, "%s%u", sep(i), deps.process[i]);
   buf_printf(out, "%s};\n", deps.nrules ? "\n" : "0");
   c_names(out, "process_names", &deps.process_names);
   if (deps.any_resets) {
-    c_list(out, "normal_write", deps.normal_write_start, deps.nrules, &deps.normal_write);
+    c_list(out, "normal_write", deps.normal_write_start, deps.nrules, &deps.normal_write, false);
     buf_puts(out, "static const uint8_t mc_deps_resets[] = {");
     for (uint32_t i = 0; i < deps.nrules; i++)
       buf_printf(out, "%s%u", sep(i), deps.resets[i]);
     buf_puts(out, "\n};\n");
   }
-  c_list(out, "key_cell", deps.key_start, deps.nrules, &deps.key_cell);
+  c_list(out, "key_cell", deps.key_start, deps.nrules, &deps.key_cell, false);
   buf_puts(out, "static const uint64_t mc_deps_key_value[] = {");
   for (int i = 0; i < deps.key_value.len; i++)
     buf_printf(out, "%s%lluu", sep((uint64_t)i), (unsigned long long)(intptr_t)deps.key_value.data[i]);
@@ -1092,22 +1101,10 @@ bool deps_emit(Program *prog, Layout *layout, Buf *out) {
   for (int i = 0; i < deps.cell_bits.len; i++)
     buf_printf(out, "%s%llu", sep((uint64_t)i), (unsigned long long)(intptr_t)deps.cell_bits.data[i]);
   buf_printf(out, "%s};\n", deps.cell_bits.len ? "\n" : "0");
-  c_list(out, "pread", deps.pread_start, deps.nrules, &deps.pread);
-  c_list(out, "pwrite", deps.pwrite_start, deps.nrules, &deps.pwrite);
-  buf_puts(out, "static const uint32_t mc_deps_dyn_start[] = {");
-  for (uint32_t i = 0; i <= deps.nrules; i++)
-    buf_printf(out, "%s%u", sep(i), deps.dyn_start[i]);
-  buf_puts(out, "\n};\nstatic const int64_t mc_deps_dyn[] = {");
-  for (int i = 0; i < deps.dyn.len; i++)
-    buf_printf(out, "%s%lld", sep((uint64_t)i), (long long)(intptr_t)deps.dyn.data[i]);
-  buf_printf(out, "%s};\n", deps.dyn.len ? "\n" : "0");
-  buf_puts(out, "static const uint32_t mc_deps_values_start[] = {");
-  for (uint32_t i = 0; i <= deps.nrules; i++)
-    buf_printf(out, "%s%u", sep(i), deps.values_start[i]);
-  buf_puts(out, "\n};\nstatic const int64_t mc_deps_values[] = {");
-  for (int i = 0; i < deps.values.len; i++)
-    buf_printf(out, "%s%lld", sep((uint64_t)i), (long long)(intptr_t)deps.values.data[i]);
-  buf_printf(out, "%s};\n", deps.values.len ? "\n" : "0");
+  c_list(out, "pread", deps.pread_start, deps.nrules, &deps.pread, false);
+  c_list(out, "pwrite", deps.pwrite_start, deps.nrules, &deps.pwrite, false);
+  c_list(out, "dyn", deps.dyn_start, deps.nrules, &deps.dyn, true);
+  c_list(out, "values", deps.values_start, deps.nrules, &deps.values, true);
   buf_puts(out, "static const uint32_t mc_deps_visible[] = {");
   for (int i = 0; i < deps.visible.len; i++)
     buf_printf(out, "%s%u", sep(i), (uint32_t)(intptr_t)deps.visible.data[i]);
