@@ -148,15 +148,20 @@ static bool count_error(const SrcFile *file) {
   return false;
 }
 
+// A message at a token (NULL: at no place in the spec).
+static void report_at(const char *kind, const Token *tok, const char *fmt, va_list ap) {
+  if (tok)
+    report(kind, tok->file, tok->loc, tok->line, tok->col, tok->len, fmt, ap);
+  else
+    report(kind, NULL, NULL, 0, 0, 0, fmt, ap);
+}
+
 void error_at(const Token *tok, const char *fmt, ...) {
   if (!count_error(tok ? tok->file : NULL))
     return;
   va_list ap;
   va_start(ap, fmt);
-  if (tok)
-    report("error", tok->file, tok->loc, tok->line, tok->col, tok->len, fmt, ap);
-  else
-    report("error", NULL, NULL, 0, 0, 0, fmt, ap);
+  report_at("error", tok, fmt, ap);
   va_end(ap);
 }
 
@@ -183,10 +188,7 @@ void note_at(const Token *tok, const char *fmt, ...) {
     return;
   va_list ap;
   va_start(ap, fmt);
-  if (tok)
-    report("note", tok->file, tok->loc, tok->line, tok->col, tok->len, fmt, ap);
-  else
-    report("note", NULL, NULL, 0, 0, 0, fmt, ap);
+  report_at("note", tok, fmt, ap);
   va_end(ap);
 }
 
@@ -194,7 +196,7 @@ void warning_at(const Token *tok, const char *fmt, ...) {
   suppressed = false;
   va_list ap;
   va_start(ap, fmt);
-  report("warning", tok->file, tok->loc, tok->line, tok->col, tok->len, fmt, ap);
+  report_at("warning", tok, fmt, ap);
   va_end(ap);
 }
 
