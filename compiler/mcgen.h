@@ -506,6 +506,11 @@ int64_t element_space(Type *ty);
 int64_t card_of(Type *ty);
 // The number of values a parameter takes.
 int64_t binder_card(Binder *b);
+// Every scalarset a type holds (each added to `out` once, in the order
+// met), and the first of them (NULL: none; a permutation cannot change the
+// type's values).
+void scalarsets_in(Type *ty, Vec *out);
+Type *scalarset_in(Type *ty);
 // How the runtime prints value `e` (an encoding) of a finite scalar type.
 char *value_name(Type *ty, int64_t e);
 // The bits of a state at most (2 MiB), of an array or a record too.

@@ -1924,33 +1924,6 @@ static bool order_tracked(Obj *obj) {
   return true;
 }
 
-// The first scalarset a type holds, or NULL.
-static Type *scalarset_in(Type *ty) {
-  ty = resolve(ty);
-  switch (ty->kind) {
-  case TY_SCALARSET:
-    return ty;
-  case TY_ARRAY: {
-    Type *s = scalarset_in(ty->index);
-    return s ? s : scalarset_in(ty->base);
-  }
-  case TY_OPTIONAL:
-  case TY_SET:
-  case TY_MULTISET:
-  case TY_QUEUE:
-    return scalarset_in(ty->base);
-  case TY_RECORD:
-    for (int i = 0; i < ty->nfields; i++) {
-      Type *s = scalarset_in(ty->fields[i]->type);
-      if (s)
-        return s;
-    }
-    return NULL;
-  default:
-    return NULL;
-  }
-}
-
 // Whether two index expressions or paths certainly denote the same value.
 static bool same_path(Node *a, Node *b) {
   if (a->kind != b->kind)

@@ -207,6 +207,45 @@ int64_t binder_card(Binder *b) {
   return resolve(b->type)->card;
 }
 
+// Appends to `out` every scalarset a type holds that is not there yet, in
+// the order met: an array's index before its elements, the fields in order,
+// the base of an optional or a collection.
+void scalarsets_in(Type *ty, Vec *out) {
+  ty = resolve(ty);
+  switch (ty->kind) {
+  case TY_SCALARSET:
+    for (int i = 0; i < out->len; i++)
+      if (out->data[i] == ty)
+        return;
+    vec_push(out, ty);
+    return;
+  case TY_ARRAY:
+    scalarsets_in(ty->index, out);
+    scalarsets_in(ty->base, out);
+    return;
+  case TY_OPTIONAL:
+  case TY_SET:
+  case TY_MULTISET:
+  case TY_QUEUE:
+    scalarsets_in(ty->base, out);
+    return;
+  case TY_RECORD:
+    for (int i = 0; i < ty->nfields; i++)
+      scalarsets_in(ty->fields[i]->type, out);
+    return;
+  default:
+    return;
+  }
+}
+
+// The first scalarset a type holds (a permutation can change its values),
+// or NULL.
+Type *scalarset_in(Type *ty) {
+  Vec found = {0};
+  scalarsets_in(ty, &found);
+  return found.len ? found.data[0] : NULL;
+}
+
 //
 // Values
 //

@@ -44,56 +44,6 @@ static int sym_index(Type *ty) {
   return -1;
 }
 
-// Adds every scalarset a type contains to syms.
-static void collect(Type *ty) {
-  ty = R(ty);
-  switch (ty->kind) {
-  case TY_SCALARSET:
-    if (sym_index(ty) < 0)
-      vec_push(&syms, ty);
-    return;
-  case TY_ARRAY:
-    collect(ty->index);
-    collect(ty->base);
-    return;
-  case TY_OPTIONAL:
-  case TY_SET:
-  case TY_MULTISET:
-  case TY_QUEUE:
-    collect(ty->base);
-    return;
-  case TY_RECORD:
-    for (int i = 0; i < ty->nfields; i++)
-      collect(ty->fields[i]->type);
-    return;
-  default:
-    return;
-  }
-}
-
-// Whether a permutation can change a value of the type.
-static bool has_sym(Type *ty) {
-  ty = R(ty);
-  switch (ty->kind) {
-  case TY_SCALARSET:
-    return true;
-  case TY_ARRAY:
-    return has_sym(ty->index) || has_sym(ty->base);
-  case TY_OPTIONAL:
-  case TY_SET:
-  case TY_MULTISET:
-  case TY_QUEUE:
-    return has_sym(ty->base);
-  case TY_RECORD:
-    for (int i = 0; i < ty->nfields; i++)
-      if (has_sym(ty->fields[i]->type))
-        return true;
-    return false;
-  default:
-    return false;
-  }
-}
-
 // The scalarset a scalar leaf holds (plain or optional), or -1.
 static int leaf_sym(Type *ty) {
   ty = R(ty);
@@ -219,7 +169,7 @@ static void gen_apply_queue(Buf *b, int ind, Type *ty, const char *in, const cha
 static void gen_apply(Buf *b, int ind, Type *ty, const char *in, const char *ioff, const char *out,
                       const char *ooff) {
   ty = R(ty);
-  if (!has_sym(ty)) {
+  if (!scalarset_in(ty)) {
     if (ty->width > 0)
       ln(b, ind, "mcrt_copy_bits(%s, %s, %s, %s, %lld);", out, ooff, in, ioff,
          (long long)ty->width);
@@ -355,7 +305,7 @@ static void gen_key_members(Buf *b, int ind, Type *ty, const char *s, const char
 static void gen_key(Buf *b, int ind, Type *ty, const char *s, const char *off, const char *path,
                     Owners o) {
   ty = R(ty);
-  if (!has_sym(ty)) {
+  if (!scalarset_in(ty)) {
     // Plain data: only an owner can learn from it (as 56-bit pieces).
     if (!any_owner(o))
       return;
@@ -457,7 +407,7 @@ int emit_symmetry(Layout *lay, Buf *out) {
   helpers = (Buf){0};
   renamed_types = (Vec){0}, renamer_names = (Vec){0};
   for (int i = 0; i < lay->vars.len; i++)
-    collect(((Obj *)lay->vars.data[i])->type);
+    scalarsets_in(((Obj *)lay->vars.data[i])->type, &syms);
   for (int k = 0; k < syms.len; k++) {
     Type *t = syms.data[k];
     if (t->size > 255) {
@@ -507,7 +457,7 @@ int emit_symmetry(Layout *lay, Buf *out) {
     char *off = format("%lld", (long long)lay->offsets[i]);
     ln(&apply, 1, "/* %s */", var->name);
     gen_apply(&apply, 1, var->type, "in", off, "out", off);
-    if (has_sym(var->type)) {
+    if (scalarset_in(var->type)) {
       ln(&keys, 1, "/* %s */", var->name);
       gen_key(&keys, 1, var->type, "s", off, format("%d", i + 1), none);
     }
