@@ -38,15 +38,21 @@ char *xstrdup(const char *s) {
   return xstrndup(s, strlen(s));
 }
 
-char *vformat(const char *fmt, va_list ap) {
+// The length of the formatted text (ap is left as it was, for the writing).
+static size_t formatted_len(const char *fmt, va_list ap) {
   va_list ap2;
   va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap2);
   va_end(ap2);
   if (n < 0)
-    die("vformat: bad format '%s'", fmt);
-  char *buf = xcalloc((size_t)n + 1, 1);
-  vsnprintf(buf, (size_t)n + 1, fmt, ap);
+    die("bad format '%s'", fmt);
+  return (size_t)n;
+}
+
+char *vformat(const char *fmt, va_list ap) {
+  size_t n = formatted_len(fmt, ap);
+  char *buf = xcalloc(n + 1, 1);
+  vsnprintf(buf, n + 1, fmt, ap);
   return buf;
 }
 
@@ -132,15 +138,11 @@ void buf_puts(Buf *b, const char *s) {
 void buf_printf(Buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  size_t n = formatted_len(fmt, ap);
+  buf_reserve(b, n);
+  vsnprintf(b->data + b->len, n + 1, fmt, ap);
   va_end(ap);
-  if (n < 0)
-    die("buf_printf: bad format '%s'", fmt);
-  buf_reserve(b, (size_t)n);
-  va_start(ap, fmt);
-  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  b->len += (size_t)n;
+  b->len += n;
 }
 
 uint64_t str_hash(const char *s) {
