@@ -19,7 +19,8 @@ TSAN    := -fsanitize=thread
 B       := build
 
 # The compiler's folders are its layers, lowest first (docs/STYLE.md 1): a
-# file calls only into its own layer or below (tests/layers/compiler.sh).
+# file calls only into its own layer or below (tests/layers/folders.sh, with
+# COMPILER_LAYERS).
 COMPILER_SRCS := compiler/core/util.c compiler/core/diag.c compiler/core/paths.c \
                  compiler/ast/ast.c compiler/ast/types.c \
                  compiler/front/mc/lex.c compiler/front/mc/parse.c \
@@ -29,6 +30,7 @@ COMPILER_SRCS := compiler/core/util.c compiler/core/diag.c compiler/core/paths.c
                  compiler/analysis/extern.c compiler/analysis/scenario.c \
                  compiler/analysis/deps.c \
                  compiler/emit/emit.c compiler/emit/symmetry.c
+COMPILER_LAYERS := core ast front analysis emit
 COMPILER_MAIN := compiler/main.c
 # runtime/: a folder per layer (docs/DESIGN.md, "Runtime layers"), main.c
 # and mcrt.h at the top. runtime/mpi/mpi.c is the MPI engine: built by
@@ -206,7 +208,7 @@ unit-tests: $(UNIT_TESTS)
 # through their layers (docs/DESIGN.md), without cycles.
 layers-tests: all
 	tests/layers/run.sh $(B)
-	tests/layers/compiler.sh $(B)
+	tests/layers/folders.sh $(B) compiler $(COMPILER_LAYERS)
 
 # The same answers at --threads 1, 2 and 4 (tests/threads/run.sh: every
 # spec, the liveness and symmetry oracles, the BEEM instances under 20000

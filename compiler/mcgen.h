@@ -1,6 +1,6 @@
 // mcgen.h: the compiler's one internal header. Its parts follow the folders
 // of compiler/, which are its layers, lowest first (a file calls only into
-// its own layer or below: tests/layers/compiler.sh), and in each part a
+// its own layer or below: tests/layers/folders.sh), and in each part a
 // section per file lists exactly what that file exports; everything else in
 // the file is static.
 //
