@@ -94,14 +94,16 @@ while read -r from to sym; do
     across=1
   fi
 done <"$tmp/calls"
-[ $up = 0 ] && ok "no $D file calls into a higher layer ($(wc -l <"$tmp/calls") calls between files)"
+ncalls=$(wc -l <"$tmp/calls")
+[ $up = 0 ] && ok "no $D file calls into a higher layer ($ncalls calls between files)"
 [ $across = 0 ] && ok "no part of a layer of $D (a folder in its folder) calls another"
 
 awk '{print $2, $1}' "$tmp/calls" | sort -u >"$tmp/edges"
 if tsort "$tmp/edges" >/dev/null 2>"$tmp/tsort"; then
   ok "the calls between $D files have no cycle"
 else
-  ko "a cycle of calls between $D files, through: $(sed -n 's/^tsort: \([a-z_/.]*\)$/\1/p' "$tmp/tsort" | sort -u | tr '\n' ' ')"
+  through=$(sed -n 's/^tsort: \([a-z_/.]*\)$/\1/p' "$tmp/tsort" | sort -u | tr '\n' ' ')
+  ko "a cycle of calls between $D files, through: $through"
 fi
 
 echo "$pass passed, $fail failed"

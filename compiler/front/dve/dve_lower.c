@@ -582,7 +582,7 @@ static LExpr lower(DExpr *e);
 static Node *index_ok(DExpr *idx, int64_t n) {
   Token *at = idx->tok;
   return new_binary(OP_AND, new_binary(OP_LE, new_num(at, 0), as_int(lower(idx)), at),
-                new_binary(OP_LT, as_int(lower(idx)), new_num(at, n), at), at);
+                    new_binary(OP_LT, as_int(lower(idx)), new_num(at, n), at), at);
 }
 
 static bool const_index_ok(DExpr *idx, int64_t n) {
@@ -658,7 +658,7 @@ static LExpr lower(DExpr *e) {
     return lower_read(e);
   case DE_STATE:
     return (LExpr){new_binary(OP_EQ, ident(e->proc, e->sproc->cname),
-                          ident(e->name, e->sproc->state_cnames[e->state]), e->tok),
+                              ident(e->name, e->sproc->state_cnames[e->state]), e->tok),
                    V_BOOL, NULL};
   case DE_UNARY: {
     LExpr a = lower(e->l);
@@ -693,8 +693,9 @@ static Node *wrapped(LExpr e, bool is_int, Token *at) {
   int64_t m = is_int ? 65536 : 256;
   if (is_int)
     n = new_binary(OP_ADD, n, new_num(at, 32768), at);
-  n = new_binary(OP_MOD, new_binary(OP_ADD, new_binary(OP_MOD, n, new_num(at, m), at), new_num(at, m), at),
-             new_num(at, m), at);
+  n = new_binary(OP_MOD,
+                 new_binary(OP_ADD, new_binary(OP_MOD, n, new_num(at, m), at), new_num(at, m), at),
+                 new_num(at, m), at);
   if (is_int)
     n = new_binary(OP_SUB, n, new_num(at, 32768), at);
   return n;
@@ -971,8 +972,9 @@ static void add_assign(Body *b, DExpr *l, LExpr val, Token *at) {
   vec_push(&blk->args, let);
   Node *ok = bad ? new_unary(OP_NOT, bad, at) : NULL;
   if (!fits(val, is_int)) {
-    Node *range = new_binary(OP_AND, new_binary(OP_LE, new_num(at, is_int ? -32768 : 0), ident(at, val_name), at),
-                         new_binary(OP_LE, ident(at, val_name), new_num(at, is_int ? 32767 : 255), at), at);
+    Node *low = new_binary(OP_LE, new_num(at, is_int ? -32768 : 0), ident(at, val_name), at);
+    Node *high = new_binary(OP_LE, ident(at, val_name), new_num(at, is_int ? 32767 : 255), at);
+    Node *range = new_binary(OP_AND, low, high, at);
     ok = ok ? new_binary(OP_AND, ok, range, at) : range;
   }
   vec_push(&blk->args,
@@ -1045,15 +1047,16 @@ static void buffered_io(DTrans *t, Body *b) {
   DChan *c = t->chan;
   Token *at = t->sync_tok;
   if (c->ncomp == 0) {
+    Node *n = ident(at, c->qnames[0]);
     add_stmt(b, assign(ident(at, c->qnames[0]),
-                       new_binary(t->send ? OP_ADD : OP_SUB, ident(at, c->qnames[0]), new_num(at, 1), at),
-                       at));
+                       new_binary(t->send ? OP_ADD : OP_SUB, n, new_num(at, 1), at), at));
     return;
   }
   for (int k = 0; k < c->ncomp; k++) {
     Node *q = ident(at, c->qnames[k]);
     if (t->send) {
-      LExpr v = k < t->sexprs.len ? lower(t->sexprs.data[k]) : (LExpr){new_num(at, 0), V_BYTE, NULL};
+      LExpr v =
+          k < t->sexprs.len ? lower(t->sexprs.data[k]) : (LExpr){new_num(at, 0), V_BYTE, NULL};
       add_check(b, v.bad);
       add_stmt(b, expr_stmt(method(q, "push", wrapped(v, comp_is_int(c, k), at), at)));
     } else if (k < t->sexprs.len) {
@@ -1080,7 +1083,8 @@ static Node *single_guard(DTrans *t, Node **bad) {
     Token *at = t->sync_tok;
     Node *q0 = ident(at, c->qnames[0]);
     if (c->ncomp == 0)
-      vec_push(&conds, new_binary(t->send ? OP_LT : OP_GT, q0, new_num(at, t->send ? c->cap : 0), at));
+      vec_push(&conds,
+               new_binary(t->send ? OP_LT : OP_GT, q0, new_num(at, t->send ? c->cap : 0), at));
     else
       vec_push(&conds, new_unary(OP_NOT, method(q0, t->send ? "full" : "empty", NULL, at), at));
   }
@@ -1323,7 +1327,7 @@ static void lower_system(void) {
                                                                          p->name->str, st->str)));
       d->label = format("assert %s: %s", p->name->str, st->str);
       d->expr = new_binary(OP_OR, new_unary(OP_NOT, in_state(p, s, st), st),
-                       as_bool(lower(p->assert_exprs.data[j])), st);
+                           as_bool(lower(p->assert_exprs.data[j])), st);
     }
   }
 }

@@ -967,7 +967,7 @@ static Program *lower_net(const Net *net, const int64_t *bound, const char *unbo
       Node *asg = new_node(ND_ASSIGN, aat);
       asg->lhs = ident(aat, pname[p]);
       asg->rhs = new_binary(dl > 0 ? OP_ADD : OP_SUB, ident(aat, pname[p]),
-                        new_num(aat, dl > 0 ? dl : -dl), aat);
+                            new_num(aat, dl > 0 ? dl : -dl), aat);
       vec_push(&d->body->args, asg);
     }
     d->expr = guard;
