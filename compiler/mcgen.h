@@ -85,8 +85,9 @@ bool strset_add(StrSet *set, const char *s);
 const char *strset_fresh(StrSet *set, const char *base);
 
 //
-// diag.c: spec errors, for people. `file:line:col: error: msg`, the source
-// line, a caret under the column; then optional notes and hints.
+// diag.c: spec files and their errors, for people. `file:line:col: error:
+// msg`, the source line, a caret under the column; then optional notes and
+// hints.
 //
 typedef struct SrcFile {
   const char *name; // as given on the command line

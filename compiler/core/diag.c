@@ -1,4 +1,4 @@
-// diag.c: spec errors, for people.
+// diag.c: spec files (read_file) and their errors, for people.
 //
 //   spec.mc:12:17: error: unknown name 'pcc'
 //      12 | action foo when pcc[p] == idle {
