@@ -7,45 +7,40 @@
 #
 #   core store context engine analysis output mpi
 #
-# with the files at the top of runtime/ (main.c) above them all, beside
-# mpi/ (mpi.c is the main of `mcgen --mpi` checkers; its object is
-# BUILD/mpi/runtime/mpi/mpi.o, built only where mpicc is).
+# with the files at the top of runtime/ (main.c, watchdog.c) above them
+# all, beside mpi/ (mpi.c is the main of `mcgen --mpi` checkers; its object
+# is BUILD/mpi/runtime/mpi/mpi.o, built only where mpicc is).
 #
-# The calls are read from the objects (nm: each file's undefined symbols,
-# matched with the file that defines them). A call from a file to one of a
-# higher layer fails, and so does any cycle of calls between files (tsort
-# finds it), within a layer too. The includes are read from the sources: a
-# file includes only its own layer's header and those below (the header of
+# The calls are read from the objects (calls.sh): a call from a file to one
+# of a higher layer fails, and so does any cycle of calls between files,
+# within a layer too. The includes are read from the sources: a file
+# includes only its own layer's header and those below (the header of
 # folder F is runtime/F/F.h), and the headers include each other without a
 # cycle. A folder not in the order above fails. Needs `make all` first.
 set -u
 B=${1:?usage: tests/layers/run.sh BUILD}
 ORDER="core store context engine analysis output mpi"
-pass=0 fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+cd "$(dirname "$0")/../.." || exit 2
+case $B in /*) ;; *) B=$PWD/$B ;; esac
+. tests/layers/calls.sh
 
-# layer FOLDER: its place in ORDER (from 1), the top (runtime/ itself) the
-# same as mpi's, 0 for a folder not in ORDER.
-layer() {
-  [ "$1" = . ] && set -- mpi
-  n=1
-  for l in $ORDER; do
-    [ "$l" = "$1" ] && { echo $n; return; }
-    n=$((n + 1))
-  done
-  echo 0
-}
 # folder FILE (a path under runtime/): its folder, "." at the top.
 folder() {
   case $1 in */*) echo "${1%%/*}" ;; *) echo . ;; esac
 }
-
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-
-cd "$(dirname "$0")/../.." || exit 2
-case $B in /*) ;; *) B=$PWD/$B ;; esac
+# layer FILE-OR-FOLDER: its folder's place in ORDER (from 1), the top
+# (runtime/ itself) the same as mpi's, 0 for a folder not in ORDER.
+layer() {
+  f=$1
+  case $f in *.c | *.h) f=$(folder "$f") ;; esac
+  [ "$f" = . ] && f=mpi
+  n=1
+  for l in $ORDER; do
+    [ "$l" = "$f" ] && { echo $n; return; }
+    n=$((n + 1))
+  done
+  echo 0
+}
 
 # The folders in DESIGN.md's table ("| `runtime/F/` |" rows), in order.
 design=$(sed -n '/^### Runtime layers/,/^### /p' docs/DESIGN.md |
@@ -57,47 +52,22 @@ else
 fi
 
 for c in $(cd runtime && find . -name '*.c' | sed 's|^\./||' | sort); do
-  f=${c%.c}
-  id=$(echo "$f" | tr / .)
-  o=$B/runtime/$f.o
-  if [ "$f" = mpi/mpi ]; then
+  o=$B/runtime/${c%.c}.o
+  if [ "$c" = mpi/mpi.c ]; then
     o=$B/mpi/runtime/mpi/mpi.o
     [ -f "$o" ] || { echo "SKIP runtime/$c: not built (no mpicc)"; continue; }
   fi
-  if [ "$(layer "$(folder "$c")")" = 0 ]; then
+  if [ "$(layer "$c")" = 0 ]; then
     ko "runtime/$c is in a folder that is no layer (tests/layers/run.sh ORDER)"
-    continue
-  fi
-  if [ ! -f "$o" ]; then
+  elif [ ! -f "$o" ]; then
     ko "$o is missing (make all first)"
-    continue
+  else
+    add_object "$c" "$o"
   fi
-  echo "$id $(folder "$c")" >>"$tmp/folders"
-  nm --defined-only "$o" | awk -v f="$id" '$2 ~ /^[TDBRC]$/ {print $3, f}' >>"$tmp/defs"
-  nm -u "$o" | awk -v f="$id" '{print f, $2}' >>"$tmp/uses"
 done
-sort -u "$tmp/defs" >"$tmp/defs.s"
-# caller callee symbol, for calls between two different files
-awk 'NR == FNR {def[$1] = $2; next} ($2 in def) && def[$2] != $1 {print $1, def[$2], $2}' \
-  "$tmp/defs.s" "$tmp/uses" | sort -u >"$tmp/calls"
-
-layer_of_id() { layer "$(awk -v f="$1" '$1 == f {print $2}' "$tmp/folders")"; }
-up=0
-while read -r from to sym; do
-  lf=$(layer_of_id "$from") lt=$(layer_of_id "$to")
-  if [ "$lt" -gt "$lf" ]; then
-    ko "$from (layer $lf) calls $sym in $to (layer $lt): upwards"
-    up=1
-  fi
-done <"$tmp/calls"
-[ $up = 0 ] && ok "no runtime file calls into a higher layer ($(wc -l <"$tmp/calls") calls between files)"
-
-awk '{print $2, $1}' "$tmp/calls" | sort -u >"$tmp/edges"
-if tsort "$tmp/edges" >/dev/null 2>"$tmp/tsort"; then
-  ok "the calls between runtime files have no cycle"
-else
-  ko "a cycle of calls between runtime files, through: $(sed -n 's/^tsort: \([a-z_.]*\)$/\1/p' "$tmp/tsort" | sort -u | tr '\n' ' ')"
-fi
+find_calls
+check_downwards runtime
+check_acyclic runtime
 
 # Includes: "F/F.h" names folder F's header; a file may include its own
 # folder's header and those of lower layers (mcrt.h, at the top, is the
@@ -105,7 +75,7 @@ fi
 bad=0
 : >"$tmp/incl"
 for c in $(cd runtime && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
-  lf=$(layer "$(folder "$c")")
+  lf=$(layer "$c")
   for h in $(sed -n 's/^#include "\([a-z]*\)\/[a-z]*\.h".*/\1/p' "runtime/$c"); do
     echo "$h $(folder "$c")" >>"$tmp/incl"
     if [ "$(layer "$h")" -gt "$lf" ]; then
