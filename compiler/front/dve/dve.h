@@ -28,7 +28,7 @@ typedef struct DExpr {
 } DExpr;
 
 struct DVar {
-  Token *name;
+  Token *name;       // first: dve_lower.c finds an element by it
   bool is_int, is_const;
   int64_t size;      // -1: scalar; an array's size (0 until resolved)
   DExpr *size_expr;  // an array's size as written
@@ -41,7 +41,7 @@ struct DVar {
 };
 
 struct DChan {
-  Token *name;
+  Token *name;       // first: dve_lower.c finds an element by it
   Vec types;         // bool* is_int per component (NULL entries: byte)
   int ncomp;
   bool typed;
@@ -65,7 +65,7 @@ typedef struct DTrans {
 } DTrans;
 
 struct DProc {
-  Token *name;
+  Token *name;       // first: dve_lower.c finds an element by it
   Vec vars;          // DVar*
   Vec states;        // Token*
   Token *init;

@@ -35,14 +35,18 @@
 
 static DSystem *sys;
 
-static DVar *find_var(Vec *vars, const char *name) {
-  for (int i = 0; i < vars->len; i++) {
-    DVar *v = vars->data[i];
-    if (!strcmp(v->name->str, name))
-      return v;
+// The element of `items` called `name`, or NULL: a DVar, DChan or DProc
+// (each begins with its name's token).
+static void *find_named(Vec *items, const char *name) {
+  for (int i = 0; i < items->len; i++) {
+    Token *item_name = *(Token **)items->data[i];
+    if (!strcmp(item_name->str, name))
+      return items->data[i];
   }
   return NULL;
 }
+
+static DVar *find_var(Vec *vars, const char *name) { return find_named(vars, name); }
 
 // find_var() among the variables declared before `before` (NULL: all).
 static DVar *find_var_before(Vec *vars, const char *name, const Token *before) {
@@ -251,23 +255,9 @@ static void resolve_decls(void) {
 
 static DProc *prop_proc; // the property process (system async property P), or NULL
 
-static DProc *find_proc(const char *name) {
-  for (int i = 0; i < sys->procs.len; i++) {
-    DProc *p = sys->procs.data[i];
-    if (!strcmp(p->name->str, name))
-      return p;
-  }
-  return NULL;
-}
+static DProc *find_proc(const char *name) { return find_named(&sys->procs, name); }
 
-static DChan *find_chan(const char *name) {
-  for (int i = 0; i < sys->chans.len; i++) {
-    DChan *c = sys->chans.data[i];
-    if (!strcmp(c->name->str, name))
-      return c;
-  }
-  return NULL;
-}
+static DChan *find_chan(const char *name) { return find_named(&sys->chans, name); }
 
 static bool comp_is_int(DChan *c, int k) {
   return c->types.data[k] && !strcmp(c->types.data[k], "int");
