@@ -474,6 +474,7 @@ Node *new_ident(Token *at, Token *name);
 Node *new_unary(Op op, Node *l, Token *at);
 Node *new_binary(Op op, Node *lhs, Node *rhs, Token *t);
 Type *new_type(TypeKind kind, Token *t);
+Type *new_range_type(Token *at, int64_t lo, int64_t hi);
 // A declaration appended to the program's.
 Decl *new_decl(Program *prog, DeclKind kind, Token *tok, Token *name);
 Token *name_token(const SrcFile *file, int line, int col, const char *text);

@@ -104,6 +104,14 @@ Type *new_type(TypeKind kind, Token *t) {
   return ty;
 }
 
+// The range lo..hi, as written at `at`.
+Type *new_range_type(Token *at, int64_t lo, int64_t hi) {
+  Type *t = new_type(TY_RANGE, at);
+  t->lo_expr = new_num(at, lo);
+  t->hi_expr = new_num(at, hi);
+  return t;
+}
+
 Decl *new_decl(Program *prog, DeclKind kind, Token *tok, Token *name) {
   Decl *d = xcalloc(1, sizeof(Decl));
   d->kind = kind;

@@ -507,15 +507,8 @@ static Node *and_all(Vec *conds, Token *at) {
   return n;
 }
 
-static Type *range_type(Token *at, int64_t lo, int64_t hi) {
-  Type *t = new_type(TY_RANGE, at);
-  t->lo_expr = new_num(at, lo);
-  t->hi_expr = new_num(at, hi);
-  return t;
-}
-
 static Type *dve_scalar_type(Token *at, bool is_int) {
-  return is_int ? range_type(at, -32768, 32767) : range_type(at, 0, 255);
+  return is_int ? new_range_type(at, -32768, 32767) : new_range_type(at, 0, 255);
 }
 
 static Decl *add_decl(DeclKind kind, Token *at, const char *kw, const char *name) {
@@ -708,7 +701,7 @@ static void lower_var_decl(DVar *v) {
   Type *elem = dve_scalar_type(v->name, v->is_int);
   if (v->size >= 0) {
     Type *arr = new_type(TY_ARRAY, v->name);
-    arr->index = range_type(v->name, 0, v->size - 1);
+    arr->index = new_range_type(v->name, 0, v->size - 1);
     arr->base = elem;
     d->type = arr;
   } else
@@ -1279,7 +1272,7 @@ static void lower_channels(void) {
       Decl *d = add_decl(DK_VAR, c->name, "var", c->qnames[k]);
       d->label = c->ncomp > 1 ? format("%s.%d", c->name->str, k) : c->name->str;
       if (c->ncomp == 0) {
-        d->type = range_type(c->name, 0, c->cap);
+        d->type = new_range_type(c->name, 0, c->cap);
       } else {
         Type *q = new_type(TY_QUEUE, c->name);
         q->base = dve_scalar_type(c->name, comp_is_int(c, k));

@@ -896,12 +896,7 @@ static Program *lower_net(const Net *net, const int64_t *bound, const char *unbo
     pname[p] = c_name("", net->places[p].id);
     Decl *d = add_decl(DK_VAR, at, "var", pname[p]);
     d->label = net->places[p].id;
-    Type *t = xcalloc(1, sizeof *t);
-    t->kind = TY_RANGE;
-    t->tok = at;
-    t->lo_expr = new_num(at, 0);
-    t->hi_expr = new_num(at, cap[p]);
-    d->type = t;
+    d->type = new_range_type(at, 0, cap[p]);
   }
   // The initial marking.
   Token *net_at = tok_at(1, "net");
