@@ -473,6 +473,7 @@ Node *new_bool(Token *at, bool v);
 Node *new_ident(Token *at, Token *name);
 Node *new_unary(Op op, Node *l, Token *at);
 Node *new_binary(Op op, Node *lhs, Node *rhs, Token *t);
+Node *new_cond(NodeKind kind, Node *cond, Node *then, Node *els, Token *at);
 Type *new_type(TypeKind kind, Token *t);
 Type *new_range_type(Token *at, int64_t lo, int64_t hi);
 // A declaration appended to the program's.

@@ -97,6 +97,16 @@ Node *new_unary(Op op, Node *l, Token *at) {
   return n;
 }
 
+// A conditional: ND_COND (an expression) or ND_IF (a statement; els may
+// be NULL).
+Node *new_cond(NodeKind kind, Node *cond, Node *then, Node *els, Token *at) {
+  Node *n = new_node(kind, at);
+  n->cond = cond;
+  n->then = then;
+  n->els = els;
+  return n;
+}
+
 Type *new_type(TypeKind kind, Token *t) {
   Type *ty = ast_alloc(sizeof(Type));
   ty->kind = kind;

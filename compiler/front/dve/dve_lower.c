@@ -537,18 +537,10 @@ static Node *or_bad(Node *a, Node *b, Token *at) {
   return new_binary(OP_OR, a, b, at);
 }
 
-static Node *cond_node(Node *c, Node *a, Node *b, Token *at) {
-  Node *n = new_node(ND_COND, at);
-  n->cond = c;
-  n->then = a;
-  n->els = b;
-  return n;
-}
-
 static Node *as_int(LExpr e) {
   if (e.kind != V_BOOL)
     return e.node;
-  return cond_node(e.node, new_num(e.node->tok, 1), new_num(e.node->tok, 0), e.node->tok);
+  return new_cond(ND_COND, e.node, new_num(e.node->tok, 1), new_num(e.node->tok, 0), e.node->tok);
 }
 
 static Node *as_bool(LExpr e) {
@@ -595,7 +587,7 @@ static LExpr lower_read(DExpr *e) {
     return (LExpr){element(e), kind, NULL};
   Node *ok = index_ok(e->idx, v->size);
   Node *bad = or_bad(ix.bad, new_unary(OP_NOT, index_ok(e->idx, v->size), e->tok), e->tok);
-  return (LExpr){cond_node(ok, element(e), new_num(e->tok, 0), e->tok), kind, bad};
+  return (LExpr){new_cond(ND_COND, ok, element(e), new_num(e->tok, 0), e->tok), kind, bad};
 }
 
 // A binary operator by its op_info class: logic short-circuits, comparisons
@@ -627,7 +619,7 @@ static LExpr lower_binary(DExpr *e) {
   Node *n = new_binary(op, as_int(l), as_int(r), at);
   if ((op == OP_DIV || op == OP_MOD) && !(r.node->kind == ND_NUM && r.node->val != 0)) {
     Node *zero = new_binary(OP_EQ, as_int(lower(e->r)), new_num(at, 0), at);
-    n = cond_node(zero, new_num(at, 0), n, at);
+    n = new_cond(ND_COND, zero, new_num(at, 0), n, at);
     bad = or_bad(bad, new_binary(OP_EQ, as_int(lower(e->r)), new_num(at, 0), at), at);
   }
   return (LExpr){n, V_ANY, bad};
@@ -897,14 +889,6 @@ static Node *block_of(Node *stmt, Token *at) {
   return blk;
 }
 
-static Node *if_node(Node *cond, Node *then, Node *els, Token *at) {
-  Node *n = new_node(ND_IF, at);
-  n->cond = cond;
-  n->then = then;
-  n->els = els;
-  return n;
-}
-
 static void add_stmt(Body *b, Node *stmt) { vec_push(&b->block->args, stmt); }
 
 // DiVinE's error state, and the end of the action: every variable 0, every
@@ -920,7 +904,7 @@ static Node *error_exit(Token *at) {
 // Records that evaluating `bad` (in the current state) is an error.
 static void add_check(Body *b, Node *bad) {
   if (bad)
-    add_stmt(b, if_node(bad, error_exit(b->at), NULL, b->at));
+    add_stmt(b, new_cond(ND_IF, bad, error_exit(b->at), NULL, b->at));
 }
 
 // The lvalue `x` / `a[i]` and the condition under which its index is bad.
@@ -960,8 +944,8 @@ static void add_assign(Body *b, DExpr *l, LExpr val, Token *at) {
     Node *range = new_binary(OP_AND, low, high, at);
     ok = ok ? new_binary(OP_AND, ok, range, at) : range;
   }
-  vec_push(&blk->args,
-           if_node(ok, block_of(assign(lhs, ident(at, val_name), at), at), error_exit(at), at));
+  Node *store = block_of(assign(lhs, ident(at, val_name), at), at);
+  vec_push(&blk->args, new_cond(ND_IF, ok, store, error_exit(at), at));
   add_stmt(b, blk);
 }
 
