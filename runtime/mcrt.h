@@ -414,7 +414,7 @@ typedef struct McrtNet {
                              // sequence that pumps it (text); NULL: not known
 } McrtNet;
 
-// Dependency (partial-order reduction; compiler/deps.c). The state is cut
+// Dependency (partial-order reduction; compiler/analysis/deps.c). The state is cut
 // into ncells cells at the finest granularity the layout allows: a scalar
 // variable, one array element, one record field (recursively); a set,
 // multiset or queue is one cell. For action rule r, three sorted lists of

@@ -4,7 +4,7 @@
 // checker stuck in such a call heard no signal: SIGINT and SIGTERM only set
 // the flag the search polls between expansions.
 //
-// Each call goes through its generated wrapper (compiler/extern.c,
+// Each call goes through its generated wrapper (compiler/analysis/extern.c,
 // emit_extern_fn): the wrapper sets a jump buffer in its frame, then
 // mcrt_extern_begin marks the calling thread as inside the call, and
 // mcrt_extern_end as out of it. One watchdog thread, started by

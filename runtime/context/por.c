@@ -1,6 +1,6 @@
 // por.c: partial-order reduction for the breadth-first search (--por on):
 // static stubborn sets over the compiler's dependency tables
-// (McrtModel.deps, compiler/deps.c), with a cycle proviso sound for BFS.
+// (McrtModel.deps, compiler/analysis/deps.c), with a cycle proviso sound for BFS.
 //
 // Expansion. The generated successors() runs as usual, but into a buffer:
 // every enabled rule is executed, so a failing assert or run-time error of

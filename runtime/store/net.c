@@ -6,7 +6,7 @@
 // token maxima, places that ever change, whether it is a deadlock (no
 // transition enabled), and whether a transition the net enables there would
 // overflow a place's counter whose capacity is not a proven bound
-// (compiler/pnml.c): the actions do not fire it, so the run is incomplete
+// (compiler/front/pnml/pnml.c): the actions do not fire it, so the run is incomplete
 // from there (bound net-capacity), though it goes on. Which transitions were
 // ever enabled is the search's count of firings (ctx->fired), completed
 // here only where counters block.
