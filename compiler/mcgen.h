@@ -236,7 +236,8 @@ typedef enum {
   ND_IF,        // cond, then, els (els may be another ND_IF or ND_BLOCK)
   ND_FOR,       // binders (one), body
   ND_LET,       // let name = rhs  (local constant)
-  ND_VARDECL,   // var name: decl_type = rhs (local variable)
+  ND_VARDECL,   // var name: decl_type = rhs (local variable); rhs NULL (the
+                // Murphi front end only): the type's default
   ND_ASSERT,    // lhs (condition), rhs (ND_STR message, may be NULL)
   ND_RETURN,    // lhs
   ND_EXPR_STMT, // lhs: a method call used as a statement
@@ -419,6 +420,9 @@ struct Program {
   const char *net_c; // a PNML net: the checker's McrtNet table (C, emit.c writes it as is)
   Vec extern_files;  // ExternFile*
   Vec extern_types;  // Token* names of `extern type NAME;`
+  bool none_undefined; // a Murphi model: `none` is Murphi's undefined value, and
+                       // reading it is an error anywhere but in `x == none`
+                       // (emit.c checks, deps.c counts the check as a failure)
 };
 
 // A scenario's behaviour as written (Cord's operators; scenario.c gives

@@ -1411,7 +1411,8 @@ static void check_stmt(Node *node) {
   case ND_VARDECL: {
     if (node->kind == ND_VARDECL)
       collect_type(node->decl_type); // its enum members are in scope for the value
-    check_rhs(node->rhs);
+    if (node->rhs) // none: the type's default (a Murphi local)
+      check_rhs(node->rhs);
     Obj *obj = new_obj(OBJ_LOCAL, node->name);
     obj->node = node;
     obj->writable = node->kind == ND_VARDECL;
@@ -1420,7 +1421,9 @@ static void check_stmt(Node *node) {
       collect_type(node->decl_type);
       resolve_type(node->decl_type);
       obj->type = node->decl_type;
-      if (!is_error(node->rhs) && !assignable(node->decl_type, node->rhs->ty))
+      if (!node->rhs)
+        ;
+      else if (!is_error(node->rhs) && !assignable(node->decl_type, node->rhs->ty))
         error_at(node->rhs->tok, "cannot initialise '%s' (%s) with %s", obj->name,
                  type_name(resolve(node->decl_type)), type_name(resolve(node->rhs->ty)));
       else

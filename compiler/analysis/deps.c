@@ -674,7 +674,21 @@ static bool index_parts_may_fail(Node *node) {
   return may_fail(node->lhs) || may_fail(node->rhs);
 }
 
+// Program.none_undefined (a Murphi model): a read of a `none` is an error
+// wherever it is not compared with the literal none.
+static bool none_undefined;
+
+static bool may_fail_here(Node *node);
+
 static bool may_fail(Node *node) {
+  if (node && !node->is_const && none_undefined && R(node->ty)->kind == TY_OPTIONAL &&
+      (node->kind == ND_IDENT || node->kind == ND_INDEX || node->kind == ND_FIELD))
+    return true;
+  return may_fail_here(node);
+}
+
+// may_fail() but for the read of an undefined value at the node itself.
+static bool may_fail_here(Node *node) {
   if (!node || node->is_const)
     return false;
   switch (node->kind) {
@@ -704,6 +718,8 @@ static bool may_fail(Node *node) {
       return true;
     return may_fail(node->lhs);
   case ND_BINARY: {
+    if ((node->op == OP_EQ || node->op == OP_NE) && (node->lhs->kind == ND_NONE || node->rhs->kind == ND_NONE))
+      return may_fail_here(node->lhs->kind == ND_NONE ? node->rhs : node->lhs);
     if (may_fail(node->lhs) || may_fail(node->rhs))
       return true;
     Type *lt = R(node->lhs->ty), *rt = R(node->rhs->ty);
@@ -905,6 +921,7 @@ static void analyse_rule(Decl *d, CellSet *g, CellSet *r, CellSet *w, int64_t sc
 
 static bool compute(Program *prog, Layout *layout) {
   lay = layout;
+  none_undefined = prog->none_undefined;
   memset(&deps, 0, sizeof deps);
   var_cell = xcalloc((size_t)lay->vars.len + 1, sizeof *var_cell);
   ncells = 0;

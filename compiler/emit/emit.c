@@ -563,6 +563,8 @@ static int64_t var_offset(Obj *var) {
 static void gen_composite_into(Node *node, Loc *dst);
 static void default_bits(Type *ty, uint8_t *buf, int64_t off);
 static Decl *cur_fn; // the fn being written (for `return`)
+static bool none_undefined; // Program.none_undefined: reading none is an error
+                            // wherever it is not compared with the literal none
 static char *gen_value(Node *node);   // scalar: the logical value
 static char *gen_plain(Node *node);   // scalar, never none (checked)
 static Loc gen_loc(Node *node);       // composite or lvalue: its location
@@ -600,6 +602,13 @@ static Loc temp_buffer(Type *ty) {
   return (Loc){.base = t, .ty = ty};
 }
 
+// The run-time error of a `none` read where a value of `ty` is needed.
+static char *none_read_message(Type *ty) {
+  if (none_undefined)
+    return c_str(format("read of an undefined value (%s)", type_name(ty)));
+  return c_str(format("none used as a value of %s", type_name(ty)));
+}
+
 // Checks that a value fits the type it is stored as; returns the checked
 // value (a temporary when a check was needed).
 static char *convert(Node *at, Type *dst, Node *srcn, const char *v) {
@@ -610,9 +619,9 @@ static char *convert(Node *at, Type *dst, Node *srcn, const char *v) {
   if (iv_within(iv, dst))
     return (char *)v;
   char *t = temp("int64_t", v);
-  if (d->kind != TY_OPTIONAL && iv.none)
+  if ((d->kind != TY_OPTIONAL || none_undefined) && iv.none)
     fail_if(at, format("%s == MCRT_NONE", t),
-            format("%s", c_str(format("none used as a value of %s", type_name(d)))));
+            none_read_message(d->kind == TY_OPTIONAL ? R(d->base) : d));
   Type *base = d->kind == TY_OPTIONAL ? R(d->base) : d;
   if (base->kind == TY_RANGE) {
     Iv plain = iv;
@@ -1134,8 +1143,12 @@ static char *gen_binary(Node *node) {
       return op == OP_NE ? unary_c("!", eq) : eq;
     }
     // A T? compares with a T without a check: none equals no value. None is
-    // INT64_MIN, which no T? holds, but a plain value may.
-    char *a = gen_value(node->lhs), *b = gen_value(node->rhs);
+    // INT64_MIN, which no T? holds, but a plain value may. Where none is
+    // undefined, only a comparison with the literal none reads it.
+    bool plain = none_undefined && R(node->lhs->ty)->kind != TY_NONE &&
+                 R(node->rhs->ty)->kind != TY_NONE;
+    char *a = plain ? gen_plain(node->lhs) : gen_value(node->lhs);
+    char *b = plain ? gen_plain(node->rhs) : gen_value(node->rhs);
     Iv ia = interval(node->lhs), ib = interval(node->rhs);
     if (ia.none != ib.none && (ia.none ? ib : ia).lo <= I64MIN) {
       char *o = temp("int64_t", ia.none ? a : b), *p = temp("int64_t", ia.none ? b : a);
@@ -1365,14 +1378,33 @@ static char *gen_plain(Node *node) {
   if (!interval(node).none || R(node->ty)->kind == TY_NONE)
     return v;
   char *t = temp("int64_t", v);
-  fail_if(node, format("%s == MCRT_NONE", t),
-          c_str(format("none used as a value of %s", type_name(R(R(node->ty)->base)))));
+  fail_if(node, format("%s == MCRT_NONE", t), none_read_message(R(R(node->ty)->base)));
   return t;
 }
 
 //
 // Statements
 //
+
+// A local variable declared without a value: its type's default, the
+// encoding default_bits() gives a state variable.
+static void gen_default_local(Obj *obj) {
+  Type *ty = obj->type;
+  if (!is_composite(ty)) {
+    Type *r = R(ty);
+    int64_t v = r->kind == TY_RANGE && (r->lo > 0 || r->hi < 0) ? r->lo : 0;
+    line("int64_t %s = %s;", local_c(obj), r->kind == TY_OPTIONAL ? "MCRT_NONE" : c_int(v));
+    line("(void)%s;", local_c(obj));
+    return;
+  }
+  int64_t n = buf_bytes(ty);
+  uint8_t *bits = xcalloc((size_t)n, 1);
+  default_bits(ty, bits, 0);
+  Buf init = {0};
+  for (int64_t i = 0; i < n; i++)
+    buf_printf(&init, "%s%u", i ? ", " : "", bits[i]);
+  line("uint8_t %s[%lld] = {%s};", local_c(obj), (long long)n, init.data);
+}
 
 // Assignment: the right side is computed first (its checks come first), then
 // the target's location; indexes never write, so neither can disturb the
@@ -1487,6 +1519,10 @@ static void gen_stmt_lines(Node *node) {
   case ND_VARDECL: {
     Obj *obj = node->obj;
     Type *ty = obj->type;
+    if (!node->rhs) { // the type's default
+      gen_default_local(obj);
+      return;
+    }
     if (is_composite(ty)) {
       Loc s = gen_loc(node->rhs);
       line("uint8_t %s[%lld] = {0};", local_c(obj), (long long)buf_bytes(ty));
@@ -2681,6 +2717,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   lay = layout;
   src = prog->file;
   net_c = prog->net_c;
+  none_undefined = prog->none_undefined;
   Parts p = {.model = model_name(prog), .constants = constants_text(prog)};
   emit_state_accessors(&p);
   emit_functions(prog, &p);
