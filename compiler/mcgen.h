@@ -549,6 +549,13 @@ Program *parse(Token *tok);
 Program *parse_dve(const SrcFile *file);
 
 //
+// murphi/murphi_lower.c: the Murphi front end (murphi_lex.c, murphi_parse.c
+// and murphi_lower.c; murphi.h is what they share). Reads a Murphi model
+// (.m, as Rumur accepts it) and lowers it to the same Program that parse()
+// builds; reports every syntax error, and every name and type error and
+// every construct it does not support, one per declaration.
+Program *parse_murphi(const SrcFile *file);
+
 // pnml/pnml.c: the PNML front end. Reads a place/transition net (.pnml) and
 // lowers it to a Program (one counter per place, one action per transition)
 // with its McrtNet table in net_c. NULL after a file that is not

@@ -1,0 +1,1219 @@
+// murphi_lower.c: the Murphi front end's last part. Resolves the names of
+// the tree that murphi_parse.c builds, in Murphi's order (a name is known
+// from its declaration on; an inner name hides an outer one), infers the
+// Murphi type of every expression, and lowers the model to the same
+// Program/Decl/Node tree that parse.c builds from a .mc spec, so that check,
+// layout and emit never learn which language the model came from.
+//
+// Lowering:
+// - Undefined values. Every scalar a Murphi model stores (a variable, an
+//   array element, a record field, a local) may be undefined, and starts so.
+//   It is lowered to the optional `T?`, undefined being `none`; arrays and
+//   records hold optional leaves. The Program is marked `none_undefined`,
+//   which makes emit.c treat a read of `none` anywhere but in
+//   `isundefined(x)` (lowered to `x == none`) as the run-time error
+//   "undefined value read", as Rumur and CMurphi do. Whole arrays and
+//   records are copied as they are, undefined parts included (as Rumur
+//   copies them). Types used as indices, parameters and quantifier ranges
+//   stay plain.
+// - Rules in rulesets become actions whose parameters are the rulesets'
+//   quantifiers, outermost first; start states become init blocks, the same
+//   way. Invariants stay invariants, `cover` is `reachable`, a top-level
+//   `assume` a constraint.
+// - Aliases, `var` parameters and constants of a type other than an integer
+//   or a bool are substituted: the name stands for a copy of its
+//   expression. Procedures are inlined at each call: their value parameters
+//   and locals become fresh locals of the caller.
+// - Every local name (parameter, quantifier, loop variable, local variable)
+//   is renamed to a fresh one where it would hide another name, which .mc
+//   forbids.
+// - `for i := lo to hi by s` is a loop over 0..(hi-lo)/s with i standing
+//   for lo + k*s; `switch` an if-chain; `error` an assertion that fails;
+//   `undefine` an assignment of none (of a fresh all-undefined local for a
+//   whole array or record); `clear` assigns each scalar its type's first
+//   value.
+// - What has no lowering is refused, naming the construct: while loops,
+//   union types, multisets, liveness, `assume` and `cover` as statements,
+//   functions that write the state or take `var` parameters, a `return`
+//   before the end of a rule or procedure, recursion.
+#include <setjmp.h>
+
+#include "murphi.h"
+
+static const SrcFile *src;
+static Program *prog;
+static StrSet names; // every top-level and local name given out
+
+// A token standing for a generated name at the Murphi location `at`.
+static Token *synth(const Token *at, const char *text) {
+  Token *t = xcalloc(1, sizeof *t);
+  if (at)
+    *t = *at;
+  t->kind = TK_IDENT;
+  t->next = NULL;
+  t->loc = xstrdup(text);
+  t->len = (int)strlen(text);
+  t->str = (char *)t->loc;
+  t->spelling = NULL;
+  t->file = src;
+  return t;
+}
+
+// `tok` itself when its name is free, else a token for a fresh name.
+static Token *fresh_token(Token *tok) {
+  const char *name = strset_fresh(&names, tok->str);
+  return strcmp(name, tok->str) ? synth(tok, name) : tok;
+}
+
+//
+// Scopes.
+//
+
+typedef enum {
+  SYM_CONST,   // an integer or bool constant: decl
+  SYM_SUBST,   // an alias, a `var` parameter, another constant: a copy of expr
+  SYM_TYPE,    // type: the Murphi type; lowered: its .mc name
+  SYM_VAR,     // a state variable
+  SYM_LOCAL,   // a local, parameter or binder: renamed
+  SYM_MEMBER,  // an enum member
+  SYM_FUNCTION,// decl
+} SymKind;
+
+typedef struct Sym {
+  SymKind kind;
+  const char *name;  // the Murphi name
+  Token *tok;        // the .mc name's token (renamed locals), or where declared
+  Type *type;        // the Murphi type of its value (resolved), or the type itself
+  Node *expr;        // SYM_SUBST: the lowered expression; SYM_CONST: its value
+  MDecl *decl;       // SYM_FUNCTION
+  bool scalar_type;  // SYM_TYPE: a bool, range, enum or scalarset
+  struct Sym *next;
+} Sym;
+
+static Sym *scope;   // innermost first
+static int fn_depth; // procedures being inlined (recursion guard)
+
+static Sym *declare(SymKind kind, const char *name, Token *tok, Type *type) {
+  Sym *s = xcalloc(1, sizeof *s);
+  s->kind = kind;
+  s->name = name;
+  s->tok = tok;
+  s->type = type;
+  s->next = scope;
+  scope = s;
+  return s;
+}
+
+static Sym *lookup(const char *name) {
+  for (Sym *s = scope; s; s = s->next)
+    if (!strcmp(s->name, name))
+      return s;
+  return NULL;
+}
+
+// The nearest name in scope, for a hint.
+static void suggest(const char *name) {
+  Vec cands = {0};
+  for (Sym *s = scope; s; s = s->next)
+    vec_push(&cands, (void *)s->name);
+  const char *best = closest_name(name, (const char *const *)cands.data, cands.len);
+  if (best)
+    hint("did you mean '%s'?", best);
+}
+
+//
+// Refusals and errors. Lowering of one declaration stops at its first
+// error: the next declaration is lowered on.
+//
+
+static jmp_buf decl_fail;
+
+static _Noreturn void fail(void) {
+  longjmp(decl_fail, 1);
+}
+
+static _Noreturn void refuse(Token *at, const char *what, const char *why) {
+  error_at(at, "%s %s not supported by mcgen's Murphi front end", what,
+           strstr(what, "s ") || what[strlen(what) - 1] == 's' ? "are" : "is");
+  if (why)
+    hint("%s", why);
+  fail();
+}
+
+//
+// Nodes and types.
+//
+
+static Node *new_node(int kind, Token *t) {
+  Node *n = xcalloc(1, sizeof *n);
+  n->kind = (NodeKind)kind;
+  n->tok = t;
+  return n;
+}
+
+static Node *ident_node(Token *name) {
+  Node *n = new_node(ND_IDENT, name);
+  n->name = name;
+  return n;
+}
+
+static Node *num_node(Token *at, int64_t v) {
+  Node *n = new_node(ND_NUM, at);
+  n->val = v;
+  return n;
+}
+
+static Node *binary(Op op, Node *l, Node *r, Token *at) {
+  Node *n = new_node(ND_BINARY, at);
+  n->op = op;
+  n->lhs = l;
+  n->rhs = r;
+  return n;
+}
+
+static Node *block_of(Vec *stmts, Token *at) {
+  Node *b = new_node(ND_BLOCK, at);
+  b->args = *stmts;
+  return b;
+}
+
+static Type *new_type(TypeKind kind, Token *at) {
+  Type *t = xcalloc(1, sizeof *t);
+  t->kind = kind;
+  t->tok = at;
+  return t;
+}
+
+static Type ty_int_m = {.kind = TY_INT}, ty_bool_m = {.kind = TY_BOOL};
+
+static Node *clone(Node *n);
+
+static Type *clone_type(Type *t) {
+  if (!t)
+    return NULL;
+  Type *c = xcalloc(1, sizeof *c);
+  *c = *t;
+  c->lo_expr = clone(t->lo_expr);
+  c->hi_expr = clone(t->hi_expr);
+  c->size_expr = clone(t->size_expr);
+  c->cap_expr = clone(t->cap_expr);
+  c->base = clone_type(t->base);
+  c->index = clone_type(t->index);
+  if (t->fields) {
+    c->fields = xcalloc((size_t)t->nfields, sizeof *c->fields);
+    for (int i = 0; i < t->nfields; i++) {
+      c->fields[i] = xcalloc(1, sizeof **c->fields);
+      *c->fields[i] = *t->fields[i];
+      c->fields[i]->type = clone_type(t->fields[i]->type);
+    }
+  }
+  return c;
+}
+
+// A deep copy of a lowered expression (a substituted name stands for a
+// copy: check.c annotates every node once).
+static Node *clone(Node *n) {
+  if (!n)
+    return NULL;
+  Node *c = xcalloc(1, sizeof *c);
+  *c = *n;
+  c->ty = NULL;
+  c->lhs = clone(n->lhs), c->rhs = clone(n->rhs), c->cond = clone(n->cond);
+  c->then = clone(n->then), c->els = clone(n->els), c->body = clone(n->body);
+  c->args = (Vec){0};
+  for (int i = 0; i < n->args.len; i++)
+    vec_push(&c->args, clone(n->args.data[i]));
+  c->binders = (Vec){0};
+  for (int i = 0; i < n->binders.len; i++) {
+    Binder *b = xcalloc(1, sizeof *b);
+    *b = *(Binder *)n->binders.data[i];
+    b->type = clone_type(b->type);
+    b->in_expr = clone(b->in_expr);
+    vec_push(&c->binders, b);
+  }
+  return c;
+}
+
+//
+// Murphi types: resolution and lowering.
+//
+
+static bool is_scalar_m(const Type *t) {
+  return t->kind == TY_BOOL || t->kind == TY_RANGE || t->kind == TY_ENUM ||
+         t->kind == TY_SCALARSET || t->kind == TY_INT;
+}
+
+static bool is_intlike_m(const Type *t) {
+  return t->kind == TY_RANGE || t->kind == TY_INT;
+}
+
+// Follows named types to the Murphi type they stand for.
+static Type *mresolve(Type *t) {
+  while (t && t->kind == TY_NAMED) {
+    Sym *s = lookup(t->ref->str);
+    if (!s || s->kind != SYM_TYPE)
+      unreachable(); // lower_type() resolved every name it let through
+    t = s->type;
+  }
+  return t;
+}
+
+static Node *lower_expr(Node *e);
+
+// A hoisted type: an enum or scalarset written in place, where .mc wants a
+// named type (so that it is one type however often it is lowered).
+typedef struct Hoisted {
+  Type *murphi;
+  Token *name;
+  struct Hoisted *next;
+} Hoisted;
+static Hoisted *hoisted;
+
+static Type *lower_type(Type *t, bool leaf);
+
+static Token *hoist(Type *t) {
+  for (Hoisted *h = hoisted; h; h = h->next)
+    if (h->murphi == t)
+      return h->name;
+  Hoisted *h = xcalloc(1, sizeof *h);
+  h->murphi = t;
+  h->name = synth(t->tok, strset_fresh(&names, t->kind == TY_ENUM ? "enum" : "scalarset"));
+  h->next = hoisted;
+  hoisted = h;
+  Decl *d = xcalloc(1, sizeof *d);
+  d->kind = DK_TYPE;
+  d->tok = t->tok;
+  d->name = h->name;
+  d->type = lower_type(t, false);
+  vec_push(&prog->decls, d);
+  return h->name;
+}
+
+// Declares the members of an enum written anywhere (they are constants of
+// the scope it is written in).
+static void declare_members(Type *t) {
+  for (int i = 0; i < t->members.len; i++) {
+    Token *m = t->members.data[i];
+    declare(SYM_MEMBER, m->str, m, t);
+  }
+}
+
+static Type *optional(Type *t, bool leaf) {
+  if (!leaf)
+    return t;
+  Type *o = new_type(TY_OPTIONAL, t->tok);
+  o->base = t;
+  return o;
+}
+
+// The .mc type of a Murphi type: scalars optional where `leaf` (they may
+// be undefined), plain as indices and ranges of parameters.
+static Type *lower_type(Type *t, bool leaf) {
+  switch (t->kind) {
+  case TY_NAMED: {
+    Sym *s = lookup(t->ref->str);
+    if (!s || s->kind != SYM_TYPE) {
+      error_at(t->ref, s ? "'%s' is not a type" : "unknown type '%s'", t->ref->str);
+      if (!s)
+        suggest(t->ref->str);
+      fail();
+    }
+    Type *n = new_type(TY_NAMED, t->tok);
+    n->ref = s->tok;
+    return optional(n, leaf && s->scalar_type);
+  }
+  case TY_BOOL:
+    return optional(new_type(TY_BOOL, t->tok), leaf);
+  case TY_RANGE: {
+    Type *r = new_type(TY_RANGE, t->tok);
+    r->lo_expr = lower_expr(t->lo_expr);
+    r->hi_expr = lower_expr(t->hi_expr);
+    return optional(r, leaf);
+  }
+  case TY_ENUM:
+  case TY_SCALARSET: {
+    if (leaf || t->name == NULL) {
+      // In place: named once (hoist() comes back here with the name set).
+      if (!t->name) {
+        t->name = "";
+        if (t->kind == TY_ENUM)
+          declare_members(t);
+        Token *name = hoist(t);
+        Type *n = new_type(TY_NAMED, t->tok);
+        n->ref = name;
+        return optional(n, leaf);
+      }
+    }
+    Type *c = new_type(t->kind, t->tok);
+    c->members = t->members;
+    c->size_expr = t->size_expr ? lower_expr(t->size_expr) : NULL;
+    return optional(c, leaf);
+  }
+  case TY_ARRAY: {
+    Type *a = new_type(TY_ARRAY, t->tok);
+    a->index = lower_type(t->index, false);
+    a->base = lower_type(t->base, true);
+    return a;
+  }
+  case TY_RECORD: {
+    Type *r = new_type(TY_RECORD, t->tok);
+    r->nfields = t->nfields;
+    r->fields = xcalloc((size_t)t->nfields, sizeof *r->fields);
+    for (int i = 0; i < t->nfields; i++) {
+      r->fields[i] = xcalloc(1, sizeof **r->fields);
+      r->fields[i]->name = t->fields[i]->name;
+      r->fields[i]->type = lower_type(t->fields[i]->type, true);
+    }
+    return r;
+  }
+  case TY_MULTISET:
+    refuse(t->tok, "multisets", "rewrite the model with an array and a count, or use a .mc queue/multiset");
+  case TY_ERROR:
+    refuse(t->tok, "union types", NULL);
+  default:
+    unreachable();
+  }
+}
+
+// Resolves a Murphi type's names (in place: they name Murphi types) and
+// returns it resolved, checking that an index is a scalar.
+static Type *check_mtype(Type *t) {
+  Type *r = mresolve(t);
+  if (r->kind == TY_ARRAY) {
+    Type *ix = mresolve(r->index);
+    if (!is_scalar_m(ix)) {
+      error_at(r->index->tok, "an array index must be a boolean, a range, an enum or a scalarset");
+      fail();
+    }
+    check_mtype(r->base);
+  } else if (r->kind == TY_RECORD) {
+    for (int i = 0; i < r->nfields; i++)
+      check_mtype(r->fields[i]->type);
+  }
+  return r;
+}
+
+//
+// Expressions. Each lowered node carries its Murphi type in `ty` until
+// the end of lowering (check.c sets its own).
+//
+
+static Vec typed_nodes; // every node given a Murphi type, cleared at the end
+
+static Node *typed(Node *n, Type *t) {
+  n->ty = t;
+  vec_push(&typed_nodes, n);
+  return n;
+}
+
+static Type *mtype(Node *n) {
+  return n->ty;
+}
+
+static const char *mtype_name(Type *t) {
+  switch (t->kind) {
+  case TY_BOOL: return "boolean";
+  case TY_RANGE: case TY_INT: return "an integer";
+  case TY_ENUM: return "an enum";
+  case TY_SCALARSET: return "a scalarset";
+  case TY_ARRAY: return "an array";
+  case TY_RECORD: return "a record";
+  default: return "a value";
+  }
+}
+
+static void expect_mtype(Node *n, bool (*ok)(const Type *), const char *what) {
+  if (!ok(mtype(n))) {
+    error_at(n->tok, "expected %s, found %s", what, mtype_name(mtype(n)));
+    fail();
+  }
+}
+
+static bool is_bool_m(const Type *t) { return t->kind == TY_BOOL; }
+
+static Node *lower_designator_ident(Node *e) {
+  Sym *s = lookup(e->name->str);
+  if (!s) {
+    error_at(e->tok, "unknown name '%s'", e->name->str);
+    suggest(e->name->str);
+    fail();
+  }
+  switch (s->kind) {
+  case SYM_SUBST:
+    return typed(clone(s->expr), s->type);
+  case SYM_TYPE:
+  case SYM_FUNCTION:
+    error_at(e->tok, "'%s' is a %s, not a value", s->name,
+             s->kind == SYM_TYPE ? "type" : s->decl->type ? "function" : "procedure");
+    fail();
+  default:
+    return typed(ident_node(s->tok), s->type);
+  }
+}
+
+// Pushes a quantifier's binder; returns it lowered (the scope grows by one).
+static Binder *lower_binder(Binder *b) {
+  Binder *l = xcalloc(1, sizeof *l);
+  Type *mt = check_mtype(b->type);
+  if (!is_scalar_m(mt)) {
+    error_at(b->type->tok, "a quantifier ranges over a boolean, a range, an enum or a scalarset");
+    fail();
+  }
+  l->type = lower_type(b->type, false);
+  l->name = fresh_token(b->name);
+  declare(SYM_LOCAL, b->name->str, l->name, mt);
+  return l;
+}
+
+// `name := lo to hi by step`: a binder k over 0..(hi-lo)/step, and `name`
+// standing for lo + k*step. Returns the binder; the scope grows by one.
+static Binder *lower_step_binder(Binder *b, Node *lo, Node *hi, Node *step) {
+  Node *l = lower_expr(lo), *h = lower_expr(hi);
+  Node *s = step ? lower_expr(step) : num_node(b->name, 1);
+  if (s->kind == ND_NUM && s->val == 0) {
+    error_at(step->tok, "a loop's step cannot be 0");
+    fail();
+  }
+  Binder *k = xcalloc(1, sizeof *k);
+  k->name = synth(b->name, strset_fresh(&names, format("%s_step", b->name->str)));
+  Type *r = new_type(TY_RANGE, b->name);
+  r->lo_expr = num_node(b->name, 0);
+  r->hi_expr = binary(OP_DIV, binary(OP_SUB, clone(h), clone(l), b->name), clone(s), b->name);
+  k->type = r;
+  Node *value = binary(OP_ADD, clone(l), binary(OP_MUL, ident_node(k->name), clone(s), b->name),
+                       b->name);
+  Sym *sym = declare(SYM_SUBST, b->name->str, b->name, &ty_int_m);
+  sym->expr = value;
+  return k;
+}
+
+static Node *lower_call(Node *e);
+
+static Node *lower_binary(Node *e) {
+  Node *l = lower_expr(e->lhs), *r = lower_expr(e->rhs);
+  Op op = e->op;
+  Type *lt = mtype(l), *rt = mtype(r);
+  switch (op) {
+  case OP_AND:
+  case OP_OR:
+    if (is_intlike_m(lt) && is_intlike_m(rt))
+      op = op == OP_AND ? OP_BAND : OP_BOR; // Rumur: & and | on integers are bitwise
+    else {
+      expect_mtype(l, is_bool_m, "a boolean");
+      expect_mtype(r, is_bool_m, "a boolean");
+    }
+    break;
+  case OP_IMPLIES:
+    expect_mtype(l, is_bool_m, "a boolean");
+    expect_mtype(r, is_bool_m, "a boolean");
+    break;
+  case OP_BXOR:
+    if (lt->kind == TY_BOOL && rt->kind == TY_BOOL)
+      op = OP_NE;
+    break;
+  default:
+    break;
+  }
+  Node *n = binary(op, l, r, e->tok);
+  bool logical = op == OP_AND || op == OP_OR || op == OP_IMPLIES || op == OP_NE || op == OP_EQ ||
+                 op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
+  return typed(n, logical ? &ty_bool_m : &ty_int_m);
+}
+
+static Node *lower_quant(Node *e) {
+  Sym *mark = scope;
+  Node *n = new_node(ND_QUANT, e->tok);
+  n->op = e->op;
+  Binder *b = e->binders.data[0];
+  vec_push(&n->binders, (int)e->kind == MND_STEP_QUANT ? lower_step_binder(b, e->lhs, e->rhs, e->cond)
+                                                  : lower_binder(b));
+  n->body = lower_expr(e->body);
+  expect_mtype(n->body, is_bool_m, "a boolean");
+  scope = mark;
+  return typed(n, &ty_bool_m);
+}
+
+static Node *lower_expr(Node *e) {
+  switch ((int)e->kind) {
+  case ND_NUM:
+    return typed(num_node(e->tok, e->val), &ty_int_m);
+  case ND_BOOL: {
+    Node *n = new_node(ND_BOOL, e->tok);
+    n->val = e->val;
+    return typed(n, &ty_bool_m);
+  }
+  case ND_IDENT:
+    return lower_designator_ident(e);
+  case ND_INDEX: {
+    Node *a = lower_expr(e->lhs);
+    Type *at = mtype(a);
+    if (at->kind != TY_ARRAY) {
+      error_at(e->tok, "only an array can be indexed, not %s", mtype_name(at));
+      fail();
+    }
+    Node *n = new_node(ND_INDEX, e->tok);
+    n->lhs = a;
+    n->rhs = lower_expr(e->rhs);
+    return typed(n, mresolve(at->base));
+  }
+  case ND_FIELD: {
+    Node *r = lower_expr(e->lhs);
+    Type *rt = mtype(r);
+    if (rt->kind != TY_RECORD) {
+      error_at(e->tok, "only a record has fields, not %s", mtype_name(rt));
+      fail();
+    }
+    for (int i = 0; i < rt->nfields; i++)
+      if (!strcmp(rt->fields[i]->name->str, e->name->str)) {
+        Node *n = new_node(ND_FIELD, e->tok);
+        n->lhs = r;
+        n->name = e->name;
+        return typed(n, mresolve(rt->fields[i]->type));
+      }
+    error_at(e->name, "the record has no field '%s'", e->name->str);
+    fail();
+  }
+  case ND_CALL:
+    return lower_call(e);
+  case ND_BINARY:
+    return lower_binary(e);
+  case ND_UNARY: {
+    Node *n = new_node(ND_UNARY, e->tok);
+    n->op = e->op;
+    n->lhs = lower_expr(e->lhs);
+    if (e->op == OP_NOT)
+      expect_mtype(n->lhs, is_bool_m, "a boolean");
+    return typed(n, e->op == OP_NOT ? &ty_bool_m : &ty_int_m);
+  }
+  case ND_COND: {
+    Node *n = new_node(ND_COND, e->tok);
+    n->cond = lower_expr(e->cond);
+    expect_mtype(n->cond, is_bool_m, "a boolean");
+    n->then = lower_expr(e->then);
+    n->els = lower_expr(e->els);
+    return typed(n, mtype(n->then));
+  }
+  case ND_QUANT:
+  case MND_STEP_QUANT:
+    return lower_quant(e);
+  case MND_ISUNDEF: {
+    Node *x = lower_expr(e->lhs);
+    if (x->kind != ND_IDENT && x->kind != ND_INDEX && x->kind != ND_FIELD) {
+      error_at(e->lhs->tok, "isundefined() takes a variable, an element or a field");
+      fail();
+    }
+    if (!is_scalar_m(mtype(x)))
+      refuse(e->tok, "isundefined() of a whole array or record", "test each element");
+    return typed(binary(OP_EQ, x, new_node(ND_NONE, e->tok), e->tok), &ty_bool_m);
+  }
+  case MND_MSCOUNT:
+    refuse(e->tok, "multisets", NULL);
+  default:
+    die("lower_expr: node kind %d", e->kind);
+  }
+}
+
+//
+// Functions and procedures.
+//
+
+static Sym *callee(Node *call) {
+  Sym *s = lookup(call->name->str);
+  if (!s || s->kind != SYM_FUNCTION) {
+    error_at(call->name, s ? "'%s' is not a function or procedure" : "unknown function '%s'",
+             call->name->str);
+    if (!s)
+      suggest(call->name->str);
+    fail();
+  }
+  if (call->args.len != s->decl->params.len) {
+    error_at(call->tok, "'%s' takes %d argument%s, not %d", call->name->str, s->decl->params.len,
+             s->decl->params.len == 1 ? "" : "s", call->args.len);
+    fail();
+  }
+  return s;
+}
+
+static Node *lower_call(Node *e) {
+  Sym *s = callee(e);
+  if (!s->decl->type) {
+    error_at(e->tok, "procedure '%s' has no value: call it as a statement", s->name);
+    fail();
+  }
+  Node *n = new_node(ND_CALL, e->tok);
+  n->name = s->tok;
+  for (int i = 0; i < e->args.len; i++)
+    vec_push(&n->args, lower_expr(e->args.data[i]));
+  return typed(n, mresolve(s->decl->type));
+}
+
+//
+// Statements. Each appends the lowered statements to `out`.
+//
+
+static void lower_stmts(Node *block, Vec *out);
+static void lower_stmt(Node *s, Vec *out);
+
+// A local variable of the Murphi type `mt`, starting undefined.
+static Token *new_local(Token *name, Type *mt, Vec *out) {
+  Node *d = new_node(ND_VARDECL, name);
+  d->name = fresh_token(name);
+  d->decl_type = lower_type(mt, true);
+  vec_push(out, d);
+  return d->name;
+}
+
+// The locals of a function, rule or start state: constants and types are
+// declared in scope, variables become locals.
+static void lower_locals(Vec *locals, Vec *out) {
+  for (int i = 0; i < locals->len; i++) {
+    MDecl *d = locals->data[i];
+    if (d->kind == MD_VAR) {
+      Type *mt = check_mtype(d->type);
+      declare(SYM_LOCAL, d->name->str, new_local(d->name, d->type, out), mt);
+    } else if (d->kind == MD_CONST) {
+      Sym *s = declare(SYM_SUBST, d->name->str, d->name, NULL);
+      s->expr = lower_expr(d->expr);
+      s->type = mtype(s->expr);
+    } else {
+      refuse(d->tok, "local type declarations", "declare the type at the top level");
+    }
+  }
+}
+
+static bool is_designator(Node *n) {
+  return n->kind == ND_IDENT || n->kind == ND_INDEX || n->kind == ND_FIELD;
+}
+
+static Node *lower_lvalue(Node *e) {
+  Node *n = lower_expr(e);
+  if (!is_designator(n)) {
+    error_at(e->tok, "expected a variable, an element or a field here");
+    fail();
+  }
+  return n;
+}
+
+// Inlines a procedure call: value parameters and locals become fresh
+// locals, `var` parameters stand for the argument's location.
+static void inline_call(Node *call, Vec *out) {
+  Sym *s = callee(call);
+  MDecl *d = s->decl;
+  if (d->type)
+    refuse(call->tok, "calling a function as a statement", "assign its value to a variable");
+  if (fn_depth > 20)
+    refuse(call->tok, "recursive procedures", NULL);
+  Vec args = {0};
+  for (int i = 0; i < call->args.len; i++) {
+    MParam *p = d->params.data[i];
+    vec_push(&args, p->by_ref ? lower_lvalue(call->args.data[i]) : lower_expr(call->args.data[i]));
+  }
+  // The body sees the top level and its own names, not the caller's.
+  Sym *saved = scope;
+  scope = s; // the procedure itself and what was declared before it
+  fn_depth++;
+  for (int i = 0; i < d->params.len; i++) {
+    MParam *p = d->params.data[i];
+    Node *a = args.data[i];
+    Type *mt = check_mtype(p->type);
+    if (p->by_ref) {
+      Sym *sym = declare(SYM_SUBST, p->name->str, p->name, mt);
+      sym->expr = a;
+      continue;
+    }
+    Token *local = new_local(p->name, p->type, out);
+    Node *set = new_node(ND_ASSIGN, call->tok);
+    set->lhs = ident_node(local);
+    set->rhs = a;
+    vec_push(out, set);
+    declare(SYM_LOCAL, p->name->str, local, mt);
+  }
+  lower_locals(&d->locals, out);
+  lower_stmts(d->body, out);
+  fn_depth--;
+  scope = saved;
+}
+
+// Assigns each scalar in `x` (of Murphi type mt) its type's first value.
+static void clear_value(Node *x, Type *mt, Token *at, Vec *out) {
+  Type *t = mresolve(mt);
+  if (t->kind == TY_ARRAY) {
+    Node *loop = new_node(ND_FOR, at);
+    Binder *b = xcalloc(1, sizeof *b);
+    b->name = synth(at, strset_fresh(&names, "clear_index"));
+    b->type = lower_type(t->index, false);
+    vec_push(&loop->binders, b);
+    Node *elem = new_node(ND_INDEX, at);
+    elem->lhs = clone(x);
+    elem->rhs = ident_node(b->name);
+    Vec body = {0};
+    clear_value(elem, t->base, at, &body);
+    loop->body = block_of(&body, at);
+    vec_push(out, loop);
+    return;
+  }
+  if (t->kind == TY_RECORD) {
+    for (int i = 0; i < t->nfields; i++) {
+      Node *f = new_node(ND_FIELD, at);
+      f->lhs = clone(x);
+      f->name = t->fields[i]->name;
+      clear_value(f, t->fields[i]->type, at, out);
+    }
+    return;
+  }
+  Node *v;
+  if (t->kind == TY_BOOL) {
+    v = new_node(ND_BOOL, at);
+  } else if (t->kind == TY_RANGE) {
+    v = lower_expr(t->lo_expr);
+  } else if (t->kind == TY_ENUM) {
+    Token *m = t->members.data[0];
+    v = ident_node(m);
+  } else {
+    refuse(at, "clear of a scalarset", "assign it a value");
+  }
+  Node *set = new_node(ND_ASSIGN, at);
+  set->lhs = clone(x);
+  set->rhs = v;
+  vec_push(out, set);
+}
+
+static void lower_undefine(Node *s, Vec *out) {
+  Node *x = lower_lvalue(s->lhs);
+  Node *set = new_node(ND_ASSIGN, s->tok);
+  set->lhs = x;
+  if (is_scalar_m(mtype(x))) {
+    set->rhs = new_node(ND_NONE, s->tok);
+  } else {
+    Token *undef = new_local(synth(s->tok, "undefined"), mtype(x), out);
+    set->rhs = ident_node(undef);
+  }
+  vec_push(out, set);
+}
+
+// switch e case a, b: S ... else T end  ->  if e = a | e = b then S elsif ... else T
+static void lower_switch(Node *s, Vec *out) {
+  Node *first = NULL, *last = NULL;
+  for (int i = 0; i < s->args.len; i++) {
+    Node *c = s->args.data[i];
+    Node *cond = NULL;
+    for (int j = 0; j < c->args.len; j++) {
+      Node *eq = binary(OP_EQ, s->lhs, c->args.data[j], c->tok);
+      cond = cond ? binary(OP_OR, cond, eq, c->tok) : eq;
+    }
+    Node *n = new_node(ND_IF, c->tok);
+    n->cond = cond;
+    n->then = c->body;
+    if (last)
+      last->els = n;
+    else
+      first = n;
+    last = n;
+  }
+  if (!first) {
+    if (s->els)
+      lower_stmts(s->els, out);
+    return;
+  }
+  last->els = s->els;
+  lower_stmt(first, out);
+}
+
+static Node *lower_block(Node *b) {
+  Sym *mark = scope;
+  Vec stmts = {0};
+  lower_stmts(b, &stmts);
+  scope = mark;
+  return block_of(&stmts, b->tok);
+}
+
+static void lower_for(Node *s, Vec *out) {
+  Sym *mark = scope;
+  Node *loop = new_node(ND_FOR, s->tok);
+  Binder *b = s->binders.data[0];
+  vec_push(&loop->binders, (int)s->kind == MND_STEP_FOR ? lower_step_binder(b, s->lhs, s->rhs, s->cond)
+                                                   : lower_binder(b));
+  loop->body = lower_block(s->body);
+  scope = mark;
+  vec_push(out, loop);
+}
+
+static void lower_alias(Node *s, Vec *out) {
+  Sym *mark = scope;
+  for (int i = 0; i < s->binders.len; i++) {
+    Binder *b = s->binders.data[i];
+    Node *e = lower_expr(b->in_expr);
+    Sym *sym = declare(SYM_SUBST, b->name->str, b->name, mtype(e));
+    sym->expr = e;
+  }
+  lower_stmts(s->body, out);
+  scope = mark;
+}
+
+static Node *message(Node *str, const char *dflt, Token *at) {
+  Node *m = new_node(ND_STR, str ? str->tok : at);
+  if (!str)
+    m->tok = synth(at, dflt), m->tok->str = (char *)dflt;
+  return m;
+}
+
+static void lower_stmt(Node *s, Vec *out) {
+  switch ((int)s->kind) {
+  case ND_ASSIGN: {
+    Node *n = new_node(ND_ASSIGN, s->tok);
+    n->lhs = lower_lvalue(s->lhs);
+    n->rhs = lower_expr(s->rhs);
+    vec_push(out, n);
+    return;
+  }
+  case ND_IF: {
+    Node *n = new_node(ND_IF, s->tok);
+    n->cond = lower_expr(s->cond);
+    expect_mtype(n->cond, is_bool_m, "a boolean");
+    n->then = lower_block(s->then);
+    if (s->els && s->els->kind == ND_IF) {
+      Vec one = {0};
+      lower_stmt(s->els, &one);
+      n->els = one.data[0];
+    } else if (s->els) {
+      n->els = lower_block(s->els);
+    }
+    vec_push(out, n);
+    return;
+  }
+  case ND_FOR:
+  case MND_STEP_FOR:
+    lower_for(s, out);
+    return;
+  case ND_ASSERT:
+  case MND_ERROR: {
+    Node *n = new_node(ND_ASSERT, s->tok);
+    if (s->kind == ND_ASSERT) {
+      n->lhs = lower_expr(s->lhs);
+      expect_mtype(n->lhs, is_bool_m, "a boolean");
+    } else {
+      n->lhs = new_node(ND_BOOL, s->tok);
+    }
+    n->rhs = message(s->rhs, s->kind == ND_ASSERT ? "assertion failed" : "error", s->tok);
+    vec_push(out, n);
+    return;
+  }
+  case MND_UNDEFINE:
+    lower_undefine(s, out);
+    return;
+  case MND_CLEAR: {
+    Node *x = lower_lvalue(s->lhs);
+    clear_value(x, mtype(x), s->tok, out);
+    return;
+  }
+  case MND_SWITCH:
+    lower_switch(s, out);
+    return;
+  case MND_ALIAS:
+    lower_alias(s, out);
+    return;
+  case MND_PCALL:
+    inline_call(s, out);
+    return;
+  case MND_PUT:
+    return; // output only: the checker does not print it
+  case MND_WHILE:
+    refuse(s->tok, "while loops", "write a for loop over the iterations' bound");
+  case MND_ASSUME:
+    refuse(s->tok, "assume statements", "write the assumption as a top-level assume");
+  case MND_COVER:
+    refuse(s->tok, "cover statements", "write the property as a top-level cover");
+  case MND_MSADD:
+  case MND_MSREMOVE:
+  case MND_MSREMOVEPRED:
+    refuse(s->tok, "multisets", NULL);
+  case ND_RETURN:
+    refuse(s->tok, "a return before the end of a rule or procedure",
+           "put the rest of the body in an if statement");
+  default:
+    die("lower_stmt: node kind %d", s->kind);
+  }
+}
+
+// Lowers a block's statements in order; a `return` at its very end (of a
+// rule, start state or procedure) just ends it.
+static void lower_stmts(Node *block, Vec *out) {
+  for (int i = 0; i < block->args.len; i++) {
+    Node *s = block->args.data[i];
+    if (s->kind == ND_RETURN && !s->lhs && i == block->args.len - 1 && fn_depth >= 0)
+      return;
+    lower_stmt(s, out);
+  }
+}
+
+//
+// Declarations.
+//
+
+static Decl *new_decl(DeclKind kind, Token *at, Token *name) {
+  Decl *d = xcalloc(1, sizeof *d);
+  d->kind = kind;
+  d->tok = at;
+  d->name = name;
+  vec_push(&prog->decls, d);
+  return d;
+}
+
+// A name for a rule, start state or property: from its label (letters,
+// digits and _ kept), else from its kind.
+static Token *label_name(MDecl *d, const char *kind) {
+  Buf b = {0};
+  for (const char *p = d->label ? d->label->str : ""; *p; p++) {
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+        *p == '_')
+      buf_printf(&b, "%c", *p);
+    else if (b.len && b.data[b.len - 1] != '_')
+      buf_puts(&b, "_");
+  }
+  if (!b.len || (b.data[0] >= '0' && b.data[0] <= '9'))
+    buf_printf(&b, "%s%s", b.len ? "_" : "", kind);
+  return synth(d->tok, strset_fresh(&names, b.data));
+}
+
+// The rulesets' parameters around the rule being lowered.
+static Vec params;
+
+static void lower_const(MDecl *d) {
+  Node *v = lower_expr(d->expr);
+  Type *t = mtype(v);
+  if (!v->is_const && t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_RANGE) {
+    // An enum-valued constant: its name stands for its value.
+    Sym *s = declare(SYM_SUBST, d->name->str, d->name, t);
+    s->expr = v;
+    return;
+  }
+  Decl *c = new_decl(DK_CONST, d->tok, fresh_token(d->name));
+  c->expr = v;
+  declare(SYM_CONST, d->name->str, c->name, t->kind == TY_BOOL ? &ty_bool_m : &ty_int_m);
+}
+
+static void lower_type_decl(MDecl *d) {
+  Type *t = d->type;
+  if (t->kind == TY_ENUM || t->kind == TY_SCALARSET)
+    t->name = d->name->str; // named here: not hoisted
+  Decl *td = new_decl(DK_TYPE, d->tok, fresh_token(d->name));
+  td->type = lower_type(t, false);
+  if (t->kind == TY_ENUM)
+    declare_members(t);
+  Type *resolved = check_mtype(t);
+  Sym *s = declare(SYM_TYPE, d->name->str, td->name, resolved);
+  s->scalar_type = is_scalar_m(resolved);
+}
+
+static void lower_var(MDecl *d) {
+  Type *mt = check_mtype(d->type);
+  Decl *v = new_decl(DK_VAR, d->tok, fresh_token(d->name));
+  v->type = lower_type(d->type, true);
+  declare(SYM_VAR, d->name->str, v->name, mt);
+}
+
+// A function becomes a .mc fn; a procedure is kept for inlining.
+static void lower_function(MDecl *d) {
+  Sym *s = declare(SYM_FUNCTION, d->name->str, fresh_token(d->name), NULL);
+  s->decl = d;
+  if (!d->type)
+    return;
+  Sym *mark = scope;
+  Decl *f = new_decl(DK_FN, d->tok, s->tok);
+  f->type = lower_type(d->type, false);
+  check_mtype(d->type);
+  for (int i = 0; i < d->params.len; i++) {
+    MParam *p = d->params.data[i];
+    if (p->by_ref)
+      refuse(p->name, "var parameters of a function", "make it a procedure");
+    Binder *b = xcalloc(1, sizeof *b);
+    Type *mt = check_mtype(p->type);
+    b->type = lower_type(p->type, !is_scalar_m(mt));
+    b->name = fresh_token(p->name);
+    declare(SYM_LOCAL, p->name->str, b->name, mt);
+    vec_push(&f->params, b);
+  }
+  Vec body = {0};
+  lower_locals(&d->locals, &body);
+  for (int i = 0; i < d->body->args.len; i++) {
+    Node *st = d->body->args.data[i];
+    if (st->kind == ND_RETURN && st->lhs) {
+      Node *r = new_node(ND_RETURN, st->tok);
+      r->lhs = lower_expr(st->lhs);
+      vec_push(&body, r);
+    } else {
+      lower_stmt(st, &body);
+    }
+  }
+  f->body = block_of(&body, d->tok);
+  scope = mark;
+}
+
+// The body of a rule or start state: its locals, then its statements.
+static Node *rule_body(MDecl *d) {
+  Sym *mark = scope;
+  Vec body = {0};
+  lower_locals(&d->locals, &body);
+  lower_stmts(d->body, &body);
+  scope = mark;
+  return block_of(&body, d->tok);
+}
+
+static void copy_params(Decl *to) {
+  for (int i = 0; i < params.len; i++)
+    vec_push(&to->params, params.data[i]);
+}
+
+static void lower_rule(MDecl *d);
+
+static void lower_rules(Vec *inner) {
+  for (int i = 0; i < inner->len; i++)
+    lower_rule(inner->data[i]);
+}
+
+static void lower_ruleset(MDecl *d) {
+  Sym *mark = scope;
+  int nparams = params.len;
+  for (int i = 0; i < d->binders.len; i++)
+    vec_push(&params, lower_binder(d->binders.data[i]));
+  lower_rules(&d->inner);
+  params.len = nparams;
+  scope = mark;
+}
+
+static void lower_alias_rule(MDecl *d) {
+  Sym *mark = scope;
+  for (int i = 0; i < d->binders.len; i++) {
+    Binder *b = d->binders.data[i];
+    Node *e = lower_expr(b->in_expr);
+    Sym *sym = declare(SYM_SUBST, b->name->str, b->name, mtype(e));
+    sym->expr = e;
+  }
+  lower_rules(&d->inner);
+  scope = mark;
+}
+
+static void lower_property(MDecl *d, DeclKind kind, const char *what) {
+  Decl *p = new_decl(kind, d->tok, label_name(d, what));
+  p->label = d->label ? d->label->str : NULL;
+  p->expr = lower_expr(d->expr);
+  expect_mtype(p->expr, is_bool_m, "a boolean");
+}
+
+// A rule, start state, property, ruleset or alias rule, inside the
+// rulesets whose parameters are in `params`.
+static void lower_rule(MDecl *d) {
+  jmp_buf outer;
+  memcpy(outer, decl_fail, sizeof outer);
+  Sym *mark = scope;
+  int nparams = params.len;
+  int ndecls = prog->decls.len;
+  if (setjmp(decl_fail)) {
+    scope = mark;
+    params.len = nparams;
+    prog->decls.len = ndecls;
+    memcpy(decl_fail, outer, sizeof outer);
+    return;
+  }
+  switch (d->kind) {
+  case MD_RULE: {
+    Decl *a = new_decl(DK_ACTION, d->tok, label_name(d, "rule"));
+    a->label = d->label ? d->label->str : NULL;
+    copy_params(a);
+    if (d->expr) {
+      a->expr = lower_expr(d->expr);
+      expect_mtype(a->expr, is_bool_m, "a boolean");
+    }
+    a->body = rule_body(d);
+    break;
+  }
+  case MD_STARTSTATE: {
+    Decl *i = new_decl(DK_INIT, d->tok, label_name(d, "startstate"));
+    i->label = d->label ? d->label->str : NULL;
+    copy_params(i);
+    i->body = rule_body(d);
+    break;
+  }
+  case MD_INVARIANT:
+    lower_property(d, DK_INVARIANT, "invariant");
+    break;
+  case MD_COVER:
+    lower_property(d, DK_REACHABLE, "cover");
+    break;
+  case MD_ASSUME:
+    lower_property(d, DK_CONSTRAINT, "assume");
+    break;
+  case MD_LIVENESS:
+    refuse(d->tok, "liveness properties", "Rumur's liveness is AG EF p, which mcgen does not check");
+  case MD_RULESET:
+    lower_ruleset(d);
+    break;
+  case MD_ALIASRULE:
+    lower_alias_rule(d);
+    break;
+  default:
+    unreachable();
+  }
+  memcpy(decl_fail, outer, sizeof outer);
+}
+
+static void lower_decl(MDecl *d) {
+  Sym *mark = scope;
+  int ndecls = prog->decls.len;
+  if (setjmp(decl_fail)) {
+    // Names declared by what failed stay declared (as far as they got), so
+    // that their uses are not reported as unknown; its lowering is dropped.
+    (void)mark;
+    prog->decls.len = ndecls;
+    return;
+  }
+  switch (d->kind) {
+  case MD_CONST:
+    lower_const(d);
+    return;
+  case MD_TYPE:
+    lower_type_decl(d);
+    return;
+  case MD_VAR:
+    lower_var(d);
+    return;
+  case MD_FUNCTION:
+    lower_function(d);
+    return;
+  default:
+    lower_rule(d);
+  }
+}
+
+// Every top-level Murphi name is taken before any local is renamed, so that
+// no local takes a name that a later declaration needs.
+static void reserve_names(MModel *m) {
+  for (int i = 0; i < m->decls.len; i++) {
+    MDecl *d = m->decls.data[i];
+    if (d->name)
+      strset_add(&names, d->name->str);
+  }
+}
+
+// Clears the Murphi types left in `ty` (check.c sets the .mc ones); the
+// copies of typed nodes that clone() made are cleared by their own typed().
+static void clear_types(void) {
+  for (int i = 0; i < typed_nodes.len; i++)
+    ((Node *)typed_nodes.data[i])->ty = NULL;
+}
+
+Program *parse_murphi(const SrcFile *file) {
+  src = file;
+  prog = xcalloc(1, sizeof *prog);
+  prog->file = file;
+  prog->none_undefined = true;
+  int before = error_count();
+  MModel *m = murphi_parse(murphi_tokenize(file));
+  if (error_count() > before)
+    return prog;
+  reserve_names(m);
+  for (int i = 0; i < m->decls.len; i++)
+    lower_decl(m->decls.data[i]);
+  clear_types();
+  return prog;
+}
