@@ -26,6 +26,8 @@ COMPILER_SRCS := compiler/core/util.c compiler/core/diag.c compiler/core/paths.c
                  compiler/front/mc/lex.c compiler/front/mc/parse.c \
                  compiler/front/dve/dve_parse.c compiler/front/dve/dve_lower.c \
                  compiler/front/pnml/pnml.c compiler/front/pnml/petri.c \
+                 compiler/front/murphi/murphi_lex.c compiler/front/murphi/murphi_parse.c \
+                 compiler/front/murphi/murphi_lower.c \
                  compiler/analysis/check.c compiler/analysis/layout.c \
                  compiler/analysis/extern.c compiler/analysis/scenario.c \
                  compiler/analysis/deps.c \

@@ -42,8 +42,8 @@ static void usage(FILE *out) {
           "\n"
           "Compiles SPEC into a standalone model checker: NAME.c and NAME (default\n"
           "MODEL_checker, MODEL from `model MODEL;` or the file name). SPEC is a spec in\n"
-          "mcgen's language (.mc), a DVE model of the BEEM suite (.dve) or a Petri net\n"
-          "in PNML (.pnml); its extension chooses the language.\n"
+          "mcgen's language (.mc), a DVE model of the BEEM suite (.dve), a Petri net\n"
+          "in PNML (.pnml) or a Murphi model (.m); its extension chooses the language.\n"
           "\n"
           "  -o NAME          name of the checker (and NAME.c)\n"
           "  -D CONST=VALUE   override a constant of the spec (integer, true, false; once per CONST)\n"
@@ -294,7 +294,7 @@ static void raise_stack_limit(void) {
 
 // The spec, read and parsed; NULL if it cannot be read (reported). The
 // file's extension chooses the language: .dve is DiVinE's DVE, .pnml a
-// Petri net.
+// Petri net, .m Murphi.
 static Program *read_and_parse(const char *spec) {
   SrcFile *file = read_file(spec);
   if (!file) {
@@ -305,6 +305,8 @@ static Program *read_and_parse(const char *spec) {
   bool is_dve = nlen > 4 && !strcmp(spec + nlen - 4, ".dve");
   if (nlen > 5 && !strcmp(spec + nlen - 5, ".pnml"))
     return parse_pnml(file);
+  if (nlen > 2 && !strcmp(spec + nlen - 2, ".m"))
+    return parse_murphi(file);
   return is_dve ? parse_dve(file) : parse(tokenize(file));
 }
 
