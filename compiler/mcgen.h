@@ -80,6 +80,7 @@ uint64_t str_hash(const char *s); // 64-bit FNV-1a
 uint64_t bytes_hash(const void *data, size_t len);
 // Adds `s`; false if it was there already.
 bool strset_add(StrSet *set, const char *s);
+bool strset_has(const StrSet *set, const char *s);
 // `base` if it is not in `set`, else the first of base_2, base_3, ... that
 // is not; added to the set.
 const char *strset_fresh(StrSet *set, const char *base);

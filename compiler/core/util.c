@@ -152,6 +152,16 @@ uint64_t str_hash(const char *s) {
   return h;
 }
 
+bool strset_has(const StrSet *set, const char *s) {
+  if (!set->cap)
+    return false;
+  size_t j = str_hash(s) & (set->cap - 1);
+  for (; set->slots[j]; j = (j + 1) & (set->cap - 1))
+    if (!strcmp(set->slots[j], s))
+      return true;
+  return false;
+}
+
 uint64_t bytes_hash(const void *data, size_t len) { return XXH3_64bits(data, len); }
 
 bool strset_add(StrSet *set, const char *s) {
