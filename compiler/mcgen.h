@@ -421,6 +421,10 @@ struct Program {
   const char *net_c; // a PNML net: the checker's McrtNet table (C, emit.c writes it as is)
   Vec extern_files;  // ExternFile*
   Vec extern_types;  // Token* names of `extern type NAME;`
+  bool loop_order_free; // a Murphi model: a loop over a scalarset whose order
+                        // matters is no error (check.c); it refuses symmetry
+                        // reduction instead, saying why in symmetry_refused
+  const char *symmetry_refused;
   bool none_undefined; // a Murphi model: `none` is Murphi's undefined value, and
                        // reading it is an error anywhere but in `x == none`
                        // (emit.c checks, deps.c counts the check as a failure)

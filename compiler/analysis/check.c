@@ -2198,6 +2198,25 @@ static Token *access_tok(Access *a) {
   return root ? root->tok : a->at->tok;
 }
 
+// Whether two accesses of a loop's iterations make its order matter: one
+// writes what the other touches, at places not apart, in ways that do not
+// commute.
+static bool conflict(Access *x, Access *y) {
+  return x->root == y->root && (x->upd != UPD_READ || y->upd != UPD_READ) && !apart(x, y) &&
+         !commute(x, y);
+}
+
+// Whether the order of the loop walked by order_stmt() matters.
+static bool loop_order_matters(void) {
+  if (loop_ret)
+    return true;
+  for (int i = 0; i < loop_acc.len; i++)
+    for (int j = i; j < loop_acc.len; j++)
+      if (conflict(loop_acc.data[i], loop_acc.data[j]))
+        return true;
+  return false;
+}
+
 // Checks one loop (its binder is over a scalarset or a collection of them).
 static void check_loop_order(Node *loop) {
   Binder *b = loop->binders.data[0];
@@ -2221,6 +2240,14 @@ static void check_loop_order(Node *loop) {
                b->in_expr->kind == ND_IDENT ? token_text(b->in_expr->tok) : "...", type_name(sym))
       : format("the loop 'for %s: %s' visits the elements of scalarset %s", token_text(b->name),
                type_name(resolve(b->type)), type_name(sym));
+  if (prog->loop_order_free) {
+    // The model's loops keep their order: symmetry reduction is refused
+    // instead (said once, for the first such loop).
+    if (!prog->symmetry_refused && loop_order_matters())
+      prog->symmetry_refused = format("%s in an order that symmetry reduction does not keep "
+                                      "(line %d)", what, loop->tok->line);
+    return;
+  }
   bool bad = false;
   if (loop_ret) {
     error_at(loop->tok, "%s in an order that symmetry reduction does not keep, and its 'return' "
@@ -2232,8 +2259,7 @@ static void check_loop_order(Node *loop) {
     Access *x = loop_acc.data[i];
     for (int j = i; j < loop_acc.len && !bad; j++) {
       Access *y = loop_acc.data[j];
-      if (x->root != y->root || (x->upd == UPD_READ && y->upd == UPD_READ) || apart(x, y) ||
-          commute(x, y))
+      if (!conflict(x, y))
         continue;
       bad = true;
       Access *w = x->upd == UPD_READ ? y : x, *o = w == x ? y : x;

@@ -565,6 +565,8 @@ static void default_bits(Type *ty, uint8_t *buf, int64_t off);
 static Decl *cur_fn; // the fn being written (for `return`)
 static bool none_undefined; // Program.none_undefined: reading none is an error
                             // wherever it is not compared with the literal none
+static const char *symmetry_refused; // Program.symmetry_refused: why the checker
+                                     // runs without symmetry reduction, or NULL
 static char *gen_value(Node *node);   // scalar: the logical value
 static char *gen_plain(Node *node);   // scalar, never none (checked)
 static Loc gen_loc(Node *node);       // composite or lvalue: its location
@@ -2618,7 +2620,7 @@ static void emit_symmetry_reduction(Program *prog, Parts *p) {
   Buf sym = {0};
   // A scenario that fixes a scalarset argument tells the elements apart:
   // the checker then runs without symmetry reduction (and says why).
-  int nsym = scenario_symmetric() ? emit_symmetry(lay, &sym) : 0;
+  int nsym = scenario_symmetric() && !symmetry_refused ? emit_symmetry(lay, &sym) : 0;
   p->nscalarsets = nscalarsets;
   p->sym = sym;
   p->nsym = nsym;
@@ -2699,10 +2701,11 @@ static void write_definitions(Parts *p, FILE *out) {
   DEF("MCGEN_IS_ACCEPTING", "%s", p->has_accepting ? "mc_is_accepting" : "NULL");
   DEF("MCGEN_SCENARIO", "%s", scenario_active() ? c_str(scenario_name()) : "NULL");
   DEF("MCGEN_SYMMETRY_REFUSED", "%s",
-      scenario_symmetric() || !emit_symmetry(lay, &(Buf){0})
-          ? "NULL"
-          : c_str(format("scenario '%s' names scalarset values, which symmetry reduction would "
-                         "confuse", scenario_name())));
+      !emit_symmetry(lay, &(Buf){0})        ? "NULL"
+      : symmetry_refused                    ? c_str(symmetry_refused)
+      : scenario_symmetric()                ? "NULL"
+      : c_str(format("scenario '%s' names scalarset values, which symmetry reduction would "
+                     "confuse", scenario_name())));
   DEF("MCGEN_NET", "%s", net_c ? net_c : "");
   DEF("MCGEN_NET_PTR", "%s", net_c ? "&mc_net" : "NULL");
   DEF("MCGEN_DEPS", "%s", p->deps.data);
@@ -2718,6 +2721,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   src = prog->file;
   net_c = prog->net_c;
   none_undefined = prog->none_undefined;
+  symmetry_refused = prog->symmetry_refused;
   Parts p = {.model = model_name(prog), .constants = constants_text(prog)};
   emit_state_accessors(&p);
   emit_functions(prog, &p);
