@@ -67,7 +67,6 @@ typedef struct MDecl {
   Node *body;        // ND_BLOCK
   Vec binders;       // ruleset: Binder*; alias rule: Binder* (in_expr the expression)
   Vec inner;         // ruleset, alias rule: MDecl*
-  bool forward;      // a function declared without a body (forward declaration)
 } MDecl;
 
 typedef struct MModel {

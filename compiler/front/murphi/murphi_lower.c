@@ -42,7 +42,12 @@
 
 static const SrcFile *src;
 static Program *prog;
-static StrSet names; // every top-level and local name given out
+// Names: every top-level name (the model's, then the generated ones) is in
+// `names`; the locals of the top-level item being lowered are in `locals`,
+// every local ever named in `all_locals`. A local is renamed only where it
+// would hide a top-level name or another local of its item (which .mc
+// forbids); a generated top-level name avoids every local.
+static StrSet names, locals, all_locals;
 
 // A token standing for a generated name at the Murphi location `at`.
 static Token *synth(const Token *at, const char *text) {
@@ -59,9 +64,32 @@ static Token *synth(const Token *at, const char *text) {
   return t;
 }
 
-// `tok` itself when its name is free, else a token for a fresh name.
-static Token *fresh_token(Token *tok) {
-  const char *name = strset_fresh(&names, tok->str);
+// `base`, or the first of base_2, base_3, ... that is in neither set.
+static const char *fresh_in(StrSet *a, StrSet *b, const char *base) {
+  const char *name = base;
+  for (int k = 2; strset_has(a, name) || strset_has(b, name); k++)
+    name = format("%s_%d", base, k);
+  return name;
+}
+
+// A fresh top-level name.
+static const char *top_name(const char *base) {
+  const char *name = fresh_in(&names, &all_locals, base);
+  strset_add(&names, name);
+  return name;
+}
+
+// A fresh local name.
+static const char *local_name(const char *base) {
+  const char *name = fresh_in(&names, &locals, base);
+  strset_add(&locals, name);
+  strset_add(&all_locals, name);
+  return name;
+}
+
+// A token for a local named `tok`: itself if its name is free.
+static Token *local_token(Token *tok) {
+  const char *name = local_name(tok->str);
   return strcmp(name, tok->str) ? synth(tok, name) : tok;
 }
 
@@ -87,11 +115,14 @@ typedef struct Sym {
   Node *expr;        // SYM_SUBST: the lowered expression; SYM_CONST: its value
   MDecl *decl;       // SYM_FUNCTION
   bool scalar_type;  // SYM_TYPE: a bool, range, enum or scalarset
+  bool writes;       // SYM_FUNCTION: writes the state or a var parameter (inlined)
   struct Sym *next;
 } Sym;
 
 static Sym *scope;   // innermost first
 static int fn_depth; // procedures being inlined (recursion guard)
+static bool in_function;    // lowering a function's body (a .mc fn): `return e` stays
+static Node *inline_result; // inlining a function that writes: where its value goes
 
 static Sym *declare(SymKind kind, const char *name, Token *tok, Type *type) {
   Sym *s = xcalloc(1, sizeof *s);
@@ -277,7 +308,7 @@ static Token *hoist(Type *t) {
       return h->name;
   Hoisted *h = xcalloc(1, sizeof *h);
   h->murphi = t;
-  h->name = synth(t->tok, strset_fresh(&names, t->kind == TY_ENUM ? "enum" : "scalarset"));
+  h->name = synth(t->tok, top_name(t->kind == TY_ENUM ? "enum" : "scalarset"));
   h->next = hoisted;
   hoisted = h;
   Decl *d = xcalloc(1, sizeof *d);
@@ -460,7 +491,7 @@ static Binder *lower_binder(Binder *b) {
     fail();
   }
   l->type = lower_type(b->type, false);
-  l->name = fresh_token(b->name);
+  l->name = local_token(b->name);
   declare(SYM_LOCAL, b->name->str, l->name, mt);
   return l;
 }
@@ -475,7 +506,7 @@ static Binder *lower_step_binder(Binder *b, Node *lo, Node *hi, Node *step) {
     fail();
   }
   Binder *k = xcalloc(1, sizeof *k);
-  k->name = synth(b->name, strset_fresh(&names, format("%s_step", b->name->str)));
+  k->name = synth(b->name, local_name(format("%s_step", b->name->str)));
   Type *r = new_type(TY_RANGE, b->name);
   r->lo_expr = num_node(b->name, 0);
   r->hi_expr = binary(OP_DIV, binary(OP_SUB, clone(h), clone(l), b->name), clone(s), b->name);
@@ -640,6 +671,10 @@ static Node *lower_call(Node *e) {
     error_at(e->tok, "procedure '%s' has no value: call it as a statement", s->name);
     fail();
   }
+  if (s->writes)
+    refuse(e->tok, format("a call of '%s' (a function that writes the state or a var parameter) "
+                          "inside an expression", s->name),
+           "assign its value to a variable first: x := f(...)");
   Node *n = new_node(ND_CALL, e->tok);
   n->name = s->tok;
   for (int i = 0; i < e->args.len; i++)
@@ -657,7 +692,7 @@ static void lower_stmt(Node *s, Vec *out);
 // A local variable of the Murphi type `mt`, starting undefined.
 static Token *new_local(Token *name, Type *mt, Vec *out) {
   Node *d = new_node(ND_VARDECL, name);
-  d->name = fresh_token(name);
+  d->name = local_token(name);
   d->decl_type = lower_type(mt, true);
   vec_push(out, d);
   return d->name;
@@ -694,12 +729,13 @@ static Node *lower_lvalue(Node *e) {
   return n;
 }
 
-// Inlines a procedure call: value parameters and locals become fresh
-// locals, `var` parameters stand for the argument's location.
-static void inline_call(Node *call, Vec *out) {
+// Inlines a call of a procedure, or of a function that writes (its value
+// assigned to `result`): value parameters and locals become fresh locals,
+// `var` parameters stand for the argument's location.
+static void inline_call(Node *call, Node *result, Vec *out) {
   Sym *s = callee(call);
   MDecl *d = s->decl;
-  if (d->type)
+  if (d->type && !result)
     refuse(call->tok, "calling a function as a statement", "assign its value to a variable");
   if (fn_depth > 20)
     refuse(call->tok, "recursive procedures", NULL);
@@ -729,7 +765,11 @@ static void inline_call(Node *call, Vec *out) {
     declare(SYM_LOCAL, p->name->str, local, mt);
   }
   lower_locals(&d->locals, out);
+  Node *outer_result = inline_result;
+  bool outer_fn = in_function;
+  inline_result = result, in_function = false;
   lower_stmts(d->body, out);
+  inline_result = outer_result, in_function = outer_fn;
   fn_depth--;
   scope = saved;
 }
@@ -740,7 +780,7 @@ static void clear_value(Node *x, Type *mt, Token *at, Vec *out) {
   if (t->kind == TY_ARRAY) {
     Node *loop = new_node(ND_FOR, at);
     Binder *b = xcalloc(1, sizeof *b);
-    b->name = synth(at, strset_fresh(&names, "clear_index"));
+    b->name = synth(at, local_name("clear_index"));
     b->type = lower_type(t->index, false);
     vec_push(&loop->binders, b);
     Node *elem = new_node(ND_INDEX, at);
@@ -860,6 +900,11 @@ static Node *message(Node *str, const char *dflt, Token *at) {
 static void lower_stmt(Node *s, Vec *out) {
   switch ((int)s->kind) {
   case ND_ASSIGN: {
+    Sym *f = s->rhs->kind == ND_CALL ? lookup(s->rhs->name->str) : NULL;
+    if (f && f->kind == SYM_FUNCTION && f->writes) {
+      inline_call(s->rhs, lower_lvalue(s->lhs), out);
+      return;
+    }
     Node *n = new_node(ND_ASSIGN, s->tok);
     n->lhs = lower_lvalue(s->lhs);
     n->rhs = lower_expr(s->rhs);
@@ -913,7 +958,7 @@ static void lower_stmt(Node *s, Vec *out) {
     lower_alias(s, out);
     return;
   case MND_PCALL:
-    inline_call(s, out);
+    inline_call(s, NULL, out);
     return;
   case MND_PUT:
     return; // output only: the checker does not print it
@@ -928,7 +973,13 @@ static void lower_stmt(Node *s, Vec *out) {
   case MND_MSREMOVEPRED:
     refuse(s->tok, "multisets", NULL);
   case ND_RETURN:
-    refuse(s->tok, "a return before the end of a rule or procedure",
+    if (in_function && s->lhs) {
+      Node *r = new_node(ND_RETURN, s->tok);
+      r->lhs = lower_expr(s->lhs);
+      vec_push(out, r);
+      return;
+    }
+    refuse(s->tok, "a return before the end of a rule, procedure or inlined function",
            "put the rest of the body in an if statement");
   default:
     die("lower_stmt: node kind %d", s->kind);
@@ -936,12 +987,21 @@ static void lower_stmt(Node *s, Vec *out) {
 }
 
 // Lowers a block's statements in order; a `return` at its very end (of a
-// rule, start state or procedure) just ends it.
+// rule, start state or inlined procedure) just ends it, or assigns an
+// inlined function's value.
 static void lower_stmts(Node *block, Vec *out) {
   for (int i = 0; i < block->args.len; i++) {
     Node *s = block->args.data[i];
-    if (s->kind == ND_RETURN && !s->lhs && i == block->args.len - 1 && fn_depth >= 0)
+    if (s->kind == ND_RETURN && i == block->args.len - 1 && !in_function &&
+        !s->lhs == !inline_result) {
+      if (s->lhs) {
+        Node *set = new_node(ND_ASSIGN, s->tok);
+        set->lhs = clone(inline_result);
+        set->rhs = lower_expr(s->lhs);
+        vec_push(out, set);
+      }
       return;
+    }
     lower_stmt(s, out);
   }
 }
@@ -972,7 +1032,7 @@ static Token *label_name(MDecl *d, const char *kind) {
   }
   if (!b.len || (b.data[0] >= '0' && b.data[0] <= '9'))
     buf_printf(&b, "%s%s", b.len ? "_" : "", kind);
-  return synth(d->tok, strset_fresh(&names, b.data));
+  return synth(d->tok, top_name(b.data));
 }
 
 // The rulesets' parameters around the rule being lowered.
@@ -987,7 +1047,7 @@ static void lower_const(MDecl *d) {
     s->expr = v;
     return;
   }
-  Decl *c = new_decl(DK_CONST, d->tok, fresh_token(d->name));
+  Decl *c = new_decl(DK_CONST, d->tok, d->name);
   c->expr = v;
   declare(SYM_CONST, d->name->str, c->name, t->kind == TY_BOOL ? &ty_bool_m : &ty_int_m);
 }
@@ -996,7 +1056,7 @@ static void lower_type_decl(MDecl *d) {
   Type *t = d->type;
   if (t->kind == TY_ENUM || t->kind == TY_SCALARSET)
     t->name = d->name->str; // named here: not hoisted
-  Decl *td = new_decl(DK_TYPE, d->tok, fresh_token(d->name));
+  Decl *td = new_decl(DK_TYPE, d->tok, d->name);
   td->type = lower_type(t, false);
   if (t->kind == TY_ENUM)
     declare_members(t);
@@ -1007,16 +1067,61 @@ static void lower_type_decl(MDecl *d) {
 
 static void lower_var(MDecl *d) {
   Type *mt = check_mtype(d->type);
-  Decl *v = new_decl(DK_VAR, d->tok, fresh_token(d->name));
+  Decl *v = new_decl(DK_VAR, d->tok, d->name);
   v->type = lower_type(d->type, true);
   declare(SYM_VAR, d->name->str, v->name, mt);
 }
 
-// A function becomes a .mc fn; a procedure is kept for inlining.
+// Whether a name is a parameter or local of the function.
+static bool own_name(MDecl *f, const char *name) {
+  for (int i = 0; i < f->params.len; i++) {
+    MParam *p = f->params.data[i];
+    if (!p->by_ref && !strcmp(p->name->str, name))
+      return true;
+  }
+  for (int i = 0; i < f->locals.len; i++) {
+    MDecl *l = f->locals.data[i];
+    if (!strcmp(l->name->str, name))
+      return true;
+  }
+  return false;
+}
+
+static bool found_write; // write_visit() met a write outside the function
+
+static bool write_visit(Node *n, void *ctx) {
+  MDecl *f = ctx;
+  if ((int)n->kind == MND_PCALL || (int)n->kind == MND_MSADD || (int)n->kind == MND_MSREMOVE ||
+      (int)n->kind == MND_MSREMOVEPRED)
+    found_write = true;
+  if (n->kind == ND_ASSIGN || (int)n->kind == MND_UNDEFINE || (int)n->kind == MND_CLEAR) {
+    Node *root = n->lhs;
+    while (root->kind == ND_INDEX || root->kind == ND_FIELD)
+      root = root->lhs;
+    if (root->kind != ND_IDENT || !own_name(f, root->name->str))
+      found_write = true;
+  }
+  return true;
+}
+
+// Whether a function writes anything but its own locals and value
+// parameters (or calls a procedure): it is then inlined at each call.
+static bool writes_outside(MDecl *f) {
+  for (int i = 0; i < f->params.len; i++)
+    if (((MParam *)f->params.data[i])->by_ref)
+      return true;
+  found_write = false;
+  walk(f->body, write_visit, f);
+  return found_write;
+}
+
+// A function becomes a .mc fn, unless it writes; a procedure, or a
+// function that writes, is kept for inlining.
 static void lower_function(MDecl *d) {
-  Sym *s = declare(SYM_FUNCTION, d->name->str, fresh_token(d->name), NULL);
+  Sym *s = declare(SYM_FUNCTION, d->name->str, d->name, NULL);
   s->decl = d;
-  if (!d->type)
+  s->writes = d->type && writes_outside(d);
+  if (!d->type || s->writes)
     return;
   Sym *mark = scope;
   Decl *f = new_decl(DK_FN, d->tok, s->tok);
@@ -1029,22 +1134,16 @@ static void lower_function(MDecl *d) {
     Binder *b = xcalloc(1, sizeof *b);
     Type *mt = check_mtype(p->type);
     b->type = lower_type(p->type, !is_scalar_m(mt));
-    b->name = fresh_token(p->name);
+    b->name = local_token(p->name);
     declare(SYM_LOCAL, p->name->str, b->name, mt);
     vec_push(&f->params, b);
   }
   Vec body = {0};
   lower_locals(&d->locals, &body);
-  for (int i = 0; i < d->body->args.len; i++) {
-    Node *st = d->body->args.data[i];
-    if (st->kind == ND_RETURN && st->lhs) {
-      Node *r = new_node(ND_RETURN, st->tok);
-      r->lhs = lower_expr(st->lhs);
-      vec_push(&body, r);
-    } else {
-      lower_stmt(st, &body);
-    }
-  }
+  in_function = true;
+  for (int i = 0; i < d->body->args.len; i++)
+    lower_stmt(d->body->args.data[i], &body);
+  in_function = false;
   f->body = block_of(&body, d->tok);
   scope = mark;
 }
@@ -1159,6 +1258,7 @@ static void lower_rule(MDecl *d) {
 
 static void lower_decl(MDecl *d) {
   Sym *mark = scope;
+  locals = (StrSet){0};
   int ndecls = prog->decls.len;
   if (setjmp(decl_fail)) {
     // Names declared by what failed stay declared (as far as they got), so
@@ -1207,6 +1307,7 @@ Program *parse_murphi(const SrcFile *file) {
   prog = xcalloc(1, sizeof *prog);
   prog->file = file;
   prog->none_undefined = true;
+  prog->loop_order_free = true;
   int before = error_count();
   MModel *m = murphi_parse(murphi_tokenize(file));
   if (error_count() > before)
