@@ -425,6 +425,9 @@ struct Program {
                         // matters is no error (check.c); it refuses symmetry
                         // reduction instead, saying why in symmetry_refused
   const char *symmetry_refused;
+  bool range_checks_at_run_time; // a Murphi model: a constant index or value out of
+                                 // range is the run-time error of the step that
+                                 // meets it, not a compile-time error (check.c)
   bool none_undefined; // a Murphi model: `none` is Murphi's undefined value, and
                        // reading it is an error anywhere but in `x == none`
                        // (emit.c checks, deps.c counts the check as a failure)

@@ -903,6 +903,7 @@ static void check_index(Node *node) {
     error_at(node->rhs->tok, "an array indexed by %s cannot be indexed by %s", type_name(index),
              type_name(it));
   else if (node->rhs->is_const && index->kind == TY_RANGE && !index->made_up &&
+           !prog->range_checks_at_run_time &&
            (node->rhs->val < index->lo || node->rhs->val > index->hi))
     error_at(node->rhs->tok, "index %lld is out of range %lld..%lld", (long long)node->rhs->val,
              (long long)index->lo, (long long)index->hi);
@@ -1346,7 +1347,7 @@ static void check_lvalue(Node *node, const char *what) {
 static void check_const_fits(Type *dst, Node *src) {
   Type *ty = unopt(resolve(dst));
   if (ty->kind == TY_RANGE && !ty->made_up && src->is_const && is_intlike(resolve(src->ty)) &&
-      (src->val < ty->lo || src->val > ty->hi))
+      (src->val < ty->lo || src->val > ty->hi) && !prog->range_checks_at_run_time)
     error_at(src->tok, "constant %lld is out of range %lld..%lld", (long long)src->val,
              (long long)ty->lo, (long long)ty->hi);
 }
