@@ -621,7 +621,11 @@ static char *convert(Node *at, Type *dst, Node *srcn, const char *v) {
   if (iv_within(iv, dst))
     return (char *)v;
   char *t = temp("int64_t", v);
-  if ((d->kind != TY_OPTIONAL || none_undefined) && iv.none)
+  // Where none is undefined, `c ? none : x` copies an undefined value on
+  // purpose (a Murphi value parameter); any other none read is an error.
+  bool copies_none = srcn->kind == ND_COND &&
+                     (srcn->then->kind == ND_NONE || srcn->els->kind == ND_NONE);
+  if ((d->kind != TY_OPTIONAL || (none_undefined && !copies_none)) && iv.none)
     fail_if(at, format("%s == MCRT_NONE", t),
             none_read_message(d->kind == TY_OPTIONAL ? R(d->base) : d));
   Type *base = d->kind == TY_OPTIONAL ? R(d->base) : d;
