@@ -39,7 +39,7 @@ static const struct {
   const char *utf8, *ascii;
 } murphi_unicode[] = {
     {"\u2254", ":="}, {"\u2264", "<="}, {"\u2265", ">="}, {"\u2260", "!="}, {"\u00ac", "!"},
-    {"\u2227", "&"},  {"\u2228", "|"},  {"\u2192", "->"}, {"\u00f7", "/"},  {"\u00d7", "*"},
+    {"\u2227", "&"},  {"\u2228", "|"},  {"\u2192", "->"}, {"\u00f7", "/"},  {"\u2215", "/"},  {"\u00d7", "*"},
     {"\u2212", "-"},
 };
 
@@ -154,11 +154,15 @@ static Token *string(Lexer *lx) {
   bool curved = *lx->p != '"';
   lx->p += curved ? 3 : 1;
   const char *close = curved ? "\u201d" : "\"";
-  const char *body = lx->p;
-  while (lx->p < lx->end && !starts_with(lx->p, lx->end, close) && *lx->p != '\n')
-    lx->p++;
+  Buf body = {0};
+  buf_puts(&body, "");
+  while (lx->p < lx->end && !starts_with(lx->p, lx->end, close) && *lx->p != '\n') {
+    if (*lx->p == '\\' && lx->p + 1 < lx->end && lx->p[1] != '\n')
+      lx->p++; // \" and \\ stand for the character
+    buf_printf(&body, "%c", *lx->p++);
+  }
   Token *t = token_at(lx, TK_STR, start, lx->p);
-  t->str = xstrndup(body, (size_t)(lx->p - body));
+  t->str = body.data;
   if (lx->p >= lx->end || *lx->p == '\n') {
     error_at(t, "unterminated string");
     return t;

@@ -116,10 +116,19 @@ typedef struct Sym {
   MDecl *decl;       // SYM_FUNCTION
   bool scalar_type;  // SYM_TYPE: a bool, range, enum or scalarset
   bool writes;       // SYM_FUNCTION: writes the state or a var parameter (inlined)
+  bool constant;     // SYM_SUBST: a constant's value
+  bool plain;        // SYM_LOCAL: a quantifier's or ruleset's binder (never undefined)
   struct Sym *next;
 } Sym;
 
 static Sym *scope;   // innermost first
+
+// The lowered names that are never undefined (a binder, a constant, an enum
+// member), by node, copies included: a value parameter passes them as they
+// are (pass_value).
+static StrSet plain_nodes;
+
+static const char *node_key(Node *n) { return format("%p", (void *)n); }
 static int fn_depth; // procedures being inlined (recursion guard)
 static bool in_function;    // lowering a function's body (a .mc fn): `return e` stays
 static Node *inline_result; // inlining a function that writes: where its value goes
@@ -164,8 +173,7 @@ static _Noreturn void fail(void) {
 }
 
 static _Noreturn void refuse(Token *at, const char *what, const char *why) {
-  error_at(at, "%s %s not supported by mcgen's Murphi front end", what,
-           strstr(what, "s ") || what[strlen(what) - 1] == 's' ? "are" : "is");
+  error_at(at, "%s: not supported by mcgen's Murphi front end", what);
   if (why)
     hint("%s", why);
   fail();
@@ -249,6 +257,8 @@ static Node *clone(Node *n) {
   Node *c = xcalloc(1, sizeof *c);
   *c = *n;
   c->ty = NULL;
+  if (strset_has(&plain_nodes, node_key(n)))
+    strset_add(&plain_nodes, node_key(c));
   c->lhs = clone(n->lhs), c->rhs = clone(n->rhs), c->cond = clone(n->cond);
   c->then = clone(n->then), c->els = clone(n->els), c->body = clone(n->body);
   c->args = (Vec){0};
@@ -290,6 +300,7 @@ static Type *mresolve(Type *t) {
 }
 
 static Node *lower_expr(Node *e);
+static bool is_constant(Node *e);
 
 // A hoisted type: an enum or scalarset written in place, where .mc wants a
 // named type (so that it is one type however often it is lowered).
@@ -356,6 +367,9 @@ static Type *lower_type(Type *t, bool leaf) {
   case TY_BOOL:
     return optional(new_type(TY_BOOL, t->tok), leaf);
   case TY_RANGE: {
+    if (!is_constant(t->lo_expr) || !is_constant(t->hi_expr))
+      refuse(t->tok, "a range whose bounds are not constant expressions (Rumur folds 0 * f() "
+                     "to 0)", NULL);
     Type *r = new_type(TY_RANGE, t->tok);
     r->lo_expr = lower_expr(t->lo_expr);
     r->hi_expr = lower_expr(t->hi_expr);
@@ -477,8 +491,12 @@ static Node *lower_designator_ident(Node *e) {
     error_at(e->tok, "'%s' is a %s, not a value", s->name,
              s->kind == SYM_TYPE ? "type" : s->decl->type ? "function" : "procedure");
     fail();
-  default:
-    return typed(ident_node(s->tok), s->type);
+  default: {
+    Node *n = typed(ident_node(s->tok), s->type);
+    if (s->kind != SYM_VAR && (s->kind != SYM_LOCAL || s->plain))
+      strset_add(&plain_nodes, node_key(n));
+    return n;
+  }
   }
 }
 
@@ -492,13 +510,45 @@ static Binder *lower_binder(Binder *b) {
   }
   l->type = lower_type(b->type, false);
   l->name = local_token(b->name);
-  declare(SYM_LOCAL, b->name->str, l->name, mt);
+  declare(SYM_LOCAL, b->name->str, l->name, mt)->plain = true;
   return l;
+}
+
+// Whether a Murphi expression is constant: numbers, booleans, constants,
+// enum members, and operators over them.
+static bool is_constant(Node *e) {
+  switch (e->kind) {
+  case ND_NUM:
+  case ND_BOOL:
+    return true;
+  case ND_IDENT: {
+    Sym *s = lookup(e->name->str);
+    return s && (s->kind == SYM_CONST || s->kind == SYM_MEMBER ||
+                 (s->kind == SYM_SUBST && s->constant));
+  }
+  case ND_UNARY:
+    return is_constant(e->lhs);
+  case ND_BINARY:
+    return is_constant(e->lhs) && is_constant(e->rhs);
+  case ND_COND:
+    return is_constant(e->cond) && is_constant(e->then) && is_constant(e->els);
+  default:
+    return false;
+  }
+}
+
+static void expect_constant(Node *e, const char *what) {
+  if (!is_constant(e)) {
+    error_at(e->tok, "%s must be a constant expression", what);
+    fail();
+  }
 }
 
 // `name := lo to hi by step`: a binder k over 0..(hi-lo)/step, and `name`
 // standing for lo + k*step. Returns the binder; the scope grows by one.
 static Binder *lower_step_binder(Binder *b, Node *lo, Node *hi, Node *step) {
+  if (!is_constant(lo) || !is_constant(hi) || (step && !is_constant(step)))
+    refuse(b->name, "a loop whose bounds or step are not constant", NULL);
   Node *l = lower_expr(lo), *h = lower_expr(hi);
   Node *s = step ? lower_expr(step) : num_node(b->name, 1);
   if (s->kind == ND_NUM && s->val == 0) {
@@ -519,6 +569,23 @@ static Binder *lower_step_binder(Binder *b, Node *lo, Node *hi, Node *step) {
 }
 
 static Node *lower_call(Node *e);
+
+static bool is_designator(Node *n) {
+  return n->kind == ND_IDENT || n->kind == ND_INDEX || n->kind == ND_FIELD;
+}
+
+// A value passed to a value parameter: Rumur copies it as it is, undefined
+// or not, so a scalar is passed as `x == none ? none : x` (which emit.c
+// copies without a read check).
+static Node *pass_value(Node *arg) {
+  if (!is_scalar_m(mtype(arg)) || !is_designator(arg) || strset_has(&plain_nodes, node_key(arg)))
+    return arg;
+  Node *c = new_node(ND_COND, arg->tok);
+  c->cond = binary(OP_EQ, clone(arg), new_node(ND_NONE, arg->tok), arg->tok);
+  c->then = new_node(ND_NONE, arg->tok);
+  c->els = arg;
+  return typed(c, mtype(arg));
+}
 
 static Node *lower_binary(Node *e) {
   Node *l = lower_expr(e->lhs), *r = lower_expr(e->rhs);
@@ -620,6 +687,8 @@ static Node *lower_expr(Node *e) {
     Node *n = new_node(ND_COND, e->tok);
     n->cond = lower_expr(e->cond);
     expect_mtype(n->cond, is_bool_m, "a boolean");
+    if (n->cond->kind == ND_BOOL) // `false ? f() : 1` is the constant 1, as Rumur folds it
+      return lower_expr(n->cond->val ? e->then : e->els);
     n->then = lower_expr(e->then);
     n->els = lower_expr(e->els);
     return typed(n, mtype(n->then));
@@ -665,8 +734,12 @@ static Sym *callee(Node *call) {
   return s;
 }
 
+static MDecl *lowering_fn; // the function whose body is being lowered
+
 static Node *lower_call(Node *e) {
   Sym *s = callee(e);
+  if (s->decl == lowering_fn)
+    refuse(e->tok, "recursive functions", NULL);
   if (!s->decl->type) {
     error_at(e->tok, "procedure '%s' has no value: call it as a statement", s->name);
     fail();
@@ -678,7 +751,7 @@ static Node *lower_call(Node *e) {
   Node *n = new_node(ND_CALL, e->tok);
   n->name = s->tok;
   for (int i = 0; i < e->args.len; i++)
-    vec_push(&n->args, lower_expr(e->args.data[i]));
+    vec_push(&n->args, pass_value(lower_expr(e->args.data[i])));
   return typed(n, mresolve(s->decl->type));
 }
 
@@ -707,17 +780,15 @@ static void lower_locals(Vec *locals, Vec *out) {
       Type *mt = check_mtype(d->type);
       declare(SYM_LOCAL, d->name->str, new_local(d->name, d->type, out), mt);
     } else if (d->kind == MD_CONST) {
+      expect_constant(d->expr, format("the value of constant '%s'", d->name->str));
       Sym *s = declare(SYM_SUBST, d->name->str, d->name, NULL);
+      s->constant = true;
       s->expr = lower_expr(d->expr);
       s->type = mtype(s->expr);
     } else {
       refuse(d->tok, "local type declarations", "declare the type at the top level");
     }
   }
-}
-
-static bool is_designator(Node *n) {
-  return n->kind == ND_IDENT || n->kind == ND_INDEX || n->kind == ND_FIELD;
 }
 
 static Node *lower_lvalue(Node *e) {
@@ -735,14 +806,15 @@ static Node *lower_lvalue(Node *e) {
 static void inline_call(Node *call, Node *result, Vec *out) {
   Sym *s = callee(call);
   MDecl *d = s->decl;
-  if (d->type && !result)
-    refuse(call->tok, "calling a function as a statement", "assign its value to a variable");
+  if (d->type && !result) // the value is ignored: it goes to a local no one reads
+    result = ident_node(new_local(synth(call->tok, "ignored"), d->type, out));
   if (fn_depth > 20)
     refuse(call->tok, "recursive procedures", NULL);
   Vec args = {0};
   for (int i = 0; i < call->args.len; i++) {
     MParam *p = d->params.data[i];
-    vec_push(&args, p->by_ref ? lower_lvalue(call->args.data[i]) : lower_expr(call->args.data[i]));
+    vec_push(&args, p->by_ref ? lower_lvalue(call->args.data[i])
+                              : pass_value(lower_expr(call->args.data[i])));
   }
   // The body sees the top level and its own names, not the caller's.
   Sym *saved = scope;
@@ -757,12 +829,12 @@ static void inline_call(Node *call, Node *result, Vec *out) {
       sym->expr = a;
       continue;
     }
-    Token *local = new_local(p->name, p->type, out);
-    Node *set = new_node(ND_ASSIGN, call->tok);
-    set->lhs = ident_node(local);
-    set->rhs = a;
-    vec_push(out, set);
-    declare(SYM_LOCAL, p->name->str, local, mt);
+    Node *local = new_node(ND_VARDECL, p->name);
+    local->name = local_token(p->name);
+    local->decl_type = lower_type(p->type, true);
+    local->rhs = a;
+    vec_push(out, local);
+    declare(SYM_LOCAL, p->name->str, local->name, mt);
   }
   lower_locals(&d->locals, out);
   Node *outer_result = inline_result;
@@ -833,6 +905,11 @@ static void lower_undefine(Node *s, Vec *out) {
 
 // switch e case a, b: S ... else T end  ->  if e = a | e = b then S elsif ... else T
 static void lower_switch(Node *s, Vec *out) {
+  if (!is_scalar_m(mtype(lower_expr(s->lhs)))) {
+    error_at(s->lhs->tok, "a switch's expression must be a boolean, an integer, an enum or a "
+                          "scalarset");
+    fail();
+  }
   Node *first = NULL, *last = NULL;
   for (int i = 0; i < s->args.len; i++) {
     Node *c = s->args.data[i];
@@ -1039,12 +1116,14 @@ static Token *label_name(MDecl *d, const char *kind) {
 static Vec params;
 
 static void lower_const(MDecl *d) {
+  expect_constant(d->expr, format("the value of constant '%s'", d->name->str));
   Node *v = lower_expr(d->expr);
   Type *t = mtype(v);
   if (!v->is_const && t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_RANGE) {
     // An enum-valued constant: its name stands for its value.
     Sym *s = declare(SYM_SUBST, d->name->str, d->name, t);
     s->expr = v;
+    s->constant = true;
     return;
   }
   Decl *c = new_decl(DK_CONST, d->tok, d->name);
@@ -1125,7 +1204,7 @@ static void lower_function(MDecl *d) {
     return;
   Sym *mark = scope;
   Decl *f = new_decl(DK_FN, d->tok, s->tok);
-  f->type = lower_type(d->type, false);
+  f->type = lower_type(d->type, true); // it may return an undefined value
   check_mtype(d->type);
   for (int i = 0; i < d->params.len; i++) {
     MParam *p = d->params.data[i];
@@ -1133,7 +1212,7 @@ static void lower_function(MDecl *d) {
       refuse(p->name, "var parameters of a function", "make it a procedure");
     Binder *b = xcalloc(1, sizeof *b);
     Type *mt = check_mtype(p->type);
-    b->type = lower_type(p->type, !is_scalar_m(mt));
+    b->type = lower_type(p->type, true);
     b->name = local_token(p->name);
     declare(SYM_LOCAL, p->name->str, b->name, mt);
     vec_push(&f->params, b);
@@ -1141,9 +1220,11 @@ static void lower_function(MDecl *d) {
   Vec body = {0};
   lower_locals(&d->locals, &body);
   in_function = true;
+  lowering_fn = d;
   for (int i = 0; i < d->body->args.len; i++)
     lower_stmt(d->body->args.data[i], &body);
   in_function = false;
+  lowering_fn = NULL;
   f->body = block_of(&body, d->tok);
   scope = mark;
 }
@@ -1158,9 +1239,15 @@ static Node *rule_body(MDecl *d) {
   return block_of(&body, d->tok);
 }
 
-static void copy_params(Decl *to) {
-  for (int i = 0; i < params.len; i++)
-    vec_push(&to->params, params.data[i]);
+// The rulesets' parameters, a copy for each rule (check.c annotates a
+// binder once).
+static void copy_params(Vec *to) {
+  for (int i = 0; i < params.len; i++) {
+    Binder *b = xcalloc(1, sizeof *b);
+    *b = *(Binder *)params.data[i];
+    b->type = clone_type(b->type);
+    vec_push(to, b);
+  }
 }
 
 static void lower_rule(MDecl *d);
@@ -1192,11 +1279,40 @@ static void lower_alias_rule(MDecl *d) {
   scope = mark;
 }
 
+// A property; inside rulesets it holds for every binding of their
+// parameters (a cover: for some binding).
 static void lower_property(MDecl *d, DeclKind kind, const char *what) {
   Decl *p = new_decl(kind, d->tok, label_name(d, what));
   p->label = d->label ? d->label->str : NULL;
   p->expr = lower_expr(d->expr);
   expect_mtype(p->expr, is_bool_m, "a boolean");
+  if (params.len) {
+    Node *q = new_node(ND_QUANT, d->tok);
+    q->op = kind == DK_REACHABLE ? OP_EXISTS : OP_FORALL;
+    copy_params(&q->binders);
+    q->body = p->expr;
+    p->expr = q;
+  }
+}
+
+// Rumur drops a state that breaks an assumption before checking anything
+// in it: each invariant and cover holds where the assumptions do.
+static void assume_before_properties(void) {
+  Node *assumed = NULL;
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind == DK_CONSTRAINT)
+      assumed = assumed ? binary(OP_AND, assumed, clone(d->expr), d->tok) : clone(d->expr);
+  }
+  if (!assumed)
+    return;
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind == DK_INVARIANT)
+      d->expr = binary(OP_IMPLIES, clone(assumed), d->expr, d->tok);
+    else if (d->kind == DK_REACHABLE)
+      d->expr = binary(OP_AND, clone(assumed), d->expr, d->tok);
+  }
 }
 
 // A rule, start state, property, ruleset or alias rule, inside the
@@ -1218,7 +1334,7 @@ static void lower_rule(MDecl *d) {
   case MD_RULE: {
     Decl *a = new_decl(DK_ACTION, d->tok, label_name(d, "rule"));
     a->label = d->label ? d->label->str : NULL;
-    copy_params(a);
+    copy_params(&a->params);
     if (d->expr) {
       a->expr = lower_expr(d->expr);
       expect_mtype(a->expr, is_bool_m, "a boolean");
@@ -1229,7 +1345,7 @@ static void lower_rule(MDecl *d) {
   case MD_STARTSTATE: {
     Decl *i = new_decl(DK_INIT, d->tok, label_name(d, "startstate"));
     i->label = d->label ? d->label->str : NULL;
-    copy_params(i);
+    copy_params(&i->params);
     i->body = rule_body(d);
     break;
   }
@@ -1308,6 +1424,7 @@ Program *parse_murphi(const SrcFile *file) {
   prog->file = file;
   prog->none_undefined = true;
   prog->loop_order_free = true;
+  prog->range_checks_at_run_time = true;
   int before = error_count();
   MModel *m = murphi_parse(murphi_tokenize(file));
   if (error_count() > before)
@@ -1315,6 +1432,7 @@ Program *parse_murphi(const SrcFile *file) {
   reserve_names(m);
   for (int i = 0; i < m->decls.len; i++)
     lower_decl(m->decls.data[i]);
+  assume_before_properties();
   clear_types();
   return prog;
 }

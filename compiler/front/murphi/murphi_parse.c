@@ -255,8 +255,18 @@ static Node *postfix(void) {
   }
 }
 
-// unary = ("-" | "+" | "~") unary | postfix
+static Node *not_expr(void);
+
+// unary = ("-" | "+" | "~") unary | "!" not | postfix
+// (`x = !y`: a `!` in an operand's place negates what follows it up to a
+// comparison, as Rumur's grammar has it)
 static Node *unary(void) {
+  if (is("!")) {
+    Node *n = new_node(ND_UNARY, consume());
+    n->op = OP_NOT;
+    n->lhs = not_expr();
+    return n;
+  }
   if (is("-") || is("~")) {
     Token *t = consume();
     Node *n = new_node(ND_UNARY, t);
@@ -417,7 +427,7 @@ static Type *type_expr(void) {
     expect("{");
     do
       vec_push(&ty->members, ident());
-    while (accept(","));
+    while (accept(",") && !is("}"));
     expect("}");
     return ty;
   }
@@ -552,7 +562,7 @@ static void aliases(Vec *out) {
     expect(":");
     b->in_expr = expr();
     vec_push(out, b);
-  } while (accept(";") || accept(","));
+  } while ((accept(";") || accept(",")) && !is_kw("do"));
 }
 
 // alias = "alias" aliases "do" stmts ("end" | "endalias")
@@ -721,7 +731,7 @@ static void decl_section(Vec *out) {
     Vec names = {0};
     do
       vec_push(&names, ident());
-    while (kind == MD_VAR && accept(","));
+    while (accept(","));
     if (!accept(":") && !(kind != MD_VAR && accept("=")))
       syntax_error("':'");
     Node *value = kind == MD_CONST ? expr() : NULL;
@@ -768,8 +778,8 @@ static void params(Vec *out) {
       p->by_ref = by_ref;
       vec_push(out, p);
     }
-    if (!accept(";") && !accept(","))
-      break;
+    if (!accept(";") && !accept(",") && tok->kind != TK_IDENT && !is_kw("var"))
+      break; // Rumur lets the `;` between parameters be left out
   }
   expect(")");
 }
