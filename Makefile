@@ -61,7 +61,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
         asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-beem \
         bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc \
         mpi-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
-        layers-tests pnml-tests petri-tests threads-tests disk-tests \
+        layers-tests pnml-tests petri-tests threads-tests disk-tests murphi-tests \
         install uninstall install-tests deb deb-tests extern-tests scenario-tests odpor-tests matrix-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
@@ -178,6 +178,7 @@ TEST_SUITES += editors-tests
 TEST_SUITES += e2e-tests
 TEST_SUITES += debug-tests
 TEST_SUITES += pnml-tests
+TEST_SUITES += murphi-tests
 TEST_SUITES += petri-tests
 TEST_SUITES += conformance-tests
 TEST_SUITES += scenario-tests
@@ -253,6 +254,12 @@ malformed-tests: all
 # Petri nets: hand-counted nets, and the PNML mcgen must refuse.
 pnml-tests: all
 	tests/pnml/run.sh $(B)
+
+# Rumur's test suite (../shared/suites/murphi) through the Murphi front end:
+# each model's directives, partial-order reduction on against off, Rumur's
+# recorded counts (tests/murphi/suite.py says what is checked).
+murphi-tests: all
+	tests/murphi/run.sh $(B)
 
 # mcgen --net-info: semiflows, bounds and workflow soundness of the nets in
 # tests/petri/nets, then the bounds of every MCC net against its answers.
