@@ -21,6 +21,10 @@
 
 #define MCGEN_VERSION "0.1.0"
 
+// The iterations a while loop may run before the step fails (CMurphi's
+// default -loopmax): a loop that does not end is an error, not a hang.
+#define MCGEN_WHILE_LIMIT 1000
+
 typedef struct Token Token;
 typedef struct Type Type;
 typedef struct Node Node;
@@ -236,6 +240,8 @@ typedef enum {
   ND_ASSIGN,    // lhs = rhs
   ND_IF,        // cond, then, els (els may be another ND_IF or ND_BLOCK)
   ND_FOR,       // binders (one), body
+  ND_WHILE,     // while cond { body } (the Murphi front end only): at most
+                // MCGEN_WHILE_LIMIT iterations, then a run-time error
   ND_LET,       // let name = rhs  (local constant)
   ND_VARDECL,   // var name: decl_type = rhs (local variable); rhs NULL (the
                 // Murphi front end only): the type's default

@@ -1402,6 +1402,11 @@ static void check_stmt(Node *node) {
     if (node->els)
       check_stmt(node->els);
     return;
+  case ND_WHILE:
+    check_value(node->cond);
+    want_bool(node->cond, "a 'while' condition");
+    check_block(node->body);
+    return;
   case ND_FOR: {
     check_binders(&node->binders, false);
     check_block(node->body);
@@ -1635,6 +1640,7 @@ static void da_stmt_reads(Node *node, Facts *f) {
         da_reads(l->rhs, f);
     return;
   case ND_IF:
+  case ND_WHILE:
     da_reads(node->cond, f);
     return;
   case ND_FOR:
@@ -1664,6 +1670,11 @@ static void da_stmt(Node *node, Facts *f) {
     char *path = lvalue_path(node->lhs);
     if (path)
       add_fact(f, path);
+    return;
+  }
+  case ND_WHILE: { // the body may not run: what it assigns is not assigned after
+    Facts body = copy_facts(f);
+    da_block(node->body, &body);
     return;
   }
   case ND_IF: {
@@ -2136,6 +2147,10 @@ static void order_stmt(Node *s) {
     return;
   case ND_FOR:
     order_read(((Binder *)s->binders.data[0])->in_expr);
+    order_stmt(s->body);
+    return;
+  case ND_WHILE:
+    order_read(s->cond);
     order_stmt(s->body);
     return;
   case ND_LET:

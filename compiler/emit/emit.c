@@ -1511,6 +1511,22 @@ static void gen_stmt_lines(Node *node) {
     line("}");
     return;
   }
+  case ND_WHILE: {
+    // The condition is computed at the top of each iteration (its checks
+    // with it); past MCGEN_WHILE_LIMIT iterations the step fails.
+    char *n = temp("int64_t", "0");
+    line("for (;;) {");
+    g.indent++;
+    char *c = gen_plain(node->cond);
+    line("if (!%s)", operand(c, PREC_UNARY));
+    line("  break;");
+    fail_if(node, format("++%s > %d", n, MCGEN_WHILE_LIMIT),
+            c_str(format("the while loop ran more than %d iterations", MCGEN_WHILE_LIMIT)));
+    gen_block(node->body);
+    g.indent--;
+    line("}");
+    return;
+  }
   case ND_FOR: {
     line("{");
     g.indent++;
