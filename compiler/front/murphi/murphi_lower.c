@@ -762,6 +762,58 @@ static Node *lower_call(Node *e) {
 static void lower_stmts(Node *block, Vec *out);
 static void lower_stmt(Node *s, Vec *out);
 
+// The local that says a rule, start state or inlined procedure or function
+// has met a `return` (NULL outside them, and in a .mc fn, where `return`
+// is .mc's own).
+static Token *returned;
+
+static bool return_visit(Node *n, void *found) {
+  if (n->kind == ND_RETURN)
+    *(bool *)found = true;
+  return true;
+}
+
+static bool contains_return(Node *n) {
+  bool found = false;
+  walk(n, return_visit, &found);
+  return found;
+}
+
+static Node *not_returned(Token *at) {
+  Node *n = new_node(ND_UNARY, at);
+  n->op = OP_NOT;
+  n->lhs = ident_node(returned);
+  return n;
+}
+
+static Node *unless_returned(Node *body) {
+  Node *g = new_node(ND_IF, body->tok);
+  g->cond = not_returned(body->tok);
+  g->then = body;
+  Node *b = new_node(ND_BLOCK, body->tok);
+  vec_push(&b->args, g);
+  return b;
+}
+
+// Lowers a body that `return` may leave early: its own `returned` local.
+static void lower_returning_body(Node *body, Vec *out) {
+  Token *outer = returned;
+  if (!contains_return(body)) {
+    returned = NULL;
+    lower_stmts(body, out);
+    returned = outer;
+    return;
+  }
+  Node *flag = new_node(ND_VARDECL, body->tok);
+  flag->name = synth(body->tok, local_name("returned"));
+  flag->decl_type = new_type(TY_BOOL, body->tok);
+  flag->rhs = new_node(ND_BOOL, body->tok);
+  vec_push(out, flag);
+  returned = flag->name;
+  lower_stmts(body, out);
+  returned = outer;
+}
+
 // A local variable of the Murphi type `mt`, starting undefined.
 static Token *new_local(Token *name, Type *mt, Vec *out) {
   Node *d = new_node(ND_VARDECL, name);
@@ -840,7 +892,7 @@ static void inline_call(Node *call, Node *result, Vec *out) {
   Node *outer_result = inline_result;
   bool outer_fn = in_function;
   inline_result = result, in_function = false;
-  lower_stmts(d->body, out);
+  lower_returning_body(d->body, out);
   inline_result = outer_result, in_function = outer_fn;
   fn_depth--;
   scope = saved;
@@ -951,6 +1003,8 @@ static void lower_for(Node *s, Vec *out) {
   vec_push(&loop->binders, (int)s->kind == MND_STEP_FOR ? lower_step_binder(b, s->lhs, s->rhs, s->cond)
                                                    : lower_binder(b));
   loop->body = lower_block(s->body);
+  if (returned && contains_return(s->body))
+    loop->body = unless_returned(loop->body);
   scope = mark;
   vec_push(out, loop);
 }
@@ -1039,8 +1093,16 @@ static void lower_stmt(Node *s, Vec *out) {
     return;
   case MND_PUT:
     return; // output only: the checker does not print it
-  case MND_WHILE:
-    refuse(s->tok, "while loops", "write a for loop over the iterations' bound");
+  case MND_WHILE: {
+    Node *n = new_node(ND_WHILE, s->tok);
+    n->cond = lower_expr(s->cond);
+    expect_mtype(n->cond, is_bool_m, "a boolean");
+    n->body = lower_block(s->body);
+    if (returned && contains_return(s->body))
+      n->body = unless_returned(n->body);
+    vec_push(out, n);
+    return;
+  }
   case MND_ASSUME:
     refuse(s->tok, "assume statements", "write the assumption as a top-level assume");
   case MND_COVER:
@@ -1056,30 +1118,45 @@ static void lower_stmt(Node *s, Vec *out) {
       vec_push(out, r);
       return;
     }
-    refuse(s->tok, "a return before the end of a rule, procedure or inlined function",
-           "put the rest of the body in an if statement");
+    if (!s->lhs != !inline_result) {
+      error_at(s->tok, s->lhs ? "a rule or procedure returns no value" : "a function must return a value");
+      fail();
+    }
+    if (s->lhs) {
+      Node *set = new_node(ND_ASSIGN, s->tok);
+      set->lhs = clone(inline_result);
+      set->rhs = lower_expr(s->lhs);
+      vec_push(out, set);
+    }
+    Node *done = new_node(ND_ASSIGN, s->tok);
+    done->lhs = ident_node(returned);
+    done->rhs = new_node(ND_BOOL, s->tok);
+    done->rhs->val = 1;
+    vec_push(out, done);
+    return;
   default:
     die("lower_stmt: node kind %d", s->kind);
   }
 }
 
-// Lowers a block's statements in order; a `return` at its very end (of a
-// rule, start state or inlined procedure) just ends it, or assigns an
-// inlined function's value.
+// Lowers a block's statements in order. In a rule, start state or inlined
+// procedure or function, a `return` sets the local `returned` (and assigns
+// the function's value), and what follows a statement that may return runs
+// only if it did not.
 static void lower_stmts(Node *block, Vec *out) {
   for (int i = 0; i < block->args.len; i++) {
     Node *s = block->args.data[i];
-    if (s->kind == ND_RETURN && i == block->args.len - 1 && !in_function &&
-        !s->lhs == !inline_result) {
-      if (s->lhs) {
-        Node *set = new_node(ND_ASSIGN, s->tok);
-        set->lhs = clone(inline_result);
-        set->rhs = lower_expr(s->lhs);
-        vec_push(out, set);
-      }
+    lower_stmt(s, out);
+    if (returned && i + 1 < block->args.len && contains_return(s)) {
+      Node *rest = new_node(ND_BLOCK, s->tok);
+      for (int j = i + 1; j < block->args.len; j++)
+        vec_push(&rest->args, block->args.data[j]);
+      Node *guarded = new_node(ND_IF, s->tok);
+      guarded->cond = not_returned(s->tok);
+      guarded->then = lower_block(rest);
+      vec_push(out, guarded);
       return;
     }
-    lower_stmt(s, out);
   }
 }
 
@@ -1221,10 +1298,13 @@ static void lower_function(MDecl *d) {
   lower_locals(&d->locals, &body);
   in_function = true;
   lowering_fn = d;
+  Token *outer_returned = returned;
+  returned = NULL;
   for (int i = 0; i < d->body->args.len; i++)
     lower_stmt(d->body->args.data[i], &body);
   in_function = false;
   lowering_fn = NULL;
+  returned = outer_returned;
   f->body = block_of(&body, d->tok);
   scope = mark;
 }
@@ -1234,7 +1314,7 @@ static Node *rule_body(MDecl *d) {
   Sym *mark = scope;
   Vec body = {0};
   lower_locals(&d->locals, &body);
-  lower_stmts(d->body, &body);
+  lower_returning_body(d->body, &body);
   scope = mark;
   return block_of(&body, d->tok);
 }
