@@ -288,14 +288,22 @@ static bool is_intlike_m(const Type *t) {
   return t->kind == TY_RANGE || t->kind == TY_INT;
 }
 
+// The type a name stands for (reported when there is none).
+static Sym *type_sym(Token *ref) {
+  Sym *s = lookup(ref->str);
+  if (!s || s->kind != SYM_TYPE) {
+    error_at(ref, s ? "'%s' is not a type" : "unknown type '%s'", ref->str);
+    if (!s)
+      suggest(ref->str);
+    fail();
+  }
+  return s;
+}
+
 // Follows named types to the Murphi type they stand for.
 static Type *mresolve(Type *t) {
-  while (t && t->kind == TY_NAMED) {
-    Sym *s = lookup(t->ref->str);
-    if (!s || s->kind != SYM_TYPE)
-      unreachable(); // lower_type() resolved every name it let through
-    t = s->type;
-  }
+  while (t && t->kind == TY_NAMED)
+    t = type_sym(t->ref)->type;
   return t;
 }
 
@@ -353,13 +361,7 @@ static Type *optional(Type *t, bool leaf) {
 static Type *lower_type(Type *t, bool leaf) {
   switch (t->kind) {
   case TY_NAMED: {
-    Sym *s = lookup(t->ref->str);
-    if (!s || s->kind != SYM_TYPE) {
-      error_at(t->ref, s ? "'%s' is not a type" : "unknown type '%s'", t->ref->str);
-      if (!s)
-        suggest(t->ref->str);
-      fail();
-    }
+    Sym *s = type_sym(t->ref);
     Type *n = new_type(TY_NAMED, t->tok);
     n->ref = s->tok;
     return optional(n, leaf && s->scalar_type);
@@ -492,7 +494,9 @@ static Node *lower_designator_ident(Node *e) {
              s->kind == SYM_TYPE ? "type" : s->decl->type ? "function" : "procedure");
     fail();
   default: {
-    Node *n = typed(ident_node(s->tok), s->type);
+    // The .mc name, at the place of use.
+    Token *at = strcmp(s->tok->str, e->name->str) ? synth(e->name, s->tok->str) : e->name;
+    Node *n = typed(ident_node(at), s->type);
     if (s->kind != SYM_VAR && (s->kind != SYM_LOCAL || s->plain))
       strset_add(&plain_nodes, node_key(n));
     return n;

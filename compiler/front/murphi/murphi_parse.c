@@ -562,7 +562,8 @@ static void aliases(Vec *out) {
     expect(":");
     b->in_expr = expr();
     vec_push(out, b);
-  } while ((accept(";") || accept(",")) && !is_kw("do"));
+    // Rumur lets the separators be left out, and one end the list.
+  } while ((accept(";") || accept(",") || tok->kind == TK_IDENT) && !is_kw("do"));
 }
 
 // alias = "alias" aliases "do" stmts ("end" | "endalias")
@@ -596,11 +597,16 @@ static Node *property_stmt(int kind, Token *t) {
   return n;
 }
 
+// Whether the statements of a block end here: at a closer, or at a keyword
+// that only starts a top-level item (the block's `end` is missing: the
+// closer's error says so).
 static bool stmts_end(void) {
-  static const char *const closers[] = {"end", "else", "elsif", "case", "endif", "endfor",
-                                        "endwhile", "endswitch", "endalias", "endrule",
-                                        "endstartstate", "endprocedure", "endfunction",
-                                        "endruleset", "endexists", "endforall"};
+  static const char *const closers[] = {
+      "end",        "else",          "elsif",        "case",        "endif",      "endfor",
+      "endwhile",   "endswitch",     "endalias",     "endrule",     "endstartstate",
+      "endprocedure", "endfunction", "endruleset",   "endexists",   "endforall",
+      "rule",       "startstate",    "ruleset",      "invariant",   "liveness",
+      "procedure",  "function",      "const",        "type",        "var"};
   if (tok->kind == TK_EOF)
     return true;
   for (size_t i = 0; i < sizeof closers / sizeof *closers; i++)
