@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Diagnostics runner: every tests/diag/*.mc is a spec with errors that states
-# in its header comment what mcgen must say about it (docs/STYLE.md rules 4, 11).
+# Diagnostics runner: every tests/diag/*.mc (or .dve, or Murphi's .m, whose
+# directives start with `--`) is a spec with errors that states in its header
+# comment what mcgen must say about it (docs/STYLE.md rules 4, 11).
 #
 # Usage: tests/diag/run.sh [BUILD_DIR] [CASE.mc...]
 #   BUILD_DIR  where mcgen was built (default: build)
@@ -53,7 +54,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 diag_dir=$root/tests/diag
 
 build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ] && [ "${1%.dve}" = "$1" ]; then
+if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ] && [ "${1%.dve}" = "$1" ] && [ "${1%.m}" = "$1" ]; then
   build_dir=$1
   shift
 fi
@@ -65,7 +66,7 @@ if [ $# -gt 0 ]; then
     case $c in /*) cases+=("$c") ;; *) cases+=("$PWD/$c") ;; esac
   done
 else
-  cases=("$diag_dir"/*.mc "$diag_dir"/*.dve)
+  cases=("$diag_dir"/*.mc "$diag_dir"/*.dve "$diag_dir"/*.m)
 fi
 
 # shellcheck source=tests/diag/asan_build.sh
@@ -81,7 +82,7 @@ passed=0 failed=0
 # does not meet the expectations (nothing if it does).
 check_output() {
   local name=$1 out=$2 status=$3 file=$4 want_status
-  want_status=$(sed -n 's|^// EXPECT-EXIT: ||p' "$file" | head -1)
+  want_status=$(sed -n 's#^\(//\|--\) EXPECT-EXIT: ##p' "$file" | head -1)
   want_status=${want_status:-1}
   if [ "$status" -ne "$want_status" ]; then
     if grep -q '^mcgen: out of memory' "$out"; then
@@ -138,7 +139,7 @@ check_output() {
       fi
       pos=$((found + 1))
     fi
-  done < <(sed -n 's|^// EXPECT-ERROR: ||p' "$file")
+  done < <(sed -n 's#^\(//\|--\) EXPECT-ERROR: ##p' "$file")
 
   local actual
   actual=$(grep -c ': error: ' "$out")
@@ -170,29 +171,29 @@ check_output() {
     loc="${BASH_REMATCH[1]}:${BASH_REMATCH[2]}"
     msg=${BASH_REMATCH[3]}
     grep -qF -- "$name:$loc: note: $msg" "$out" || echo "missing note: $name:$loc: note: $msg"
-  done < <(sed -n 's|^// EXPECT-NOTE: ||p' "$file")
+  done < <(sed -n 's#^\(//\|--\) EXPECT-NOTE: ##p' "$file")
 
   while IFS= read -r exp; do
     grep -qF -- "$name:${exp%%: *}: warning: ${exp#*: }" "$out" ||
       echo "missing warning: $name:${exp%%: *}: warning: ${exp#*: }"
-  done < <(sed -n 's|^// EXPECT-WARNING: ||p' "$file")
+  done < <(sed -n 's#^\(//\|--\) EXPECT-WARNING: ##p' "$file")
 
   while IFS= read -r exp; do
     grep -q -- "^  hint: .*$(printf '%s' "$exp" | sed 's/[][\.*^$/]/\\&/g')" "$out" ||
       echo "missing hint: $exp"
-  done < <(sed -n 's|^// EXPECT-HINT: ||p' "$file")
+  done < <(sed -n 's#^\(//\|--\) EXPECT-HINT: ##p' "$file")
 }
 
 for file in "${cases[@]}"; do
   name=$(basename "$file")
-  if ! grep -q '^// EXPECT-ERROR: ' "$file"; then
+  if ! grep -qE '^(//|--) EXPECT-ERROR: ' "$file"; then
     echo "FAIL $name: no EXPECT-ERROR directive"
     failed=$((failed + 1))
     continue
   fi
-  args=$(sed -n 's|^// MCGEN-ARGS: ||p' "$file" | head -1)
-  known_bug=$(sed -n 's|^// KNOWN-BUG: ||p' "$file" | head -1)
-  limits=$(sed -n 's|^// LIMITS: ||p' "$file" | head -1)
+  args=$(sed -n 's#^\(//\|--\) MCGEN-ARGS: ##p' "$file" | head -1)
+  known_bug=$(sed -n 's#^\(//\|--\) KNOWN-BUG: ##p' "$file" | head -1)
+  limits=$(sed -n 's#^\(//\|--\) LIMITS: ##p' "$file" | head -1)
   seconds=60 kib=unlimited
   if [[ $limits =~ ^([0-9]+)\ s,\ ([0-9]+)\ MiB$ ]]; then
     seconds=${BASH_REMATCH[1]} kib=$((BASH_REMATCH[2] * 1024))
