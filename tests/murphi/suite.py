@@ -35,8 +35,15 @@ directives. A file listed in known.txt that passes is a FAIL (the list must
 stay true). The closing lines list every XFAIL with its reason, then
 `N passed, N failed`. Exit 1 on any FAIL.
 
-Without the suite (tools/murphi-dir finds none) it says so loudly and exits
-0: skipped, not passed.
+Then the classic protocols of protocols/ (German is tests/oracle/german.m),
+which must verify with Rumur's recorded counts, and the Murphi twins of
+tests/oracle/ against the Rumur output recorded beside each (NAME.rumur.txt,
+its RUMUR-ARGS; NAME.symmetry.rumur.txt, Rumur's exhaustive symmetry
+reduction, against the checker's own wherever it keeps symmetry on): the
+verdict, and the states and rules fired of a run without error.
+
+Without the suite (tools/murphi-dir finds none) it says so loudly and runs
+only protocols/ and the twins: Rumur's tests are skipped, not passed.
 """
 
 import ast
@@ -164,6 +171,68 @@ def first_error(text):
     return text.splitlines()[0] if text else "(no message)"
 
 
+def has_assume(path):
+    """Whether the model has a top-level assume (a line that starts with it)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return any(re.match(r"assume\b", line, re.IGNORECASE) for line in f)
+
+
+def compare_counts(exe, path, args, rumur, work):
+    """Why the checker's states and transitions, symmetry and reduction off,
+    are not Rumur's (None if they are). Rumur drops a state that breaks an
+    assume without counting it, where mcgen keeps it as a constraint state
+    (docs/murphi.md): there only the transitions must be equal, and mcgen's
+    states at least Rumur's."""
+    args = [a for a in args if a != "--no-deadlock"]
+    r = run([exe, "--por", "off", "--symmetry", "off", "--no-deadlock", "--progress", "0"] + args,
+            cwd=work)
+    got = (report_num(r.stdout, "states"), report_num(r.stdout, "transitions")) if r else None
+    if got == rumur:
+        return None
+    if got and has_assume(path) and got[1] == rumur[1] and got[0] >= rumur[0]:
+        return None
+    return "states and transitions %s, Rumur's %s (rumur-counts.txt)" % (got, rumur)
+
+
+def rumur_answer(path):
+    """(exit, states, rules fired) of a recorded Rumur run."""
+    with open(path) as f:
+        text = f.read()
+    m = re.search(r"^\s*(\d+) states, (\d+) rules fired", text, re.MULTILINE)
+    ok = "No error found" in text
+    return (0 if ok else 1, int(m.group(1)), int(m.group(2))) if m else (0 if ok else 1, None, None)
+
+
+def check_twin(mcgen, path, work):
+    """A twin of tests/oracle/ against its recorded Rumur runs."""
+    name = os.path.basename(path)[:-2]
+    exe = os.path.join(work, name)
+    c = run([mcgen, "-o", exe, path], cwd=work)
+    if c is None or c.returncode != 0:
+        return "FAIL", "rejected: " + (first_error(c.stderr) if c else "timed out")
+    with open(path) as f:
+        rargs = re.search(r"^-- RUMUR-ARGS:(.*)$", f.read(), re.MULTILINE).group(1)
+    args = ["--no-deadlock"] if "--deadlock-detection off" in rargs else []
+    for suffix, sym in (("rumur.txt", "off"), ("symmetry.rumur.txt", "on")):
+        rec = os.path.join(os.path.dirname(path), "%s.%s" % (name, suffix))
+        if not os.path.exists(rec):
+            continue
+        want, states, rules = rumur_answer(rec)
+        r = run([exe, "--por", "off", "--symmetry", sym, "--progress", "0"] + args, cwd=work)
+        if r is None:
+            return "FAIL", "the checker did not finish (--symmetry %s)" % sym
+        if sym == "on" and re.search(r"^symmetry:\s+off", r.stdout, re.MULTILINE):
+            continue  # mcgen refused symmetry for this model: nothing to compare
+        if r.returncode != want:
+            return "FAIL", "--symmetry %s: exit %d, Rumur's %d (%s)" % (sym, r.returncode, want,
+                                                                       os.path.basename(rec))
+        got = (report_num(r.stdout, "states"), report_num(r.stdout, "transitions"))
+        if want == 0 and got != (states, rules):
+            return "FAIL", "--symmetry %s: states and transitions %s, Rumur's %s (%s)" % (
+                sym, got, (states, rules), os.path.basename(rec))
+    return "PASS", ""
+
+
 def check_model(mcgen, path, work, counts):
     """(outcome, reason) of one model: PASS, FAIL or XFAIL. A model that
     Rumur's driver runs only with an SMT solver (its skip_reason), whose
@@ -218,12 +287,11 @@ def check_directives(mcgen, path, work, counts):
     s_on, s_off = report_num(on.stdout, "states"), report_num(off.stdout, "states")
     if s_on is not None and s_off is not None and s_on > s_off:
         return "FAIL", "--por on explores %d states, more than --por off's %d" % (s_on, s_off)
-    if name in counts and want == 0:
-        r = run([exe, "--por", "off", "--symmetry", "off", "--progress", "0"] + args, cwd=work)
-        got = (report_num(r.stdout, "states"), report_num(r.stdout, "transitions")) if r else None
-        if got != counts[name]:
-            return "FAIL", "states and transitions %s, Rumur's %s (rumur-counts.txt)" % (
-                got, counts[name])
+    key = name if os.path.basename(os.path.dirname(path)) != "protocols" else "protocols/" + name
+    if key in counts and want == 0:
+        why = compare_counts(exe, path, args, counts[key], work)
+        if why:
+            return "FAIL", why
     regex = output_regex(d.get("checker_output", ""))
     if regex and not regex.search(off.stdout + off.stderr):
         return "XFAIL", "checker_output is Rumur's wording: %s" % regex.pattern
@@ -246,21 +314,33 @@ def main():
             print("      (looked for ../shared/suites/murphi/rumur-tests/ beside the")
             print("      repo root or a parent; or set MURPHI_DIR)")
             print("################################################################")
-            return 0
-        tests = os.path.join(suite, "rumur-tests")
-        files = sorted(os.path.join(tests, f) for f in os.listdir(tests) if f.endswith(".m"))
+        else:
+            tests = os.path.join(suite, "rumur-tests")
+            files = sorted(os.path.join(tests, f) for f in os.listdir(tests) if f.endswith(".m"))
     known = known_reasons()
     counts = recorded_counts()
     results = []
+    protocols = os.path.join(HERE, "protocols")
+    if not sys.argv[2:]:
+        files += sorted(os.path.join(protocols, f) for f in os.listdir(protocols)
+                        if f.endswith(".m"))
+        twins = os.path.join(ROOT, "tests", "oracle")
+        files += sorted(os.path.join(twins, f) for f in os.listdir(twins) if f.endswith(".m"))
     with tempfile.TemporaryDirectory() as work:
         def one(path):
-            sub = os.path.join(work, os.path.basename(path)[:-2])
+            sub = os.path.join(work, "%s-%s" % (os.path.basename(os.path.dirname(path)),
+                                                os.path.basename(path)[:-2]))
             os.makedirs(sub, exist_ok=True)
+            if os.path.dirname(path).endswith(os.path.join("tests", "oracle")):
+                return path, check_twin(mcgen, path, sub)
             return path, check_model(mcgen, path, sub, counts)
 
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             for path, (outcome, why) in pool.map(one, files):
                 name = os.path.basename(path)
+                folder = os.path.basename(os.path.dirname(path))
+                if folder in ("protocols", "oracle"):
+                    name = folder + "/" + name
                 if name in known:
                     if outcome == "PASS":
                         outcome, why = "FAIL", "passes, but known.txt lists it: " + known[name]
