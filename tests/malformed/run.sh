@@ -15,7 +15,8 @@
 #     seed.dve (a DVE model using every construct) cut at every token
 #     boundary, tests/dve/*.dve and three BEEM models (from the suite in
 #     ../shared/suites/beem or $BEEM_DIR; a loud note if it is missing) cut
-#     every MALFORMED_STRIDE bytes;
+#     every MALFORMED_STRIDE bytes; tests/malformed/seed.m (a Murphi model
+#     using every construct the front end reads) cut at every token boundary;
 #   - binary garbage: 4096 bytes from a fixed-seed generator (reproducible),
 #     with and without a valid spec in front; random token soup;
 #   - deep nesting: 10,000 '(' , '!', '-', nested ifs, nested blocks;
@@ -142,6 +143,29 @@ for ((n = 0; n <= ${#dseed_text}; n++)); do
   fi
   prev=$cur
 done
+# Murphi: the same truncations of its seed, and deep nesting.
+mseed=$root/tests/malformed/seed.m
+mseed_text=$(cat "$mseed")
+prev=""
+for ((n = 0; n <= ${#mseed_text}; n++)); do
+  cur=$(char_class "${mseed_text:n:1}")
+  if [ "$stride" -eq 1 ] || [ "$cur" != "$prev" ] || [ "$cur" = p ]; then
+    printf '%s' "${mseed_text:0:n}" >"$in/trunc_mseed_$n.m"
+  fi
+  prev=$cur
+done
+{ echo "var x: boolean; startstate begin x := $(repeat '(' 10000)true$(repeat ')' 10000); end;"; } \
+  >"$in/m_deep_parens.m"
+add m_deep_parens
+{ echo "var x: boolean; startstate begin x := $(repeat '!' 10000)true; end;"; } >"$in/m_deep_not.m"
+add m_deep_not
+{ echo "var x: 0..10; startstate begin x := $(repeat '1 - ' 10000)1; end;"; } >"$in/m_long_sum.m"
+add m_long_sum
+{ echo "var x: boolean; startstate begin $(repeat 'if true then ' 3000)x := true;$(repeat ' end;' 3000) end;"; } \
+  >"$in/m_deep_if.m"
+add m_deep_if
+: >"$in/m_empty.m"
+add m_empty
 # PNML: its seed cut every 5 bytes (the tags, attributes and numbers of
 # every construct), and the hand-made inputs below.
 pseed=$root/tests/malformed/seed.pnml
@@ -319,7 +343,7 @@ add pnml_empty
 check_one() {
   local exe=$1 file=$2 must=$3
   local name tag out status err why="" limit=60 cflags=""
-  name=$(basename "$file"); name=${name%.mc}; name=${name%.dve}; name=${name%.pnml}
+  name=$(basename "$file"); name=${name%.mc}; name=${name%.dve}; name=${name%.pnml}; name=${name%.m}
   tag=${exe##*/}
   out=$work/out/$name.$tag
   err=$out.stderr
@@ -369,7 +393,9 @@ export -f check_one
 export work root
 
 {
-  for f in "$in"/trunc_*.mc "$in"/trunc_*.dve "$in"/trunc_*.pnml; do printf '%s %s 0\n' "$mcgen_asan" "$f"; done
+  for f in "$in"/trunc_*.mc "$in"/trunc_*.dve "$in"/trunc_*.pnml "$in"/trunc_*.m; do
+    printf '%s %s 0\n' "$mcgen_asan" "$f"
+  done
   for h in "${hand[@]}"; do
     m=0
     for x in "${must[@]}"; do [ "$x" = "$h" ] && m=1; done
@@ -378,6 +404,7 @@ export work root
     f=$in/$h.mc
     [ -e "$f" ] || f=$in/$h.dve
     [ -e "$f" ] || f=$in/$h.pnml
+    [ -e "$f" ] || f=$in/$h.m
     if [ "$h" = actions_10000 ]; then
       printf '%s %s 0\n' "$mcgen_asan" "$f"
     else
