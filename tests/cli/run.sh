@@ -214,8 +214,8 @@ t_mcgen_help() {
   for o in -o -D --emit-c --cc --cflags --mpi --keep --net-info --version --help; do
     grep -q -- "$o\b" "$out" || { why="--help does not list $o"; return 1; }
   done
-  # The three input languages, by their extensions (docs/DESIGN.md).
-  for o in .mc .dve .pnml; do
+  # The four input languages, by their extensions (docs/DESIGN.md).
+  for o in .mc .dve .pnml .m; do
     grep -qF -- "($o" "$out" || grep -qF -- " $o" "$out" ||
       { why="--help does not name the $o input"; return 1; }
   done

@@ -51,17 +51,7 @@ static StrSet names, locals, all_locals;
 
 // A token standing for a generated name at the Murphi location `at`.
 static Token *synth(const Token *at, const char *text) {
-  Token *t = xcalloc(1, sizeof *t);
-  if (at)
-    *t = *at;
-  t->kind = TK_IDENT;
-  t->next = NULL;
-  t->loc = xstrdup(text);
-  t->len = (int)strlen(text);
-  t->str = (char *)t->loc;
-  t->spelling = NULL;
-  t->file = src;
-  return t;
+  return name_token(src, at ? at->line : 0, at ? at->col : 0, text);
 }
 
 // `base`, or the first of base_2, base_3, ... that is in neither set.
@@ -183,45 +173,26 @@ static _Noreturn void refuse(Token *at, const char *what, const char *why) {
 // Nodes and types.
 //
 
-static Node *new_node(int kind, Token *t) {
-  Node *n = xcalloc(1, sizeof *n);
-  n->kind = (NodeKind)kind;
-  n->tok = t;
-  return n;
-}
 
 static Node *ident_node(Token *name) {
-  Node *n = new_node(ND_IDENT, name);
+  Node *n = murphi_node(ND_IDENT, name);
   n->name = name;
   return n;
 }
 
 static Node *num_node(Token *at, int64_t v) {
-  Node *n = new_node(ND_NUM, at);
+  Node *n = murphi_node(ND_NUM, at);
   n->val = v;
   return n;
 }
 
-static Node *binary(Op op, Node *l, Node *r, Token *at) {
-  Node *n = new_node(ND_BINARY, at);
-  n->op = op;
-  n->lhs = l;
-  n->rhs = r;
-  return n;
-}
 
 static Node *block_of(Vec *stmts, Token *at) {
-  Node *b = new_node(ND_BLOCK, at);
+  Node *b = murphi_node(ND_BLOCK, at);
   b->args = *stmts;
   return b;
 }
 
-static Type *new_type(TypeKind kind, Token *at) {
-  Type *t = xcalloc(1, sizeof *t);
-  t->kind = kind;
-  t->tok = at;
-  return t;
-}
 
 static Type ty_int_m = {.kind = TY_INT}, ty_bool_m = {.kind = TY_BOOL};
 
@@ -351,7 +322,7 @@ static void declare_members(Type *t) {
 static Type *optional(Type *t, bool leaf) {
   if (!leaf)
     return t;
-  Type *o = new_type(TY_OPTIONAL, t->tok);
+  Type *o = murphi_type(TY_OPTIONAL, t->tok);
   o->base = t;
   return o;
 }
@@ -362,17 +333,17 @@ static Type *lower_type(Type *t, bool leaf) {
   switch (t->kind) {
   case TY_NAMED: {
     Sym *s = type_sym(t->ref);
-    Type *n = new_type(TY_NAMED, t->tok);
+    Type *n = murphi_type(TY_NAMED, t->tok);
     n->ref = s->tok;
     return optional(n, leaf && s->scalar_type);
   }
   case TY_BOOL:
-    return optional(new_type(TY_BOOL, t->tok), leaf);
+    return optional(murphi_type(TY_BOOL, t->tok), leaf);
   case TY_RANGE: {
     if (!is_constant(t->lo_expr) || !is_constant(t->hi_expr))
       refuse(t->tok, "a range whose bounds are not constant expressions (Rumur folds 0 * f() "
                      "to 0)", NULL);
-    Type *r = new_type(TY_RANGE, t->tok);
+    Type *r = murphi_type(TY_RANGE, t->tok);
     r->lo_expr = lower_expr(t->lo_expr);
     r->hi_expr = lower_expr(t->hi_expr);
     return optional(r, leaf);
@@ -386,24 +357,24 @@ static Type *lower_type(Type *t, bool leaf) {
         if (t->kind == TY_ENUM)
           declare_members(t);
         Token *name = hoist(t);
-        Type *n = new_type(TY_NAMED, t->tok);
+        Type *n = murphi_type(TY_NAMED, t->tok);
         n->ref = name;
         return optional(n, leaf);
       }
     }
-    Type *c = new_type(t->kind, t->tok);
+    Type *c = murphi_type(t->kind, t->tok);
     c->members = t->members;
     c->size_expr = t->size_expr ? lower_expr(t->size_expr) : NULL;
     return optional(c, leaf);
   }
   case TY_ARRAY: {
-    Type *a = new_type(TY_ARRAY, t->tok);
+    Type *a = murphi_type(TY_ARRAY, t->tok);
     a->index = lower_type(t->index, false);
     a->base = lower_type(t->base, true);
     return a;
   }
   case TY_RECORD: {
-    Type *r = new_type(TY_RECORD, t->tok);
+    Type *r = murphi_type(TY_RECORD, t->tok);
     r->nfields = t->nfields;
     r->fields = xcalloc((size_t)t->nfields, sizeof *r->fields);
     for (int i = 0; i < t->nfields; i++) {
@@ -561,11 +532,11 @@ static Binder *lower_step_binder(Binder *b, Node *lo, Node *hi, Node *step) {
   }
   Binder *k = xcalloc(1, sizeof *k);
   k->name = synth(b->name, local_name(format("%s_step", b->name->str)));
-  Type *r = new_type(TY_RANGE, b->name);
+  Type *r = murphi_type(TY_RANGE, b->name);
   r->lo_expr = num_node(b->name, 0);
-  r->hi_expr = binary(OP_DIV, binary(OP_SUB, clone(h), clone(l), b->name), clone(s), b->name);
+  r->hi_expr = murphi_binary(OP_DIV, murphi_binary(OP_SUB, clone(h), clone(l), b->name), clone(s), b->name);
   k->type = r;
-  Node *value = binary(OP_ADD, clone(l), binary(OP_MUL, ident_node(k->name), clone(s), b->name),
+  Node *value = murphi_binary(OP_ADD, clone(l), murphi_binary(OP_MUL, ident_node(k->name), clone(s), b->name),
                        b->name);
   Sym *sym = declare(SYM_SUBST, b->name->str, b->name, &ty_int_m);
   sym->expr = value;
@@ -584,9 +555,9 @@ static bool is_designator(Node *n) {
 static Node *pass_value(Node *arg) {
   if (!is_scalar_m(mtype(arg)) || !is_designator(arg) || strset_has(&plain_nodes, node_key(arg)))
     return arg;
-  Node *c = new_node(ND_COND, arg->tok);
-  c->cond = binary(OP_EQ, clone(arg), new_node(ND_NONE, arg->tok), arg->tok);
-  c->then = new_node(ND_NONE, arg->tok);
+  Node *c = murphi_node(ND_COND, arg->tok);
+  c->cond = murphi_binary(OP_EQ, clone(arg), murphi_node(ND_NONE, arg->tok), arg->tok);
+  c->then = murphi_node(ND_NONE, arg->tok);
   c->els = arg;
   return typed(c, mtype(arg));
 }
@@ -616,7 +587,7 @@ static Node *lower_binary(Node *e) {
   default:
     break;
   }
-  Node *n = binary(op, l, r, e->tok);
+  Node *n = murphi_binary(op, l, r, e->tok);
   bool logical = op == OP_AND || op == OP_OR || op == OP_IMPLIES || op == OP_NE || op == OP_EQ ||
                  op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
   return typed(n, logical ? &ty_bool_m : &ty_int_m);
@@ -624,7 +595,7 @@ static Node *lower_binary(Node *e) {
 
 static Node *lower_quant(Node *e) {
   Sym *mark = scope;
-  Node *n = new_node(ND_QUANT, e->tok);
+  Node *n = murphi_node(ND_QUANT, e->tok);
   n->op = e->op;
   Binder *b = e->binders.data[0];
   vec_push(&n->binders, (int)e->kind == MND_STEP_QUANT ? lower_step_binder(b, e->lhs, e->rhs, e->cond)
@@ -640,7 +611,7 @@ static Node *lower_expr(Node *e) {
   case ND_NUM:
     return typed(num_node(e->tok, e->val), &ty_int_m);
   case ND_BOOL: {
-    Node *n = new_node(ND_BOOL, e->tok);
+    Node *n = murphi_node(ND_BOOL, e->tok);
     n->val = e->val;
     return typed(n, &ty_bool_m);
   }
@@ -653,7 +624,7 @@ static Node *lower_expr(Node *e) {
       error_at(e->tok, "only an array can be indexed, not %s", mtype_name(at));
       fail();
     }
-    Node *n = new_node(ND_INDEX, e->tok);
+    Node *n = murphi_node(ND_INDEX, e->tok);
     n->lhs = a;
     n->rhs = lower_expr(e->rhs);
     return typed(n, mresolve(at->base));
@@ -667,7 +638,7 @@ static Node *lower_expr(Node *e) {
     }
     for (int i = 0; i < rt->nfields; i++)
       if (!strcmp(rt->fields[i]->name->str, e->name->str)) {
-        Node *n = new_node(ND_FIELD, e->tok);
+        Node *n = murphi_node(ND_FIELD, e->tok);
         n->lhs = r;
         n->name = e->name;
         return typed(n, mresolve(rt->fields[i]->type));
@@ -680,7 +651,7 @@ static Node *lower_expr(Node *e) {
   case ND_BINARY:
     return lower_binary(e);
   case ND_UNARY: {
-    Node *n = new_node(ND_UNARY, e->tok);
+    Node *n = murphi_node(ND_UNARY, e->tok);
     n->op = e->op;
     n->lhs = lower_expr(e->lhs);
     if (e->op == OP_NOT)
@@ -688,7 +659,7 @@ static Node *lower_expr(Node *e) {
     return typed(n, e->op == OP_NOT ? &ty_bool_m : &ty_int_m);
   }
   case ND_COND: {
-    Node *n = new_node(ND_COND, e->tok);
+    Node *n = murphi_node(ND_COND, e->tok);
     n->cond = lower_expr(e->cond);
     expect_mtype(n->cond, is_bool_m, "a boolean");
     if (n->cond->kind == ND_BOOL) // `false ? f() : 1` is the constant 1, as Rumur folds it
@@ -708,7 +679,7 @@ static Node *lower_expr(Node *e) {
     }
     if (!is_scalar_m(mtype(x)))
       refuse(e->tok, "isundefined() of a whole array or record", "test each element");
-    return typed(binary(OP_EQ, x, new_node(ND_NONE, e->tok), e->tok), &ty_bool_m);
+    return typed(murphi_binary(OP_EQ, x, murphi_node(ND_NONE, e->tok), e->tok), &ty_bool_m);
   }
   case MND_MSCOUNT:
     refuse(e->tok, "multisets", NULL);
@@ -752,7 +723,7 @@ static Node *lower_call(Node *e) {
     refuse(e->tok, format("a call of '%s' (a function that writes the state or a var parameter) "
                           "inside an expression", s->name),
            "assign its value to a variable first: x := f(...)");
-  Node *n = new_node(ND_CALL, e->tok);
+  Node *n = murphi_node(ND_CALL, e->tok);
   n->name = s->tok;
   for (int i = 0; i < e->args.len; i++)
     vec_push(&n->args, pass_value(lower_expr(e->args.data[i])));
@@ -784,17 +755,17 @@ static bool contains_return(Node *n) {
 }
 
 static Node *not_returned(Token *at) {
-  Node *n = new_node(ND_UNARY, at);
+  Node *n = murphi_node(ND_UNARY, at);
   n->op = OP_NOT;
   n->lhs = ident_node(returned);
   return n;
 }
 
 static Node *unless_returned(Node *body) {
-  Node *g = new_node(ND_IF, body->tok);
+  Node *g = murphi_node(ND_IF, body->tok);
   g->cond = not_returned(body->tok);
   g->then = body;
-  Node *b = new_node(ND_BLOCK, body->tok);
+  Node *b = murphi_node(ND_BLOCK, body->tok);
   vec_push(&b->args, g);
   return b;
 }
@@ -808,10 +779,10 @@ static void lower_returning_body(Node *body, Vec *out) {
     returned = outer;
     return;
   }
-  Node *flag = new_node(ND_VARDECL, body->tok);
+  Node *flag = murphi_node(ND_VARDECL, body->tok);
   flag->name = synth(body->tok, local_name("returned"));
-  flag->decl_type = new_type(TY_BOOL, body->tok);
-  flag->rhs = new_node(ND_BOOL, body->tok);
+  flag->decl_type = murphi_type(TY_BOOL, body->tok);
+  flag->rhs = murphi_node(ND_BOOL, body->tok);
   vec_push(out, flag);
   returned = flag->name;
   lower_stmts(body, out);
@@ -820,7 +791,7 @@ static void lower_returning_body(Node *body, Vec *out) {
 
 // A local variable of the Murphi type `mt`, starting undefined.
 static Token *new_local(Token *name, Type *mt, Vec *out) {
-  Node *d = new_node(ND_VARDECL, name);
+  Node *d = murphi_node(ND_VARDECL, name);
   d->name = local_token(name);
   d->decl_type = lower_type(mt, true);
   vec_push(out, d);
@@ -885,7 +856,7 @@ static void inline_call(Node *call, Node *result, Vec *out) {
       sym->expr = a;
       continue;
     }
-    Node *local = new_node(ND_VARDECL, p->name);
+    Node *local = murphi_node(ND_VARDECL, p->name);
     local->name = local_token(p->name);
     local->decl_type = lower_type(p->type, true);
     local->rhs = a;
@@ -906,12 +877,12 @@ static void inline_call(Node *call, Node *result, Vec *out) {
 static void clear_value(Node *x, Type *mt, Token *at, Vec *out) {
   Type *t = mresolve(mt);
   if (t->kind == TY_ARRAY) {
-    Node *loop = new_node(ND_FOR, at);
+    Node *loop = murphi_node(ND_FOR, at);
     Binder *b = xcalloc(1, sizeof *b);
     b->name = synth(at, local_name("clear_index"));
     b->type = lower_type(t->index, false);
     vec_push(&loop->binders, b);
-    Node *elem = new_node(ND_INDEX, at);
+    Node *elem = murphi_node(ND_INDEX, at);
     elem->lhs = clone(x);
     elem->rhs = ident_node(b->name);
     Vec body = {0};
@@ -922,7 +893,7 @@ static void clear_value(Node *x, Type *mt, Token *at, Vec *out) {
   }
   if (t->kind == TY_RECORD) {
     for (int i = 0; i < t->nfields; i++) {
-      Node *f = new_node(ND_FIELD, at);
+      Node *f = murphi_node(ND_FIELD, at);
       f->lhs = clone(x);
       f->name = t->fields[i]->name;
       clear_value(f, t->fields[i]->type, at, out);
@@ -931,7 +902,7 @@ static void clear_value(Node *x, Type *mt, Token *at, Vec *out) {
   }
   Node *v;
   if (t->kind == TY_BOOL) {
-    v = new_node(ND_BOOL, at);
+    v = murphi_node(ND_BOOL, at);
   } else if (t->kind == TY_RANGE) {
     v = lower_expr(t->lo_expr);
   } else if (t->kind == TY_ENUM) {
@@ -940,7 +911,7 @@ static void clear_value(Node *x, Type *mt, Token *at, Vec *out) {
   } else {
     refuse(at, "clear of a scalarset", "assign it a value");
   }
-  Node *set = new_node(ND_ASSIGN, at);
+  Node *set = murphi_node(ND_ASSIGN, at);
   set->lhs = clone(x);
   set->rhs = v;
   vec_push(out, set);
@@ -948,10 +919,10 @@ static void clear_value(Node *x, Type *mt, Token *at, Vec *out) {
 
 static void lower_undefine(Node *s, Vec *out) {
   Node *x = lower_lvalue(s->lhs);
-  Node *set = new_node(ND_ASSIGN, s->tok);
+  Node *set = murphi_node(ND_ASSIGN, s->tok);
   set->lhs = x;
   if (is_scalar_m(mtype(x))) {
-    set->rhs = new_node(ND_NONE, s->tok);
+    set->rhs = murphi_node(ND_NONE, s->tok);
   } else {
     Token *undef = new_local(synth(s->tok, "undefined"), mtype(x), out);
     set->rhs = ident_node(undef);
@@ -971,10 +942,10 @@ static void lower_switch(Node *s, Vec *out) {
     Node *c = s->args.data[i];
     Node *cond = NULL;
     for (int j = 0; j < c->args.len; j++) {
-      Node *eq = binary(OP_EQ, s->lhs, c->args.data[j], c->tok);
-      cond = cond ? binary(OP_OR, cond, eq, c->tok) : eq;
+      Node *eq = murphi_binary(OP_EQ, s->lhs, c->args.data[j], c->tok);
+      cond = cond ? murphi_binary(OP_OR, cond, eq, c->tok) : eq;
     }
-    Node *n = new_node(ND_IF, c->tok);
+    Node *n = murphi_node(ND_IF, c->tok);
     n->cond = cond;
     n->then = c->body;
     if (last)
@@ -1002,7 +973,7 @@ static Node *lower_block(Node *b) {
 
 static void lower_for(Node *s, Vec *out) {
   Sym *mark = scope;
-  Node *loop = new_node(ND_FOR, s->tok);
+  Node *loop = murphi_node(ND_FOR, s->tok);
   Binder *b = s->binders.data[0];
   vec_push(&loop->binders, (int)s->kind == MND_STEP_FOR ? lower_step_binder(b, s->lhs, s->rhs, s->cond)
                                                    : lower_binder(b));
@@ -1026,7 +997,7 @@ static void lower_alias(Node *s, Vec *out) {
 }
 
 static Node *message(Node *str, const char *dflt, Token *at) {
-  Node *m = new_node(ND_STR, str ? str->tok : at);
+  Node *m = murphi_node(ND_STR, str ? str->tok : at);
   if (!str)
     m->tok = synth(at, dflt), m->tok->str = (char *)dflt;
   return m;
@@ -1040,14 +1011,14 @@ static void lower_stmt(Node *s, Vec *out) {
       inline_call(s->rhs, lower_lvalue(s->lhs), out);
       return;
     }
-    Node *n = new_node(ND_ASSIGN, s->tok);
+    Node *n = murphi_node(ND_ASSIGN, s->tok);
     n->lhs = lower_lvalue(s->lhs);
     n->rhs = lower_expr(s->rhs);
     vec_push(out, n);
     return;
   }
   case ND_IF: {
-    Node *n = new_node(ND_IF, s->tok);
+    Node *n = murphi_node(ND_IF, s->tok);
     n->cond = lower_expr(s->cond);
     expect_mtype(n->cond, is_bool_m, "a boolean");
     n->then = lower_block(s->then);
@@ -1067,12 +1038,12 @@ static void lower_stmt(Node *s, Vec *out) {
     return;
   case ND_ASSERT:
   case MND_ERROR: {
-    Node *n = new_node(ND_ASSERT, s->tok);
+    Node *n = murphi_node(ND_ASSERT, s->tok);
     if (s->kind == ND_ASSERT) {
       n->lhs = lower_expr(s->lhs);
       expect_mtype(n->lhs, is_bool_m, "a boolean");
     } else {
-      n->lhs = new_node(ND_BOOL, s->tok);
+      n->lhs = murphi_node(ND_BOOL, s->tok);
     }
     n->rhs = message(s->rhs, s->kind == ND_ASSERT ? "assertion failed" : "error", s->tok);
     vec_push(out, n);
@@ -1098,7 +1069,7 @@ static void lower_stmt(Node *s, Vec *out) {
   case MND_PUT:
     return; // output only: the checker does not print it
   case MND_WHILE: {
-    Node *n = new_node(ND_WHILE, s->tok);
+    Node *n = murphi_node(ND_WHILE, s->tok);
     n->cond = lower_expr(s->cond);
     expect_mtype(n->cond, is_bool_m, "a boolean");
     n->body = lower_block(s->body);
@@ -1117,7 +1088,7 @@ static void lower_stmt(Node *s, Vec *out) {
     refuse(s->tok, "multisets", NULL);
   case ND_RETURN:
     if (in_function && s->lhs) {
-      Node *r = new_node(ND_RETURN, s->tok);
+      Node *r = murphi_node(ND_RETURN, s->tok);
       r->lhs = lower_expr(s->lhs);
       vec_push(out, r);
       return;
@@ -1127,14 +1098,14 @@ static void lower_stmt(Node *s, Vec *out) {
       fail();
     }
     if (s->lhs) {
-      Node *set = new_node(ND_ASSIGN, s->tok);
+      Node *set = murphi_node(ND_ASSIGN, s->tok);
       set->lhs = clone(inline_result);
       set->rhs = lower_expr(s->lhs);
       vec_push(out, set);
     }
-    Node *done = new_node(ND_ASSIGN, s->tok);
+    Node *done = murphi_node(ND_ASSIGN, s->tok);
     done->lhs = ident_node(returned);
-    done->rhs = new_node(ND_BOOL, s->tok);
+    done->rhs = murphi_node(ND_BOOL, s->tok);
     done->rhs->val = 1;
     vec_push(out, done);
     return;
@@ -1152,10 +1123,10 @@ static void lower_stmts(Node *block, Vec *out) {
     Node *s = block->args.data[i];
     lower_stmt(s, out);
     if (returned && i + 1 < block->args.len && contains_return(s)) {
-      Node *rest = new_node(ND_BLOCK, s->tok);
+      Node *rest = murphi_node(ND_BLOCK, s->tok);
       for (int j = i + 1; j < block->args.len; j++)
         vec_push(&rest->args, block->args.data[j]);
-      Node *guarded = new_node(ND_IF, s->tok);
+      Node *guarded = murphi_node(ND_IF, s->tok);
       guarded->cond = not_returned(s->tok);
       guarded->then = lower_block(rest);
       vec_push(out, guarded);
@@ -1371,7 +1342,7 @@ static void lower_property(MDecl *d, DeclKind kind, const char *what) {
   p->expr = lower_expr(d->expr);
   expect_mtype(p->expr, is_bool_m, "a boolean");
   if (params.len) {
-    Node *q = new_node(ND_QUANT, d->tok);
+    Node *q = murphi_node(ND_QUANT, d->tok);
     q->op = kind == DK_REACHABLE ? OP_EXISTS : OP_FORALL;
     copy_params(&q->binders);
     q->body = p->expr;
@@ -1386,16 +1357,16 @@ static void assume_before_properties(void) {
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
     if (d->kind == DK_CONSTRAINT)
-      assumed = assumed ? binary(OP_AND, assumed, clone(d->expr), d->tok) : clone(d->expr);
+      assumed = assumed ? murphi_binary(OP_AND, assumed, clone(d->expr), d->tok) : clone(d->expr);
   }
   if (!assumed)
     return;
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
     if (d->kind == DK_INVARIANT)
-      d->expr = binary(OP_IMPLIES, clone(assumed), d->expr, d->tok);
+      d->expr = murphi_binary(OP_IMPLIES, clone(assumed), d->expr, d->tok);
     else if (d->kind == DK_REACHABLE)
-      d->expr = binary(OP_AND, clone(assumed), d->expr, d->tok);
+      d->expr = murphi_binary(OP_AND, clone(assumed), d->expr, d->tok);
   }
 }
 

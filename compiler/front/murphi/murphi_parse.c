@@ -98,22 +98,22 @@ static void expect_end(const char *own, Token *opener) {
 // Nodes.
 //
 
-static Node *new_node(int kind, Token *t) {
+Node *murphi_node(int kind, Token *t) {
   Node *n = xcalloc(1, sizeof *n);
   n->kind = (NodeKind)kind;
   n->tok = t;
   return n;
 }
 
-static Node *new_binary(Op op, Node *l, Node *r, Token *t) {
-  Node *n = new_node(ND_BINARY, t);
+Node *murphi_binary(Op op, Node *l, Node *r, Token *t) {
+  Node *n = murphi_node(ND_BINARY, t);
   n->op = op;
   n->lhs = l;
   n->rhs = r;
   return n;
 }
 
-static Type *new_type(TypeKind kind, Token *t) {
+Type *murphi_type(TypeKind kind, Token *t) {
   Type *ty = xcalloc(1, sizeof *ty);
   ty->kind = kind;
   ty->tok = t;
@@ -153,7 +153,7 @@ static Node *quant_expr(void) {
   bool all = murphi_is_kw(t, "forall");
   Node *lo, *hi, *step;
   Binder *b = quantifier(&lo, &hi, &step);
-  Node *n = new_node(lo ? MND_STEP_QUANT : ND_QUANT, t);
+  Node *n = murphi_node(lo ? MND_STEP_QUANT : ND_QUANT, t);
   n->op = all ? OP_FORALL : OP_EXISTS;
   vec_push(&n->binders, b);
   n->lhs = lo, n->rhs = hi, n->cond = step;
@@ -165,7 +165,7 @@ static Node *quant_expr(void) {
 
 // ms_pred = "(" NAME ":" designator ";" expr ")"   (multisetcount, multisetremovepred)
 static Node *ms_pred(int kind, Token *t) {
-  Node *n = new_node(kind, t);
+  Node *n = murphi_node(kind, t);
   expect("(");
   Binder *b = xcalloc(1, sizeof *b);
   b->name = ident();
@@ -194,12 +194,12 @@ static void args(Vec *out) {
 //         | NAME "(" args ")" | NAME
 static Node *primary(void) {
   if (tok->kind == TK_NUM) {
-    Node *n = new_node(ND_NUM, tok);
+    Node *n = murphi_node(ND_NUM, tok);
     n->val = consume()->val;
     return n;
   }
   if (is_kw("true") || is_kw("false")) {
-    Node *n = new_node(ND_BOOL, tok);
+    Node *n = murphi_node(ND_BOOL, tok);
     n->val = murphi_is_kw(consume(), "true");
     return n;
   }
@@ -211,7 +211,7 @@ static Node *primary(void) {
   if (is_kw("forall") || is_kw("exists"))
     return quant_expr();
   if (is_kw("isundefined")) {
-    Node *n = new_node(MND_ISUNDEF, consume());
+    Node *n = murphi_node(MND_ISUNDEF, consume());
     expect("(");
     n->lhs = expr();
     expect(")");
@@ -222,12 +222,12 @@ static Node *primary(void) {
   if (tok->kind == TK_IDENT) {
     Token *name = consume();
     if (is("(")) {
-      Node *n = new_node(ND_CALL, name);
+      Node *n = murphi_node(ND_CALL, name);
       n->name = name;
       args(&n->args);
       return n;
     }
-    Node *n = new_node(ND_IDENT, name);
+    Node *n = murphi_node(ND_IDENT, name);
     n->name = name;
     return n;
   }
@@ -239,12 +239,12 @@ static Node *postfix(void) {
   Node *n = primary();
   for (;;) {
     if (is(".")) {
-      Node *f = new_node(ND_FIELD, consume());
+      Node *f = murphi_node(ND_FIELD, consume());
       f->lhs = n;
       f->name = ident();
       n = f;
     } else if (is("[")) {
-      Node *i = new_node(ND_INDEX, consume());
+      Node *i = murphi_node(ND_INDEX, consume());
       i->lhs = n;
       i->rhs = expr();
       expect("]");
@@ -262,14 +262,14 @@ static Node *not_expr(void);
 // comparison, as Rumur's grammar has it)
 static Node *unary(void) {
   if (is("!")) {
-    Node *n = new_node(ND_UNARY, consume());
+    Node *n = murphi_node(ND_UNARY, consume());
     n->op = OP_NOT;
     n->lhs = not_expr();
     return n;
   }
   if (is("-") || is("~")) {
     Token *t = consume();
-    Node *n = new_node(ND_UNARY, t);
+    Node *n = murphi_node(ND_UNARY, t);
     n->op = equal(t, "-") ? OP_NEG : OP_BNOT;
     n->lhs = unary();
     return n;
@@ -291,7 +291,7 @@ static Node *binary_level(Level *next, const char *const *ops, const Op *opv, in
     if (i == nops)
       return n;
     Token *t = consume();
-    n = new_binary(opv[i], n, next(), t);
+    n = murphi_binary(opv[i], n, next(), t);
   }
 }
 
@@ -324,7 +324,7 @@ static Node *rel(void) {
   for (int i = 0; i < 7; i++)
     if (is(ops[i])) {
       Token *t = consume();
-      return new_binary(opv[i], n, shift(), t);
+      return murphi_binary(opv[i], n, shift(), t);
     }
   return n;
 }
@@ -332,7 +332,7 @@ static Node *rel(void) {
 // not = "!" not | rel
 static Node *not_expr(void) {
   if (is("!")) {
-    Node *n = new_node(ND_UNARY, consume());
+    Node *n = murphi_node(ND_UNARY, consume());
     n->op = OP_NOT;
     n->lhs = not_expr();
     return n;
@@ -366,7 +366,7 @@ static Node *implies(void) {
   Node *n = or_expr();
   if (is("->")) {
     Token *t = consume();
-    return new_binary(OP_IMPLIES, n, implies(), t);
+    return murphi_binary(OP_IMPLIES, n, implies(), t);
   }
   return n;
 }
@@ -375,7 +375,7 @@ static Node *implies(void) {
 static Node *expr(void) {
   Node *n = implies();
   if (is("?")) {
-    Node *c = new_node(ND_COND, consume());
+    Node *c = murphi_node(ND_COND, consume());
     c->cond = n;
     c->then = expr();
     expect(":");
@@ -391,7 +391,7 @@ static Node *expr(void) {
 
 // fields = {NAME {"," NAME} ":" type [";"]} ("end" | "endrecord")
 static Type *record_type(Token *t) {
-  Type *ty = new_type(TY_RECORD, t);
+  Type *ty = murphi_type(TY_RECORD, t);
   Vec fields = {0};
   while (tok->kind == TK_IDENT) {
     Vec names = {0};
@@ -421,9 +421,9 @@ static Type *record_type(Token *t) {
 static Type *type_expr(void) {
   Token *t = tok;
   if (accept_kw("boolean"))
-    return new_type(TY_BOOL, t);
+    return murphi_type(TY_BOOL, t);
   if (accept_kw("enum")) {
-    Type *ty = new_type(TY_ENUM, t);
+    Type *ty = murphi_type(TY_ENUM, t);
     expect("{");
     do
       vec_push(&ty->members, ident());
@@ -434,7 +434,7 @@ static Type *type_expr(void) {
   if (accept_kw("record"))
     return record_type(t);
   if (accept_kw("array")) {
-    Type *ty = new_type(TY_ARRAY, t);
+    Type *ty = murphi_type(TY_ARRAY, t);
     expect("[");
     ty->index = type_expr();
     expect("]");
@@ -443,14 +443,14 @@ static Type *type_expr(void) {
     return ty;
   }
   if (accept_kw("scalarset")) {
-    Type *ty = new_type(TY_SCALARSET, t);
+    Type *ty = murphi_type(TY_SCALARSET, t);
     expect("(");
     ty->size_expr = expr();
     expect(")");
     return ty;
   }
   if (accept_kw("multiset")) {
-    Type *ty = new_type(TY_MULTISET, t);
+    Type *ty = murphi_type(TY_MULTISET, t);
     expect("[");
     ty->cap_expr = expr();
     expect("]");
@@ -460,7 +460,7 @@ static Type *type_expr(void) {
   }
   if (accept_kw("union")) {
     // Unions are read so that they can be refused by name (murphi_lower.c).
-    Type *ty = new_type(TY_ERROR, t);
+    Type *ty = murphi_type(TY_ERROR, t);
     expect("{");
     do
       type_expr();
@@ -470,7 +470,7 @@ static Type *type_expr(void) {
   }
   Node *lo = expr();
   if (accept("..")) {
-    Type *ty = new_type(TY_RANGE, t);
+    Type *ty = murphi_type(TY_RANGE, t);
     ty->lo_expr = lo;
     ty->hi_expr = expr();
     return ty;
@@ -479,7 +479,7 @@ static Type *type_expr(void) {
     tok = t;
     syntax_error("a type");
   }
-  Type *ty = new_type(TY_NAMED, t);
+  Type *ty = murphi_type(TY_NAMED, t);
   ty->ref = lo->name;
   return ty;
 }
@@ -490,13 +490,13 @@ static Type *type_expr(void) {
 
 // if = "if" expr "then" stmts {"elsif" expr "then" stmts} ["else" stmts] ("end" | "endif")
 static Node *if_stmt(Token *t) {
-  Node *n = new_node(ND_IF, t);
+  Node *n = murphi_node(ND_IF, t);
   n->cond = expr();
   expect_kw("then");
   n->then = stmts();
   Node *last = n;
   while (is_kw("elsif")) {
-    Node *e = new_node(ND_IF, consume());
+    Node *e = murphi_node(ND_IF, consume());
     e->cond = expr();
     expect_kw("then");
     e->then = stmts();
@@ -511,10 +511,10 @@ static Node *if_stmt(Token *t) {
 
 // switch = "switch" expr {"case" expr {"," expr} ":" stmts} ["else" stmts] ("end" | "endswitch")
 static Node *switch_stmt(Token *t) {
-  Node *n = new_node(MND_SWITCH, t);
+  Node *n = murphi_node(MND_SWITCH, t);
   n->lhs = expr();
   while (is_kw("case")) {
-    Node *c = new_node(MND_CASE, consume());
+    Node *c = murphi_node(MND_CASE, consume());
     do
       vec_push(&c->args, expr());
     while (accept(","));
@@ -535,7 +535,7 @@ static Node *for_stmt(Token *t) {
   do {
     Node *lo, *hi, *step;
     Binder *b = quantifier(&lo, &hi, &step);
-    Node *n = new_node(lo ? MND_STEP_FOR : ND_FOR, t);
+    Node *n = murphi_node(lo ? MND_STEP_FOR : ND_FOR, t);
     vec_push(&n->binders, b);
     n->lhs = lo, n->rhs = hi, n->cond = step;
     vec_push(&loops, n);
@@ -547,7 +547,7 @@ static Node *for_stmt(Token *t) {
     Node *n = loops.data[i];
     n->body = body;
     if (i > 0) {
-      body = new_node(ND_BLOCK, t);
+      body = murphi_node(ND_BLOCK, t);
       vec_push(&body->args, n);
     }
   }
@@ -568,7 +568,7 @@ static void aliases(Vec *out) {
 
 // alias = "alias" aliases "do" stmts ("end" | "endalias")
 static Node *alias_stmt(Token *t) {
-  Node *n = new_node(MND_ALIAS, t);
+  Node *n = murphi_node(MND_ALIAS, t);
   aliases(&n->binders);
   expect_kw("do");
   n->body = stmts();
@@ -588,11 +588,11 @@ static Node *labelled_expr(Token **label) {
 
 // A statement that checks a property: assert, assume, cover.
 static Node *property_stmt(int kind, Token *t) {
-  Node *n = new_node(kind, t);
+  Node *n = murphi_node(kind, t);
   Token *label;
   n->lhs = labelled_expr(&label);
   if (label) {
-    n->rhs = new_node(ND_STR, label);
+    n->rhs = murphi_node(ND_STR, label);
   }
   return n;
 }
@@ -629,7 +629,7 @@ static Node *stmt(void) {
   if (accept_kw("for"))
     return for_stmt(t);
   if (accept_kw("while")) {
-    Node *n = new_node(MND_WHILE, t);
+    Node *n = murphi_node(MND_WHILE, t);
     n->cond = expr();
     expect_kw("do");
     n->body = stmts();
@@ -639,15 +639,15 @@ static Node *stmt(void) {
   if (accept_kw("alias"))
     return alias_stmt(t);
   if (accept_kw("clear") || accept_kw("undefine")) {
-    Node *n = new_node(murphi_is_kw(t, "clear") ? MND_CLEAR : MND_UNDEFINE, t);
+    Node *n = murphi_node(murphi_is_kw(t, "clear") ? MND_CLEAR : MND_UNDEFINE, t);
     n->lhs = postfix();
     return n;
   }
   if (accept_kw("error")) {
-    Node *n = new_node(MND_ERROR, t);
+    Node *n = murphi_node(MND_ERROR, t);
     if (tok->kind != TK_STR)
       syntax_error("a string (the error's message)");
-    n->rhs = new_node(ND_STR, consume());
+    n->rhs = murphi_node(ND_STR, consume());
     return n;
   }
   if (accept_kw("assert"))
@@ -662,18 +662,18 @@ static Node *stmt(void) {
     longjmp(recover, 1);
   }
   if (accept_kw("put")) {
-    Node *n = new_node(MND_PUT, t);
-    n->lhs = tok->kind == TK_STR ? new_node(ND_STR, consume()) : expr();
+    Node *n = murphi_node(MND_PUT, t);
+    n->lhs = tok->kind == TK_STR ? murphi_node(ND_STR, consume()) : expr();
     return n;
   }
   if (accept_kw("return")) {
-    Node *n = new_node(ND_RETURN, t);
+    Node *n = murphi_node(ND_RETURN, t);
     if (!is(";") && !stmts_end())
       n->lhs = expr();
     return n;
   }
   if (accept_kw("multisetadd") || accept_kw("multisetremove")) {
-    Node *n = new_node(murphi_is_kw(t, "multisetadd") ? MND_MSADD : MND_MSREMOVE, t);
+    Node *n = murphi_node(murphi_is_kw(t, "multisetadd") ? MND_MSADD : MND_MSREMOVE, t);
     expect("(");
     n->lhs = expr();
     expect(",");
@@ -684,7 +684,7 @@ static Node *stmt(void) {
   if (accept_kw("multisetremovepred"))
     return ms_pred(MND_MSREMOVEPRED, t);
   if (tok->kind == TK_IDENT && tok->next->kind == TK_PUNCT && equal(tok->next, "(")) {
-    Node *n = new_node(MND_PCALL, tok);
+    Node *n = murphi_node(MND_PCALL, tok);
     n->name = consume();
     args(&n->args);
     return n;
@@ -694,7 +694,7 @@ static Node *stmt(void) {
   Node *lhs = postfix();
   if (!is(":="))
     syntax_error("':='");
-  Node *n = new_node(ND_ASSIGN, consume());
+  Node *n = murphi_node(ND_ASSIGN, consume());
   n->lhs = lhs;
   n->rhs = expr();
   return n;
@@ -702,7 +702,7 @@ static Node *stmt(void) {
 
 // stmts = {stmt [";"]}   up to the closer of the enclosing block
 static Node *stmts(void) {
-  Node *block = new_node(ND_BLOCK, tok);
+  Node *block = murphi_node(ND_BLOCK, tok);
   while (!stmts_end()) {
     if (accept(";"))
       continue;
