@@ -58,7 +58,8 @@ RUNTIME_TSAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/tsan/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
 .PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
-        asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-beem \
+        asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-murphi \
+        bench-beem \
         bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc \
         mpi-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
         layers-tests pnml-tests petri-tests threads-tests disk-tests murphi-tests \
@@ -353,6 +354,11 @@ bench: all
 # mcgen against Rumur on the four bench models, symmetry off (bench/run.sh).
 bench-rumur: all
 	bench/run.sh --repeat 3 --no-symmetry
+
+# mcgen against Rumur on the Murphi source itself (German, the DASH-like
+# directory), one thread and two.
+bench-murphi: all
+	bench/murphi.sh --repeat 3
 
 # mcgen against SPIN's pan, full search and reduced, on ten BEEM instances.
 bench-beem: all
