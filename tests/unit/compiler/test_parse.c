@@ -276,6 +276,13 @@ static void sx_node(Buf *b, Node *n) {
   case ND_RESET: // made by the DVE front end only
     buf_puts(b, "(reset)");
     return;
+  case ND_WHILE: // made by the Murphi front end only
+    buf_puts(b, "(while ");
+    sx_node(b, n->cond);
+    buf_puts(b, " ");
+    sx_node(b, n->body);
+    buf_puts(b, ")");
+    return;
   }
   buf_puts(b, "<?node>");
 }
