@@ -1427,12 +1427,10 @@ static void check_stmt(Node *node) {
       collect_type(node->decl_type);
       resolve_type(node->decl_type);
       obj->type = node->decl_type;
-      if (!node->rhs)
-        ;
-      else if (!is_error(node->rhs) && !assignable(node->decl_type, node->rhs->ty))
+      if (node->rhs && !is_error(node->rhs) && !assignable(node->decl_type, node->rhs->ty))
         error_at(node->rhs->tok, "cannot initialise '%s' (%s) with %s", obj->name,
                  type_name(resolve(node->decl_type)), type_name(resolve(node->rhs->ty)));
-      else
+      else if (node->rhs)
         check_const_fits(node->decl_type, node->rhs);
     } else {
       Type *ty = resolve(node->rhs->ty);

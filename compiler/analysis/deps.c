@@ -718,7 +718,9 @@ static bool may_fail_here(Node *node) {
       return true;
     return may_fail(node->lhs);
   case ND_BINARY: {
-    if ((node->op == OP_EQ || node->op == OP_NE) && (node->lhs->kind == ND_NONE || node->rhs->kind == ND_NONE))
+    // `x == none` reads x's parts, not the (maybe undefined) value itself.
+    if ((node->op == OP_EQ || node->op == OP_NE) &&
+        (node->lhs->kind == ND_NONE || node->rhs->kind == ND_NONE))
       return may_fail_here(node->lhs->kind == ND_NONE ? node->rhs : node->lhs);
     if (may_fail(node->lhs) || may_fail(node->rhs))
       return true;
