@@ -18,3 +18,9 @@ rule "not a condition" begin
 end;
 var
   owner: array [Nodes] of boolean;
+
+-- A declaration with an error leaves its name declared: no error follows
+-- from its uses.
+rule "uses the broken variable" begin
+  owner[counter] := true;
+end;

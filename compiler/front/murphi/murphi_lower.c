@@ -95,6 +95,7 @@ typedef enum {
   SYM_LOCAL,   // a local, parameter or binder: renamed
   SYM_MEMBER,  // an enum member
   SYM_FUNCTION,// decl
+  SYM_BROKEN,  // a declaration that had an error: its uses fail silently
 } SymKind;
 
 typedef struct Sym {
@@ -262,6 +263,8 @@ static bool is_intlike_m(const Type *t) {
 // The type a name stands for (reported when there is none).
 static Sym *type_sym(Token *ref) {
   Sym *s = lookup(ref->str);
+  if (s && s->kind == SYM_BROKEN)
+    fail();
   if (!s || s->kind != SYM_TYPE) {
     error_at(ref, s ? "'%s' is not a type" : "unknown type '%s'", ref->str);
     if (!s)
@@ -457,6 +460,8 @@ static Node *lower_designator_ident(Node *e) {
     fail();
   }
   switch (s->kind) {
+  case SYM_BROKEN:
+    fail();
   case SYM_SUBST:
     return typed(clone(s->expr), s->type);
   case SYM_TYPE:
@@ -694,6 +699,8 @@ static Node *lower_expr(Node *e) {
 
 static Sym *callee(Node *call) {
   Sym *s = lookup(call->name->str);
+  if (s && s->kind == SYM_BROKEN)
+    fail();
   if (!s || s->kind != SYM_FUNCTION) {
     error_at(call->name, s ? "'%s' is not a function or procedure" : "unknown function '%s'",
              call->name->str);
@@ -1432,10 +1439,12 @@ static void lower_decl(MDecl *d) {
   locals = (StrSet){0};
   int ndecls = prog->decls.len;
   if (setjmp(decl_fail)) {
-    // Names declared by what failed stay declared (as far as they got), so
-    // that their uses are not reported as unknown; its lowering is dropped.
-    (void)mark;
+    // Its lowering is dropped, and the locals it declared; its name stays,
+    // broken, so that its uses are not errors of their own.
+    scope = mark;
     prog->decls.len = ndecls;
+    if (d->name)
+      declare(SYM_BROKEN, d->name->str, d->name, NULL);
     return;
   }
   switch (d->kind) {
