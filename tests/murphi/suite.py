@@ -36,7 +36,10 @@ stay true). The closing lines list every XFAIL with its reason, then
 `N passed, N failed`. Exit 1 on any FAIL.
 
 Then the classic protocols of protocols/ (German is tests/oracle/german.m),
-which must verify with Rumur's recorded counts, and the Murphi twins of
+which must verify with Rumur's recorded counts; the models of models/, for
+what Rumur does not read (multisets), with their hand counts
+(`-- expect_states: N`, `-- expect_transitions: N`, explained in the file's
+comment); and the Murphi twins of
 tests/oracle/ against the Rumur output recorded beside each (NAME.rumur.txt,
 its RUMUR-ARGS; NAME.symmetry.rumur.txt, Rumur's exhaustive symmetry
 reduction, against the checker's own wherever it keeps symmetry on): the
@@ -292,6 +295,12 @@ def check_directives(mcgen, path, work, counts):
         why = compare_counts(exe, path, args, counts[key], work)
         if why:
             return "FAIL", why
+    if "expect_states" in d:
+        r = run([exe, "--por", "off", "--symmetry", "off", "--progress", "0"] + args, cwd=work)
+        got = (report_num(r.stdout, "states"), report_num(r.stdout, "transitions")) if r else None
+        want_counts = (int(d["expect_states"]), int(d.get("expect_transitions", "-1")))
+        if got != want_counts:
+            return "FAIL", "states and transitions %s, the hand count's %s" % (got, want_counts)
     regex = output_regex(d.get("checker_output", ""))
     if regex and not regex.search(off.stdout + off.stderr):
         return "XFAIL", "checker_output is Rumur's wording: %s" % regex.pattern
@@ -303,7 +312,7 @@ def main():
         sys.exit(__doc__)
     build = os.path.abspath(sys.argv[1])
     mcgen = os.path.join(build, "mcgen")
-    files = sys.argv[2:]
+    files = [os.path.abspath(f) for f in sys.argv[2:]]
     if not files:
         r = subprocess.run([os.path.join(ROOT, "tools", "murphi-dir")], capture_output=True,
                            text=True)
@@ -320,10 +329,10 @@ def main():
     known = known_reasons()
     counts = recorded_counts()
     results = []
-    protocols = os.path.join(HERE, "protocols")
     if not sys.argv[2:]:
-        files += sorted(os.path.join(protocols, f) for f in os.listdir(protocols)
-                        if f.endswith(".m"))
+        for sub in ("protocols", "models"):
+            d = os.path.join(HERE, sub)
+            files += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".m"))
         twins = os.path.join(ROOT, "tests", "oracle")
         files += sorted(os.path.join(twins, f) for f in os.listdir(twins) if f.endswith(".m"))
     with tempfile.TemporaryDirectory() as work:
@@ -339,7 +348,7 @@ def main():
             for path, (outcome, why) in pool.map(one, files):
                 name = os.path.basename(path)
                 folder = os.path.basename(os.path.dirname(path))
-                if folder in ("protocols", "oracle"):
+                if folder in ("protocols", "models", "oracle"):
                     name = folder + "/" + name
                 if name in known:
                     if outcome == "PASS":

@@ -31,7 +31,6 @@ enum {
   MND_MSREMOVE,  // multisetremove(lhs: the index, rhs: the multiset)
   MND_MSREMOVEPRED, // multisetremovepred(binder: rhs; cond)
   MND_MSCOUNT,   // multisetcount(binder: rhs; cond)
-  MND_CHOOSE,    // a ruleset's `choose i: m` binder (only as a binder's in_expr)
 };
 
 typedef enum {
@@ -45,7 +44,8 @@ typedef enum {
   MD_COVER,
   MD_ASSUME,
   MD_LIVENESS,
-  MD_RULESET,    // binders, then the rules in `inner`
+  MD_RULESET,    // binders, then the rules in `inner`; a binder with an in_expr
+                 // is CMurphi's `choose i: m` over the multiset m
   MD_ALIASRULE,  // binders (aliases), then the rules in `inner`
 } MDeclKind;
 

@@ -14,7 +14,7 @@ static const char *const murphi_keywords[] = {
     "alias",      "array",     "assert",       "assume",         "begin",
     "boolean",    "by",        "case",         "clear",          "const",
     "cover",      "do",        "else",         "elsif",          "end",
-    "endalias",   "endexists", "endforall",    "endfor",         "endfunction",
+    "endalias",   "endchoose", "endexists", "endforall",    "endfor",         "endfunction",
     "endif",      "endprocedure", "endrecord", "endrule",        "endruleset",
     "endstartstate", "endswitch", "endwhile",  "enum",           "error",
     "exists",     "false",     "for",          "forall",         "function",

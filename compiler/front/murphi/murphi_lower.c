@@ -96,6 +96,8 @@ typedef enum {
   SYM_MEMBER,  // an enum member
   SYM_FUNCTION,// decl
   SYM_BROKEN,  // a declaration that had an error: its uses fail silently
+  SYM_CHOOSE,  // a multiset's index (choose, multisetcount, ...): m[i] is the
+               // element bound to tok, expr the multiset
 } SymKind;
 
 typedef struct Sym {
@@ -387,8 +389,16 @@ static Type *lower_type(Type *t, bool leaf) {
     }
     return r;
   }
-  case TY_MULTISET:
-    refuse(t->tok, "multisets", "rewrite the model with an array and a count, or use a .mc queue/multiset");
+  case TY_MULTISET: {
+    if (!is_scalar_m(mresolve(t->base)))
+      refuse(t->tok, "a multiset of arrays or records", "hold a scalar, or use an array");
+    if (!is_constant(t->cap_expr))
+      refuse(t->tok, "a multiset whose size is not constant", NULL);
+    Type *m = murphi_type(TY_MULTISET, t->tok);
+    m->base = lower_type(t->base, false);
+    m->cap_expr = lower_expr(t->cap_expr);
+    return m;
+  }
   case TY_ERROR:
     refuse(t->tok, "union types", NULL);
   default:
@@ -410,6 +420,8 @@ static Type *check_mtype(Type *t) {
   } else if (r->kind == TY_RECORD) {
     for (int i = 0; i < r->nfields; i++)
       check_mtype(r->fields[i]->type);
+  } else if (r->kind == TY_MULTISET) {
+    check_mtype(r->base);
   }
   return r;
 }
@@ -462,6 +474,8 @@ static Node *lower_designator_ident(Node *e) {
   switch (s->kind) {
   case SYM_BROKEN:
     fail();
+  case SYM_CHOOSE:
+    refuse(e->tok, "a multiset index used other than as m[i]", NULL);
   case SYM_SUBST:
     return typed(clone(s->expr), s->type);
   case SYM_TYPE:
@@ -481,7 +495,11 @@ static Node *lower_designator_ident(Node *e) {
 }
 
 // Pushes a quantifier's binder; returns it lowered (the scope grows by one).
+static Binder *lower_choose_binder(Binder *b);
+
 static Binder *lower_binder(Binder *b) {
+  if (b->in_expr)
+    return lower_choose_binder(b);
   Binder *l = xcalloc(1, sizeof *l);
   Type *mt = check_mtype(b->type);
   if (!is_scalar_m(mt)) {
@@ -549,6 +567,86 @@ static Binder *lower_step_binder(Binder *b, Node *lo, Node *hi, Node *step) {
 }
 
 static Node *lower_call(Node *e);
+
+//
+// Multisets: CMurphi's slots are lowered to a .mc multiset of the element
+// type; an index bound by choose, multisetcount or multisetremovepred
+// stands for an element (one binding per distinct element: CMurphi fires a
+// rule once per occupied slot, so duplicates fire once here), m[i] is that
+// element, multisetremove(i, m) removes one occurrence of it.
+//
+
+// The symbol of a multiset index written at `e` (reported if it is not one).
+static Sym *multiset_index(Node *e) {
+  Sym *s = e->kind == ND_IDENT ? lookup(e->name->str) : NULL;
+  if (!s || s->kind != SYM_CHOOSE)
+    refuse(e->tok, "a multiset indexed by anything but a choose, multisetcount or "
+                   "multisetremovepred index", NULL);
+  return s;
+}
+
+// m[i]: the element bound to i.
+static Node *multiset_element(Node *e) {
+  Sym *s = multiset_index(e->rhs);
+  Node *n = typed(ident_node(synth(e->tok, s->tok->str)), s->type);
+  strset_add(&plain_nodes, node_key(n));
+  return n;
+}
+
+// Declares the index `b->name` over the multiset `b->in_expr`; returns the
+// .mc binder `x in m` of its element.
+static Binder *lower_choose_binder(Binder *b) {
+  Node *m = lower_expr(b->in_expr);
+  if (mtype(m)->kind != TY_MULTISET) {
+    error_at(b->in_expr->tok, "expected a multiset, found %s", mtype_name(mtype(m)));
+    fail();
+  }
+  Binder *l = xcalloc(1, sizeof *l);
+  l->name = local_token(b->name);
+  l->in_expr = m;
+  Sym *s = declare(SYM_CHOOSE, b->name->str, l->name, mresolve(mtype(m)->base));
+  s->expr = m;
+  return l;
+}
+
+// coll.name(arg) as a statement.
+static Node *method_stmt(Token *at, Node *coll, const char *name, Node *arg) {
+  Node *m = murphi_node(ND_METHOD, at);
+  m->name = synth(at, name);
+  m->lhs = coll;
+  if (arg)
+    vec_push(&m->args, arg);
+  Node *st = murphi_node(ND_EXPR_STMT, at);
+  st->lhs = m;
+  return st;
+}
+
+// coll.count(x), an expression.
+static Node *count_of(Token *at, Node *coll, Node *x) {
+  Node *m = murphi_node(ND_METHOD, at);
+  m->name = synth(at, "count");
+  m->lhs = coll;
+  vec_push(&m->args, x);
+  return typed(m, &ty_int_m);
+}
+
+// multisetcount(i: m; pred): the occurrences of the elements where pred
+// holds, `sum x in m :: pred ? m.count(x) : 0`.
+static Node *lower_multisetcount(Node *e) {
+  Sym *mark = scope;
+  Node *q = murphi_node(ND_QUANT, e->tok);
+  q->op = OP_SUM;
+  Binder *b = lower_choose_binder(e->binders.data[0]);
+  vec_push(&q->binders, b);
+  Node *c = murphi_node(ND_COND, e->tok);
+  c->cond = lower_expr(e->cond);
+  expect_mtype(c->cond, is_bool_m, "a boolean");
+  c->then = count_of(e->tok, clone(b->in_expr), ident_node(b->name));
+  c->els = num_node(e->tok, 0);
+  q->body = c;
+  scope = mark;
+  return typed(q, &ty_int_m);
+}
 
 static bool is_designator(Node *n) {
   return n->kind == ND_IDENT || n->kind == ND_INDEX || n->kind == ND_FIELD;
@@ -625,6 +723,8 @@ static Node *lower_expr(Node *e) {
   case ND_INDEX: {
     Node *a = lower_expr(e->lhs);
     Type *at = mtype(a);
+    if (at->kind == TY_MULTISET)
+      return multiset_element(e);
     if (at->kind != TY_ARRAY) {
       error_at(e->tok, "only an array can be indexed, not %s", mtype_name(at));
       fail();
@@ -687,7 +787,7 @@ static Node *lower_expr(Node *e) {
     return typed(murphi_binary(OP_EQ, x, murphi_node(ND_NONE, e->tok), e->tok), &ty_bool_m);
   }
   case MND_MSCOUNT:
-    refuse(e->tok, "multisets", NULL);
+    return lower_multisetcount(e);
   default:
     die("lower_expr: node kind %d", e->kind);
   }
@@ -1003,6 +1103,33 @@ static void lower_alias(Node *s, Vec *out) {
   scope = mark;
 }
 
+// multisetremovepred(i: m; pred): every occurrence of the elements where
+// pred holds, `for x in m { if pred { while m.count(x) > 0 { m.remove(x) } } }`
+// (the loop runs over a copy of m taken before it).
+static void lower_multisetremovepred(Node *s, Vec *out) {
+  Sym *mark = scope;
+  Node *loop = murphi_node(ND_FOR, s->tok);
+  Binder *b = lower_choose_binder(s->binders.data[0]);
+  vec_push(&loop->binders, b);
+  Node *drain = murphi_node(ND_WHILE, s->tok);
+  drain->cond = murphi_binary(OP_GT, count_of(s->tok, clone(b->in_expr), ident_node(b->name)),
+                              num_node(s->tok, 0), s->tok);
+  Vec one = {0};
+  vec_push(&one, method_stmt(s->tok, clone(b->in_expr), "remove", ident_node(b->name)));
+  drain->body = block_of(&one, s->tok);
+  Node *when = murphi_node(ND_IF, s->tok);
+  when->cond = lower_expr(s->cond);
+  expect_mtype(when->cond, is_bool_m, "a boolean");
+  Vec then = {0};
+  vec_push(&then, drain);
+  when->then = block_of(&then, s->tok);
+  Vec body = {0};
+  vec_push(&body, when);
+  loop->body = block_of(&body, s->tok);
+  vec_push(out, loop);
+  scope = mark;
+}
+
 static Node *message(Node *str, const char *dflt, Token *at) {
   Node *m = murphi_node(ND_STR, str ? str->tok : at);
   if (!str)
@@ -1089,10 +1216,23 @@ static void lower_stmt(Node *s, Vec *out) {
     refuse(s->tok, "assume statements", "write the assumption as a top-level assume");
   case MND_COVER:
     refuse(s->tok, "cover statements", "write the property as a top-level cover");
-  case MND_MSADD:
-  case MND_MSREMOVE:
+  case MND_MSADD: {
+    Node *m = lower_lvalue(s->rhs);
+    if (mtype(m)->kind != TY_MULTISET) {
+      error_at(s->rhs->tok, "expected a multiset, found %s", mtype_name(mtype(m)));
+      fail();
+    }
+    vec_push(out, method_stmt(s->tok, m, "add", lower_expr(s->lhs)));
+    return;
+  }
+  case MND_MSREMOVE: {
+    Sym *i = multiset_index(s->lhs);
+    vec_push(out, method_stmt(s->tok, clone(i->expr), "remove", ident_node(synth(s->tok, i->tok->str))));
+    return;
+  }
   case MND_MSREMOVEPRED:
-    refuse(s->tok, "multisets", NULL);
+    lower_multisetremovepred(s, out);
+    return;
   case ND_RETURN:
     if (in_function && s->lhs) {
       Node *r = murphi_node(ND_RETURN, s->tok);
@@ -1308,6 +1448,7 @@ static void copy_params(Vec *to) {
     Binder *b = xcalloc(1, sizeof *b);
     *b = *(Binder *)params.data[i];
     b->type = clone_type(b->type);
+    b->in_expr = clone(b->in_expr);
     vec_push(to, b);
   }
 }

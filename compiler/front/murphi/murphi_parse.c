@@ -605,6 +605,7 @@ static bool stmts_end(void) {
       "end",        "else",          "elsif",        "case",        "endif",      "endfor",
       "endwhile",   "endswitch",     "endalias",     "endrule",     "endstartstate",
       "endprocedure", "endfunction", "endruleset",   "endexists",   "endforall",
+      "endchoose",
       "rule",       "startstate",    "ruleset",      "invariant",   "liveness",
       "procedure",  "function",      "const",        "type",        "var"};
   if (tok->kind == TK_EOF)
@@ -870,7 +871,23 @@ static MDecl *alias_rule(Token *t) {
   return d;
 }
 
-// rule_item = rule | startstate | property | ruleset | alias_rule
+// choose = "choose" NAME ":" expr "do" rules ("end" | "endchoose")
+// (CMurphi's: NAME ranges over the elements of the multiset; a ruleset
+// whose binder has the multiset as in_expr)
+static MDecl *choose(Token *t) {
+  MDecl *d = new_decl(MD_RULESET, t);
+  Binder *b = xcalloc(1, sizeof *b);
+  b->name = ident();
+  expect(":");
+  b->in_expr = expr();
+  vec_push(&d->binders, b);
+  expect_kw("do");
+  rules(&d->inner, "endchoose");
+  expect_end("endchoose", t);
+  return d;
+}
+
+// rule_item = rule | startstate | property | ruleset | alias_rule | choose
 static MDecl *rule_item(void) {
   Token *t = consume();
   if (murphi_is_kw(t, "rule"))
@@ -887,12 +904,14 @@ static MDecl *rule_item(void) {
     return property(t, MD_LIVENESS);
   if (murphi_is_kw(t, "ruleset"))
     return ruleset(t);
+  if (murphi_is_kw(t, "choose"))
+    return choose(t);
   return alias_rule(t);
 }
 
 static bool at_rule_item(void) {
   static const char *const kws[] = {"rule", "startstate", "invariant", "cover", "assume",
-                                    "liveness", "ruleset", "alias"};
+                                    "liveness", "ruleset", "alias", "choose"};
   for (size_t i = 0; i < sizeof kws / sizeof *kws; i++)
     if (is_kw(kws[i]))
       return true;
