@@ -122,7 +122,7 @@ static Sym *scope;   // innermost first
 static StrSet plain_nodes;
 
 static const char *node_key(Node *n) { return format("%p", (void *)n); }
-static int fn_depth; // procedures being inlined (recursion guard)
+static Vec inlining; // MDecl*: the procedures and functions being inlined
 static bool in_function;    // lowering a function's body (a .mc fn): `return e` stays
 static Node *inline_result; // inlining a function that writes: where its value goes
 
@@ -942,8 +942,9 @@ static void inline_call(Node *call, Node *result, Vec *out) {
   MDecl *d = s->decl;
   if (d->type && !result) // the value is ignored: it goes to a local no one reads
     result = ident_node(new_local(synth(call->tok, "ignored"), d->type, out));
-  if (fn_depth > 20)
-    refuse(call->tok, "recursive procedures", NULL);
+  for (int i = 0; i < inlining.len; i++)
+    if (inlining.data[i] == d)
+      refuse(call->tok, "recursive procedures", NULL);
   Vec args = {0};
   for (int i = 0; i < call->args.len; i++) {
     MParam *p = d->params.data[i];
@@ -953,7 +954,7 @@ static void inline_call(Node *call, Node *result, Vec *out) {
   // The body sees the top level and its own names, not the caller's.
   Sym *saved = scope;
   scope = s; // the procedure itself and what was declared before it
-  fn_depth++;
+  vec_push(&inlining, d);
   for (int i = 0; i < d->params.len; i++) {
     MParam *p = d->params.data[i];
     Node *a = args.data[i];
@@ -976,7 +977,7 @@ static void inline_call(Node *call, Node *result, Vec *out) {
   inline_result = result, in_function = false;
   lower_returning_body(d->body, out);
   inline_result = outer_result, in_function = outer_fn;
-  fn_depth--;
+  inlining.len--;
   scope = saved;
 }
 
@@ -1393,14 +1394,37 @@ static bool writes_outside(MDecl *f) {
   return found_write;
 }
 
+// Lowers the body of a procedure, or of a function that writes, once where
+// it is declared, and drops the result: its errors are reported there,
+// once, even if nothing calls it (each call lowers it again, inlined).
+static void check_inlined(Sym *s) {
+  MDecl *d = s->decl;
+  Sym *mark = scope;
+  Vec scratch = {0};
+  for (int i = 0; i < d->params.len; i++) {
+    MParam *p = d->params.data[i];
+    Type *mt = check_mtype(p->type);
+    declare(SYM_LOCAL, p->name->str, new_local(p->name, p->type, &scratch), mt);
+  }
+  lower_locals(&d->locals, &scratch);
+  vec_push(&inlining, d);
+  inline_result = d->type ? ident_node(new_local(d->name, d->type, &scratch)) : NULL;
+  lower_returning_body(d->body, &scratch);
+  inline_result = NULL;
+  inlining.len--;
+  scope = mark;
+}
+
 // A function becomes a .mc fn, unless it writes; a procedure, or a
 // function that writes, is kept for inlining.
 static void lower_function(MDecl *d) {
   Sym *s = declare(SYM_FUNCTION, d->name->str, d->name, NULL);
   s->decl = d;
   s->writes = d->type && writes_outside(d);
-  if (!d->type || s->writes)
+  if (!d->type || s->writes) {
+    check_inlined(s);
     return;
+  }
   Sym *mark = scope;
   Decl *f = new_decl(DK_FN, d->tok, s->tok);
   f->type = lower_type(d->type, true); // it may return an undefined value
@@ -1454,6 +1478,15 @@ static void copy_params(Vec *to) {
 }
 
 static void lower_rule(MDecl *d);
+
+// After an error: no procedure is being inlined, no body lowered.
+static void reset_context(void) {
+  inlining.len = 0;
+  inline_result = NULL;
+  in_function = false;
+  returned = NULL;
+  lowering_fn = NULL;
+}
 
 static void lower_rules(Vec *inner) {
   for (int i = 0; i < inner->len; i++)
@@ -1530,6 +1563,7 @@ static void lower_rule(MDecl *d) {
     scope = mark;
     params.len = nparams;
     prog->decls.len = ndecls;
+    reset_context();
     memcpy(decl_fail, outer, sizeof outer);
     return;
   }
@@ -1584,6 +1618,7 @@ static void lower_decl(MDecl *d) {
     // broken, so that its uses are not errors of their own.
     scope = mark;
     prog->decls.len = ndecls;
+    reset_context();
     if (d->name)
       declare(SYM_BROKEN, d->name->str, d->name, NULL);
     return;
