@@ -15,6 +15,7 @@ var
   table: array [Id] of Entry;
   total: 0 .. 10;
   flag: boolean;
+  pending: multiset [2] of Id;
 
 function bump(x: Slot): Slot;
 begin
@@ -59,6 +60,20 @@ rule "restart" forall i: Id do table[i].mode = done endforall ==>
 begin
   for i: Id do reset(table[i], idle); end;
   return;
+end;
+
+ruleset i: Id do
+  rule "request" multisetcount(r: pending; pending[r] = i) = 0 ==>
+  begin
+    multisetadd(i, pending);
+  end;
+end;
+
+choose r: pending do
+  rule "serve" begin
+    multisetremove(r, pending);
+    multisetremovepred(s: pending; pending[s] = pending[s]);
+  end;
 end;
 
 invariant "counts bounded" forall i: Id do table[i].count <= K end;
