@@ -11,31 +11,36 @@
 //   It is lowered to the optional `T?`, undefined being `none`; arrays and
 //   records hold optional leaves. The Program is marked `none_undefined`,
 //   which makes emit.c treat a read of `none` anywhere but in
-//   `isundefined(x)` (lowered to `x == none`) as the run-time error
-//   "undefined value read", as Rumur and CMurphi do. Whole arrays and
-//   records are copied as they are, undefined parts included (as Rumur
-//   copies them). Types used as indices, parameters and quantifier ranges
-//   stay plain.
+//   `isundefined(x)` (lowered to `x == none`) as the run-time error "read
+//   of an undefined value", as Rumur and CMurphi do. Whole arrays and
+//   records, and values passed to value parameters (`x == none ? none :
+//   x`), are copied as they are, undefined parts included, as Rumur copies
+//   them. Types used as indices, parameters and quantifier ranges stay
+//   plain. `loop_order_free` and `range_checks_at_run_time` give Murphi's
+//   loops and constant range errors their meaning (mcgen.h).
 // - Rules in rulesets become actions whose parameters are the rulesets'
 //   quantifiers, outermost first; start states become init blocks, the same
 //   way. Invariants stay invariants, `cover` is `reachable`, a top-level
-//   `assume` a constraint.
+//   `assume` a constraint that also guards every invariant and cover.
 // - Aliases, `var` parameters and constants of a type other than an integer
 //   or a bool are substituted: the name stands for a copy of its
-//   expression. Procedures are inlined at each call: their value parameters
-//   and locals become fresh locals of the caller.
+//   expression. A function that writes nothing but its locals is a .mc fn;
+//   procedures, and functions that write, are inlined at each call: their
+//   value parameters and locals become fresh locals of the caller, and a
+//   `return` sets a local `returned` that guards what follows it.
 // - Every local name (parameter, quantifier, loop variable, local variable)
 //   is renamed to a fresh one where it would hide another name, which .mc
 //   forbids.
 // - `for i := lo to hi by s` is a loop over 0..(hi-lo)/s with i standing
-//   for lo + k*s; `switch` an if-chain; `error` an assertion that fails;
-//   `undefine` an assignment of none (of a fresh all-undefined local for a
-//   whole array or record); `clear` assigns each scalar its type's first
-//   value.
-// - What has no lowering is refused, naming the construct: while loops,
-//   union types, multisets, liveness, `assume` and `cover` as statements,
-//   functions that write the state or take `var` parameters, a `return`
-//   before the end of a rule or procedure, recursion.
+//   for lo + k*s; `while` is ND_WHILE; `switch` an if-chain; `error` an
+//   assertion that fails; `undefine` an assignment of none (of a fresh
+//   all-undefined local for a whole array or record); `clear` assigns each
+//   scalar its type's first value. A multiset of scalars is a .mc multiset;
+//   its indices stand for its distinct elements (see "Multisets" below).
+// - What has no lowering is refused, naming the construct: union types,
+//   multisets of arrays or records, liveness, `assume` and `cover` as
+//   statements, recursion, loops and ranges with bounds that are not
+//   constant, a writing function's call inside an expression.
 #include <setjmp.h>
 
 #include "murphi.h"
