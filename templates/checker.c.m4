@@ -32,7 +32,8 @@ m4_dnl here: the search is in the runtime (runtime/mcrt.h).
 #else
 #define MC_ACCESSOR static inline __attribute__((unused))
 #endif
-/* A type descriptor only the printing of a local's type would need. */
+/* What a spec may leave unused: a type descriptor only the printing of a
+ * local's type would need, a fn that nothing calls. */
 #define MC_MAYBE_UNUSED __attribute__((unused))
 /* The function of an action without parameters, called by mc_successors
  * (after its guard, when short, is tested there) and through the replay

@@ -1799,7 +1799,8 @@ static void emit_fn(Buf *protos, Buf *out, Decl *fn) {
   cur_fn = fn;
   bool composite = is_composite(fn->type);
   Buf sig = {0};
-  buf_printf(&sig, "static %s f_%s(McrtCtx *ctx, const uint8_t *s%s%s)",
+  // MC_MAYBE_UNUSED: a spec may declare a fn that nothing calls.
+  buf_printf(&sig, "static MC_MAYBE_UNUSED %s f_%s(McrtCtx *ctx, const uint8_t *s%s%s)",
              composite ? "void" : "int64_t", token_text(fn->name), composite ? ", uint8_t *ret" : "",
              params_c(&fn->params));
   buf_printf(protos, "%s;\n", sig.data);
