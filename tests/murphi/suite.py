@@ -4,7 +4,7 @@
 Usage: tests/murphi/suite.py BUILD_DIR [FILE.m ...]
 
 Every model of the suite's rumur-tests/ (or the files given) is compiled
-with BUILD_DIR/mcgen and its checker run; the outcome its `-- key: value`
+with BUILD_DIR/mcgen (the generated C under -Werror) and its checker run; the outcome its `-- key: value`
 directives state (the suite's README.md; Rumur's tests/tests.py) must come
 out:
 
@@ -211,7 +211,7 @@ def check_twin(mcgen, path, work):
     """A twin of tests/oracle/ against its recorded Rumur runs."""
     name = os.path.basename(path)[:-2]
     exe = os.path.join(work, name)
-    c = run([mcgen, "-o", exe, path], cwd=work)
+    c = run([mcgen, "--cflags", "-Werror", "-o", exe, path], cwd=work)
     if c is None or c.returncode != 0:
         return "FAIL", "rejected: " + (first_error(c.stderr) if c else "timed out")
     with open(path) as f:
@@ -253,7 +253,7 @@ def check_directives(mcgen, path, work, counts):
     name = os.path.basename(path)
     d = directives(path)
     exe = os.path.join(work, name[:-2])
-    c = run([mcgen, "-o", exe, path], cwd=work)
+    c = run([mcgen, "--cflags", "-Werror", "-o", exe, path], cwd=work)
     if c is None:
         return "FAIL", "mcgen did not finish in %d s" % TIMEOUT
     if "AddressSanitizer" in c.stderr or "runtime error:" in c.stderr:
