@@ -1097,14 +1097,20 @@ static void lower_for(Node *s, Vec *out) {
   vec_push(out, loop);
 }
 
-static void lower_alias(Node *s, Vec *out) {
-  Sym *mark = scope;
-  for (int i = 0; i < s->binders.len; i++) {
-    Binder *b = s->binders.data[i];
+// Declares each alias of an alias statement or rule: its name stands for
+// a copy of its expression.
+static void declare_aliases(Vec *binders) {
+  for (int i = 0; i < binders->len; i++) {
+    Binder *b = binders->data[i];
     Node *e = lower_expr(b->in_expr);
     Sym *sym = declare(SYM_SUBST, b->name->str, b->name, mtype(e));
     sym->expr = e;
   }
+}
+
+static void lower_alias(Node *s, Vec *out) {
+  Sym *mark = scope;
+  declare_aliases(&s->binders);
   lower_stmts(s->body, out);
   scope = mark;
 }
@@ -1510,12 +1516,7 @@ static void lower_ruleset(MDecl *d) {
 
 static void lower_alias_rule(MDecl *d) {
   Sym *mark = scope;
-  for (int i = 0; i < d->binders.len; i++) {
-    Binder *b = d->binders.data[i];
-    Node *e = lower_expr(b->in_expr);
-    Sym *sym = declare(SYM_SUBST, b->name->str, b->name, mtype(e));
-    sym->expr = e;
-  }
+  declare_aliases(&d->binders);
   lower_rules(&d->inner);
   scope = mark;
 }
