@@ -334,6 +334,7 @@ conformance: all
 	POR_BEEM_MIN=100001 POR_BEEM_LIMIT=$(LIMIT) POR_FUZZ_SEEDS=$(POR_SEEDS) tests/por/run.sh $(B)
 	tests/threads/run.sh $(B) --beem-limit $(PAR_LIMIT)
 	tests/mpi/run.sh $(B) --beem-limit $(PAR_LIMIT)
+	tests/murphi/record.sh --check
 
 conformance-tests: all
 	tests/conformance/selftest.sh $(B)
