@@ -1298,15 +1298,6 @@ static void lower_stmts(Node *block, Vec *out) {
 // Declarations.
 //
 
-static Decl *new_decl(DeclKind kind, Token *at, Token *name) {
-  Decl *d = xcalloc(1, sizeof *d);
-  d->kind = kind;
-  d->tok = at;
-  d->name = name;
-  vec_push(&prog->decls, d);
-  return d;
-}
-
 // A name for a rule, start state or property: from its label (letters,
 // digits and _ kept), else from its kind.
 static Token *label_name(MDecl *d, const char *kind) {
@@ -1337,7 +1328,7 @@ static void lower_const(MDecl *d) {
     s->constant = true;
     return;
   }
-  Decl *c = new_decl(DK_CONST, d->tok, d->name);
+  Decl *c = new_decl(prog, DK_CONST, d->tok, d->name);
   c->expr = v;
   declare(SYM_CONST, d->name->str, c->name, t->kind == TY_BOOL ? &ty_bool_m : &ty_int_m);
 }
@@ -1346,7 +1337,7 @@ static void lower_type_decl(MDecl *d) {
   Type *t = d->type;
   if (t->kind == TY_ENUM || t->kind == TY_SCALARSET)
     t->name = d->name->str; // named here: not hoisted
-  Decl *td = new_decl(DK_TYPE, d->tok, d->name);
+  Decl *td = new_decl(prog, DK_TYPE, d->tok, d->name);
   td->type = lower_type(t, false);
   if (t->kind == TY_ENUM)
     declare_members(t);
@@ -1357,7 +1348,7 @@ static void lower_type_decl(MDecl *d) {
 
 static void lower_var(MDecl *d) {
   Type *mt = check_mtype(d->type);
-  Decl *v = new_decl(DK_VAR, d->tok, d->name);
+  Decl *v = new_decl(prog, DK_VAR, d->tok, d->name);
   v->type = lower_type(d->type, true);
   declare(SYM_VAR, d->name->str, v->name, mt);
 }
@@ -1437,7 +1428,7 @@ static void lower_function(MDecl *d) {
     return;
   }
   Sym *mark = scope;
-  Decl *f = new_decl(DK_FN, d->tok, s->tok);
+  Decl *f = new_decl(prog, DK_FN, d->tok, s->tok);
   f->type = lower_type(d->type, true); // it may return an undefined value
   check_mtype(d->type);
   for (int i = 0; i < d->params.len; i++) {
@@ -1524,7 +1515,7 @@ static void lower_alias_rule(MDecl *d) {
 // A property; inside rulesets it holds for every binding of their
 // parameters (a cover: for some binding).
 static void lower_property(MDecl *d, DeclKind kind, const char *what) {
-  Decl *p = new_decl(kind, d->tok, label_name(d, what));
+  Decl *p = new_decl(prog, kind, d->tok, label_name(d, what));
   p->label = d->label ? d->label->str : NULL;
   p->expr = lower_expr(d->expr);
   expect_mtype(p->expr, is_bool_m, "a boolean");
@@ -1575,7 +1566,7 @@ static void lower_rule(MDecl *d) {
   }
   switch (d->kind) {
   case MD_RULE: {
-    Decl *a = new_decl(DK_ACTION, d->tok, label_name(d, "rule"));
+    Decl *a = new_decl(prog, DK_ACTION, d->tok, label_name(d, "rule"));
     a->label = d->label ? d->label->str : NULL;
     copy_params(&a->params);
     if (d->expr) {
@@ -1586,7 +1577,7 @@ static void lower_rule(MDecl *d) {
     break;
   }
   case MD_STARTSTATE: {
-    Decl *i = new_decl(DK_INIT, d->tok, label_name(d, "startstate"));
+    Decl *i = new_decl(prog, DK_INIT, d->tok, label_name(d, "startstate"));
     i->label = d->label ? d->label->str : NULL;
     copy_params(&i->params);
     i->body = rule_body(d);

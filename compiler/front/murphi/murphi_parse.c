@@ -718,7 +718,7 @@ static Node *stmts(void) {
 // Declarations.
 //
 
-static MDecl *new_decl(MDeclKind kind, Token *t) {
+static MDecl *new_mdecl(MDeclKind kind, Token *t) {
   MDecl *d = xcalloc(1, sizeof *d);
   d->kind = kind;
   d->tok = t;
@@ -744,7 +744,7 @@ static void decl_section(Vec *out) {
     Node *value = kind == MD_CONST ? expr() : NULL;
     Type *ty = kind == MD_CONST ? NULL : type_expr();
     for (int i = 0; i < names.len; i++) {
-      MDecl *d = new_decl(kind, t);
+      MDecl *d = new_mdecl(kind, t);
       d->name = names.data[i];
       d->expr = value;
       d->type = ty;
@@ -794,7 +794,7 @@ static void params(Vec *out) {
 // function = ("procedure" | "function") NAME params [":" type] ";"
 //            locals stmts ("end" | "endprocedure" | "endfunction")
 static MDecl *function(Token *t) {
-  MDecl *d = new_decl(MD_FUNCTION, t);
+  MDecl *d = new_mdecl(MD_FUNCTION, t);
   d->name = ident();
   params(&d->params);
   if (murphi_is_kw(t, "function")) {
@@ -812,7 +812,7 @@ static void rules(Vec *out, const char *closer);
 
 // rule = "rule" [STRING] [expr "==>"] locals stmts ("end" | "endrule")
 static MDecl *rule(Token *t) {
-  MDecl *d = new_decl(MD_RULE, t);
+  MDecl *d = new_mdecl(MD_RULE, t);
   if (tok->kind == TK_STR)
     d->label = consume();
   if (!is_kw("begin") && !at_decl_section()) {
@@ -827,7 +827,7 @@ static MDecl *rule(Token *t) {
 
 // startstate = "startstate" [STRING] locals stmts ("end" | "endstartstate")
 static MDecl *startstate(Token *t) {
-  MDecl *d = new_decl(MD_STARTSTATE, t);
+  MDecl *d = new_mdecl(MD_STARTSTATE, t);
   if (tok->kind == TK_STR)
     d->label = consume();
   locals(&d->locals);
@@ -838,14 +838,14 @@ static MDecl *startstate(Token *t) {
 
 // property = ("invariant" | "cover" | "assume" | "liveness") labelled
 static MDecl *property(Token *t, MDeclKind kind) {
-  MDecl *d = new_decl(kind, t);
+  MDecl *d = new_mdecl(kind, t);
   d->expr = labelled_expr(&d->label);
   return d;
 }
 
 // ruleset = "ruleset" quantifier {";" quantifier} "do" rules ("end" | "endruleset")
 static MDecl *ruleset(Token *t) {
-  MDecl *d = new_decl(MD_RULESET, t);
+  MDecl *d = new_mdecl(MD_RULESET, t);
   do {
     Node *lo, *hi, *step;
     Binder *b = quantifier(&lo, &hi, &step);
@@ -863,7 +863,7 @@ static MDecl *ruleset(Token *t) {
 
 // alias_rule = "alias" aliases "do" rules ("end" | "endalias")
 static MDecl *alias_rule(Token *t) {
-  MDecl *d = new_decl(MD_ALIASRULE, t);
+  MDecl *d = new_mdecl(MD_ALIASRULE, t);
   aliases(&d->binders);
   expect_kw("do");
   rules(&d->inner, "endalias");
@@ -875,7 +875,7 @@ static MDecl *alias_rule(Token *t) {
 // (CMurphi's: NAME ranges over the elements of the multiset; a ruleset
 // whose binder has the multiset as in_expr)
 static MDecl *choose(Token *t) {
-  MDecl *d = new_decl(MD_RULESET, t);
+  MDecl *d = new_mdecl(MD_RULESET, t);
   Binder *b = xcalloc(1, sizeof *b);
   b->name = ident();
   expect(":");
