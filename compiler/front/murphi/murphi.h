@@ -92,9 +92,9 @@ bool murphi_is_kw(const Token *tok, const char *kw);
 // Parses the token list; reports every syntax error it can (recovering at
 // the next declaration) and always returns a model.
 MModel *murphi_parse(Token *tok);
-// Nodes and types of the tree, for the parser and the lowering.
-Node *murphi_node(int kind, Token *t);
-Node *murphi_binary(Op op, Node *l, Node *r, Token *t);
+// Nodes and types of the tree, for the parser and the lowering; a node
+// may be of a Murphi-only kind (the enum at the top).
+static inline Node *murphi_node(int kind, Token *t) { return new_node((NodeKind)kind, t); }
 Type *murphi_type(TypeKind kind, Token *t);
 
 #endif

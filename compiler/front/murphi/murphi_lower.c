@@ -562,9 +562,9 @@ static Binder *lower_step_binder(Binder *b, Node *lo, Node *hi, Node *step) {
   k->name = synth(b->name, local_name(format("%s_step", b->name->str)));
   Type *r = murphi_type(TY_RANGE, b->name);
   r->lo_expr = num_node(b->name, 0);
-  r->hi_expr = murphi_binary(OP_DIV, murphi_binary(OP_SUB, clone(h), clone(l), b->name), clone(s), b->name);
+  r->hi_expr = new_binary(OP_DIV, new_binary(OP_SUB, clone(h), clone(l), b->name), clone(s), b->name);
   k->type = r;
-  Node *value = murphi_binary(OP_ADD, clone(l), murphi_binary(OP_MUL, ident_node(k->name), clone(s), b->name),
+  Node *value = new_binary(OP_ADD, clone(l), new_binary(OP_MUL, ident_node(k->name), clone(s), b->name),
                        b->name);
   Sym *sym = declare(SYM_SUBST, b->name->str, b->name, &ty_int_m);
   sym->expr = value;
@@ -664,7 +664,7 @@ static Node *pass_value(Node *arg) {
   if (!is_scalar_m(mtype(arg)) || !is_designator(arg) || strset_has(&plain_nodes, node_key(arg)))
     return arg;
   Node *c = murphi_node(ND_COND, arg->tok);
-  c->cond = murphi_binary(OP_EQ, clone(arg), murphi_node(ND_NONE, arg->tok), arg->tok);
+  c->cond = new_binary(OP_EQ, clone(arg), murphi_node(ND_NONE, arg->tok), arg->tok);
   c->then = murphi_node(ND_NONE, arg->tok);
   c->els = arg;
   return typed(c, mtype(arg));
@@ -695,7 +695,7 @@ static Node *lower_binary(Node *e) {
   default:
     break;
   }
-  Node *n = murphi_binary(op, l, r, e->tok);
+  Node *n = new_binary(op, l, r, e->tok);
   bool logical = op == OP_AND || op == OP_OR || op == OP_IMPLIES || op == OP_NE || op == OP_EQ ||
                  op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
   return typed(n, logical ? &ty_bool_m : &ty_int_m);
@@ -789,7 +789,7 @@ static Node *lower_expr(Node *e) {
     }
     if (!is_scalar_m(mtype(x)))
       refuse(e->tok, "isundefined() of a whole array or record", "test each element");
-    return typed(murphi_binary(OP_EQ, x, murphi_node(ND_NONE, e->tok), e->tok), &ty_bool_m);
+    return typed(new_binary(OP_EQ, x, murphi_node(ND_NONE, e->tok), e->tok), &ty_bool_m);
   }
   case MND_MSCOUNT:
     return lower_multisetcount(e);
@@ -1055,8 +1055,8 @@ static void lower_switch(Node *s, Vec *out) {
     Node *c = s->args.data[i];
     Node *cond = NULL;
     for (int j = 0; j < c->args.len; j++) {
-      Node *eq = murphi_binary(OP_EQ, s->lhs, c->args.data[j], c->tok);
-      cond = cond ? murphi_binary(OP_OR, cond, eq, c->tok) : eq;
+      Node *eq = new_binary(OP_EQ, s->lhs, c->args.data[j], c->tok);
+      cond = cond ? new_binary(OP_OR, cond, eq, c->tok) : eq;
     }
     Node *n = murphi_node(ND_IF, c->tok);
     n->cond = cond;
@@ -1124,7 +1124,7 @@ static void lower_multisetremovepred(Node *s, Vec *out) {
   Binder *b = lower_choose_binder(s->binders.data[0]);
   vec_push(&loop->binders, b);
   Node *drain = murphi_node(ND_WHILE, s->tok);
-  drain->cond = murphi_binary(OP_GT, count_of(s->tok, clone(b->in_expr), ident_node(b->name)),
+  drain->cond = new_binary(OP_GT, count_of(s->tok, clone(b->in_expr), ident_node(b->name)),
                               num_node(s->tok, 0), s->tok);
   Vec one = {0};
   vec_push(&one, method_stmt(s->tok, clone(b->in_expr), "remove", ident_node(b->name)));
@@ -1535,16 +1535,16 @@ static void assume_before_properties(void) {
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
     if (d->kind == DK_CONSTRAINT)
-      assumed = assumed ? murphi_binary(OP_AND, assumed, clone(d->expr), d->tok) : clone(d->expr);
+      assumed = assumed ? new_binary(OP_AND, assumed, clone(d->expr), d->tok) : clone(d->expr);
   }
   if (!assumed)
     return;
   for (int i = 0; i < prog->decls.len; i++) {
     Decl *d = prog->decls.data[i];
     if (d->kind == DK_INVARIANT)
-      d->expr = murphi_binary(OP_IMPLIES, clone(assumed), d->expr, d->tok);
+      d->expr = new_binary(OP_IMPLIES, clone(assumed), d->expr, d->tok);
     else if (d->kind == DK_REACHABLE)
-      d->expr = murphi_binary(OP_AND, clone(assumed), d->expr, d->tok);
+      d->expr = new_binary(OP_AND, clone(assumed), d->expr, d->tok);
   }
 }
 

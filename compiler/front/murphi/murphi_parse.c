@@ -98,21 +98,6 @@ static void expect_end(const char *own, Token *opener) {
 // Nodes.
 //
 
-Node *murphi_node(int kind, Token *t) {
-  Node *n = xcalloc(1, sizeof *n);
-  n->kind = (NodeKind)kind;
-  n->tok = t;
-  return n;
-}
-
-Node *murphi_binary(Op op, Node *l, Node *r, Token *t) {
-  Node *n = murphi_node(ND_BINARY, t);
-  n->op = op;
-  n->lhs = l;
-  n->rhs = r;
-  return n;
-}
-
 Type *murphi_type(TypeKind kind, Token *t) {
   Type *ty = xcalloc(1, sizeof *ty);
   ty->kind = kind;
@@ -291,7 +276,7 @@ static Node *binary_level(Level *next, const char *const *ops, const Op *opv, in
     if (i == nops)
       return n;
     Token *t = consume();
-    n = murphi_binary(opv[i], n, next(), t);
+    n = new_binary(opv[i], n, next(), t);
   }
 }
 
@@ -324,7 +309,7 @@ static Node *rel(void) {
   for (int i = 0; i < 7; i++)
     if (is(ops[i])) {
       Token *t = consume();
-      return murphi_binary(opv[i], n, shift(), t);
+      return new_binary(opv[i], n, shift(), t);
     }
   return n;
 }
@@ -366,7 +351,7 @@ static Node *implies(void) {
   Node *n = or_expr();
   if (is("->")) {
     Token *t = consume();
-    return murphi_binary(OP_IMPLIES, n, implies(), t);
+    return new_binary(OP_IMPLIES, n, implies(), t);
   }
   return n;
 }
