@@ -25,35 +25,22 @@
 # as a user builds them: MCGEN_RUNTIME and CC are ignored here.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 specs=$root/tests/cli/specs
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+use_build_dir "${1:-}"
 unset MCGEN_RUNTIME CC
 
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-cli.XXXXXX")
+make_work cli
 bg_pid=
 cleanup() {
   [ -n "$bg_pid" ] && kill -KILL "$bg_pid" 2>/dev/null
-  rm -rf "$work"
+  remove_work
 }
 trap cleanup EXIT
 
-if [ ! -x "$mcgen" ]; then
-  fail setup "$mcgen is not built (make all)"
-  echo "$passed passed, $failed failed"
-  exit 1
-fi
-if ! command -v jq >/dev/null; then
-  fail setup "jq is not installed (make test-deps)"
-  echo "$passed passed, $failed failed"
-  exit 1
-fi
+need_mcgen
+need jq
 
 # ---------------------------------------------------------------------------
 # Helpers. A check is a function that returns 0 (PASS) or sets $why and
@@ -66,9 +53,6 @@ run() {
   rc=$?
   return 0
 }
-# A short, one-line excerpt of a file for messages.
-excerpt() { head -c 240 "$1" | tr '\n' '|'; }
-
 check() {
   why=
   if "$2"; then pass "$1"; else fail "$1" "${why:-failed}"; fi
@@ -1645,5 +1629,4 @@ t_extern_files() {
 }
 check extern-c-files-bounded t_extern_files
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -20,38 +20,28 @@
 # prints `PASS name` or `FAIL name: why`; the last line is `N passed, N failed`.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 specs=$root/tests/cli/specs
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+use_build_dir "${1:-}"
 unset MCGEN_RUNTIME CC MCRT_TEST_PAUSE
 
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-signals.XXXXXX")
+make_work signals
 pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-  rm -rf "$work"
+  remove_work
 }
 trap cleanup EXIT
 
-for tool in jq "$mcgen"; do
-  command -v "$tool" >/dev/null || {
-    fail setup "$tool is missing (make all, make test-deps)"
-    echo "$passed passed, $failed failed"
-    exit 1
-  }
-done
+need_mcgen
+need jq
 for s in filter big hang; do
   (cd "$work" && timeout 120 "$mcgen" -o "$s" "$specs/$s.mc" >"build-$s.log" 2>&1) ||
     { fail "build-$s" "$(head -c 300 "$work/build-$s.log")"; }
 done
 
-excerpt() { head -c 300 "$1" | tr '\n' '|'; }
+excerpt_bytes=300
 
 # Waits up to 10 s until process $1 catches signal $2 (its handler is
 # installed: the SigCgt mask of /proc/PID/status); false if it never does.
@@ -260,5 +250,4 @@ for sig in INT TERM HUP; do
   done
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,18 +1,26 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034,SC2154  # sourced: the scripts set and use these variables
 # Helpers shared by the BEEM conformance scripts (run.sh, ltl.sh); sourced
-# after $root and $known_file are set.
+# after tests/lib.sh, once $known_file is set.
 
-# Sets $beem to the suite's directory (needing SUBDIR in it), or says loudly
-# that WHAT is not checked and exits 0: skipped, not passed.
-find_suite_or_skip() { # find_suite_or_skip SUBDIR WHAT
-  if ! beem=$("$root/tools/beem-dir") || [ ! -d "$beem/$1" ]; then
-    echo "################################################################"
-    echo "SKIP: $2 NOT CHECKED: no BEEM suite found"
-    echo "      (looked for ../shared/suites/beem/ beside the repo root or a"
-    echo "      parent, with beem_expected.csv and $1/; or set BEEM_DIR)"
-    echo "################################################################"
-    exit 0
-  fi
+# numbers_or_exit SCRIPT VALUE...: a usage error (exit 2) unless every VALUE
+# is a number.
+numbers_or_exit() {
+  local script=$1 n
+  shift
+  for n; do
+    case $n in '' | *[!0-9]*) echo "$script: '$n' is not a number" >&2; exit 2 ;; esac
+  done
+}
+
+# conformance_setup SCRIPT SUBDIR WHAT: beem, the suite's directory, which
+# must hold SUBDIR (without it, find_suite's loud skip saying that WHAT is
+# not checked, and exit 0: skipped, not passed); a usage error (exit 2)
+# without mcgen; work.
+conformance_setup() {
+  find_suite beem "$3" "$2" || exit 0
+  beem=$suite
+  [ -x "$mcgen" ] || { echo "$1: no mcgen at $mcgen (run make first)" >&2; exit 2; }
+  make_work "conformance-${1%.sh}"
 }
 
 # The reason known.txt gives for an instance (empty when it is not listed).

@@ -32,16 +32,13 @@
 # FAIL or ERROR, 2 on a usage error. Without the suite: a loud skip, exit 0.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$root/tests/conformance
 known_file=${CONFORMANCE_KNOWN:-$here/known.txt}
-
-build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
-  build_dir=$1
-  shift
-fi
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+# shellcheck source=tests/conformance/lib.sh
+. "$here/lib.sh"
+take_build_dir "${1:-}" && shift
 
 limit=1000000 min=0 only= cflags=-O0 timeout_s=900 jobs=1
 while [ $# -gt 0 ]; do
@@ -55,20 +52,8 @@ while [ $# -gt 0 ]; do
     *) echo "ltl.sh: unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
-for n in "$limit" "$min" "$timeout_s" "$jobs"; do
-  case $n in '' | *[!0-9]*) echo "ltl.sh: '$n' is not a number" >&2; exit 2 ;; esac
-done
-
-. "$here/lib.sh"
-find_suite_or_skip dve_props "BEEM LTL conformance"
-mcgen=$build_dir/mcgen
-if [ ! -x "$mcgen" ]; then
-  echo "ltl.sh: no mcgen at $mcgen (run make first)" >&2
-  exit 2
-fi
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-conformance-ltl.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+numbers_or_exit ltl.sh "$limit" "$min" "$timeout_s" "$jobs"
+conformance_setup ltl.sh dve_props "BEEM LTL conformance"
 
 # The verdict a checker's run gives: holds, violated, or "error: why".
 run_verdict() { # run_verdict EXIT-STATUS REPORT OUTPUT

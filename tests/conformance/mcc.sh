@@ -29,13 +29,9 @@
 # Without the suite the script says so loudly and checks nothing (exit 0).
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
-  build_dir=$1
-  shift
-fi
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+take_build_dir "${1:-}" && shift
 
 limit=10000000 min=0 only= compile_all=0 cflags=-O1 timeout_s=900
 while [ $# -gt 0 ]; do
@@ -50,30 +46,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-mcc=${MCC_DIR:-}
-if [ -z "$mcc" ]; then
-  d=$root
-  while [ "$d" != / ]; do
-    d=$(dirname "$d")
-    if [ -f "$d/shared/suites/mcc/mcc_pt_expected.csv" ]; then
-      mcc=$d/shared/suites/mcc
-      break
-    fi
-  done
-fi
-if [ -z "$mcc" ] || [ ! -f "$mcc/mcc_pt_expected.csv" ]; then
-  echo "################################################################"
-  echo "SKIP: MCC CONFORMANCE NOT CHECKED: no MCC suite found"
-  echo "      (looked for ../shared/suites/mcc/ beside the repo root or a"
-  echo "      parent, with mcc_pt_expected.csv; or set MCC_DIR)"
-  echo "################################################################"
-  exit 0
-fi
-
-mcgen=$build_dir/mcgen
+find_suite mcc "MCC CONFORMANCE" || exit 0
+mcc=$suite
 [ -x "$mcgen" ] || { echo "mcc.sh: no $mcgen (make all)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work conformance-mcc
 
 fails=0 errors=0 passes=0 partials=0
 

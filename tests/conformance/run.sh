@@ -15,7 +15,7 @@
 #   --timeout S      seconds allowed per checker run (default 900)
 #   --jobs N         instances checked at once (default 1)
 # Environment: BEEM_DIR overrides the suite's place, ../shared/suites/beem
-# from the repo root (see tools/beem-dir); CONFORMANCE_KNOWN the known-
+# from the repo root (see tools/suite-dir beem); CONFORMANCE_KNOWN the known-
 # differences file (default tests/conformance/known.txt).
 #
 # For every row of beem_expected.csv with complete=yes and states <= N:
@@ -39,16 +39,13 @@
 # skipped, not passed).
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$root/tests/conformance
 known_file=${CONFORMANCE_KNOWN:-$here/known.txt}
-
-build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
-  build_dir=$1
-  shift
-fi
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+# shellcheck source=tests/conformance/lib.sh
+. "$here/lib.sh"
+take_build_dir "${1:-}" && shift
 
 limit=1000000 min=0 only= compile_all=0 compile_only=0 cflags=-O0 timeout_s=900 jobs=1
 while [ $# -gt 0 ]; do
@@ -64,20 +61,8 @@ while [ $# -gt 0 ]; do
     *) echo "run.sh: unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
-for n in "$limit" "$min" "$timeout_s" "$jobs"; do
-  case $n in '' | *[!0-9]*) echo "run.sh: '$n' is not a number" >&2; exit 2 ;; esac
-done
-
-. "$here/lib.sh"
-find_suite_or_skip dve "BEEM conformance"
-mcgen=$build_dir/mcgen
-if [ ! -x "$mcgen" ]; then
-  echo "run.sh: no mcgen at $mcgen (run make first)" >&2
-  exit 2
-fi
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-conformance.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+numbers_or_exit run.sh "$limit" "$min" "$timeout_s" "$jobs"
+conformance_setup run.sh dve "BEEM conformance"
 
 # name states complete edges deadlocks levels, one instance a line.
 expected_rows() { "$root/tools/beem-expected" "$beem"; }

@@ -41,34 +41,25 @@
 #                    MPI refused (exit 2), naming the packages to install.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
-# `expect_text NAME GOT WANTED`: GOT is WANTED.
-expect_text() {
-  if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "'$2', expected '$3'"; fi
-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
 
 if [ "$(id -u)" -ne 0 ]; then
   fail setup "not root: debootstrap, chroot and mount need root"
-  finish
+  finish_now
 fi
 for tool in dpkg-deb lintian debootstrap jq; do
-  command -v "$tool" >/dev/null || { fail setup "$tool is not installed (make deb installs it)"; finish; }
+  command -v "$tool" >/dev/null || { fail setup "$tool is not installed (make deb installs it)"; finish_now; }
 done
 # The version is what the build tree's mcgen --version says.
-version=$("$build_dir/mcgen" --version 2>/dev/null | sed -n 's/^mcgen //p')
-[ -n "$version" ] || { fail setup "$build_dir/mcgen --version says no version (make all)"; finish; }
+version=$("$mcgen" --version 2>/dev/null | sed -n 's/^mcgen //p')
+[ -n "$version" ] || { fail setup "$mcgen --version says no version (make all)"; finish_now; }
 arch=$(dpkg --print-architecture)
 deb=$build_dir/deb/mcgen_${version}_$arch.deb
-[ -f "$deb" ] || { fail setup "no $deb (make deb)"; finish; }
+[ -f "$deb" ] || { fail setup "no $deb (make deb)"; finish_now; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-deb.XXXXXX")
+make_work deb
 chroot_dir=$work/root
 cleanup() {
   mountpoint -q "$chroot_dir/proc" && umount "$chroot_dir/proc"
@@ -76,7 +67,7 @@ cleanup() {
   if grep -qF " $chroot_dir/" /proc/mounts; then
     echo "WARNING: $work left in place: something is still mounted there" >&2
   else
-    rm -rf "$work"
+    remove_work
   fi
 }
 trap cleanup EXIT
@@ -146,14 +137,14 @@ cache=$build_dir/deb-root
 base=$cache/$release.tar
 if [ -z "$release" ] || [ -z "$mirror" ]; then
   fail "clean root" "no Debian release or mirror found in /etc/os-release and apt's sources"
-  finish
+  finish_now
 fi
 mkdir -p "$cache/archives"
 if [ ! -f "$base" ]; then
   echo "== debootstrap --variant=minbase $release $mirror (kept as $base)"
   if ! debootstrap --variant=minbase "$release" "$work/base" "$mirror" >"$work/debootstrap.log" 2>&1; then
     fail "debootstrap $release" "$(tail -5 "$work/debootstrap.log")"
-    finish
+    finish_now
   fi
   tar -C "$work/base" -cf "$base.part" . && mv "$base.part" "$base"
   rm -rf "$work/base"
@@ -191,7 +182,7 @@ run "apt-get install -y -qq --no-install-recommends /tmp/${deb##*/}"
 expect "apt-get install ./${deb##*/} (no recommends)" 0
 cp -pn "$chroot_dir/var/cache/apt/archives/"*.deb "$cache/archives/" 2>/dev/null
 if [ "$rc" -ne 0 ]; then
-  finish
+  finish_now
 fi
 
 run "mcgen --version"

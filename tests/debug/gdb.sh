@@ -21,23 +21,20 @@
 # shellcheck disable=SC2016 # '$1 = 0': the values gdb prints, not shell variables
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=$(cd "${1:-$root/build}" && pwd) || exit 2
-mcgen=$build_dir/mcgen
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
 spec=$root/specs/filter.mc
 command -v gdb >/dev/null || { echo "gdb.sh: gdb is not installed (Debian: gdb)" >&2; exit 2; }
 [ -x "$mcgen" ] || { echo "gdb.sh: no mcgen in $build_dir (make all first)" >&2; exit 2; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-gdb.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0 skipped=0
+make_work gdb
 
-check() { # check NAME STATUS [DETAIL-FILE]
+check() { # check NAME STATUS [DETAIL-FILE]: a pass is counted, not printed
   if [ "$2" = 0 ]; then
     passed=$((passed + 1))
   else
-    echo "FAIL $1"
+    fail "$1"
     [ -z "${3:-}" ] || sed 's/^/  | /' "$3" | head -30
-    failed=$((failed + 1))
   fi
 }
 
@@ -51,7 +48,7 @@ if [ -z "$first" ] || [ -z "$second" ] || [ "$second" != $((first + 1)) ] ||
   exit 2
 fi
 
-cd "$tmp" || exit 2
+cd "$work" || exit 2
 if ! "$mcgen" --debug -o filter "$spec" >mcgen.out 2>&1; then
   echo "FAIL mcgen --debug specs/filter.mc"; sed 's/^/  | /' mcgen.out
   echo "0 passed, 1 failed, 0 skipped"

@@ -20,14 +20,12 @@
 # anything failed.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
 shift $(($# > 0 ? 1 : 0))
-mcgen=$build_dir/mcgen
 [ -x "$mcgen" ] || { echo "lines.sh: no mcgen in $build_dir (make all first)" >&2; exit 2; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-lines.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+make_work lines
 
 if [ $# -gt 0 ]; then
   specs=("$@")
@@ -37,10 +35,9 @@ fi
 
 for spec in "${specs[@]}"; do
   name=$(basename "$spec")
-  c=$tmp/${name%.*}.c
-  if ! "$mcgen" --emit-c -o "${c%.c}" "$spec" >"$tmp/out" 2>&1; then
-    echo "FAIL $name: mcgen --emit-c failed:"; sed 's/^/  /' "$tmp/out"
-    failed=$((failed + 1))
+  c=$work/${name%.*}.c
+  if ! "$mcgen" --emit-c -o "${c%.c}" "$spec" >"$work/out" 2>&1; then
+    fail "$name" "mcgen --emit-c failed:"; sed 's/^/  /' "$work/out"
     continue
   fi
   # Pass 1 (the spec): which lines have code. Pass 2 (the C): simulate
@@ -84,5 +81,4 @@ for spec in "${specs[@]}"; do
   fi
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -18,27 +18,20 @@
 # anything failed.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
-mcgen=$build_dir/mcgen
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
 [ -x "$mcgen" ] || { echo "shape.sh: no mcgen in $build_dir (make all first)" >&2; exit 2; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-shape.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+make_work shape
 
-check() { # check NAME STATUS
-  if [ "$2" = 0 ]; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL $1"
-    failed=$((failed + 1))
-  fi
+check() { # check NAME STATUS: a pass is counted, not printed
+  if [ "$2" = 0 ]; then passed=$((passed + 1)); else fail "$1"; fi
 }
 
-# emit SPEC: writes $tmp/NAME.c, sets c.
+# emit SPEC: writes $work/NAME.c, sets c.
 emit() {
-  c=$tmp/$(basename "${1%.*}").c
-  "$mcgen" --emit-c -o "${c%.c}" "$1" >"$tmp/out" 2>&1 || { sed 's/^/  | /' "$tmp/out"; return 1; }
+  c=$work/$(basename "${1%.*}").c
+  "$mcgen" --emit-c -o "${c%.c}" "$1" >"$work/out" 2>&1 || { sed 's/^/  | /' "$work/out"; return 1; }
 }
 
 # Whether there are as many a_ functions taking the state and the successor
@@ -64,13 +57,13 @@ for spec in "$root"/tests/dve/*.dve; do
 done
 
 # A spec whose actions have no parameters, and one whose action has some.
-cat >"$tmp/flip.mc" <<'EOF'
+cat >"$work/flip.mc" <<'EOF'
 var x: 0..3;
 action up when x < 3 { x = x + 1; }
 action down when x > 0 { x = x - 1; }
 invariant ok: x <= 3;
 EOF
-if emit "$tmp/flip.mc"; then
+if emit "$work/flip.mc"; then
   one_function_each
   check "flip.mc: one function a_NAME per action, no ga_/x_" $?
 else
@@ -84,7 +77,7 @@ else
 fi
 
 # A constant stored into a byte: no range check.
-cat >"$tmp/const_store.dve" <<'EOF'
+cat >"$work/const_store.dve" <<'EOF'
 const byte c = 7;
 byte x;
 process P {
@@ -93,12 +86,11 @@ trans a -> b { effect x = c; };
 }
 system async;
 EOF
-if emit "$tmp/const_store.dve"; then
+if emit "$work/const_store.dve"; then
   grep -q 'set_x(n, ' "$c" && ! grep -q 'l_dve_val' "$c"
   check "const_store.dve: x = c is stored without a range check" $?
 else
   check "const_store.dve: mcgen --emit-c" 1
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

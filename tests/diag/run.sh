@@ -50,15 +50,10 @@
 # if anything failed.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 diag_dir=$root/tests/diag
-
-build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ] && [ "${1%.dve}" = "$1" ] && [ "${1%.m}" = "$1" ]; then
-  build_dir=$1
-  shift
-fi
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+take_build_dir "${1:-}" '*.mc' '*.dve' '*.m' && shift
 
 cases=()
 if [ $# -gt 0 ]; then
@@ -73,10 +68,7 @@ fi
 . "$root/tests/diag/asan_build.sh"
 mcgen_asan=$(build_mcgen_asan "$root" "$build_dir") || exit 1
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-passed=0 failed=0
+make_work diag
 
 # check_output NAME OUTFILE STATUS CASEFILE: prints the reasons the output
 # does not meet the expectations (nothing if it does).
@@ -203,7 +195,7 @@ for file in "${cases[@]}"; do
     continue
   fi
   problems=""
-  for exe in "$build_dir/mcgen" "$mcgen_asan"; do
+  for exe in "$mcgen" "$mcgen_asan"; do
     tag=${exe##*/}
     space=$kib
     [ "$exe" = "$mcgen_asan" ] && space=unlimited
@@ -236,5 +228,4 @@ for file in "${cases[@]}"; do
   fi
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

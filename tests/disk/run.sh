@@ -44,36 +44,25 @@
 # `N passed, N failed`. About three to five minutes on two loaded cores.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
-beem=$("$root/tools/beem-dir") || beem=
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
+beem=$("$root/tools/suite-dir" beem) || beem=
 unset MCGEN_RUNTIME CC MCRT_TEST_PAUSE MCRT_TEST_DISK_BLOCK MCRT_TEST_DISK_LIMIT
 
-passed=0 failed=0 skipped=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-skip() { echo "SKIP $1: $2 (NOT TESTED HERE)"; skipped=$((skipped + 1)); }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-disk.XXXXXX")
+make_work disk
 mounted=
 cleanup() {
   [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
   chmod -R u+w "$work" 2>/dev/null
-  rm -rf "$work"
+  remove_work
 }
 trap cleanup EXIT
 
-for tool in jq "$mcgen"; do
-  command -v "$tool" >/dev/null || {
-    fail setup "$tool is missing (make all, make test-deps)"
-    echo "$passed passed, $failed failed"
-    exit 1
-  }
-done
+need_mcgen
+need jq
 
-excerpt() { head -c 400 "$1" | tr '\n' '|'; }
+excerpt_bytes=400
 
 # What must not differ between two runs: stdout without times, memory and
 # the lines --disk and --checkpoint add.
@@ -91,8 +80,6 @@ build() {
   shift 2
   (cd "$work" && timeout 120 "$mcgen" -o "$name" "$@" "$spec" >"build-$name.log" 2>&1)
 }
-
-directive() { sed -n "s|^// $1: ||p" "$2" | head -1; }
 
 # sigterm_paused DIR COMMAND...: COMMAND run in DIR and stopped by SIGTERM
 # while its search is paused after its first expansion (the runtime's test
@@ -118,11 +105,11 @@ sigterm_paused() {
 for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc; do
   name=$(basename "$spec" .mc)
   # shellcheck disable=SC2046
-  if ! build "$name" "$spec" $(directive MCGEN-ARGS "$spec"); then
+  if ! build "$name" "$spec" $(first_directive "$spec" MCGEN-ARGS); then
     grep -q "^// EXPECT-MCGEN" "$spec" || fail "disk-same-$name" "mcgen failed: $(excerpt "$work/build-$name.log")"
     continue
   fi
-  read -r -a args <<<"$(directive RUN-ARGS "$spec")"
+  read -r -a args <<<"$(first_directive "$spec" RUN-ARGS)"
   bad=
   for t in 1 2; do
     (cd "$work" && timeout 120 ./"$name" --por off --threads $t --order fixed "${args[@]}" >ram.out \
@@ -151,7 +138,7 @@ done
 # name,model,instance,"parameters",states,...
 beem_states() { sed -n "s/^$1,[^\"]*\"[^\"]*\",\([0-9]*\),.*/\1/p" "$beem/beem_expected.csv"; }
 if [ -z "$beem" ] || [ ! -d "$beem/dve" ]; then
-  skip beem "no BEEM suite found (tools/beem-dir; BEEM_DIR)"
+  skip beem "no BEEM suite found (tools/suite-dir beem; BEEM_DIR) (NOT TESTED HERE)"
 else
   for m in adding.2 bakery.3 lamport.3; do
     want=$(beem_states "$m")
@@ -239,7 +226,7 @@ if $have_adding2; then
     incomplete disk-full-tmpfs 'No space left on device' "$work/tmpfs" MCRT_TEST_DISK_BLOCK=65536
     umount "$work/tmpfs" && mounted=
   else
-    skip disk-full-tmpfs "cannot mount a 1 MiB tmpfs here (not root, or mount refused); the full disk is tested through MCRT_TEST_DISK_LIMIT only"
+    skip disk-full-tmpfs "cannot mount a 1 MiB tmpfs here (not root, or mount refused); the full disk is tested through MCRT_TEST_DISK_LIMIT only (NOT TESTED HERE)"
   fi
 fi
 
@@ -249,7 +236,7 @@ fi
 m=adding.4
 want=$([ -n "$beem" ] && beem_states $m)
 if [ -z "$beem" ]; then
-  skip crash "no BEEM suite found: the crash test needs adding.4"
+  skip crash "no BEEM suite found: the crash test needs adding.4 (NOT TESTED HERE)"
 elif ! build $m "$beem/dve/$m.dve"; then
   fail crash-build "mcgen $m failed"
 else
@@ -445,7 +432,7 @@ if command -v mpicc >/dev/null && build counter-mpi "$root/tests/cli/specs/count
       fail "mpi-refuses ${o%% *}" "$(excerpt "$work/m.err")"
   done
 else
-  skip mpi-refuses "no mpicc, or mcgen --mpi failed: MPI's refusal of --disk and --checkpoint"
+  skip mpi-refuses "no mpicc, or mcgen --mpi failed: MPI's refusal of --disk and --checkpoint (NOT TESTED HERE)"
 fi
 if build filter "$root/specs/filter.mc"; then
   (cd "$work" && ./filter --checkpoint ck2 >f.out 2>f.err)

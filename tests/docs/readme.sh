@@ -29,20 +29,12 @@
 # failure.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
 readme=$root/README.md
 
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
-
-if [ ! -x "$build_dir/mcgen" ]; then
-  fail setup "$build_dir/mcgen not found (build it with make)"
-  finish
-fi
+need_mcgen
 
 lines=$(wc -l <"$readme")
 if [ "$lines" -le 200 ]; then
@@ -51,8 +43,7 @@ else
   fail "README.md: at most 200 lines" "it has $lines"
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-readme.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+make_work readme
 copy=$work/mcgen
 mkdir -p "$copy" "$work/home"
 if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then

@@ -30,29 +30,14 @@
 # anything failed.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1%.md}" = "$1" ]; then
-  build_dir=$1
-  shift
-fi
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+take_build_dir "${1:-}" '*.md' && shift
 docs=("$@")
 [ ${#docs[@]} -gt 0 ] || docs=("$root/docs/LANGUAGE.md")
 
-if [ ! -x "$mcgen" ]; then
-  echo "FAIL: $mcgen not found (build it with make)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+need_mcgen
+make_work docs
 
 # comments FILE KEY: the values of the `// KEY: VALUE` comments of an example.
 comments() { sed -n "s|.*// $2: *||p" "$1" | sed 's/[[:space:]]*$//'; }
@@ -191,5 +176,4 @@ for doc in "${docs[@]}"; do
   [ "$n" -gt 0 ] || fail "$rel" "no example found"
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -3,33 +3,25 @@
 # -Werror with both gcc and clang (mcgen's own flags plus -Werror).
 # Usage: tests/e2e/compilers.sh BUILD_DIR
 set -u
-build=$(cd "${1:-build}" && pwd)
-root=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0 skip=0
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
+make_work compilers
 for cc in gcc clang; do
   if ! command -v "$cc" >/dev/null; then
-    echo "SKIP $cc: not installed"
-    skip=$((skip + 1))
+    skip "$cc" "not installed"
     continue
   fi
   for spec in "$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/cli/specs/feat.mc \
     "$root"/tests/dve/*.dve "$root"/tests/malformed/seed.dve; do
     name=$(basename "$spec" | sed 's/\.\(mc\|dve\)$//')
-    if (cd "$tmp" && "$build/mcgen" --cc "$cc" --cflags -Werror -o "$name" "$spec") >"$tmp/err" 2>&1; then
-      echo "PASS $cc $name"
-      pass=$((pass + 1))
+    if (cd "$work" && "$mcgen" --cc "$cc" --cflags -Werror -o "$name" "$spec") >"$work/err" 2>&1; then
+      pass "$cc $name"
     else
       echo "FAIL $cc $name:"
-      sed 's/^/    /' "$tmp/err" | head -20
-      fail=$((fail + 1))
+      failed=$((failed + 1))
+      sed 's/^/    /' "$work/err" | head -20
     fi
   done
 done
-if [ "$skip" -gt 0 ]; then
-  echo "$pass passed, $fail failed, $skip skipped"
-else
-  echo "$pass passed, $fail failed"
-fi
-[ "$fail" -eq 0 ]
+finish

@@ -20,8 +20,9 @@
 # Usage: tests/e2e/run_ltl.sh [BUILD_DIR] [SPEC.mc...]
 # Environment:
 #   MCGEN_CFLAGS, MCGEN_TEST_CFLAGS, MCGEN_TIMEOUT   as for run_specs.sh
-#   BEEM_DIR   the BEEM suite (default: what tools/beem-dir finds); when its
-#              beem_expected.csv exists, the recorded rows must equal its rows
+#   BEEM_DIR   the BEEM suite (default: what tools/suite-dir beem finds);
+#              when its beem_expected.csv exists, the recorded rows must
+#              equal its rows
 #
 # Directives in a BEEM spec's header comment:
 #   // BEEM-ROW: phils.1            the instance (first column of the CSV)
@@ -51,20 +52,16 @@
 # (plus `, N skipped`); the exit status is non-zero if anything failed.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "$root/tests/e2e/lib.sh"
 beem_specs_dir=$root/tests/liveness/beem
 spin_specs_dir=$root/tests/liveness/spin
 spin_dir=$root/tests/oracle/spin
 recorded_csv=$beem_specs_dir/beem_expected.csv
-beem_dir=$("$root/tools/beem-dir" || true)
-
-build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ]; then
-  build_dir=$1
-  shift
-fi
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+beem_dir=$("$root/tools/suite-dir" beem || true)
+take_build_dir "${1:-}" '*.mc' && shift
 
 specs=()
 if [ $# -gt 0 ]; then
@@ -81,47 +78,8 @@ else
   shopt -u nullglob
 fi
 
-cflags="${MCGEN_CFLAGS:--O2 -std=c11 -Wall -Wextra -Werror} ${MCGEN_TEST_CFLAGS:-}"
-time_limit=${MCGEN_TIMEOUT:-300}
-
-passed=0 failed=0 skipped=0
-pass() { echo "PASS $1: $2"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
-check_eq() { # check_eq NAME WHAT EXPECTED GOT
-  if [ "$3" = "$4" ]; then pass "$1" "$2 = $4"; else fail "$1" "$2 expected $3 got $4"; fi
-}
-
-# directive FILE KEY: the values of every `// KEY:` line (one per line).
-directive() { sed -n "s|^//[[:space:]]*$2:[[:space:]]*||p" "$1" | sed 's/[[:space:]]*$//'; }
-first_directive() { directive "$1" "$2" | head -n 1; }
-
-tmp_root=$(mktemp -d)
-trap 'rm -rf "$tmp_root"' EXIT
-
-# build_checker DIR SPEC: compile into DIR; prints the binary.
-build_checker() {
-  local dir=$1 spec=$2 model
-  model=$(basename "$spec" .mc)
-  mkdir -p "$dir"
-  (cd "$dir" && "$mcgen" -o "$model" --cflags "$cflags" "$spec") >"$dir/mcgen.log" 2>&1 || return 1
-  [ -x "$dir/$model" ] && echo "$dir/$model"
-}
-
-# run_checker BIN DIR ARGS: runs it under --por off (the expected counts are
-# the full graph's; ARGS may still say --por on), report in DIR/r.json, stdout in
-# DIR/out.txt; prints the exit code.
-run_checker() {
-  local bin=$1 dir=$2 args=$3 rc=0
-  rm -f "$dir/r.json"
-  # shellcheck disable=SC2086  # ARGS is a word list by design
-  (cd "$dir" && timeout "$time_limit" "$bin" --por off $args --report "$dir/r.json" \
-      >"$dir/out.txt" 2>"$dir/err.txt") || rc=$?
-  echo "$rc"
-}
-
-log_errors() { { grep -E 'error' "$1" || tail -n 5 "$1"; } | head -n 4 | tr -s ' \n' ' '; }
-jq_field() { jq -r "$2" "$1" 2>/dev/null || echo "(no report)"; }
+make_work ltl
+tmp_root=$work
 
 # only_property SPEC NAME OUT: SPEC with every `property` line but NAME's removed.
 only_property() {
@@ -366,7 +324,4 @@ for spec in "${specs[@]}"; do
   fi
 done
 
-summary="$passed passed, $failed failed"
-[ "$skipped" -gt 0 ] && summary="$summary, $skipped skipped"
-echo "$summary"
-[ "$failed" -eq 0 ]
+finish

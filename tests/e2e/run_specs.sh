@@ -66,16 +66,12 @@
 # status is non-zero if anything failed.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "$root/tests/e2e/lib.sh"
 oracle_dir=$root/tests/oracle
-
-build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ] && [ "${1%.dve}" = "$1" ]; then
-  build_dir=$1
-  shift
-fi
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+take_build_dir "${1:-}" '*.mc' '*.dve' && shift
 
 specs=()
 if [ $# -gt 0 ]; then
@@ -87,23 +83,6 @@ else
   specs=("$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/dve/*.dve)
   shopt -u nullglob
 fi
-
-cflags="${MCGEN_CFLAGS:--O2 -std=c11 -Wall -Wextra -Werror} ${MCGEN_TEST_CFLAGS:-}"
-time_limit=${MCGEN_TIMEOUT:-300}
-
-passed=0 failed=0 skipped=0
-pass() { echo "PASS $1: $2"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
-check_eq() { # check_eq NAME WHAT EXPECTED GOT
-  if [ "$3" = "$4" ]; then pass "$1" "$2 = $4"; else fail "$1" "$2 expected $3 got $4"; fi
-}
-
-# directive FILE KEY: the values of every `// KEY:` line (one per line).
-directive() { sed -n "s|^//[[:space:]]*$2:[[:space:]]*||p" "$1" | sed 's/[[:space:]]*$//'; }
-first_directive() { directive "$1" "$2" | head -n 1; }
-# twin_header FILE KEY: the value of the twin's first `-- KEY:` line.
-twin_header() { sed -n "s/^--[[:space:]]*$2:[[:space:]]*//p" "$1" | head -n 1; }
 
 # rumur_counts FILE: "STATES RULES" from a verifier's output, or nothing.
 rumur_counts() {
@@ -125,8 +104,8 @@ else
   echo "SKIP live rumur (not installed): comparing with the recorded Rumur outputs only"
 fi
 
-tmp_root=$(mktemp -d)
-trap 'rm -rf "$tmp_root"' EXIT
+make_work e2e
+tmp_root=$work
 
 # live_rumur NAME SRC ARGS OUT: build and run a Rumur verifier, output in OUT.
 live_rumur() {
@@ -144,37 +123,6 @@ live_rumur() {
   timeout "$time_limit" "$dir/v" >"$out" 2>/dev/null
   return 0
 }
-
-# build_checker NAME DIR MCGEN_ARGS SPEC: compile into DIR; prints the binary.
-build_checker() {
-  local name=$1 dir=$2 margs=$3 spec=$4 model
-  model=$(basename "$spec" | sed 's/\.\(mc\|dve\)$//')
-  mkdir -p "$dir"
-  # shellcheck disable=SC2086  # MCGEN_ARGS is a word list by design
-  (cd "$dir" && "$mcgen" -o "$model" --cflags "$cflags" $margs "$spec") >"$dir/mcgen.log" 2>&1 || return 1
-  if [ -x "$dir/$model" ]; then echo "$dir/$model";
-  elif [ -x "$dir/${model}_checker" ]; then echo "$dir/${model}_checker";
-  else return 1; fi
-}
-
-# run_checker BIN DIR ARGS: runs it under --por off (the expected counts are
-# the full graph's; ARGS may still say --por on), report in DIR/r.json, stdout in DIR/out.txt;
-# prints the exit code.
-run_checker() {
-  local bin=$1 dir=$2 args=$3 rc=0
-  rm -f "$dir/r.json"
-  # shellcheck disable=SC2086
-  (cd "$dir" && timeout "$time_limit" "$bin" --por off $args --report "$dir/r.json" \
-      >"$dir/out.txt" 2>"$dir/err.txt") || rc=$?
-  echo "$rc"
-}
-
-# log_errors LOG: the error lines of a compiler log on one line (else its tail).
-log_errors() {
-  { grep -E 'error' "$1" || tail -n 5 "$1"; } | head -n 4 | tr -s ' \n' ' '
-}
-
-jq_field() { jq -r "$2" "$1" 2>/dev/null || echo "(no report)"; }
 
 # check_symmetry NAME BIN WORK RUN_ARGS: under the spec's own arguments,
 #   - `--symmetry verify` (safety only: --liveness off) says the verdicts
@@ -248,7 +196,7 @@ for spec in "${specs[@]}"; do
   main_ok=0
   if [ ! -x "$mcgen" ]; then
     fail "$name" "compile: $mcgen not found (build it with make)"
-  elif ! bin=$(build_checker "$name" "$work/main" "$margs" "$spec"); then
+  elif ! bin=$(build_checker "$work/main" "$spec" "$margs"); then
     fail "$name" "compile: mcgen${margs:+ $margs} failed: $(log_errors "$work/main/mcgen.log")"
   else
     pass "$name" "compile"
@@ -281,7 +229,7 @@ for spec in "${specs[@]}"; do
     sym_margs=$(first_directive "$spec" SYMMETRY-CHECK-MCGEN-ARGS)
     if [ -z "$sym_margs" ]; then
       check_symmetry "$name" "$bin" "$work" "$rargs"
-    elif sbin=$(build_checker "$name" "$work/symcheck" "$margs $sym_margs" "$spec"); then
+    elif sbin=$(build_checker "$work/symcheck" "$spec" "$margs $sym_margs"); then
       check_symmetry "$name" "$sbin" "$work/symcheck" "$rargs"
     else
       fail "$name" "symmetry checks: mcgen $margs $sym_margs failed: $(log_errors "$work/symcheck/mcgen.log")"
@@ -319,7 +267,7 @@ for spec in "${specs[@]}"; do
     if [ "$separate_oracle_run" -eq 1 ]; then
       odir=$work/oracle
       if [ -n "$o_margs" ]; then
-        if ! obin=$(build_checker "$name" "$odir" "$margs $o_margs" "$spec"); then
+        if ! obin=$(build_checker "$odir" "$spec" "$margs $o_margs"); then
           fail "$name" "oracle: mcgen${margs:+ $margs} $o_margs failed: $(log_errors "$odir/mcgen.log")"
           o_ok=0
         fi
@@ -345,7 +293,7 @@ for spec in "${specs[@]}"; do
   # --- symmetry oracle: Rumur's exhaustive symmetry reduction ----------------
   # One state per symmetry class in both, so the same counts again, with
   # mcgen's reduction on (the oracle run's arguments, --symmetry on).
-  s_args=$(twin_header "$twin" RUMUR-SYMMETRY-ARGS)
+  s_args=$(first_directive "$twin" RUMUR-SYMMETRY-ARGS)
   s_recorded=$oracle_dir/$tbase.symmetry.rumur.txt
   if [ -n "$s_args" ]; then
     if [ ! -f "$s_recorded" ]; then
@@ -386,7 +334,7 @@ for spec in "${specs[@]}"; do
       continue
     fi
     vdir=$work/variant-$v_suffix
-    if ! vbin=$(build_checker "$name" "$vdir" "$margs $v_margs" "$spec"); then
+    if ! vbin=$(build_checker "$vdir" "$spec" "$margs $v_margs"); then
       fail "$name" "variant oracle $v_suffix: mcgen $margs $v_margs failed: $(log_errors "$vdir/mcgen.log")"
       continue
     fi
@@ -402,7 +350,7 @@ for spec in "${specs[@]}"; do
   # --- depth-bound oracle: Rumur's --bound N against mcgen's --max-depth N ----
   # Both explore the states within N steps and expand none at depth N, so
   # states and transitions agree (the verdicts need not: a bound hides things).
-  for b in $(twin_header "$twin" RUMUR-BOUNDS); do
+  for b in $(first_directive "$twin" RUMUR-BOUNDS); do
     b_recorded=$oracle_dir/$tbase.bound-$b.rumur.txt
     if [ ! -f "$b_recorded" ]; then
       fail "$name" "bound oracle: recording $b_recorded is missing"
@@ -420,7 +368,7 @@ for spec in "${specs[@]}"; do
   done
 
   # --- violation oracle: verdict and trace length -----------------------------
-  v_args=$(twin_header "$twin" RUMUR-VIOLATION-ARGS)
+  v_args=$(first_directive "$twin" RUMUR-VIOLATION-ARGS)
   v_recorded=$oracle_dir/$tbase.violation.rumur.txt
   if [ -n "$v_args" ]; then
     if [ ! -f "$v_recorded" ]; then
@@ -442,7 +390,7 @@ for spec in "${specs[@]}"; do
     skip "$name" "live rumur (not installed): only the recorded $tbase.rumur.txt was compared"
     continue
   fi
-  if live_rumur "$name" "$twin" "$(twin_header "$twin" RUMUR-ARGS)" "$work/live.txt"; then
+  if live_rumur "$name" "$twin" "$(first_directive "$twin" RUMUR-ARGS)" "$work/live.txt"; then
     check_eq "$name" "live rumur counts = recorded" "$r_states $r_rules" "$(rumur_counts "$work/live.txt")"
   fi
   if [ -n "$s_args" ] && [ -f "$s_recorded" ] &&
@@ -450,16 +398,16 @@ for spec in "${specs[@]}"; do
     check_eq "$name" "live rumur symmetry counts = recorded" \
       "$(rumur_counts "$s_recorded")" "$(rumur_counts "$work/live_s.txt")"
   fi
-  for b in $(twin_header "$twin" RUMUR-BOUNDS); do
+  for b in $(first_directive "$twin" RUMUR-BOUNDS); do
     b_recorded=$oracle_dir/$tbase.bound-$b.rumur.txt
     [ -f "$b_recorded" ] || continue
-    if live_rumur "$name" "$twin" "$(twin_header "$twin" RUMUR-ARGS) --bound $b" "$work/live_b.txt"; then
+    if live_rumur "$name" "$twin" "$(first_directive "$twin" RUMUR-ARGS) --bound $b" "$work/live_b.txt"; then
       check_eq "$name" "live rumur --bound $b counts = recorded" \
         "$(rumur_counts "$b_recorded")" "$(rumur_counts "$work/live_b.txt")"
     fi
   done
   if [ -n "$v_args" ] && [ -f "$v_recorded" ]; then
-    sedexpr=$(twin_header "$twin" RUMUR-VIOLATION-SED)
+    sedexpr=$(first_directive "$twin" RUMUR-VIOLATION-SED)
     sed -e "${sedexpr:-p;d}" "$twin" >"$work/$oracle"
     if live_rumur "$name" "$work/$oracle" "$v_args" "$work/live_v.txt"; then
       check_eq "$name" "live rumur violation (counts, trace steps) = recorded" \
@@ -469,7 +417,4 @@ for spec in "${specs[@]}"; do
   fi
 done
 
-summary="$passed passed, $failed failed"
-[ "$skipped" -gt 0 ] && summary="$summary, $skipped skipped"
-echo "$summary"
-[ "$failed" -eq 0 ]
+finish

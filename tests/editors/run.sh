@@ -16,39 +16,36 @@
 # is non-zero on a failure.
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+here=$root/tests/editors
 missing=
 for tool in node npm vim; do
   command -v "$tool" >/dev/null || missing="$missing $tool"
 done
 if [ -n "$missing" ]; then
   echo "################################################################"
-  echo "FAIL editors: not installed:$missing (make test-deps installs them)"
+  fail editors "not installed:$missing (make test-deps installs them)"
   echo "################################################################"
-  echo "0 passed, 1 failed"
-  exit 1
+  finish_now
 fi
 if [ ! -f "$here/node_modules/.package-lock.json" ] ||
   [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
   if ! (cd "$here" && npm ci --no-audit --no-fund --loglevel=error); then
-    echo "FAIL editors: npm ci in $here failed"
-    echo "0 passed, 1 failed"
-    exit 1
+    fail editors "npm ci in $here failed"
+    finish_now
   fi
 fi
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-passed=0 failed=0
+make_work editors
+log=$work/log
 for runner in grammar.js vim.js; do
   node "$here/$runner" "$@" | tee "$log"
-  tally=$(tail -n 1 "$log")
-  if [[ $tally =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+  last=$(tail -n 1 "$log")
+  if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
     passed=$((passed + BASH_REMATCH[1])) failed=$((failed + BASH_REMATCH[2]))
   else
-    echo "FAIL $runner: no tally (it stopped early)"
-    failed=$((failed + 1))
+    fail "$runner" "no tally (it stopped early)"
   fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -16,22 +16,13 @@
 # the exit status is non-zero if anything failed. Needs jq.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=$root/build
-if [ $# -gt 0 ] && [ "${1%.mc}" = "$1" ]; then
-  build_dir=$1
-  shift
-fi
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+take_build_dir "${1:-}" '*.mc' && shift
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("$root"/tests/extern/*_c.mc)
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-directive() { sed -n "s|^// $2: *||p" "$1" | head -1; }
+make_work extern
 
 # What must agree: the verdict, the counts and the traces.
 summary='{verdict, states, transitions, deadlocks,
@@ -43,7 +34,7 @@ summary='{verdict, states, transitions, deadlocks,
 run() {
   local spec=$1 tag=$2 args=$3
   mkdir -p "$work/$tag"
-  if ! (cd "$work/$tag" && "$build_dir/mcgen" --cflags -Werror -o checker "$spec") \
+  if ! (cd "$work/$tag" && "$mcgen" --cflags -Werror -o checker "$spec") \
       >"$work/$tag.err" 2>&1; then
     echo "mcgen failed: $(head -c 400 "$work/$tag.err")"
     return 1
@@ -59,17 +50,17 @@ for c_spec in "${cases[@]}"; do
   case $c_spec in /*) ;; *) c_spec=$PWD/$c_spec ;; esac
   name=$(basename "$c_spec" _c.mc)
   mc_spec=$(dirname "$c_spec")/$name.mc
-  args="$(directive "$mc_spec" RUN-ARGS) --order fixed"
+  args="$(first_directive "$mc_spec" RUN-ARGS) --order fixed"
   if ! why=$(run "$mc_spec" mc "$args") || ! why=$(run "$c_spec" c "$args"); then
     fail "$name" "$why"
     continue
   fi
   problems=""
-  want=$(directive "$mc_spec" EXPECT-EXIT)
+  want=$(first_directive "$mc_spec" EXPECT-EXIT)
   [ "$(cat "$work/mc.rc")" = "${want:-0}" ] || problems+=" $name.mc exits $(cat "$work/mc.rc"), expected ${want:-0};"
   for pair in "EXPECT-STATES .states" "EXPECT-TRANSITIONS .transitions" \
               "EXPECT-TRACE-STEPS .violations[0].trace|length-1"; do
-    want=$(directive "$mc_spec" "${pair%% *}")
+    want=$(first_directive "$mc_spec" "${pair%% *}")
     [ -n "$want" ] || continue
     got=$(jq -r "${pair#* }" "$work/mc.json")
     [ "$got" = "$want" ] || problems+=" $name.mc: ${pair%% *} $got, expected $want (hand count);"
@@ -85,5 +76,4 @@ for c_spec in "${cases[@]}"; do
     fail "$name" "$problems"
   fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

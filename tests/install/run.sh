@@ -37,18 +37,13 @@
 # leaves no mcgen file in the prefix.
 set -uo pipefail   # no -e: a failing check is counted, not fatal
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
 build_dir=${build_dir%/}
 unset MCGEN_TEMPLATES MCGEN_RUNTIME MCGEN_RUNTIME_INCLUDE CC
 
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-install.XXXXXX")
+make_work install
 away=$build_dir.away-$$
 moved=0
 restore() {
@@ -56,20 +51,15 @@ restore() {
     mv "$away" "$build_dir" && moved=0
   fi
   [ "$moved" -eq 0 ] || echo "WARNING: could not move $away back to $build_dir" >&2
-  rm -rf "$work"
+  remove_work
 }
 trap restore EXIT
 trap 'exit 130' INT TERM HUP
 
-for tool in make jq man groff strip strings pkg-config vim; do
-  if ! command -v "$tool" >/dev/null; then
-    fail setup "$tool is not installed (make test-deps)"
-    finish
-  fi
-done
+need make jq man groff strip strings pkg-config vim
 if [ ! -x "$build_dir/mcgen" ] || [ ! -f "$build_dir/libmcrt.a" ]; then
   fail setup "$build_dir/mcgen or libmcrt.a is not built (make all)"
-  finish
+  finish_now
 fi
 
 # `run CMD...`: CMD's stdout in $out, stderr in $err, exit status in $rc.
@@ -95,11 +85,6 @@ expect_json() {
   else
     fail "$1" "$3 is '$got', expected '$4'"
   fi
-}
-
-# `expect_text NAME GOT WANTED`: GOT is WANTED.
-expect_text() {
-  if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "'$2', expected '$3'"; fi
 }
 
 # ---------------------------------------------------------------------------
@@ -161,7 +146,7 @@ fi
 
 if ! mv "$build_dir" "$away"; then
   fail setup "cannot move $build_dir away"
-  finish
+  finish_now
 fi
 moved=1
 mcgen=$prefix/bin/mcgen
@@ -210,7 +195,8 @@ expect "stop_and_wait checker: exit 1 (violation)" 1
 expect_json "stop_and_wait checker: trace steps" saw.json '.violations[0].trace | length - 1' 16
 
 # BEEM gear.1 against BEEM's published figures.
-if beem=$("$root/tools/beem-dir") && [ -f "$beem/dve/gear.1.dve" ]; then
+if find_suite beem "BEEM gear.1" dve; then
+  beem=$suite
   IFS=, read -r states edges deadlocks < <(awk -F, '$1 == "gear.1" { print $5 "," $7 "," $8 }' \
     "$beem/beem_expected.csv")
   run "$mcgen" -o gear --cflags -O0 "$beem/dve/gear.1.dve"
@@ -220,12 +206,6 @@ if beem=$("$root/tools/beem-dir") && [ -f "$beem/dve/gear.1.dve" ]; then
   expect_json "gear checker: states (BEEM: $states)" gear.json .states "$states"
   expect_json "gear checker: transitions (BEEM: $edges)" gear.json .transitions "$edges"
   expect_json "gear checker: deadlocks (BEEM: $deadlocks)" gear.json .deadlocks "$deadlocks"
-else
-  echo "################################################################"
-  echo "SKIP: BEEM gear.1 NOT CHECKED: no BEEM suite found"
-  echo "      (looked for ../shared/suites/beem/ beside the repo root or a"
-  echo "      parent, with dve/gear.1.dve; or set BEEM_DIR)"
-  echo "################################################################"
 fi
 
 # mcgen --mpi from the installed tree, where Open MPI is: run without

@@ -40,19 +40,17 @@
 # if anything failed.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
 stride=${MALFORMED_STRIDE:-211}
 jobs=${MALFORMED_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # shellcheck source=tests/diag/asan_build.sh
 . "$root/tests/diag/asan_build.sh"
 mcgen_asan=$(build_mcgen_asan "$root" "$build_dir") || exit 1
-mcgen=$build_dir/mcgen
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work malformed
 in=$work/in
 mkdir -p "$in" "$work/out" "$work/res"
 
@@ -173,7 +171,7 @@ psize=$(wc -c <"$pseed")
 for ((n = 0; n < psize; n += 5)); do
   head -c "$n" "$pseed" >"$in/trunc_pseed_$n.pnml"
 done
-beem=$("$root/tools/beem-dir" || echo "${BEEM_DIR:-$root/../shared/suites/beem}")
+beem=$("$root/tools/suite-dir" beem || echo "${BEEM_DIR:-$root/../shared/suites/beem}")
 beem_models=()
 for m in gear.1 brp.1 elevator2.1; do
   if [ -f "$beem/dve/$m.dve" ]; then
@@ -425,5 +423,4 @@ grep -v '^PASS trunc_' "$work/results" | sort
 echo "PASS truncations: $ntrunc prefixes compiled or rejected cleanly"
 passed=$(grep -c '^PASS' "$work/results")
 failed=$(grep -c '^FAIL' "$work/results")
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

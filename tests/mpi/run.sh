@@ -44,17 +44,17 @@
 # MCGEN-ARGS, as tests/e2e/run_specs.sh does.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=$root/build
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+build_arg=
 beem_limit=
 while [ $# -gt 0 ]; do
   case $1 in
   --beem-limit) beem_limit=$2; shift 2 ;;
-  *) build_dir=$1; shift ;;
+  *) build_arg=$1; shift ;;
   esac
 done
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+use_build_dir "$build_arg"
 unset MCGEN_RUNTIME CC
 # CI runs as root; Open MPI refuses that without these.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -72,11 +72,7 @@ if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null ||
   exit 0
 fi
 
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-mpi.XXXXXX")
+make_work mpi
 # Open MPI's session directories under this run's own directory: mpiruns of
 # two runs at once (two checkouts) raced to create /tmp/ompi.HOST.UID and one
 # failed with 'File exists'.
@@ -84,7 +80,7 @@ export OMPI_MCA_orte_tmpdir_base=$work
 bg_pid=
 cleanup() {
   [ -n "$bg_pid" ] && kill -KILL "$bg_pid" 2>/dev/null
-  rm -rf "$work"
+  remove_work
 }
 trap cleanup EXIT
 cd "$work" || exit 2
@@ -101,7 +97,6 @@ elif ./unit_mpi >unit.out 2>&1; then
 else
   fail unit "$(grep -m3 FAIL unit.out | tr '\n' '|')"
 fi
-header() { sed -n "s|^// $1: *||p" "$2" | head -1; }
 
 # What must agree between two reports: the verdict, the violation and its
 # trace length; the counts only when the search was exhaustive (a search
@@ -188,8 +183,8 @@ compare() {
 check_spec() {
   local src=$1 name margs rargs why
   name=$(basename "$src" .mc)
-  margs=$(header MCGEN-ARGS "$src")
-  rargs=$(header RUN-ARGS "$src")
+  margs=$(first_directive "$src" MCGEN-ARGS)
+  rargs=$(first_directive "$src" RUN-ARGS)
   # Liveness is refused on several ranks (checked below): safety only here.
   grep -qE '^[[:space:]]*(property|fairness)\b' "$src" && rargs="$rargs --liveness off"
   # shellcheck disable=SC2086 # the header's arguments are words
@@ -224,15 +219,13 @@ check_beem() {
 
 # BEEM: a few instances of the conformance run (tests/conformance), with and
 # without deadlocks, against the serial checker and BEEM's figures.
-beem=$("$root/tools/beem-dir" 2>/dev/null)
 cases=()
 for f in "$root"/specs/*.mc "$root"/tests/e2e/specs/{sym_loops,sym_mix,sym_trace,runtime_error,no_initial_state,init_bindings,shortest_level,shortest_error}.mc \
   "$root"/tests/cli/specs/{bug,deadlock}.mc; do
   cases+=("check_spec|$f")
 done
-if [ -z "$beem" ]; then
-  echo "SKIP beem: no ../shared/suites/beem beside the repository"
-else
+if find_suite beem "mcgen --mpi on BEEM instances"; then
+  beem=$suite
   if [ -n "$beem_limit" ]; then
     while read -r inst states complete _; do
       [ "$complete" = yes ] && [ "$states" -le "$beem_limit" ] && cases+=("check_beem|$inst")
@@ -717,5 +710,4 @@ t_ldd() {
 }
 if why=$(t_ldd); then pass "ldd (libc, libm, libmpi only)"; else fail ldd "$why"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

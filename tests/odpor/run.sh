@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # tests/odpor/run.sh BUILD: --search odpor (runtime/engine/odpor.c).
 #
 # 1. Optimality, on every spec of tests/odpor/specs/ (and five acyclic DVE
@@ -38,38 +38,33 @@
 # Needs jq, cc and python3; the runtime's headers for brute.c; checkers
 # with the compiler's dependency table (McrtModel.deps).
 set -u
-B=${1:?usage: tests/odpor/run.sh BUILD}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-case $B in /*) ;; *) B=$PWD/$B ;; esac
-MCGEN=$B/mcgen
-pass=0 fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:?usage: tests/odpor/run.sh BUILD}"
 
-command -v jq >/dev/null || { echo "FAIL setup: jq is not installed (make test-deps)"; exit 1; }
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
+need jq
+make_work odpor
 
-# build SPEC NAME [MCGEN-ARGS]: the checker $tmp/NAME and its C $tmp/NAME.c.
+# build SPEC NAME [MCGEN-ARGS]: the checker $work/NAME and its C $work/NAME.c.
 build() {
   spec=$1 name=$2
   shift 2
-  (cd "$tmp" && "$MCGEN" "$@" --emit-c -o "$name" "$spec" && "$MCGEN" "$@" -o "$name" "$spec") \
-    >"$tmp/$name.mcgen" 2>&1
+  (cd "$work" && "$mcgen" "$@" --emit-c -o "$name" "$spec" && "$mcgen" "$@" -o "$name" "$spec") \
+    >"$work/$name.mcgen" 2>&1
 }
 
 # The DVE models of tests/dve/ whose runs all end (with --no-deadlock), for
 # the dependency of DVE processes, rendezvous, committed states and the
 # error state.
 dve="buffered committed committed_sync index_out_of_range error_state_explored"
-mkdir -p "$tmp/classic"
+mkdir -p "$work/classic"
 for c in "lastzero 2" "lastzero 4" "indexer 14" "readers 1 1" "readers 2 2" "readers 4 2" \
   "readers 3 3" "readers 5 1"; do
   # shellcheck disable=SC2086
-  python3 "$root/tests/odpor/classic_spec.py" $c >"$tmp/classic/$(echo $c | tr ' ' _).mc" ||
-    ko "classic_spec.py $c" "the generator failed"
+  python3 "$root/tests/odpor/classic_spec.py" $c >"$work/classic/$(echo $c | tr ' ' _).mc" ||
+    fail "classic_spec.py $c" "the generator failed"
 done
-for spec in "$root"/tests/odpor/specs/*.mc "$tmp"/classic/*.mc \
+for spec in "$root"/tests/odpor/specs/*.mc "$work"/classic/*.mc \
   $(for d in $dve; do echo "$root/tests/dve/$d.dve"; done); do
   name=$(basename "$spec" .mc)
   name=$(basename "$name" .dve)
@@ -78,49 +73,49 @@ for spec in "$root"/tests/odpor/specs/*.mc "$tmp"/classic/*.mc \
   want=$(sed -n 's|^// ODPOR-TRACES: ||p' "$spec")
   of=$(sed -n 's|^// ODPOR-TRACES-OF: ||p' "$spec")
   if [ -n "$of" ]; then
-    want=$(sed -n 's/^traces //p' "$tmp/$of.count" 2>/dev/null)
-    [ -n "$want" ] || { ko "$name" "no brute force count of $of"; continue; }
+    want=$(sed -n 's/^traces //p' "$work/$of.count" 2>/dev/null)
+    [ -n "$want" ] || { fail "$name" "no brute force count of $of"; continue; }
   fi
   if ! build "$spec" "$name"; then
-    ko "$name" "mcgen failed: $(head -3 "$tmp/$name.mcgen")"
+    fail "$name" "mcgen failed: $(head -3 "$work/$name.mcgen")"
     continue
   fi
   # shellcheck disable=SC2086
-  "$tmp/$name" --search odpor $args --report "$tmp/$name.json" >"$tmp/$name.out" 2>&1
+  "$work/$name" --search odpor $args --report "$work/$name.json" >"$work/$name.out" 2>&1
   code=$?
   if [ $code != 0 ]; then
-    ko "$name" "exit $code: $(grep '^result' "$tmp/$name.out")"
+    fail "$name" "exit $code: $(grep '^result' "$work/$name.out")"
     continue
   fi
-  execs=$(jq .odpor.executions "$tmp/$name.json")
-  blocked=$(jq .odpor.sleep_set_blocked "$tmp/$name.json")
-  [ "$blocked" = 0 ] || { ko "$name" "$blocked sleep-set blocked executions"; continue; }
+  execs=$(jq .odpor.executions "$work/$name.json")
+  blocked=$(jq .odpor.sleep_set_blocked "$work/$name.json")
+  [ "$blocked" = 0 ] || { fail "$name" "$blocked sleep-set blocked executions"; continue; }
   if [ -n "$want" ] && [ "$execs" != "$want" ]; then
-    ko "$name" "$execs executions, the spec's header counts $want traces"
+    fail "$name" "$execs executions, the spec's header counts $want traces"
     continue
   fi
   if grep -q '^// ODPOR-NO-BRUTE:' "$spec"; then
-    ok "$name: $execs executions, 0 blocked${want:+, as counted in its header}"
+    pass "$name: $execs executions, 0 blocked${want:+, as counted in its header}"
     continue
   fi
-  if ! cc -std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror -DCHECKER="\"$tmp/$name.c\"" \
-    -I"$root/runtime" -o "$tmp/$name.brute" "$root/tests/odpor/brute.c" "$B/libmcrt.a" -lm \
-    -pthread >"$tmp/$name.cc" 2>&1; then
-    ko "$name" "brute.c does not build: $(head -3 "$tmp/$name.cc")"
+  if ! cc -std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror -DCHECKER="\"$work/$name.c\"" \
+    -I"$root/runtime" -o "$work/$name.brute" "$root/tests/odpor/brute.c" "$build_dir/libmcrt.a" -lm \
+    -pthread >"$work/$name.cc" 2>&1; then
+    fail "$name" "brute.c does not build: $(head -3 "$work/$name.cc")"
     continue
   fi
   # shellcheck disable=SC2086
-  "$tmp/$name" --por off $args --symmetry off >"$tmp/$name.bfs" 2>&1 ||
-    { ko "$name" "the breadth-first search does not say ok either"; continue; }
-  "$tmp/$name.brute" >"$tmp/$name.count" || { ko "$name" "brute.c failed"; continue; }
-  traces=$(sed -n 's/^traces //p' "$tmp/$name.count")
-  inter=$(sed -n 's/^interleavings //p' "$tmp/$name.count")
+  "$work/$name" --por off $args --symmetry off >"$work/$name.bfs" 2>&1 ||
+    { fail "$name" "the breadth-first search does not say ok either"; continue; }
+  "$work/$name.brute" >"$work/$name.count" || { fail "$name" "brute.c failed"; continue; }
+  traces=$(sed -n 's/^traces //p' "$work/$name.count")
+  inter=$(sed -n 's/^interleavings //p' "$work/$name.count")
   if [ "$execs" != "$traces" ]; then
-    ko "$name" "ODPOR explored $execs executions, brute force counts $traces traces"
+    fail "$name" "ODPOR explored $execs executions, brute force counts $traces traces"
   elif [ "$inter" -lt "$traces" ]; then
-    ko "$name" "$inter interleavings, fewer than the $traces traces"
+    fail "$name" "$inter interleavings, fewer than the $traces traces"
   else
-    ok "$name: $execs executions = $traces traces (of $inter interleavings), 0 blocked${want:+, as counted in its header}${of:+ (those of $of)}"
+    pass "$name: $execs executions = $traces traces (of $inter interleavings), 0 blocked${want:+, as counted in its header}${of:+ (those of $of)}"
   fi
 done
 
@@ -131,29 +126,29 @@ done
 # processes, and more.
 for seed in 3 5 6 7 11 34 37 38 40 75; do
   name=rand$seed
-  python3 "$root/tests/odpor/random_spec.py" $seed >"$tmp/$name.mc" || { ko "$name" "generator"; continue; }
-  if ! build "$tmp/$name.mc" "$name" || ! cc -std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror \
-    -DCHECKER="\"$tmp/$name.c\"" -I"$root/runtime" -o "$tmp/$name.brute" \
-    "$root/tests/odpor/brute.c" "$B/libmcrt.a" -lm -pthread >"$tmp/$name.cc" 2>&1; then
-    ko "$name" "does not build"
+  python3 "$root/tests/odpor/random_spec.py" $seed >"$work/$name.mc" || { fail "$name" "generator"; continue; }
+  if ! build "$work/$name.mc" "$name" || ! cc -std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror \
+    -DCHECKER="\"$work/$name.c\"" -I"$root/runtime" -o "$work/$name.brute" \
+    "$root/tests/odpor/brute.c" "$build_dir/libmcrt.a" -lm -pthread >"$work/$name.cc" 2>&1; then
+    fail "$name" "does not build"
     continue
   fi
-  "$tmp/$name" --search odpor --no-deadlock --report "$tmp/$name.json" >"$tmp/$name.out" 2>&1
+  "$work/$name" --search odpor --no-deadlock --report "$work/$name.json" >"$work/$name.out" 2>&1
   code=$?
-  "$tmp/$name" --no-deadlock --symmetry off >/dev/null 2>&1
+  "$work/$name" --no-deadlock --symmetry off >/dev/null 2>&1
   bfs=$?
   if [ $code != $bfs ]; then
-    ko "$name" "exit $code with --search odpor, $bfs with the breadth-first search"
+    fail "$name" "exit $code with --search odpor, $bfs with the breadth-first search"
     continue
   fi
-  [ $code = 1 ] && { ok "$name: a violation, as the breadth-first search finds"; continue; }
-  "$tmp/$name.brute" >"$tmp/$name.count" || { ko "$name" "brute.c failed"; continue; }
-  traces=$(sed -n 's/^traces //p' "$tmp/$name.count")
-  execs=$(jq .odpor.executions "$tmp/$name.json")
+  [ $code = 1 ] && { pass "$name: a violation, as the breadth-first search finds"; continue; }
+  "$work/$name.brute" >"$work/$name.count" || { fail "$name" "brute.c failed"; continue; }
+  traces=$(sed -n 's/^traces //p' "$work/$name.count")
+  execs=$(jq .odpor.executions "$work/$name.json")
   if [ "$execs" = "$traces" ]; then
-    ok "$name: $execs executions = $traces traces, $(jq .odpor.sleep_set_blocked "$tmp/$name.json") blocked"
+    pass "$name: $execs executions = $traces traces, $(jq .odpor.sleep_set_blocked "$work/$name.json") blocked"
   else
-    ko "$name" "ODPOR explored $execs executions, brute force counts $traces traces"
+    fail "$name" "ODPOR explored $execs executions, brute force counts $traces traces"
   fi
 done
 
@@ -164,70 +159,70 @@ done
 tbad= tviol=0 tcount=0
 for seed in $(seq 1 20); do
   name=term$seed
-  { python3 "$root/tests/odpor/random_spec.py" $seed && echo "terminal fin: x0 != 1;"; } >"$tmp/$name.mc"
-  build "$tmp/$name.mc" "$name" || { tbad="$tbad $seed(build)"; continue; }
-  "$tmp/$name" --search odpor --report "$tmp/$name.json" >"$tmp/$name.out" 2>&1
+  { python3 "$root/tests/odpor/random_spec.py" $seed && echo "terminal fin: x0 != 1;"; } >"$work/$name.mc"
+  build "$work/$name.mc" "$name" || { tbad="$tbad $seed(build)"; continue; }
+  "$work/$name" --search odpor --report "$work/$name.json" >"$work/$name.out" 2>&1
   code=$?
-  "$tmp/$name" --por off >"$tmp/$name.bfs" 2>&1
+  "$work/$name" --por off >"$work/$name.bfs" 2>&1
   bfs=$?
   [ $code = $bfs ] || { tbad="$tbad $seed(exit $code, BFS $bfs)"; continue; }
   [ $code = 1 ] && { tviol=$((tviol + 1)); continue; }
-  if ! cc -std=c11 -O2 -D_GNU_SOURCE -DCHECKER="\"$tmp/$name.c\"" -I"$root/runtime" \
-    -o "$tmp/$name.brute" "$root/tests/odpor/brute.c" "$B/libmcrt.a" -lm -pthread >/dev/null 2>&1; then
+  if ! cc -std=c11 -O2 -D_GNU_SOURCE -DCHECKER="\"$work/$name.c\"" -I"$root/runtime" \
+    -o "$work/$name.brute" "$root/tests/odpor/brute.c" "$build_dir/libmcrt.a" -lm -pthread >/dev/null 2>&1; then
     tbad="$tbad $seed(brute.c)"
     continue
   fi
-  traces=$("$tmp/$name.brute" | sed -n 's/^traces //p')
-  execs=$(jq .odpor.executions "$tmp/$name.json")
+  traces=$("$work/$name.brute" | sed -n 's/^traces //p')
+  execs=$(jq .odpor.executions "$work/$name.json")
   [ "$execs" = "$traces" ] && tcount=$((tcount + 1)) || tbad="$tbad $seed($execs != $traces)"
 done
 if [ -z "$tbad" ] && [ $tviol -gt 0 ] && [ $tcount -gt 0 ]; then
-  ok "terminal predicates: 20 random specs, $tviol violations as the breadth-first search finds, $tcount with executions = traces"
+  pass "terminal predicates: 20 random specs, $tviol violations as the breadth-first search finds, $tcount with executions = traces"
 else
-  ko "terminal predicates" "$tbad"
+  fail "terminal predicates" "$tbad"
 fi
 
 # 2. The bugs, with traces that replay.
 if build "$root/specs/lost_update.mc" lost_update; then
-  "$tmp/lost_update" --search odpor --report "$tmp/lu.json" >"$tmp/lu.out" 2>&1
+  "$work/lost_update" --search odpor --report "$work/lu.json" >"$work/lu.out" 2>&1
   code=$?
-  if [ $code = 1 ] && grep -q "^result: violation: invariant 'counts_increments'" "$tmp/lu.out" &&
-    [ "$(jq -r '.violations[0].kind' "$tmp/lu.json")" = invariant ]; then
-    ok "lost_update: the lost update found, its trace of $(grep -c '^[0-9]* [a-z]' "$tmp/lu.out") steps replayed"
+  if [ $code = 1 ] && grep -q "^result: violation: invariant 'counts_increments'" "$work/lu.out" &&
+    [ "$(jq -r '.violations[0].kind' "$work/lu.json")" = invariant ]; then
+    pass "lost_update: the lost update found, its trace of $(grep -c '^[0-9]* [a-z]' "$work/lu.out") steps replayed"
   else
-    ko lost_update "exit $code: $(grep '^result' "$tmp/lu.out")"
+    fail lost_update "exit $code: $(grep '^result' "$work/lu.out")"
   fi
 else
-  ko lost_update "mcgen failed"
+  fail lost_update "mcgen failed"
 fi
 if build "$root/specs/philosophers.mc" philosophers; then
-  "$tmp/philosophers" --search odpor --max-depth 30 >"$tmp/ph.out" 2>&1
+  "$work/philosophers" --search odpor --max-depth 30 >"$work/ph.out" 2>&1
   code=$?
-  if [ $code = 1 ] && grep -q '^result: violation: deadlock' "$tmp/ph.out"; then
-    ok "philosophers: the deadlock found under --max-depth 30, trace replayed"
+  if [ $code = 1 ] && grep -q '^result: violation: deadlock' "$work/ph.out"; then
+    pass "philosophers: the deadlock found under --max-depth 30, trace replayed"
   else
-    ko philosophers "exit $code: $(grep '^result' "$tmp/ph.out")"
+    fail philosophers "exit $code: $(grep '^result' "$work/ph.out")"
   fi
   # Without --max-depth the philosophers' state space has cycles.
-  "$tmp/philosophers" --search odpor --no-deadlock --report "$tmp/cy.json" >"$tmp/cy.out" 2>&1
+  "$work/philosophers" --search odpor --no-deadlock --report "$work/cy.json" >"$work/cy.out" 2>&1
   code=$?
-  if [ $code = 3 ] && [ "$(jq -r .bound_hit "$tmp/cy.json")" = cycle ] &&
-    grep -q '^result: incomplete: an execution returned to a state' "$tmp/cy.out"; then
-    ok "philosophers --no-deadlock: a cycle, incomplete (bound cycle), no endless loop"
+  if [ $code = 3 ] && [ "$(jq -r .bound_hit "$work/cy.json")" = cycle ] &&
+    grep -q '^result: incomplete: an execution returned to a state' "$work/cy.out"; then
+    pass "philosophers --no-deadlock: a cycle, incomplete (bound cycle), no endless loop"
   else
-    ko "philosophers cycle" "exit $code: $(grep '^result' "$tmp/cy.out")"
+    fail "philosophers cycle" "exit $code: $(grep '^result' "$work/cy.out")"
   fi
-  "$tmp/philosophers" --search odpor --no-deadlock --max-depth 8 --report "$tmp/md.json" \
-    >"$tmp/md.out" 2>&1
+  "$work/philosophers" --search odpor --no-deadlock --max-depth 8 --report "$work/md.json" \
+    >"$work/md.out" 2>&1
   code=$?
-  if [ $code = 3 ] && [ "$(jq -r .bound_hit "$tmp/md.json")" = max-depth ] &&
-    [ "$(jq .odpor.max_depth "$tmp/md.json")" = 8 ]; then
-    ok "philosophers --max-depth 8: incomplete (max-depth), $(jq .odpor.executions "$tmp/md.json") executions"
+  if [ $code = 3 ] && [ "$(jq -r .bound_hit "$work/md.json")" = max-depth ] &&
+    [ "$(jq .odpor.max_depth "$work/md.json")" = 8 ]; then
+    pass "philosophers --max-depth 8: incomplete (max-depth), $(jq .odpor.executions "$work/md.json") executions"
   else
-    ko "philosophers --max-depth" "exit $code: $(grep '^result' "$tmp/md.out")"
+    fail "philosophers --max-depth" "exit $code: $(grep '^result' "$work/md.out")"
   fi
 else
-  ko philosophers "mcgen failed"
+  fail philosophers "mcgen failed"
 fi
 
 # A terminal predicate's cells are not visible (only the end state of an
@@ -236,20 +231,20 @@ fi
 # every writer came first) is a deadlock that --search odpor finds, as the
 # breadth-first search does.
 sed 's/^terminal all_done: .*/terminal at_zero: found \&\& i == 0;/' \
-  "$root/tests/odpor/specs/terminal_lastzero3.mc" >"$tmp/terminal_fails.mc"
-if grep -q '^terminal at_zero' "$tmp/terminal_fails.mc" && build "$tmp/terminal_fails.mc" terminal_fails; then
-  "$tmp/terminal_fails" --search odpor >"$tmp/tf.out" 2>&1
+  "$root/tests/odpor/specs/terminal_lastzero3.mc" >"$work/terminal_fails.mc"
+if grep -q '^terminal at_zero' "$work/terminal_fails.mc" && build "$work/terminal_fails.mc" terminal_fails; then
+  "$work/terminal_fails" --search odpor >"$work/tf.out" 2>&1
   code=$?
-  "$tmp/terminal_fails" --por off >"$tmp/tf.bfs" 2>&1
+  "$work/terminal_fails" --por off >"$work/tf.bfs" 2>&1
   bfs=$?
-  if [ $code = 1 ] && [ $bfs = 1 ] && grep -q '^result: violation: deadlock' "$tmp/tf.out" &&
-    grep -q '^result: violation: deadlock' "$tmp/tf.bfs"; then
-    ok "terminal_fails: the deadlock where the terminal predicate fails found, as by BFS"
+  if [ $code = 1 ] && [ $bfs = 1 ] && grep -q '^result: violation: deadlock' "$work/tf.out" &&
+    grep -q '^result: violation: deadlock' "$work/tf.bfs"; then
+    pass "terminal_fails: the deadlock where the terminal predicate fails found, as by BFS"
   else
-    ko terminal_fails "exit $code (BFS $bfs): $(grep '^result' "$tmp/tf.out")"
+    fail terminal_fails "exit $code (BFS $bfs): $(grep '^result' "$work/tf.out")"
   fi
 else
-  ko terminal_fails "mcgen failed"
+  fail terminal_fails "mcgen failed"
 fi
 
 # --max-depth D: a violation within D events is found, as the breadth-first
@@ -262,18 +257,18 @@ fi
 md_runs=0 md_viol=0 md_bad=
 for seed in $(seq 1 60); do
   name=md$seed
-  python3 "$root/tests/odpor/random_spec.py" $seed >"$tmp/$name.mc" && build "$tmp/$name.mc" "$name" ||
+  python3 "$root/tests/odpor/random_spec.py" $seed >"$work/$name.mc" && build "$work/$name.mc" "$name" ||
     { md_bad="$md_bad $seed(build)"; continue; }
   modes=deadlock
-  grep -q '^invariant' "$tmp/$name.mc" && modes="deadlock --no-deadlock"
+  grep -q '^invariant' "$work/$name.mc" && modes="deadlock --no-deadlock"
   for mode in $modes; do
     [ $mode = deadlock ] && mode=
     for d in 1 2 3 4 5; do
       # shellcheck disable=SC2086
-      "$tmp/$name" --search odpor $mode --max-depth $d >"$tmp/md.out" 2>&1
+      "$work/$name" --search odpor $mode --max-depth $d >"$work/md.out" 2>&1
       code=$?
       # shellcheck disable=SC2086
-      "$tmp/$name" --por off $mode --max-depth $d >"$tmp/md.bfs" 2>&1
+      "$work/$name" --por off $mode --max-depth $d >"$work/md.bfs" 2>&1
       bfs=$?
       md_runs=$((md_runs + 1))
       [ $bfs = 1 ] && md_viol=$((md_viol + 1))
@@ -286,9 +281,9 @@ for seed in $(seq 1 60); do
   done
 done
 if [ -z "$md_bad" ] && [ $md_viol -gt 0 ]; then
-  ok "--max-depth: $md_runs bounded runs, the $md_viol violations of the breadth-first search found"
+  pass "--max-depth: $md_runs bounded runs, the $md_viol violations of the breadth-first search found"
 else
-  ko "--max-depth" "verdicts differ from the breadth-first search's:$md_bad"
+  fail "--max-depth" "verdicts differ from the breadth-first search's:$md_bad"
 fi
 
 # What each kind of predicate reads (mcgen --deps-json, McrtDeps's
@@ -296,31 +291,31 @@ fi
 # their union.
 printf '%s\n' 'model kinds;' 'var a: 0..1;' 'var b: 0..1;' 'var c: 0..1;' 'var d: 0..1;' \
   'action go when a == 0 { a = 1; }' 'invariant i: a <= 1;' 'reachable r: b == 0;' \
-  'terminal t: c == 0;' 'constraint k: d == 0;' >"$tmp/kinds.mc"
-got=$("$MCGEN" --deps-json "$tmp/kinds.mc" 2>&1 | jq -c '[.predicate_reads, .visible]' 2>&1)
+  'terminal t: c == 0;' 'constraint k: d == 0;' >"$work/kinds.mc"
+got=$("$mcgen" --deps-json "$work/kinds.mc" 2>&1 | jq -c '[.predicate_reads, .visible]' 2>&1)
 if [ "$got" = '[{"invariant":[0],"reachable":[1],"terminal":[2],"constraint":[3],"accepting":[]},[0,1,2,3]]' ]; then
-  ok "predicate_reads: each kind's cells apart, visible their union"
+  pass "predicate_reads: each kind's cells apart, visible their union"
 else
-  ko predicate_reads "$got"
+  fail predicate_reads "$got"
 fi
 
 # --symmetry on and --threads 2: the same executions, in one thread and
 # without symmetry reduction, each with a note on stderr, and the report
 # says so (readers_writers.mc has two scalarsets; 54 traces by hand).
 if build "$root/tests/odpor/specs/readers_writers.mc" rw_sym; then
-  "$tmp/rw_sym" --search odpor --no-deadlock --symmetry on --threads 2 --report "$tmp/rw.json" \
-    >"$tmp/rw.out" 2>"$tmp/rw.err"
+  "$work/rw_sym" --search odpor --no-deadlock --symmetry on --threads 2 --report "$work/rw.json" \
+    >"$work/rw.out" 2>"$work/rw.err"
   code=$?
-  got=$(jq -c '[.odpor.executions, .odpor.sleep_set_blocked, .symmetry, .threads]' "$tmp/rw.json")
+  got=$(jq -c '[.odpor.executions, .odpor.sleep_set_blocked, .symmetry, .threads]' "$work/rw.json")
   if [ $code = 0 ] && [ "$got" = '[54,0,"off",1]' ] &&
-    grep -q '^note: --search odpor runs in one thread (--threads 2 ignored)' "$tmp/rw.err" &&
-    grep -q '^note: --search odpor explores .* without symmetry reduction' "$tmp/rw.err"; then
-    ok "--symmetry on --threads 2: 54 executions, symmetry off and one thread, with notes"
+    grep -q '^note: --search odpor runs in one thread (--threads 2 ignored)' "$work/rw.err" &&
+    grep -q '^note: --search odpor explores .* without symmetry reduction' "$work/rw.err"; then
+    pass "--symmetry on --threads 2: 54 executions, symmetry off and one thread, with notes"
   else
-    ko "--symmetry on --threads 2" "exit $code, $got: $(head -2 "$tmp/rw.err" | tr '\n' '|')"
+    fail "--symmetry on --threads 2" "exit $code, $got: $(head -2 "$work/rw.err" | tr '\n' '|')"
   fi
 else
-  ko "--symmetry on --threads 2" "mcgen failed"
+  fail "--symmetry on --threads 2" "mcgen failed"
 fi
 
 # 3. Refusals.
@@ -328,22 +323,21 @@ refused() { # NAME SPEC MESSAGE CHECKER-ARGS...
   rname=$1 rspec=$2 msg=$3
   shift 3
   if ! build "$rspec" "r_$rname"; then
-    ko "refuse $rname" "mcgen failed"
+    fail "refuse $rname" "mcgen failed"
     return
   fi
-  "$tmp/r_$rname" --search odpor "$@" >"$tmp/r.out" 2>&1
+  "$work/r_$rname" --search odpor "$@" >"$work/r.out" 2>&1
   code=$?
-  if [ $code = 2 ] && grep -q "^error: --search odpor: .*$msg" "$tmp/r.out"; then
-    ok "refuse $rname"
+  if [ $code = 2 ] && grep -q "^error: --search odpor: .*$msg" "$work/r.out"; then
+    pass "refuse $rname"
   else
-    ko "refuse $rname" "exit $code: $(head -2 "$tmp/r.out")"
+    fail "refuse $rname" "exit $code: $(head -2 "$work/r.out")"
   fi
 }
 refused liveness "$root/specs/filter.mc" "liveness"
 refused symmetry-verify "$root/tests/odpor/specs/one_variable.mc" "symmetry verify" --symmetry verify
 printf 'model c;\nvar n: 0..3;\naction inc when n < 3 { n = n + 1; }\nconstraint small: n < 2;\n' \
-  >"$tmp/constraint.mc"
-refused constraint "$tmp/constraint.mc" "constraint"
+  >"$work/constraint.mc"
+refused constraint "$work/constraint.mc" "constraint"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish

@@ -21,36 +21,24 @@
 # exactly `N passed, N failed`; the exit status is non-zero on a failure.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
 mcc=1
 [ "${2:-}" = --no-mcc ] && mcc=0
-suite=${MCC_DIR:-}
-d=$root
-while [ -z "$suite" ] && [ "$d" != / ]; do
-  d=$(dirname "$d")
-  [ -f "$d/shared/suites/mcc/mcc_pt_expected.csv" ] && suite=$d/shared/suites/mcc
-done
-
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_work petri
 
 for net in "$root"/tests/petri/nets/*.pnml; do
   name=nets/$(basename "$net")
-  "$mcgen" --net-info "$net" >"$tmp/out" 2>"$tmp/err"
+  "$mcgen" --net-info "$net" >"$work/out" 2>"$work/err"
   rc=$?
   if [ $rc -ne 0 ]; then
-    fail "$name" "exit $rc: $(head -3 "$tmp/err")"
+    fail "$name" "exit $rc: $(head -3 "$work/err")"
     continue
   fi
   missing=
   while IFS= read -r want; do
-    grep -qxF -- "$want" "$tmp/out" || missing="$missing[$want] "
+    grep -qxF -- "$want" "$work/out" || missing="$missing[$want] "
   done < <(sed -n 's/^ *expect: //p' "$net")
   if [ -n "$missing" ]; then
     fail "$name" "missing $missing"
@@ -59,19 +47,17 @@ for net in "$root"/tests/petri/nets/*.pnml; do
   fi
 done
 
-if [ $mcc = 1 ] && [ ! -f "$suite/mcc_pt_expected.csv" ]; then
-  echo "SKIP: THE MCC NETS NOT CHECKED: no ../shared/suites/mcc found (or set MCC_DIR)"
-elif [ $mcc = 1 ]; then
+if [ $mcc = 1 ] && find_suite mcc "THE MCC NETS"; then
   while IFS=, read -r inst family _ _ _ max_place _ ; do
     [ "$inst" = instance ] && continue
     name=mcc/$inst
-    "$mcgen" --net-info "$suite/models/$inst/model.pnml" >"$tmp/out" 2>"$tmp/err"
+    "$mcgen" --net-info "$suite/models/$inst/model.pnml" >"$work/out" 2>"$work/err"
     rc=$?
     if [ $rc -ne 0 ]; then
-      fail "$name" "exit $rc: $(head -3 "$tmp/err")"
+      fail "$name" "exit $rc: $(head -3 "$work/err")"
       continue
     fi
-    bounds=$(sed -n '/^bounds:$/,/^[^ ]/p' "$tmp/out" | grep '^  ')
+    bounds=$(sed -n '/^bounds:$/,/^[^ ]/p' "$work/out" | grep '^  ')
     nplaces=$(printf '%s\n' "$bounds" | wc -l)
     proven=$(printf '%s\n' "$bounds" | grep -c ' <= [0-9]* (')
     exact=$(printf '%s\n' "$bounds" | grep -c ' (coverability, exact)$')
@@ -86,7 +72,7 @@ elif [ $mcc = 1 ]; then
     elif [ "$exact" -eq "$nplaces" ] && [ "$max" -ne "$max_place" ]; then
       why="exact bounds give $max, MAX_TOKEN_IN_PLACE is $max_place"
     elif [ -f "$verdicts" ] && grep -q 'reference="CONSERVATIVE" value="true"' "$verdicts" &&
-         ! grep -q '^P-semiflows: refused' "$tmp/out" && [ "$semiflow" -ne "$nplaces" ]; then
+         ! grep -q '^P-semiflows: refused' "$work/out" && [ "$semiflow" -ne "$nplaces" ]; then
       why="conservative, but $((nplaces - semiflow)) places have no P-semiflow bound"
     fi
     if [ -n "$why" ]; then
@@ -97,5 +83,4 @@ elif [ $mcc = 1 ]; then
   done <"$suite/mcc_pt_expected.csv"
 fi
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

@@ -22,17 +22,15 @@
 # shown. The last line is `N passed, N failed`.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
 here=$root/tests/pnml
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
+make_work pnml
 
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# A check passes silently; a failure is `FAIL: why`.
+ok() { passed=$((passed + 1)); }
+bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 for net in "$here"/nets/*.pnml; do
   name=$(basename "$net" .pnml)
@@ -132,12 +130,7 @@ rc=$?
 if [ "$rc" = 1 ]; then ok; else bad "--net-info of a refused net: exit $rc, expected 1"; fi
 
 # Rumur's counts (oracle/): NAME.rumur.txt against the net it twins.
-mcc_dir=""
-d=$root
-while [ "$d" != / ]; do
-  d=$(dirname "$d")
-  [ -f "$d/shared/suites/mcc/mcc_pt_expected.csv" ] && { mcc_dir=$d/shared/suites/mcc; break; }
-done
+mcc_dir=$("$root/tools/suite-dir" mcc) || mcc_dir=
 for rec in "$here"/oracle/*.rumur.txt; do
   name=$(basename "$rec" .rumur.txt)
   net=$here/nets/$name.pnml
@@ -243,5 +236,4 @@ if [ "$rc" = 1 ] && ! grep -q 'root:' "$work/ext.out" "$work/bad_entity_external
     "$(head -3 "$work/ext.out")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -48,21 +48,14 @@
 # block at the end).
 set -uo pipefail   # no -e: a failing check is counted, not fatal
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 specs=$root/tests/por/specs
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+use_build_dir "${1:-}"
 
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-por.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-[ -x "$mcgen" ] || { fail setup "$mcgen is not built (make all)"; finish; }
-command -v jq >/dev/null || { fail setup "jq is not installed (make test-deps)"; finish; }
+make_work por
+need_mcgen
+need jq
 
 # ---------------------------------------------------------------------------
 # mcgen --deps: the text, and the JSON's lists (cells by index, as the
@@ -256,15 +249,15 @@ if (cd "$work" && "$mcgen" -o sampled "$specs/sampled.mc" >"$work/err" 2>&1); th
   "$work/sampled" --progress 0 --por on --threads 2 --report "$work/s2.json" >"$work/t2.txt" 2>&1
   got=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions]' \
     "$work/s1.json" 2>&1)
-  skipped=$(jq '.por_skipped_expansions' "$work/s1.json" 2>&1)
-  if [ "$got" = "[128,256,0,128]" ] && [ "$skipped" -gt 0 ] 2>/dev/null &&
-     [ "$skipped" -lt 128 ] && grep -q "^por: .*; $skipped of the full expansions did not try" \
-       "$work/t1.txt" &&
+  no_closure=$(jq '.por_skipped_expansions' "$work/s1.json" 2>&1)
+  if [ "$got" = "[128,256,0,128]" ] && [ "$no_closure" -gt 0 ] 2>/dev/null &&
+     [ "$no_closure" -lt 128 ] &&
+     grep -q "^por: .*; $no_closure of the full expansions did not try" "$work/t1.txt" &&
      [ "$(grep -E '^(states|transitions|por):' "$work/t1.txt")" = \
        "$(grep -E '^(states|transitions|por):' "$work/t2.txt")" ]; then
-    pass "sampled ($skipped of 128 expansions skipped the closures)"
+    pass "sampled ($no_closure of 128 expansions skipped the closures)"
   else
-    fail sampled "report $got, skipped $skipped: $(grep '^por:' "$work/t1.txt" "$work/t2.txt" |
+    fail sampled "report $got, skipped $no_closure: $(grep '^por:' "$work/t1.txt" "$work/t2.txt" |
       tr '\n' '|')"
   fi
 else
@@ -283,17 +276,17 @@ if (cd "$work" && "$mcgen" -o costly "$specs/costly.mc" >"$work/err" 2>&1); then
     --report "$work/c0.json" >/dev/null 2>&1
   all=$(jq -c '[.states, .transitions, .por_reduced_expansions, .por_full_expansions,
     .por_pruned_rules, .por_skipped_expansions]' "$work/c0.json" 2>&1)
-  read -r states reduced skipped < <(jq -r \
+  read -r states reduced no_closure < <(jq -r \
     '[.states, .por_reduced_expansions, .por_skipped_expansions] | @tsv' "$work/c1.json" \
     2>/dev/null)
   if [ "$all" = "[511,510,255,256,255,0]" ] && [ "${states:-0}" -gt 511 ] &&
-     [ "$states" -lt 65536 ] && [ "$reduced" -gt 0 ] && [ "$skipped" -gt 0 ] &&
+     [ "$states" -lt 65536 ] && [ "$reduced" -gt 0 ] && [ "$no_closure" -gt 0 ] &&
      [ "$(grep -E '^(states|transitions|por):' "$work/t1.txt")" = \
        "$(grep -E '^(states|transitions|por):' "$work/t2.txt")" ]; then
-    pass "costly ($states states, $skipped of the expansions skipped the closures)"
+    pass "costly ($states states, $no_closure of the expansions skipped the closures)"
   else
     fail costly "every state $all; sampled ${states:-?} states, ${reduced:-?} reduced, \
-${skipped:-?} skipped: $(grep '^por:' "$work/t1.txt" "$work/t2.txt" | tr '\n' '|')"
+${no_closure:-?} skipped: $(grep '^por:' "$work/t1.txt" "$work/t2.txt" | tr '\n' '|')"
   fi
 else
   fail costly-build "$(head -c 300 "$work/err" | tr '\n' '|')"
@@ -755,8 +748,7 @@ deadlocks() {
 # BEEM: every complete instance up to the limit.
 limit=${POR_BEEM_LIMIT:-100000}
 min=${POR_BEEM_MIN:-0}
-beem=$("$root/tools/beem-dir") || beem=${BEEM_DIR:-$root/../shared/suites/beem}
-if [ -f "$beem/beem_expected.csv" ]; then
+if beem=$("$root/tools/suite-dir" beem); then
   # tools/beem-expected parses the CSV (its parameters field is quoted and
   # may hold commas): name states complete ...
   "$root/tools/beem-expected" "$beem" |
@@ -774,7 +766,7 @@ if [ -f "$beem/beem_expected.csv" ]; then
     fi
   done <"$work/beem.txt"
 else
-  fail beem "the BEEM suite is not at $beem"
+  fail beem "no BEEM suite found (tools/suite-dir beem; BEEM_DIR)"
 fi
 
 # ---------------------------------------------------------------------------

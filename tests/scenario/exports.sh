@@ -22,14 +22,11 @@
 #
 # Usage: tests/scenario/exports.sh [BUILD_DIR]
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:-build}" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-command -v dot >/dev/null || { echo "exports.sh: graphviz's dot is missing (make test-deps)"; exit 1; }
-pass=0 fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
+make_work exports
+need dot
 
 # The cases: spec | mcgen options | checker options
 cases=(
@@ -78,8 +75,8 @@ for c in "${cases[@]}"; do
   IFS='|' read -r spec margs rargs <<<"$c"
   name="$spec${margs:+ $margs}${rargs:+ $rargs}"
   # shellcheck disable=SC2086
-  if ! "$build/mcgen" $margs -o "$work/checker" "$root/$spec" >"$work/out" 2>&1; then
-    ko "$name: mcgen failed"; sed 's/^/  /' "$work/out"; continue
+  if ! "$mcgen" $margs -o "$work/checker" "$root/$spec" >"$work/out" 2>&1; then
+    fail "$name: mcgen failed"; sed 's/^/  /' "$work/out"; continue
   fi
   # shellcheck disable=SC2086
   "$work/checker" $rargs --graph "$work/g1.json" --dot "$work/g.dot" --dot-max-states 120 \
@@ -89,7 +86,7 @@ for c in "${cases[@]}"; do
   # Exit 0 or 1 (a violation: the export still shows the whole graph),
   # never 2: an export the checker does not write is a warning.
   if [ "$code" -gt 1 ]; then
-    ko "$name: the checker exited $code"; sed 's/^/  /' "$work/err" | head; continue
+    fail "$name: the checker exited $code"; sed 's/^/  /' "$work/err" | head; continue
   fi
   # --graph against the summary.
   fired=$(sed -n '/^actions fired:/,/^[a-z]/p' "$work/out" | sed -n 's/^  \([^ ]*\)  *\([0-9]*\)$/\1 \2/p' | sort)
@@ -101,31 +98,31 @@ for c in "${cases[@]}"; do
         and (.states | length) == $s and (.transitions | length) == $t
         and ([.transitions[] | .to >= 0 and .to < $s and .from < $s] | all)
         and ([.states[] | select(.initial)] | length) > 0' "$work/g1.json" >/dev/null; then
-    ko "$name: --graph does not match the summary ($states states, $transitions transitions)"
+    fail "$name: --graph does not match the summary ($states states, $transitions transitions)"
   elif [ "$got_fired" != "$want_fired" ]; then
-    ko "$name: --graph's transitions per action differ from 'actions fired'"
+    fail "$name: --graph's transitions per action differ from 'actions fired'"
     diff <(echo "$want_fired") <(echo "$got_fired") | sed 's/^/  /'
   else
-    ok "$name: --graph ($states states, $transitions transitions)"
+    pass "$name: --graph ($states states, $transitions transitions)"
   fi
   # Deterministic.
   # shellcheck disable=SC2086
   "$work/checker" $rargs --graph "$work/g2.json" >/dev/null 2>&1
-  cmp -s "$work/g1.json" "$work/g2.json" && ok "$name: --graph byte-identical twice" ||
-    ko "$name: --graph differs between two runs"
+  cmp -s "$work/g1.json" "$work/g2.json" && pass "$name: --graph byte-identical twice" ||
+    fail "$name: --graph differs between two runs"
   # --dot.
   if [ "$states" -le 120 ]; then
     if timeout 300 dot -Tsvg "$work/g.dot" >"$work/g.svg" 2>"$work/doterr" && grep -q '<svg' "$work/g.svg"; then
-      ok "$name: dot -Tsvg renders --dot"
+      pass "$name: dot -Tsvg renders --dot"
     else
-      ko "$name: dot -Tsvg fails on --dot"; sed 's/^/  /' "$work/doterr" | head -5
+      fail "$name: dot -Tsvg fails on --dot"; sed 's/^/  /' "$work/doterr" | head -5
     fi
   elif [ ! -e "$work/g.dot" ] &&
        grep -q "^warning: --dot $work/g.dot not written: the graph has $states states, more than" "$work/err" &&
        grep -q "^export: *--dot $work/g.dot: NOT WRITTEN: the graph has $states states" "$work/out"; then
-    ok "$name: --dot not written past the cap, the true size ($states states) said"
+    pass "$name: --dot not written past the cap, the true size ($states states) said"
   else
-    ko "$name: --dot past the cap (exit $code)"; head -3 "$work/err"
+    fail "$name: --dot past the cap (exit $code)"; head -3 "$work/err"
   fi
   rm -f "$work/g.dot"
   # --tests, without symmetry.
@@ -135,9 +132,9 @@ for c in "${cases[@]}"; do
     "$work/checker" $rargs --symmetry off --no-deadlock --liveness off --graph "$work/gs.json" \
       --tests "$work/t.json" --tests-cover $cover >/dev/null 2>"$work/err"
     if check_tests "$work/gs.json" "$work/t.json" $cover; then
-      ok "$name: --tests covers the $cover ($(jq '.paths | length' "$work/t.json") paths)"
+      pass "$name: --tests covers the $cover ($(jq '.paths | length' "$work/t.json") paths)"
     else
-      ko "$name: --tests ($cover) paths do not replay or do not cover"; head -5 "$work/err"
+      fail "$name: --tests ($cover) paths do not replay or do not cover"; head -5 "$work/err"
     fi
   done
 done
@@ -148,7 +145,7 @@ done
 # then one below must refuse with that number. peterson (163,298 states
 # under symmetry: 224,574 paths, 16 million steps) at the default cap is
 # refused too (it used to write gigabytes), and exits 0, its verdict.
-"$build/mcgen" -o "$work/lost" "$root/specs/lost_update.mc" >/dev/null 2>&1
+"$mcgen" -o "$work/lost" "$root/specs/lost_update.mc" >/dev/null 2>&1
 "$work/lost" --symmetry off --no-deadlock --tests "$work/t1.json" --tests-max-steps 1000000 \
   >/dev/null 2>&1
 steps=$(jq '[.paths[].steps | length] | add' "$work/t1.json" 2>/dev/null)
@@ -160,17 +157,17 @@ if [ -n "$steps" ] && [ "$steps" -gt 1 ] && cmp -s "$work/t1.json" "$work/t2.jso
    [ ! -e "$work/t3.json" ] && [ "$rc_below" -eq 1 ] && [ "$rc_at" -eq 1 ] &&
    grep -q "^result: violation: invariant 'counts_increments'" "$work/out" &&
    grep -q "have $steps steps, more than --tests-max-steps $((steps - 1))" "$work/err"; then
-  ok "lost_update: --tests written at --tests-max-steps $steps, refused at $((steps - 1)) with the true size, exit 1"
+  pass "lost_update: --tests written at --tests-max-steps $steps, refused at $((steps - 1)) with the true size, exit 1"
 else
-  ko "lost_update: --tests cap: steps=$steps rc at cap $rc_at, below $rc_below"; head -3 "$work/err"
+  fail "lost_update: --tests cap: steps=$steps rc at cap $rc_at, below $rc_below"; head -3 "$work/err"
 fi
-"$build/mcgen" -o "$work/pet" "$root/specs/peterson.mc" >/dev/null 2>&1
+"$mcgen" -o "$work/pet" "$root/specs/peterson.mc" >/dev/null 2>&1
 "$work/pet" --tests "$work/pt.json" >"$work/out" 2>"$work/err"; rc=$?
 if [ "$rc" -eq 0 ] && [ ! -e "$work/pt.json" ] && grep -q '^result: ok' "$work/out" &&
    grep -Eq "paths covering the graph have [0-9]+ steps, more than --tests-max-steps 100000" "$work/err"; then
-  ok "peterson: --tests refused at the default cap, nothing written, exit 0"
+  pass "peterson: --tests refused at the default cap, nothing written, exit 0"
 else
-  ko "peterson: --tests at the default cap: exit $rc"; head -3 "$work/err"
+  fail "peterson: --tests at the default cap: exit $rc"; head -3 "$work/err"
 fi
 # --graph past --graph-max-states (default 100000): peterson's 163,298
 # states (its header) are refused with that true size, exit 0. bakery's
@@ -182,19 +179,19 @@ if [ "$rc" -eq 0 ] && [ ! -e "$work/pg.json" ] && grep -q '^result: ok' "$work/o
    jq -e '.exit_code == 0 and .exports == [{"kind": "graph", "path": $p, "written": false,
           "trace_only": false, "error": "the graph has 163298 states, more than --graph-max-states 100000 allows"}]' \
      --arg p "$work/pg.json" "$work/r.json" >/dev/null; then
-  ok "peterson: --graph refused at the default cap with the true size, exit 0, in the report"
+  pass "peterson: --graph refused at the default cap with the true size, exit 0, in the report"
 else
-  ko "peterson: --graph at the default cap: exit $rc"; head -3 "$work/err"
+  fail "peterson: --graph at the default cap: exit $rc"; head -3 "$work/err"
 fi
-"$build/mcgen" -o "$work/bakery" "$root/specs/bakery.mc" >/dev/null 2>&1
+"$mcgen" -o "$work/bakery" "$root/specs/bakery.mc" >/dev/null 2>&1
 "$work/bakery" --graph "$work/b1.json" --graph-max-states 3430 >/dev/null 2>&1; rc_at=$?
 "$work/bakery" --graph "$work/b2.json" --graph-max-states 3429 >/dev/null 2>"$work/err"; rc_below=$?
 if [ "$rc_at" -eq 0 ] && [ "$rc_below" -eq 0 ] && [ "$(jq .nstates "$work/b1.json")" = 3430 ] &&
    [ ! -e "$work/b2.json" ] &&
    grep -q "the graph has 3430 states, more than --graph-max-states 3429 allows" "$work/err"; then
-  ok "bakery: --graph written at --graph-max-states 3430, refused at 3429 with the true size"
+  pass "bakery: --graph written at --graph-max-states 3430, refused at 3429 with the true size"
 else
-  ko "bakery: --graph cap: exit $rc_at at the cap, $rc_below below"; head -3 "$work/err"
+  fail "bakery: --graph cap: exit $rc_at at the cap, $rc_below below"; head -3 "$work/err"
 fi
 # The export's copy of the graph within --memory: bakery's serial search
 # (the full graph's, as under an export: --por off) fits in its peak (the
@@ -205,9 +202,9 @@ peak=$(jq .memory_bytes "$work/r.json")
 "$work/bakery" --threads 1 --graph "$work/bm.json" --memory $((peak + 65536)) >"$work/out" 2>"$work/err"; rc=$?
 if [ "$rc" -eq 0 ] && [ ! -e "$work/bm.json" ] && grep -q '^result: ok' "$work/out" &&
    grep -q "^warning: --graph $work/bm.json not written: the export needs more memory than the .* --memory leaves it" "$work/err"; then
-  ok "bakery: --graph within --memory: not written, exit 0"
+  pass "bakery: --graph within --memory: not written, exit 0"
 else
-  ko "bakery: --graph under --memory $((peak + 65536)): exit $rc"; head -3 "$work/err"
+  fail "bakery: --graph under --memory $((peak + 65536)): exit $rc"; head -3 "$work/err"
 fi
 # A write error (a full disk: /dev/full) and a signal while the export
 # explores (MCRT_TEST_PAUSE=export) leave the verdict alone: lost_update
@@ -217,9 +214,9 @@ fi
   >"$work/out" 2>"$work/err"; rc=$?
 if [ "$rc" -eq 1 ] && [ "$(grep -c '^warning: --[a-z]* /dev/full not written: a write failed: No space left on device' "$work/err")" -eq 3 ] &&
    jq -e '.exit_code == 1 and ([.exports[] | .written] == [false, false, false])' "$work/r.json" >/dev/null; then
-  ok "lost_update: exports on a full disk: warnings, exit 1"
+  pass "lost_update: exports on a full disk: warnings, exit 1"
 else
-  ko "lost_update: exports on a full disk: exit $rc"; head -3 "$work/err"
+  fail "lost_update: exports on a full disk: exit $rc"; head -3 "$work/err"
 fi
 paused() { # paused SIGNAL CHECKER ARGS...: the run, signalled in the export
   local sig=$1; shift
@@ -233,27 +230,27 @@ paused() { # paused SIGNAL CHECKER ARGS...: the run, signalled in the export
 paused TERM "$work/lost" --symmetry off --graph "$work/sig.json"; rc=$?
 if [ "$rc" -eq 1 ] && [ ! -e "$work/sig.json" ] &&
    grep -q "^warning: --graph $work/sig.json not written: interrupted by SIGTERM" "$work/perr"; then
-  ok "lost_update: SIGTERM in the export: not written, exit 1"
+  pass "lost_update: SIGTERM in the export: not written, exit 1"
 else
-  ko "lost_update: SIGTERM in the export: exit $rc"; head -3 "$work/perr"
+  fail "lost_update: SIGTERM in the export: exit $rc"; head -3 "$work/perr"
 fi
 paused TERM "$work/bakery" --graph "$work/sig.json" --report "$work/r.json"; rc=$?
 if [ "$rc" -eq 3 ] && [ ! -e "$work/sig.json" ] &&
    jq -e '.exit_code == 3 and .bound_hit == "interrupted" and .stopped_in == "end"' "$work/r.json" >/dev/null; then
-  ok "bakery: SIGTERM in the export: not written, exit 3"
+  pass "bakery: SIGTERM in the export: not written, exit 3"
 else
-  ko "bakery: SIGTERM in the export: exit $rc"; head -3 "$work/perr"
+  fail "bakery: SIGTERM in the export: exit $rc"; head -3 "$work/perr"
 fi
 # The violation's path in red: lost_update's lost update, 4 steps after the
 # initial state: 5 states and 4 transitions highlighted.
-"$build/mcgen" -o "$work/lost" "$root/specs/lost_update.mc" >/dev/null 2>&1
+"$mcgen" -o "$work/lost" "$root/specs/lost_update.mc" >/dev/null 2>&1
 "$work/lost" --dot "$work/lost.dot" --dot-max-states 300 >"$work/out" 2>&1
 nodes=$(grep -v -- '->' "$work/lost.dot" | grep -c 'color=red')
 edges=$(grep -- '->' "$work/lost.dot" | grep -c 'color=red')
 if [ "$nodes" -eq 5 ] && [ "$edges" -eq 4 ] && timeout 300 dot -Tsvg "$work/lost.dot" >/dev/null 2>&1; then
-  ok "lost_update: --dot highlights the 4-step trace (5 states, 4 transitions) and renders"
+  pass "lost_update: --dot highlights the 4-step trace (5 states, 4 transitions) and renders"
 else
-  ko "lost_update: --dot highlights $nodes states and $edges transitions, expected 5 and 4"
+  fail "lost_update: --dot highlights $nodes states and $edges transitions, expected 5 and 4"
 fi
 # Past --dot-max-states (default 200; lost_update has more states under
 # symmetry, as many as its --graph holds), the violation's path alone is
@@ -270,9 +267,8 @@ if [ "$rc" -eq 1 ] && [ "$nodes" -eq 5 ] && [ "$all" -eq 5 ] && [ "$edges" -eq 4
    grep -q "^warning: --dot $work/path.dot: the violation's path alone: the graph has $lstates states" "$work/err" &&
    jq -e '.exports[0].written and .exports[0].trace_only' "$work/r.json" >/dev/null &&
    timeout 300 dot -Tsvg "$work/path.dot" >/dev/null 2>&1; then
-  ok "lost_update: --dot past the cap draws the 4-step trace alone (5 states, 4 transitions), exit 1"
+  pass "lost_update: --dot past the cap draws the 4-step trace alone (5 states, 4 transitions), exit 1"
 else
-  ko "lost_update: --dot past the cap: exit $rc, $nodes red of $all states, $edges red transitions"; head -3 "$work/err"
+  fail "lost_update: --dot past the cap: exit $rc, $nodes red of $all states, $edges red transitions"; head -3 "$work/err"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -21,19 +21,16 @@
 #
 # Usage: tests/scenario/products.sh [BUILD_DIR]
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:-build}" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
-
-directive() { sed -n "s|^// $2: *||p" "$1" | head -1; }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
+make_work products
 
 # bounded FILE SPEC OUT: mcgen --emit-c on SPEC within FILE's LIMITS (true
 # without them); what went wrong in OUT
 bounded() {
   local file=$1 spec=$2 out=$3 limits
-  limits=$(directive "$file" LIMITS)
+  limits=$(first_directive "$file" LIMITS)
   [ -n "$limits" ] || return 0
   if ! [[ $limits =~ ^([0-9]+)\ s,\ ([0-9]+)\ MiB$ ]]; then
     echo "LIMITS is not 'N s, N MiB': $limits" >"$out"
@@ -41,7 +38,7 @@ bounded() {
   fi
   # shellcheck disable=SC2046
   (ulimit -v $((BASH_REMATCH[2] * 1024)) &&
-    timeout "${BASH_REMATCH[1]}" "$build/mcgen" $(directive "$file" MCGEN-ARGS) --emit-c \
+    timeout "${BASH_REMATCH[1]}" "$mcgen" $(first_directive "$file" MCGEN-ARGS) --emit-c \
       -o "$work/bounded" "$spec") >"$out" 2>&1 && return 0
   echo "mcgen --emit-c exited $? within LIMITS: $limits (124: timed out)" >>"$out"
   return 1
@@ -50,7 +47,7 @@ bounded() {
 # run FILE OUT: compiles and runs FILE's spec; the summary in OUT, the exit code echoed
 run() {
   local file=$1 out=$2 spec
-  spec=$(directive "$file" SPEC)
+  spec=$(first_directive "$file" SPEC)
   spec=${spec:+$root/$spec}
   spec=${spec:-$file}
   if ! bounded "$file" "$spec" "$out"; then
@@ -58,43 +55,43 @@ run() {
     return
   fi
   # shellcheck disable=SC2046
-  if ! "$build/mcgen" $(directive "$file" MCGEN-ARGS) -o "$work/checker" "$spec" >"$out" 2>&1; then
+  if ! "$mcgen" $(first_directive "$file" MCGEN-ARGS) -o "$work/checker" "$spec" >"$out" 2>&1; then
     echo compile-error
     return
   fi
   # --por off: the hand counts are the full graph's (the default may reduce).
   # shellcheck disable=SC2046
-  "$work/checker" --por off $(directive "$file" RUN-ARGS) >"$out" 2>&1
+  "$work/checker" --por off $(first_directive "$file" RUN-ARGS) >"$out" 2>&1
   echo $?
 }
 
 count() { sed -n "s/^$2: *\([0-9]*\).*/\1/p" "$1" | head -1; }
 
 for file in "$root"/tests/scenario/products/*.mc "$root"/tests/scenario/products/*.case; do
-  [ -n "$(directive "$file" EXPECT-STATES)" ] || continue
+  [ -n "$(first_directive "$file" EXPECT-STATES)" ] || continue
   name=$(basename "$file")
   ok=true
   code=$(run "$file" "$work/out")
-  want=$(directive "$file" EXPECT-EXIT)
+  want=$(first_directive "$file" EXPECT-EXIT)
   if [ "$code" != "${want:-0}" ]; then
     echo "FAIL $name: exit $code, expected ${want:-0}"; sed 's/^/  /' "$work/out" | head -20; ok=false
   fi
   for what in states transitions accepting deadlocks; do
-    want=$(directive "$file" "EXPECT-${what^^}")
+    want=$(first_directive "$file" "EXPECT-${what^^}")
     [ -n "$want" ] || continue
     got=$(count "$work/out" "$what")
     if [ "$got" != "$want" ]; then
       echo "FAIL $name: $what $got, expected $want"; ok=false
     fi
   done
-  text=$(directive "$file" EXPECT-OUTPUT)
+  text=$(first_directive "$file" EXPECT-OUTPUT)
   if [ -n "$text" ] && ! grep -qF -- "$text" "$work/out"; then
     echo "FAIL $name: no line with '$text'"; ok=false
   fi
-  twin=$(directive "$file" TWIN)
+  twin=$(first_directive "$file" TWIN)
   if [ -n "$twin" ]; then
     tcode=$(run "$(dirname "$file")/$twin" "$work/twin")
-    twant=$(directive "$(dirname "$file")/$twin" EXPECT-EXIT)
+    twant=$(first_directive "$(dirname "$file")/$twin" EXPECT-EXIT)
     if [ "$tcode" != "${twant:-0}" ]; then
       echo "FAIL $name: twin $twin exit $tcode"; sed 's/^/  /' "$work/twin" | head -20; ok=false
     fi
@@ -106,11 +103,9 @@ for file in "$root"/tests/scenario/products/*.mc "$root"/tests/scenario/products
     done
   fi
   if $ok; then
-    echo "PASS $name ($(count "$work/out" states) states, $(count "$work/out" transitions) transitions)"
-    pass=$((pass + 1))
+    pass "$name ($(count "$work/out" states) states, $(count "$work/out" transitions) transitions)"
   else
-    fail=$((fail + 1))
+    failed=$((failed + 1))
   fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -9,24 +9,23 @@
 #
 # Usage: tests/scenario/run.sh [BUILD_DIR]
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:-build}" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
+make_work scenario
 cc -std=c11 -O2 -Wall -Wextra -Werror -o "$work/brute" "$root/tests/scenario/brute.c" || exit 1
-pass=0 fail=0
 
 # compare NAME SPEC SCENARIO N ACTIONS BEHAVIOUR
 compare() {
   local name=$1 spec=$2 scn=$3 n=$4 acts=$5 beh=$6
-  if ! "$build/mcgen" --scenario "$scn" --scenario-words "$n" "$spec" >"$work/got" 2>"$work/err"; then
-    echo "FAIL $name: mcgen failed"; sed 's/^/  /' "$work/err"; fail=$((fail + 1)); return
+  if ! "$mcgen" --scenario "$scn" --scenario-words "$n" "$spec" >"$work/got" 2>"$work/err"; then
+    fail "$name" "mcgen failed"; sed 's/^/  /' "$work/err"; return
   fi
-  "$work/brute" "$n" "$acts" "$beh" >"$work/want" || { echo "FAIL $name: brute failed"; fail=$((fail + 1)); return; }
+  "$work/brute" "$n" "$acts" "$beh" >"$work/want" || { fail "$name" "brute failed"; return; }
   if diff <(LC_ALL=C sort "$work/want") <(LC_ALL=C sort "$work/got") >"$work/diff"; then
-    echo "PASS $name ($(wc -l <"$work/want") words)"; pass=$((pass + 1))
+    pass "$name ($(wc -l <"$work/want") words)"
   else
-    echo "FAIL $name: < brute, > mcgen"; head -20 "$work/diff" | sed 's/^/  /'; fail=$((fail + 1))
+    fail "$name" "< brute, > mcgen"; head -20 "$work/diff" | sed 's/^/  /'
   fi
 }
 
@@ -46,11 +45,11 @@ compare "party: Party ||| NoParty" "$party" Interleaved 5 $acts "($party_beh) ||
 compare "party: Party |?| NoParty" "$party" SyncInterleaved 5 $acts "($party_beh) |?| ($noparty_beh)"
 # Party || NoParty: no word in common (a party ends with Leave, a regular day
 # never has one): the scenario is refused as empty.
-if "$build/mcgen" --scenario Synchronized --scenario-words 5 "$party" >"$work/got" 2>"$work/err" ||
+if "$mcgen" --scenario Synchronized --scenario-words 5 "$party" >"$work/got" 2>"$work/err" ||
    ! grep -q "scenario 'Synchronized' accepts no sequence of actions" "$work/err"; then
-  echo "FAIL party: Party || NoParty is not refused as empty"; fail=$((fail + 1))
+  fail "party: Party || NoParty is not refused as empty"
 else
-  echo "PASS party: Party || NoParty is empty"; pass=$((pass + 1))
+  pass "party: Party || NoParty is empty"
 fi
 # bounded N BEHAVIOUR LETTER COUNT: over a, b, c, BEHAVIOUR's only word of
 # up to N steps is COUNT times LETTER, printed within the bounds (ulimit -v,
@@ -59,14 +58,14 @@ bounded() {
   local n=$1 beh=$2 want
   want=$(yes "$3" | head -n "$4" | paste -sd ' ')
   printf 'model ops;\naction a {}\naction b {}\naction c {}\nscenario S = %s;\n' "$beh" >"$work/ops.mc"
-  (ulimit -v 1048576 && timeout 10 "$build/mcgen" --scenario S --scenario-words "$n" "$work/ops.mc") \
+  (ulimit -v 1048576 && timeout 10 "$mcgen" --scenario S --scenario-words "$n" "$work/ops.mc") \
     >"$work/got" 2>"$work/err"
   local status=$?
   if [ "$status" -eq 0 ] && [ "$(cat "$work/got")" = "$want" ]; then
-    echo "PASS $beh, $n steps: $4 $3"; pass=$((pass + 1))
+    pass "$beh, $n steps: $4 $3"
   else
-    echo "FAIL $beh, $n steps: exit $status (124: over 10 s), $(wc -l <"$work/got") words"
-    head -3 "$work/err" | sed 's/^/  /'; fail=$((fail + 1))
+    fail "$beh, $n steps" "exit $status (124: over 10 s), $(wc -l <"$work/got") words"
+    head -3 "$work/err" | sed 's/^/  /'
   fi
 }
 # The words are walked only where one ends in the steps left (all 3^30
@@ -76,5 +75,4 @@ bounded 30 '(a | b)*; c{30}' c 30
 # Issue 43's nested repetitions: one word of 63 * 64 = 4032 a's.
 bounded 4032 '(a{63}){64}' a 4032
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

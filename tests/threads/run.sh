@@ -60,11 +60,9 @@
 # One PASS or FAIL line per case and thread count; a tally; exit 1 on a FAIL.
 set -uo pipefail
 
-B=build
-if [ $# -gt 0 ] && [ "${1#-}" = "$1" ] && [ -d "$1" ]; then
-  B=$1
-  shift
-fi
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+take_build_dir "${1:-}" '*.mc' '*.dve' '*.pnml' && shift
 BEEM_LIMIT=20000
 THREADS="2 4"
 cases=()
@@ -75,18 +73,9 @@ while [ $# -gt 0 ]; do
   *) cases+=("$1"); shift ;;
   esac
 done
-MCGEN=$(cd "$B" && pwd)/mcgen
 CFLAGS=${MCGEN_CFLAGS:--O1}
 TIMEOUT=${MCGEN_TIMEOUT:-300}
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL $1"; fail=$((fail + 1)); }
-
-directive() { # FILE NAME: the value of `// NAME: value` (or `-- NAME:` in DVE comments)
-  sed -n "s|^[ /*-]*$2: *||p" "$1" | head -1
-}
+make_work threads
 
 summary() { # FILE: stdout without what depends on time and memory
   grep -vE '^(time|memory|bytes/state):' "$1" |
@@ -134,55 +123,55 @@ same_edges() { # A B: two edge table dumps, both absent or equal byte for byte
 check() {
   # --por off first: the counts compared are the full graph's (the default
   # reduces the safety search; RUN ARGS may still say --por on).
-  local name=$1 file=$2 margs=$3 rargs="--por off $4" bin=$tmp/$1
+  local name=$1 file=$2 margs=$3 rargs="--por off $4" bin=$work/$1
   shift 4
   # shellcheck disable=SC2086
-  if ! "$MCGEN" $margs --cflags "$CFLAGS" -o "$bin" "$file" >"$tmp/mcgen.out" 2>&1; then
-    ko "$name: mcgen failed: $(head -3 "$tmp/mcgen.out" | tr '\n' ' ')"
+  if ! "$mcgen" $margs --cflags "$CFLAGS" -o "$bin" "$file" >"$work/mcgen.out" 2>&1; then
+    fail "$name: mcgen failed: $(head -3 "$work/mcgen.out" | tr '\n' ' ')"
     return
   fi
   local t code1 code variant label
   for variant in "" "$@"; do
     label=$name${variant:+ $variant}
-    rm -f "$tmp"/edges*
+    rm -f "$work"/edges*
     # shellcheck disable=SC2086
-    MCRT_TEST_EDGES=$tmp/edges1 timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads 1 \
-      --report "$tmp/r1.json" >"$tmp/o1" 2>"$tmp/e1"
+    MCRT_TEST_EDGES=$work/edges1 timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads 1 \
+      --report "$work/r1.json" >"$work/o1" 2>"$work/e1"
     code1=$?
     for t in $THREADS; do
       # shellcheck disable=SC2086
-      MCRT_TEST_EDGES=$tmp/edges$t timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 \
-        --threads "$t" --order fixed --report "$tmp/r$t.json" >"$tmp/o$t" 2>"$tmp/e$t"
+      MCRT_TEST_EDGES=$work/edges$t timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 \
+        --threads "$t" --order fixed --report "$work/r$t.json" >"$work/o$t" 2>"$work/e$t"
       code=$?
-      if [[ $file == */wide_live.mc && $variant != --max-states* && ! -s $tmp/edges1 ]]; then
-        ko "$label: no edge table dumped at --threads 1 (MCRT_TEST_EDGES)"
-      elif ! same_edges "$tmp/edges1" "$tmp/edges$t"; then
-        ko "$label --threads $t --order fixed: the edge table differs from --threads 1's: $(cmp "$tmp/edges1" "$tmp/edges$t" 2>&1 | head -1)"
+      if [[ $file == */wide_live.mc && $variant != --max-states* && ! -s $work/edges1 ]]; then
+        fail "$label: no edge table dumped at --threads 1 (MCRT_TEST_EDGES)"
+      elif ! same_edges "$work/edges1" "$work/edges$t"; then
+        fail "$label --threads $t --order fixed: the edge table differs from --threads 1's: $(cmp "$work/edges1" "$work/edges$t" 2>&1 | head -1)"
       elif [ "$code" != "$code1" ]; then
-        ko "$label --threads $t --order fixed: exit $code, $code1 with --threads 1 ($(head -2 "$tmp/e$t" | tr '\n' ' '))"
-      elif ! diff <(summary "$tmp/o1") <(summary "$tmp/o$t") >"$tmp/diff"; then
-        ko "$label --threads $t --order fixed: the output differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
-      elif ! diff <(report "$tmp/r1.json") <(report "$tmp/r$t.json") >"$tmp/diff"; then
-        ko "$label --threads $t --order fixed: the report differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+        fail "$label --threads $t --order fixed: exit $code, $code1 with --threads 1 ($(head -2 "$work/e$t" | tr '\n' ' '))"
+      elif ! diff <(summary "$work/o1") <(summary "$work/o$t") >"$work/diff"; then
+        fail "$label --threads $t --order fixed: the output differs from --threads 1: $(head -6 "$work/diff" | tr '\n' ' ')"
+      elif ! diff <(report "$work/r1.json") <(report "$work/r$t.json") >"$work/diff"; then
+        fail "$label --threads $t --order fixed: the report differs from --threads 1: $(head -6 "$work/diff" | tr '\n' ' ')"
       else
-        ok "$label --threads $t --order fixed (exit $code, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$tmp/o1"))"
+        pass "$label --threads $t --order fixed (exit $code, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$work/o1"))"
       fi
       # shellcheck disable=SC2086
       timeout "$TIMEOUT" "$bin" $rargs $variant --progress 0 --threads "$t" --order free \
-        --report "$tmp/f$t.json" >"$tmp/f$t" 2>"$tmp/g$t"
+        --report "$work/f$t.json" >"$work/f$t" 2>"$work/g$t"
       code=$?
       if [ "$code" != "$code1" ]; then
-        ko "$label --threads $t --order free: exit $code, $code1 with --threads 1 ($(head -2 "$tmp/g$t" | tr '\n' ' '))"
-      elif ! diff <(answers "$tmp/o1" "$code" "$variant") <(answers "$tmp/f$t" "$code" "$variant") \
-        >"$tmp/diff"; then
-        ko "$label --threads $t --order free: the answers differ from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
-      elif [ "$(steps "$tmp/o1")" != "$(steps "$tmp/f$t")" ]; then
-        ko "$label --threads $t --order free: a trace of $(steps "$tmp/f$t") steps, $(steps "$tmp/o1") with --threads 1"
-      elif ! diff <(report_free "$tmp/r1.json" "$code" "$variant") \
-        <(report_free "$tmp/f$t.json" "$code" "$variant") >"$tmp/diff"; then
-        ko "$label --threads $t --order free: the report differs from --threads 1: $(head -6 "$tmp/diff" | tr '\n' ' ')"
+        fail "$label --threads $t --order free: exit $code, $code1 with --threads 1 ($(head -2 "$work/g$t" | tr '\n' ' '))"
+      elif ! diff <(answers "$work/o1" "$code" "$variant") <(answers "$work/f$t" "$code" "$variant") \
+        >"$work/diff"; then
+        fail "$label --threads $t --order free: the answers differ from --threads 1: $(head -6 "$work/diff" | tr '\n' ' ')"
+      elif [ "$(steps "$work/o1")" != "$(steps "$work/f$t")" ]; then
+        fail "$label --threads $t --order free: a trace of $(steps "$work/f$t") steps, $(steps "$work/o1") with --threads 1"
+      elif ! diff <(report_free "$work/r1.json" "$code" "$variant") \
+        <(report_free "$work/f$t.json" "$code" "$variant") >"$work/diff"; then
+        fail "$label --threads $t --order free: the report differs from --threads 1: $(head -6 "$work/diff" | tr '\n' ' ')"
       else
-        ok "$label --threads $t --order free (exit $code, $(steps "$tmp/f$t") trace steps)"
+        pass "$label --threads $t --order free (exit $code, $(steps "$work/f$t") trace steps)"
       fi
     done
   done
@@ -197,8 +186,8 @@ fi
 for f in "${cases[@]}"; do
   base=$(basename "$f")
   name=${base%.*}
-  margs=$(directive "$f" MCGEN-ARGS)
-  rargs=$(directive "$f" RUN-ARGS)
+  margs=$(first_directive "$f" MCGEN-ARGS)
+  rargs=$(first_directive "$f" RUN-ARGS)
   # The bounds stop at the serial search's state, step or depth: specs/
   # also under three of them.
   case $f in
@@ -229,19 +218,18 @@ for f in "${cases[@]}"; do
     check "$name-many" "$f" "$margs -D MANY=40" "" ;;
   *) check "$name" "$f" "$margs" "$rargs" ;;
   esac
-  if grep -q 'RUMUR-SYMMETRY-ARGS' "tests/oracle/$(directive "$f" ORACLE)" 2>/dev/null; then
-    sargs=$(directive "$f" SYMMETRY-CHECK-MCGEN-ARGS)
+  if grep -q 'RUMUR-SYMMETRY-ARGS' "tests/oracle/$(first_directive "$f" ORACLE)" 2>/dev/null; then
+    sargs=$(first_directive "$f" SYMMETRY-CHECK-MCGEN-ARGS)
     for method in exhaustive sorted; do
       check "$name-sym-$method" "$f" "$margs $sargs" \
-        "$(directive "$f" ORACLE-RUN-ARGS | sed 's/--symmetry off//') --symmetry on --liveness off --symmetry-method $method"
+        "$(first_directive "$f" ORACLE-RUN-ARGS | sed 's/--symmetry off//') --symmetry on --liveness off --symmetry-method $method"
     done
   fi
 done
 
 if [ "${default:-0}" = 1 ] && [ "$BEEM_LIMIT" -gt 0 ]; then
-  if ! beem=$(tools/beem-dir); then
-    echo "SKIP the BEEM instances: the suite is not there (tools/beem-dir)"
-  else
+  if find_suite beem "the BEEM instances"; then
+    beem=$suite
     while IFS=, read -r name states dve; do
       check "beem-$name" "$beem/$dve" "" "--no-deadlock"
     done < <(python3 - "$beem/beem_expected.csv" "$BEEM_LIMIT" <<'EOF'
@@ -258,26 +246,26 @@ fi
 # table's closing, the cycle search), at any thread count.
 if [ "${default:-0}" = 1 ] || [[ " ${cases[*]} " == *" specs/filter.mc "* ]]; then
   secs='[0-9.]+ s'
-  if "$MCGEN" --cflags "$CFLAGS" -o "$tmp/phases" specs/filter.mc >"$tmp/mcgen.out" 2>&1; then
+  if "$mcgen" --cflags "$CFLAGS" -o "$work/phases" specs/filter.mc >"$work/mcgen.out" 2>&1; then
     for t in 1 2; do
-      "$tmp/phases" --threads "$t" --progress 0 --report "$tmp/p.json" >/dev/null 2>&1
-      "$tmp/phases" --threads "$t" --progress 0 >"$tmp/p.txt" 2>&1
+      "$work/phases" --threads "$t" --progress 0 --report "$work/p.json" >/dev/null 2>&1
+      "$work/phases" --threads "$t" --progress 0 >"$work/p.txt" 2>&1
       # filter: 249 transitions, hence edges; 3 instances whose SCC passes
       # judge components (their number is the check's, the same at every N).
       if jq -e '.liveness.status == "ok" and (.liveness.phases_s | (.search > 0 and .edges >= 0 and .scc >= 0))
                 and .liveness.phases_s.search <= .time_s and .liveness.edges == 249
-                and .liveness.components > 0' "$tmp/p.json" >/dev/null 2>&1 &&
+                and .liveness.components > 0' "$work/p.json" >/dev/null 2>&1 &&
         grep -qE "^time: +liveness phases: search with edge recording $secs, table closing $secs, \
-SCCs and fairness $secs\$" "$tmp/p.txt" &&
+SCCs and fairness $secs\$" "$work/p.txt" &&
         grep -qE '^edge table: +249 edges, [1-9][0-9]* strongly connected components judged$' \
-          "$tmp/p.txt"; then
-        ok "liveness phases timed --threads $t"
+          "$work/p.txt"; then
+        pass "liveness phases timed --threads $t"
       else
-        ko "liveness phases timed --threads $t: $(jq -c .liveness "$tmp/p.json" 2>&1 | head -c 300)"
+        fail "liveness phases timed --threads $t: $(jq -c .liveness "$work/p.json" 2>&1 | head -c 300)"
       fi
     done
   else
-    ko "liveness phases: mcgen failed: $(head -3 "$tmp/mcgen.out" | tr '\n' ' ')"
+    fail "liveness phases: mcgen failed: $(head -3 "$work/mcgen.out" | tr '\n' ' ')"
   fi
 fi
 
@@ -287,26 +275,25 @@ fi
 # two). Where exactly a memory bound falls is not one of the answers the
 # threads keep (their buffers are accounted too), hence the margin.
 if [ "${default:-0}" = 1 ] || [[ " ${cases[*]} " == *" tests/threads/wide.mc "* ]]; then
-  if "$MCGEN" --cflags "$CFLAGS" -o "$tmp/wmem" tests/threads/wide.mc >"$tmp/mcgen.out" 2>&1; then
-    "$tmp/wmem" --threads 1 --no-deadlock --progress 0 --memory 2M --report "$tmp/m1.json" \
+  if "$mcgen" --cflags "$CFLAGS" -o "$work/wmem" tests/threads/wide.mc >"$work/mcgen.out" 2>&1; then
+    "$work/wmem" --threads 1 --no-deadlock --progress 0 --memory 2M --report "$work/m1.json" \
       >/dev/null 2>&1
-    one=$(jq -r 'select(.bound_hit == "memory") | .states' "$tmp/m1.json" 2>/dev/null)
+    one=$(jq -r 'select(.bound_hit == "memory") | .states' "$work/m1.json" 2>/dev/null)
     for t in 2 4; do
       for order in fixed free; do
-        "$tmp/wmem" --threads "$t" --order "$order" --no-deadlock --progress 0 --memory 2M \
-          --report "$tmp/mt.json" >/dev/null 2>&1
-        got=$(jq -r 'select(.bound_hit == "memory") | .states' "$tmp/mt.json" 2>/dev/null)
+        "$work/wmem" --threads "$t" --order "$order" --no-deadlock --progress 0 --memory 2M \
+          --report "$work/mt.json" >/dev/null 2>&1
+        got=$(jq -r 'select(.bound_hit == "memory") | .states' "$work/mt.json" 2>/dev/null)
         if [ -n "$one" ] && [ -n "$got" ] && [ "$((got * 100))" -ge "$((one * 95))" ]; then
-          ok "wide --memory 2M --threads $t --order $order: $got states (one thread: $one)"
+          pass "wide --memory 2M --threads $t --order $order: $got states (one thread: $one)"
         else
-          ko "wide --memory 2M --threads $t --order $order: '$got' states, one thread '$one'"
+          fail "wide --memory 2M --threads $t --order $order: '$got' states, one thread '$one'"
         fi
       done
     done
   else
-    ko "wide --memory: mcgen failed: $(head -3 "$tmp/mcgen.out" | tr '\n' ' ')"
+    fail "wide --memory: mcgen failed: $(head -3 "$work/mcgen.out" | tr '\n' ' ')"
   fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -16,15 +16,12 @@
 #
 # Usage: tests/threads/tsan.sh [BUILD_DIR]
 set -uo pipefail
-B=${1:-build}
-MCGEN=$(cd "$B" && pwd)/mcgen
-RT=$(cd "$B" && pwd)/tsan
-[ -f "$RT/libmcrt.a" ] || { echo "FAIL $RT/libmcrt.a is missing: make $B/tsan/libmcrt.a"; exit 1; }
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build_dir "${1:-}"
+RT=$build_dir/tsan
+[ -f "$RT/libmcrt.a" ] || { echo "FAIL $RT/libmcrt.a is missing: make ${1:-build}/tsan/libmcrt.a"; exit 1; }
+make_work tsan
 
 summary() { # FILE: stdout without times and memory (as tests/threads/run.sh)
   grep -vE '^(time|memory|bytes/state):' "$1" |
@@ -35,30 +32,30 @@ summary() { # FILE: stdout without times and memory (as tests/threads/run.sh)
 # byte, which only fixed order promises after a stop: RUN ARGS without
 # --order get --order fixed (the free cases are exhaustive searches).
 case_() {
-  local name=$1 spec=$2 margs=$3 rargs=$4 bin=$tmp/$1
+  local name=$1 spec=$2 margs=$3 rargs=$4 bin=$work/$1
   [[ $rargs == *--order* ]] || rargs="$rargs --order fixed"
   # shellcheck disable=SC2086
-  if ! MCGEN_RUNTIME=$RT "$MCGEN" $margs --cflags "-O1 -g -fsanitize=thread" -o "$bin" "$spec" \
-    >"$tmp/mcgen.out" 2>&1; then
-    ko "$name: build failed: $(head -3 "$tmp/mcgen.out" | tr '\n' ' ')"
+  if ! MCGEN_RUNTIME=$RT "$mcgen" $margs --cflags "-O1 -g -fsanitize=thread" -o "$bin" "$spec" \
+    >"$work/mcgen.out" 2>&1; then
+    fail "$name: build failed: $(head -3 "$work/mcgen.out" | tr '\n' ' ')"
     return
   fi
   # shellcheck disable=SC2086
   TSAN_OPTIONS="halt_on_error=1 exitcode=66" timeout 600 "$bin" $rargs --progress 0 --threads 1 \
-    >"$tmp/o1" 2>"$tmp/e1"
+    >"$work/o1" 2>"$work/e1"
   local c1=$?
   # shellcheck disable=SC2086
   TSAN_OPTIONS="halt_on_error=1 exitcode=66" timeout 600 "$bin" $rargs --progress 0 --threads 4 \
-    >"$tmp/o4" 2>"$tmp/e4"
+    >"$work/o4" 2>"$work/e4"
   local c4=$?
-  if grep -q 'ThreadSanitizer' "$tmp/e4" || [ "$c4" = 66 ]; then
-    ko "$name: ThreadSanitizer: $(grep -m3 -E 'WARNING|SUMMARY' "$tmp/e4" | tr '\n' ' ')"
+  if grep -q 'ThreadSanitizer' "$work/e4" || [ "$c4" = 66 ]; then
+    fail "$name: ThreadSanitizer: $(grep -m3 -E 'WARNING|SUMMARY' "$work/e4" | tr '\n' ' ')"
   elif [ "$c1" != "$c4" ]; then
-    ko "$name: exit $c4 at --threads 4, $c1 at --threads 1"
-  elif ! diff <(summary "$tmp/o1") <(summary "$tmp/o4") >/dev/null; then
-    ko "$name: the output at --threads 4 differs from --threads 1"
+    fail "$name: exit $c4 at --threads 4, $c1 at --threads 1"
+  elif ! diff <(summary "$work/o1") <(summary "$work/o4") >/dev/null; then
+    fail "$name: the output at --threads 4 differs from --threads 1"
   else
-    ok "$name: no race reported at --threads 4 (exit $c4, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$tmp/o4"))"
+    pass "$name: no race reported at --threads 4 (exit $c4, $(sed -n 's/^states: *\([0-9]*\).*/\1 states/p' "$work/o4"))"
   fi
 }
 
@@ -78,5 +75,4 @@ case_ wide-free-compact tests/threads/wide.mc "" "--no-deadlock --order free --c
 err=$(grep -l 'EXPECT-OUTPUT: .*error' tests/e2e/specs/*.mc | head -1)
 [ -n "$err" ] && case_ "$(basename "$err" .mc)" "$err" "" ""
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
