@@ -1,6 +1,36 @@
 # shellcheck shell=bash disable=SC2034,SC2154  # sourced: the scripts set and use these variables
-# Helpers shared by the BEEM conformance scripts (run.sh, ltl.sh); sourced
-# after tests/lib.sh, once $known_file is set.
+# Helpers shared by the conformance scripts (run.sh, ltl.sh, mcc.sh; the
+# known differences for BEEM's two); sourced after tests/lib.sh.
+
+known_file=${CONFORMANCE_KNOWN:-$root/tests/conformance/known.txt}
+
+# read_options SCRIPT ACCEPTED ARG...: the options ARG of SCRIPT into their
+# variables, whose defaults it has set: --limit N, --min N, --only REGEX,
+# --cflags FLAGS, --timeout S and --jobs N (limit, min, only, cflags,
+# timeout_s, jobs), --compile-all and --compile-only (compile_all,
+# compile_only), those of the list ACCEPTED. Any other, or one without its
+# value, is a usage error (exit 2).
+read_options() {
+  local script=$1 accepted=" $2 "
+  shift 2
+  while [ $# -gt 0 ]; do
+    [[ $accepted == *" $1 "* ]] || { echo "$script: unknown option $1 (see the header of $0)" >&2; exit 2; }
+    case $1 in
+      --compile-all) compile_all=1; shift; continue ;;
+      --compile-only) compile_all=1 compile_only=1; shift; continue ;;
+    esac
+    [ $# -ge 2 ] || { echo "$script: $1 needs a value (see the header of $0)" >&2; exit 2; }
+    case $1 in
+      --limit) limit=$2 ;;
+      --min) min=$2 ;;
+      --only) only=$2 ;;
+      --cflags) cflags=$2 ;;
+      --timeout) timeout_s=$2 ;;
+      --jobs) jobs=$2 ;;
+    esac
+    shift 2
+  done
+}
 
 # numbers_or_exit SCRIPT VALUE...: a usage error (exit 2) unless every VALUE
 # is a number.

@@ -34,24 +34,12 @@ set -uo pipefail
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-here=$root/tests/conformance
-known_file=${CONFORMANCE_KNOWN:-$here/known.txt}
 # shellcheck source=tests/conformance/lib.sh
-. "$here/lib.sh"
+. "$root/tests/conformance/lib.sh"
 take_build_dir "${1:-}" && shift
 
 limit=1000000 min=0 only= cflags=-O0 timeout_s=900 jobs=1
-while [ $# -gt 0 ]; do
-  case $1 in
-    --limit) limit=${2:-}; shift 2 ;;
-    --min) min=${2:-}; shift 2 ;;
-    --only) only=${2:-}; shift 2 ;;
-    --cflags) cflags=${2:-}; shift 2 ;;
-    --timeout) timeout_s=${2:-}; shift 2 ;;
-    --jobs) jobs=${2:-}; shift 2 ;;
-    *) echo "ltl.sh: unknown option $1 (see the header of $0)" >&2; exit 2 ;;
-  esac
-done
+read_options ltl.sh "--limit --min --only --cflags --timeout --jobs" "$@"
 numbers_or_exit ltl.sh "$limit" "$min" "$timeout_s" "$jobs"
 conformance_setup ltl.sh dve_props "BEEM LTL conformance"
 

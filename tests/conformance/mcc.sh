@@ -31,20 +31,12 @@ set -uo pipefail
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/conformance/lib.sh
+. "$root/tests/conformance/lib.sh"
 take_build_dir "${1:-}" && shift
 
 limit=10000000 min=0 only= compile_all=0 cflags=-O1 timeout_s=900
-while [ $# -gt 0 ]; do
-  case $1 in
-    --limit) limit=${2:-}; shift 2 ;;
-    --min) min=${2:-}; shift 2 ;;
-    --only) only=${2:-}; shift 2 ;;
-    --compile-all) compile_all=1; shift ;;
-    --cflags) cflags=${2:-}; shift 2 ;;
-    --timeout) timeout_s=${2:-}; shift 2 ;;
-    *) echo "mcc.sh: unknown option '$1'" >&2; exit 2 ;;
-  esac
-done
+read_options mcc.sh "--limit --min --only --compile-all --cflags --timeout" "$@"
 
 find_suite mcc "MCC CONFORMANCE" || exit 0
 mcc=$suite

@@ -2,7 +2,9 @@
 # Tests of tests/conformance/run.sh itself, on a made-up suite: a verdict for
 # each kind of row (PASS, FAIL, KNOWN, ERROR, a stale known entry), the
 # instances it must leave out, the tally, the exit status, and the loud skip
-# without a suite. The model's figures are counted by hand (below).
+# without a suite; the same for ltl.sh; and an option without its value, a
+# usage error for run.sh, ltl.sh and mcc.sh. The model's figures are counted
+# by hand (below).
 #
 # Usage: tests/conformance/selftest.sh [BUILD_DIR]
 set -uo pipefail
@@ -132,5 +134,13 @@ BEEM_DIR=$work/none "$run" "$build_dir" >"$o" 2>&1
 check "no suite: exit 0 (got $?)" $?
 has "$o" '^SKIP: BEEM conformance NOT CHECKED'; check "no suite: says SKIP" $?
 ! has "$o" 'PASS|tally'; check "no suite: no verdicts" $?
+
+# An option without its value: a usage error, exit 2 (the loop reading the
+# options ran for ever, not shifting a word that was not there).
+for script in "$run" "$ltl" "$root/tests/conformance/mcc.sh"; do
+  timeout 10 "$script" "$build_dir" --limit >"$o" 2>&1
+  rc=$?
+  check "$(basename "$script") --limit without a value: exit 2 (got $rc)" "$([ "$rc" = 2 ]; echo $?)"
+done
 
 finish
