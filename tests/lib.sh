@@ -11,6 +11,10 @@
 #                        (shift it), when ARG is given and is neither an
 #                        option nor a case (a file matching a GLOB); else
 #                        use_build_dir, and false
+#   cases_given ARRAY ARG...
+#                        ARRAY set to the ARGs, the cases named on a runner's
+#                        command line, each made absolute; false when there
+#                        is none (the runner then takes its own)
 #   pass NAME [DETAIL], fail NAME [WHY], skip NAME WHY
 #                        a check's line (`PASS NAME`, `FAIL NAME: WHY`,
 #                        `SKIP NAME: WHY`), counted in passed, failed, skipped
@@ -23,9 +27,11 @@
 #                        when mcgen is not built or a TOOL not installed, a
 #                        `FAIL setup` line saying so, and finish_now
 #   make_work NAME       work: a new directory (mcgen-NAME.XXXXXX in $TMPDIR
-#                        or /tmp) that remove_work deletes on exit; a runner
-#                        with more to undo traps its own function, which
-#                        calls remove_work last
+#                        or /tmp) that remove_work deletes on exit, after
+#                        killing bg_pid, a process the runner started in the
+#                        background and did not wait for; a runner with more
+#                        to undo traps its own function, which calls
+#                        remove_work last
 #   find_suite SUITE WHAT [SUBDIR]
 #                        suite: the directory of the BEEM or MCC suite
 #                        (SUITE beem or mcc, tools/suite-dir), holding SUBDIR
@@ -56,6 +62,17 @@ take_build_dir() {
     case $arg in $glob) use_build_dir; return 1 ;; esac
   done
   use_build_dir "$arg"
+}
+
+cases_given() {
+  local -n cases_into=$1
+  local arg
+  shift
+  cases_into=()
+  for arg; do
+    case $arg in /*) cases_into+=("$arg") ;; *) cases_into+=("$PWD/$arg") ;; esac
+  done
+  [ $# -gt 0 ]
 }
 
 passed=0 failed=0 skipped=0
@@ -93,7 +110,10 @@ make_work() {
   work_made=$work
   trap remove_work EXIT
 }
-remove_work() { rm -rf "$work_made"; }
+remove_work() {
+  [ -z "${bg_pid:-}" ] || kill -KILL "$bg_pid" 2>/dev/null
+  rm -rf "$work_made"
+}
 
 find_suite() {
   local name

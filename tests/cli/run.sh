@@ -32,13 +32,6 @@ use_build_dir "${1:-}"
 unset MCGEN_RUNTIME CC
 
 make_work cli
-bg_pid=
-cleanup() {
-  [ -n "$bg_pid" ] && kill -KILL "$bg_pid" 2>/dev/null
-  remove_work
-}
-trap cleanup EXIT
-
 need_mcgen
 need jq
 

@@ -53,6 +53,26 @@ conformance_setup() {
   make_work "conformance-${1%.sh}"
 }
 
+# conformance_finish SCRIPT LABEL UNIT NOT_RUN...: the verdicts the checks
+# wrote ($work/NAME.verdict) counted against the $total checked; the tally
+# line, `LABEL: N passed, N failed, N errors, N known differences (of
+# $total UNIT; not run: NOT_RUN, ...)`; exit with $status, or 1 on a FAIL,
+# an ERROR or a check without a verdict.
+conformance_finish() {
+  local script=$1 label=$2 unit=$3 not_run verdict
+  printf -v not_run '%s, ' "${@:4}"
+  local -A n=([PASS]=0 [FAIL]=0 [ERROR]=0 [KNOWN]=0)
+  while read -r verdict; do
+    n[$verdict]=$((n[$verdict] + 1))
+  done < <(cat "$work"/*.verdict 2>/dev/null)
+  local done_n=$((n[PASS] + n[FAIL] + n[ERROR] + n[KNOWN]))
+  [ "$done_n" = "$total" ] || { echo "$script: $((total - done_n)) $unit gave no verdict"; status=1; }
+  echo "$label: ${n[PASS]} passed, ${n[FAIL]} failed, ${n[ERROR]} errors, ${n[KNOWN]} known" \
+    "differences (of $total $unit; not run: ${not_run%, })"
+  [ $((n[FAIL] + n[ERROR])) = 0 ] || status=1
+  exit "$status"
+}
+
 # The reason known.txt gives for an instance (empty when it is not listed).
 # Format: "NAME: reason", then indented continuation lines; # comments.
 known_reason() {

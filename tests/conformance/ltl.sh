@@ -132,13 +132,5 @@ printf '%-26s %-9s %-9s %s\n' file expected got verdict
 awk '{ print $1, ($4 == "yes") ? "holds" : "violated" }' "$work/selected" |
   xargs -P "$jobs" -L 1 bash -c 'check_prop "$@"' _
 
-count() { cat "$work"/*.verdict 2>/dev/null | grep -c "^$1\$"; }
-pass=$(count PASS) fail=$(count FAIL) err=$(count ERROR) known=$(count KNOWN)
-done_n=$((pass + fail + err + known))
-[ "$done_n" = "$total" ] || { echo "ltl.sh: $((total - done_n)) files gave no verdict"; status=1; }
-echo "ltl tally: $pass passed, $fail failed, $err errors, $known known differences" \
-  "(of $total files; not run: $over over the limit of $limit states," \
-  "$incomplete without a complete BEEM count, $unanswered without a published" \
-  "ltl answer)"
-[ $((fail + err)) = 0 ] || status=1
-exit $status
+conformance_finish ltl.sh "ltl tally" files "$over over the limit of $limit states" \
+  "$incomplete without a complete BEEM count" "$unanswered without a published ltl answer"

@@ -158,12 +158,5 @@ printf '%-22s %-36s %-36s %s\n' instance "expected: states edges deadlocks level
 awk '{ print $1, $2, $4, $5, $6 }' "$work/selected" |
   xargs -P "$jobs" -L 1 bash -c 'check_one "$@"' _
 
-count() { cat "$work"/*.verdict 2>/dev/null | grep -c "^$1\$"; }
-pass=$(count PASS) fail=$(count FAIL) err=$(count ERROR) known=$(count KNOWN)
-done_n=$((pass + fail + err + known))
-[ "$done_n" = "$total" ] || { echo "run.sh: $((total - done_n)) instances gave no verdict"; status=1; }
-echo "tally: $pass passed, $fail failed, $err errors, $known known differences" \
-  "(of $total instances; not run: $over over the limit of $limit states," \
-  "$incomplete without a complete BEEM count)"
-[ $((fail + err)) = 0 ] || status=1
-exit $status
+conformance_finish run.sh tally instances "$over over the limit of $limit states" \
+  "$incomplete without a complete BEEM count"

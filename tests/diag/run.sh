@@ -55,14 +55,7 @@ set -uo pipefail
 diag_dir=$root/tests/diag
 take_build_dir "${1:-}" '*.mc' '*.dve' '*.m' && shift
 
-cases=()
-if [ $# -gt 0 ]; then
-  for c in "$@"; do
-    case $c in /*) cases+=("$c") ;; *) cases+=("$PWD/$c") ;; esac
-  done
-else
-  cases=("$diag_dir"/*.mc "$diag_dir"/*.dve "$diag_dir"/*.m)
-fi
+cases_given cases "$@" || cases=("$diag_dir"/*.mc "$diag_dir"/*.dve "$diag_dir"/*.m)
 
 # shellcheck source=tests/diag/asan_build.sh
 . "$root/tests/diag/asan_build.sh"

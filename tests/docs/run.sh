@@ -33,8 +33,7 @@ set -uo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 take_build_dir "${1:-}" '*.md' && shift
-docs=("$@")
-[ ${#docs[@]} -gt 0 ] || docs=("$root/docs/LANGUAGE.md")
+cases_given docs "$@" || docs=("$root/docs/LANGUAGE.md")
 
 need_mcgen
 make_work docs
@@ -125,7 +124,6 @@ run_example() {
 }
 
 for doc in "${docs[@]}"; do
-  case $doc in /*) ;; *) doc=$PWD/$doc ;; esac
   rel=${doc#"$root"/}
   if [ ! -f "$doc" ]; then
     fail "$rel" "no such document"

@@ -63,12 +63,7 @@ recorded_csv=$beem_specs_dir/beem_expected.csv
 beem_dir=$("$root/tools/suite-dir" beem || true)
 take_build_dir "${1:-}" '*.mc' && shift
 
-specs=()
-if [ $# -gt 0 ]; then
-  for s in "$@"; do
-    case $s in /*) specs+=("$s") ;; *) specs+=("$PWD/$s") ;; esac
-  done
-else
+if ! cases_given specs "$@"; then
   shopt -s nullglob
   specs=("$beem_specs_dir"/*.mc "$spin_specs_dir"/*.mc)
   # and the end-to-end specs that name a SPIN twin
@@ -115,6 +110,25 @@ check_verdict() {
   else
     fail "$name" "$what: expected a lasso (loop_start < trace length), got loop_start $loop, length $len"
   fi
+}
+
+# check_property NAME SPEC PROP RUN_ARGS WHAT EXPECTED: SPEC with PROP as
+# its only property, built in $work/PROP and run with RUN_ARGS, gets the
+# verdict EXPECTED (check_verdict); false when it could not be run.
+check_property() {
+  local name=$1 spec=$2 prop=$3 rargs=$4 what=$5 want=$6
+  local pdir=$work/$3 pspec=$work/$3/$1.mc pbin
+  mkdir -p "$pdir"
+  only_property "$spec" "$pspec" "$prop"
+  if ! grep -q "^[[:space:]]*property[[:space:]]*$prop[[:space:]]*:" "$pspec"; then
+    fail "$name" "no 'property $prop:' line in the spec"
+    return 1
+  fi
+  if ! pbin=$(build_checker "$pdir" "$pspec"); then
+    fail "$name" "$prop: compile: $(log_errors "$pdir/mcgen.log")"
+    return 1
+  fi
+  check_verdict "$name" "$what" "$(run_checker "$pbin" "$pdir" "$rargs")" "$pdir" "$prop" "$want"
 }
 
 # csv_field LINE N: field N of a beem_expected.csv line (the one quoted
@@ -192,20 +206,7 @@ beem_spec() {
     check_eq "$name" "BEEM-VERDICT $prop vs the row" "$recorded_answer" "$answer"
     want=holds
     [ "$recorded_answer" = no ] && want=violated
-    local pdir=$work/$prop pspec pbin
-    mkdir -p "$pdir"
-    pspec=$pdir/$name.mc
-    only_property "$spec" "$pspec" "$prop"
-    if ! grep -q "^[[:space:]]*property[[:space:]]*$prop[[:space:]]*:" "$pspec"; then
-      fail "$name" "no 'property $prop:' line in the spec"
-      continue
-    fi
-    if ! pbin=$(build_checker "$pdir" "$pspec"); then
-      fail "$name" "$prop: compile: $(log_errors "$pdir/mcgen.log")"
-      continue
-    fi
-    rc=$(run_checker "$pbin" "$pdir" "$rargs")
-    check_verdict "$name" "$prop (BEEM $row: $recorded_answer)" "$rc" "$pdir" "$prop" "$want"
+    check_property "$name" "$spec" "$prop" "$rargs" "$prop (BEEM $row: $recorded_answer)" "$want"
   done < <(directive "$spec" BEEM-VERDICT)
 }
 
@@ -272,7 +273,7 @@ spin_spec() {
   fi
 
   # The verdicts, one property at a time.
-  local prop tag pdir pspec pbin
+  local prop tag
   while read -r prop tag _; do
     [ -z "$prop" ] && continue
     rec=$spin_dir/$base.$tag.spin.txt
@@ -290,20 +291,8 @@ spin_spec() {
               fi ;;
       *) fail "$name" "$prop: no 'errors: N' line in $(basename "$rec")"; continue ;;
     esac
-    pdir=$work/$prop
-    mkdir -p "$pdir"
-    pspec=$pdir/$name.mc
-    only_property "$spec" "$pspec" "$prop"
-    if ! grep -q "^[[:space:]]*property[[:space:]]*$prop[[:space:]]*:" "$pspec"; then
-      fail "$name" "no 'property $prop:' line in the spec"
+    check_property "$name" "$spec" "$prop" "$rargs" "$prop (SPIN $base.$tag: errors: $errs)" "$want" ||
       continue
-    fi
-    if ! pbin=$(build_checker "$pdir" "$pspec"); then
-      fail "$name" "$prop: compile: $(log_errors "$pdir/mcgen.log")"
-      continue
-    fi
-    rc=$(run_checker "$pbin" "$pdir" "$rargs")
-    check_verdict "$name" "$prop (SPIN $base.$tag: errors: $errs)" "$rc" "$pdir" "$prop" "$want"
     spin_compare_live "$name" "$prop" "$rec" "$tmp_root/live-$base"
   done < <(directive "$spec" SPIN-VERDICT)
 }

@@ -73,12 +73,7 @@ set -uo pipefail   # no -e: a failing check is counted, not fatal
 oracle_dir=$root/tests/oracle
 take_build_dir "${1:-}" '*.mc' '*.dve' && shift
 
-specs=()
-if [ $# -gt 0 ]; then
-  for s in "$@"; do
-    case $s in /*) specs+=("$s") ;; *) specs+=("$PWD/$s") ;; esac
-  done
-else
+if ! cases_given specs "$@"; then
   shopt -s nullglob
   specs=("$root"/specs/*.mc "$root"/tests/e2e/specs/*.mc "$root"/tests/dve/*.dve)
   shopt -u nullglob

@@ -19,8 +19,7 @@ set -uo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 take_build_dir "${1:-}" '*.mc' && shift
-cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=("$root"/tests/extern/*_c.mc)
+cases_given cases "$@" || cases=("$root"/tests/extern/*_c.mc)
 
 make_work extern
 
@@ -47,7 +46,6 @@ run() {
 }
 
 for c_spec in "${cases[@]}"; do
-  case $c_spec in /*) ;; *) c_spec=$PWD/$c_spec ;; esac
   name=$(basename "$c_spec" _c.mc)
   mc_spec=$(dirname "$c_spec")/$name.mc
   args="$(first_directive "$mc_spec" RUN-ARGS) --order fixed"

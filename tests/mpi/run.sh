@@ -77,12 +77,6 @@ make_work mpi
 # two runs at once (two checkouts) raced to create /tmp/ompi.HOST.UID and one
 # failed with 'File exists'.
 export OMPI_MCA_orte_tmpdir_base=$work
-bg_pid=
-cleanup() {
-  [ -n "$bg_pid" ] && kill -KILL "$bg_pid" 2>/dev/null
-  remove_work
-}
-trap cleanup EXIT
 cd "$work" || exit 2
 
 mpi() { timeout 120 mpirun --oversubscribe -np "$@"; }
