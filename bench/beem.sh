@@ -27,7 +27,7 @@
 # Usage: bench/beem.sh [--repeat N] [--timeout SECONDS] [NAME...]
 #        bench/beem.sh --render bench/out/beem/beem.csv   (the table only)
 #   MCGEN=/other/build/mcgen bench/beem.sh ...; BEEM_DIR overrides the suite
-#   (default ../shared/suites/beem from the repo root, see tools/beem-dir).
+#   (default ../shared/suites/beem from the repo root: tools/suite-dir beem).
 set -euo pipefail
 
 # name, pan -m (about twice the depth pan reaches, DFS), pan -w (log2 of the
@@ -68,7 +68,7 @@ case $repeat in ''|*[!0-9]*|0) echo "bench/beem.sh: --repeat needs a positive in
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-if ! beem=$(tools/beem-dir); then
+if ! beem=$(tools/suite-dir beem); then
   echo "################################################################"
   echo "SKIP: the BEEM bench NOT RUN: no BEEM suite (../shared/suites/beem)"
   echo "################################################################"
@@ -78,13 +78,10 @@ out=bench/out/beem
 mkdir -p "$out"
 
 tools/install-deps spin time
-if [ -z "${MCGEN:-}" ]; then
-  make -s deps all
-  MCGEN=$root/build/mcgen
-fi
-# measure, human, div, xsign, commas; the tools' build flags (PAN_CFLAGS,
-# MCGEN_NATIVE_CFLAGS); $cpu and $mem_total.
+# use_mcgen, measure, human, div, xsign, commas; the tools' build flags
+# (PAN_CFLAGS, MCGEN_NATIVE_CFLAGS); $cpu and $mem_total.
 . bench/lib.sh
+use_mcgen
 
 [ ${#names[@]} -gt 0 ] || mapfile -t names < <(awk 'NF { print $1 }' <<<"$instances")
 

@@ -27,11 +27,12 @@
 #   NAME: a BEEM model (pouring.2), a spec of specs/ (german), or actions_10000;
 #   when names are given, only those are built.
 #   MCGEN=/other/build/mcgen bench/compile.sh ... measures that mcgen instead
-#   of this tree's build/mcgen; BEEM_DIR overrides the suite (tools/beem-dir).
+#   of this tree's build/mcgen; BEEM_DIR overrides the suite (tools/suite-dir
+#   beem).
 set -euo pipefail
 
 usage() {
-  sed -n '2,30s/^# \{0,1\}//p' "$0"
+  sed -n '2,31s/^# \{0,1\}//p' "$0"
 }
 
 cmdline="bench/compile.sh${*:+ $*}"
@@ -70,16 +71,11 @@ out=bench/out/compile
 mkdir -p "$out"
 
 tools/install-deps time
-if [ -z "${MCGEN:-}" ]; then
-  make -s deps all
-  MCGEN=$root/build/mcgen
-else
-  make -s deps
-fi
-# measure, div, commas; $cpu and $mem_total.
+# use_mcgen, measure, div, commas; $cpu and $mem_total.
 . bench/lib.sh
+use_mcgen
 
-beem=$(tools/beem-dir) || beem=
+beem=$(tools/suite-dir beem) || beem=
 
 # --- the inputs ----------------------------------------------------------------
 

@@ -23,18 +23,15 @@
 #   MCGEN=/other/build/mcgen bench/disk.sh ...; BEEM_DIR overrides the suite.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-MCGEN=${MCGEN:-$PWD/build/mcgen}
+# use_mcgen, start_tables
+. bench/lib.sh
+use_mcgen
 models=("$@")
 [ ${#models[@]} -gt 0 ] || models=(grid3.216 adding.6)
-out=$PWD/bench/out/disk
-mkdir -p "$out"
-csv=$out/disk.csv
-md=$out/disk.md
-echo "model,mode,states,cpu_s,wall_s,states_per_cpu_s,states_per_wall_s,ram_bytes_per_state,rss_bytes_per_state,disk_bytes_per_state,load" >"$csv"
-{
-  echo "| model | states | mode | states/CPU s | states/wall s | RAM bytes/state (accounted) | peak RSS bytes/state | disk bytes/state | load |"
-  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
-} >"$md"
+start_tables disk \
+  "model,mode,states,cpu_s,wall_s,states_per_cpu_s,states_per_wall_s,ram_bytes_per_state,rss_bytes_per_state,disk_bytes_per_state,load" \
+  "| model | states | mode | states/CPU s | states/wall s | RAM bytes/state (accounted) | peak RSS bytes/state | disk bytes/state | load |" \
+  "|---|---:|---|---:|---:|---:|---:|---:|---:|"
 
 build() { # build NAME: the checker bench/out/disk/NAME
   local name=$1
@@ -55,7 +52,7 @@ EOF
     ;;
   *)
     local beem
-    beem=$(tools/beem-dir) || { echo "error: no BEEM suite (tools/beem-dir) for $name" >&2; return 1; }
+    beem=$(tools/suite-dir beem) || { echo "error: no BEEM suite (tools/suite-dir beem) for $name" >&2; return 1; }
     (cd "$out" && "$MCGEN" -o "$name" "$beem/dve/$name.dve" >"build-$name.log" 2>&1)
     ;;
   esac

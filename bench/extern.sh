@@ -11,7 +11,10 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-mcgen=${MCGEN:-$root/build/mcgen}
+cd "$root"
+# use_mcgen
+. bench/lib.sh
+use_mcgen
 repeat=5
 if [ "${1:-}" = --repeat ]; then
   repeat=$2
@@ -36,7 +39,7 @@ echo "| model | states | .mc CPU s | C CPU s | C / .mc |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 for name in "${names[@]}"; do
   for v in "$name" "${name}_c"; do
-    (cd "$out" && "$mcgen" -o "$v" "$root/bench/extern/$v.mc") >/dev/null
+    (cd "$out" && "$MCGEN" -o "$v" "$root/bench/extern/$v.mc") >/dev/null
   done
   best_mc='' best_c=''
   for ((i = 0; i < repeat; i++)); do

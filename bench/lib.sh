@@ -1,9 +1,21 @@
 # shellcheck shell=bash disable=SC2034,SC2154  # sourced: the scripts set and use these variables
-# bench/lib.sh: helpers shared by bench/run.sh, bench/beem.sh and
-# bench/symmetry.sh (sourced from the repo root; measure reads $repeat and
-# $timeout_s), and how each tool is built.
+# bench/lib.sh: what the bench scripts share (sourced from the repo root;
+# measure reads $repeat and $timeout_s): the mcgen measured, how each tool
+# is built, the models of bench/run.sh and bench/liveness.sh, the tables.
 
 CC=${CC:-cc}
+
+# use_mcgen: MCGEN, the mcgen measured: $MCGEN when set (another build, e.g.
+# an older commit's), else this tree's build/mcgen, built first (make all);
+# the build's Debian packages installed either way (make deps).
+use_mcgen() {
+  if [ -n "${MCGEN:-}" ]; then
+    make -s deps
+  else
+    make -s deps all
+    MCGEN=$PWD/build/mcgen
+  fi
+}
 
 # cc_supports FLAG: whether $CC accepts FLAG (compiles and links a stub).
 cc_supports() {
@@ -60,7 +72,88 @@ PAN_CFLAGS="-O2 -DSAFETY -DNOBOUNDCHECK -DNOFAIR -DMEMLIM=16384"
 # `mcgen --help`; the later -O3 wins over -O2).
 MCGEN_NATIVE_CFLAGS="-O3 -march=native"
 
+# --- the models of bench/run.sh and bench/liveness.sh -------------------------
+#
+# bench_model NAME: a spec of specs/ and its Rumur twin of tests/oracle/ (the
+# same state graph, which tests/e2e checks at the spec's own size), at the
+# size the bench measures. Sets:
+#   spec, twin     the two files
+#   size           the constants, NAME=VALUE ...: mcgen's -D (defines) and the
+#                  twin's const block (sized_twin)
+#   checker_args   the checker's options (deadlock checking), beyond the
+#                  bench's own
+#   rumur_args     rumur's, checking what the checker checks
+#   twin_drop      a sed script: what the twin checks beyond that, left out
+#   property       a liveness property that holds (bench/liveness.sh)
+# False for a NAME that is none of bench_models.
+bench_models="bakery german philosophers two_phase"
+bench_model() {
+  twin_drop=
+  case $1 in
+  bakery)
+    # 1,966,990 states, 6,109,698 transitions. Deadlocks are not checked: the
+    # twin's invariant "no_deadlock", its encoding of the checker's deadlock
+    # check under a constraint, is left out.
+    size="N=5 MAX=2" checker_args=--no-deadlock rumur_args="--deadlock-detection off"
+    twin_drop='/^invariant "no_deadlock"/,/;$/d'
+    # From some point on, at most one process is critical (it is an
+    # invariant: the check runs over the whole graph).
+    property='property mutex_settles: <>[] (count p: Proc :: pc[p] == critical) <= 1;' ;;
+  german)
+    # 1,105,434 states, 5,922,288 transitions with symmetry off; deadlocks
+    # checked by both (Rumur's "stuck").
+    size="N=4 D=2" checker_args='' rumur_args="--deadlock-detection stuck"
+    # From some point on, at most one cache is exclusive (it holds in every
+    # state: the check runs over the whole graph).
+    property='property one_exclusive: <>[] (count i: Client :: cache[i].state == exclusive) <= 1;' ;;
+  philosophers)
+    # 1,331,714 states, 13,774,112 transitions. The model deadlocks (on
+    # purpose): deadlocks are not checked, so that the whole graph is explored.
+    size="N=16" checker_args=--no-deadlock rumur_args="--deadlock-detection off"
+    # From some point on, an eating philosopher holds its left fork (it
+    # holds in every state: one SCC pass judges every component).
+    property='property forks_settle: <>[] forall p: Phil :: state[p] == eating -> fork[p] == p;' ;;
+  two_phase)
+    # 1,745,408 states, 11,657,217 transitions with symmetry off. Deadlocks
+    # are not checked (the spec's `terminal decided` then only names the
+    # final states): the twin's invariant "stuck_is_decided", its encoding of
+    # `terminal`, is left out.
+    size="N=8" checker_args=--no-deadlock rumur_args="--deadlock-detection off"
+    twin_drop='/^invariant "stuck_is_decided"/d'
+    # Every behaviour ends with every RM decided.
+    property='property all_decide: <> forall r: RM :: rm[r] == committed || rm[r] == aborted;' ;;
+  *) return 1 ;;
+  esac
+  spec=specs/$1.mc twin=tests/oracle/$1.m
+}
+
+# defines: mcgen's -D options for the model's size.
+defines() {
+  local kv
+  for kv in $size; do printf -- '-D %s ' "$kv"; done
+}
+
+# sized_twin OUT: the model's twin with its constants set to the size, what
+# it checks beyond the checker's run left out.
+sized_twin() {
+  local kv script=$twin_drop
+  for kv in $size; do script="s/^  ${kv%%=*}: [0-9]*;/  ${kv%%=*}: ${kv#*=};/;$script"; done
+  sed -e "$script" "$twin" >"$1"
+}
+
 # --- measurement ---------------------------------------------------------------
+
+# start_tables NAME CSV_HEADER MD_HEADER MD_ALIGN: out, the directory
+# bench/out/NAME (made), and in it csv (NAME.csv) and md (NAME.md), begun
+# with their header lines (a markdown table's: its column names, then its
+# alignment row).
+start_tables() {
+  out=$PWD/bench/out/$1
+  mkdir -p "$out"
+  csv=$out/$1.csv md=$out/$1.md
+  echo "$2" >"$csv"
+  printf '%s\n' "$3" "$4" >"$md"
+}
 
 # measure DIR TAG CMD...: runs CMD $repeat times with stdout to DIR/TAG.out;
 # keeps the run with the least CPU time (user + sys: the machine is shared,

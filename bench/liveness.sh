@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# bench/liveness.sh: what liveness checking costs. For each bench model with
-# a `property` (bench/models/NAME.mc), builds mcgen's checker once and runs
-# it twice, single-threaded, symmetry off: with --liveness off (safety only:
-# no edge table) and with liveness checked (the edge table recorded during
-# the search, then the SCC check of every property instance). Prints wall
-# and CPU time of both, their ratio, and peak RSS per state of both, as a
-# markdown table (also bench/out/liveness.md).
+# bench/liveness.sh: what liveness checking costs. For each model of
+# bench/run.sh (specs/NAME.mc at the size bench_model in bench/lib.sh gives,
+# with the liveness property given there added, in bench/out/), builds
+# mcgen's checker once and runs it twice, single-threaded, symmetry off:
+# with --liveness off (safety only: no edge table) and with liveness checked
+# (the edge table recorded during the search, then the SCC check of every
+# property instance). Prints wall and CPU time of both, their ratio, and
+# peak RSS per state of both, as a markdown table (also
+# bench/out/liveness.md).
 #
 # Target (issue 3): with liveness, at most 2.5 times the time without it.
 # The ratio is taken on CPU time (user + sys): this machine is shared and
@@ -21,7 +23,7 @@ models=()
 while [ $# -gt 0 ]; do
   case $1 in
     --repeat) repeat=$2; shift 2 ;;
-    --help|-h) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --help|-h) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench/liveness.sh: unknown option $1" >&2; exit 2 ;;
     *) models+=("$1"); shift ;;
   esac
@@ -31,16 +33,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=bench/out
 mkdir -p "$out"
-make -s all
-MCGEN=$root/build/mcgen
+# use_mcgen, bench_model, defines.
+. bench/lib.sh
+use_mcgen
 
-if [ ${#models[@]} -eq 0 ]; then
-  for f in bench/models/*.mc; do
-    grep -q '^property ' "$f" && models+=("$(basename "$f" .mc)")
-  done
-fi
+[ ${#models[@]} -gt 0 ] || read -r -a models <<<"$bench_models"
 
-header() { sed -n "s/^\/\/ $2:[[:space:]]*//p" "$1" | head -n 1; }
 json() { jq -r "$2" "$1"; }
 
 # run DIR TAG ARGS...: best CPU time of $repeat runs; sets wall cpu rss_kb.
@@ -69,9 +67,12 @@ for m in "${models[@]}"; do
   dir=$out/liveness-$m
   mkdir -p "$dir"
   echo "== $m" >&2
-  "$MCGEN" -o "$dir/checker" "bench/models/$m.mc" >"$dir/build.log" 2>&1 ||
+  bench_model "$m" || { echo "bench/liveness.sh: no bench model $m" >&2; failed=1; continue; }
+  { cat "$spec"; echo "$property"; } >"$dir/$m.mc"
+  # shellcheck disable=SC2046  # the -D options
+  "$MCGEN" -o "$dir/checker" $(defines) "$dir/$m.mc" >"$dir/build.log" 2>&1 ||
     { echo "bench/liveness.sh: mcgen failed on $m (see $dir/build.log)" >&2; failed=1; continue; }
-  args=$(header "bench/models/$m.mc" BENCH-MCGEN-ARGS)
+  args=$checker_args
   # shellcheck disable=SC2086
   run "$dir" safety --symmetry off --liveness off --threads 1 --quiet --progress 0 $args ||
     { failed=1; continue; }

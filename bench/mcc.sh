@@ -21,19 +21,14 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-mcgen=${MCGEN:-$root/build/mcgen}
-mcc=${MCC_DIR:-}
-if [ -z "$mcc" ]; then
-  d=$root
-  while [ "$d" != / ]; do
-    d=$(dirname "$d")
-    [ -f "$d/shared/suites/mcc/mcc_pt_expected.csv" ] && { mcc=$d/shared/suites/mcc; break; }
-  done
-fi
-if [ -z "$mcc" ]; then
+cd "$root" || exit 2
+if ! mcc=$(tools/suite-dir mcc); then
   echo "SKIP: bench/mcc.sh: no MCC suite found (../shared/suites/mcc or MCC_DIR)"
   exit 0
 fi
+# use_mcgen
+. bench/lib.sh
+use_mcgen
 out=$root/bench/out/mcc
 mkdir -p "$out"
 
@@ -53,7 +48,7 @@ status=0
 } >"$out/mcc.md"
 for n in "${names[@]}"; do
   expected=$(awk -F, -v n="$n" '$1 == n { print $4 }' "$mcc/mcc_pt_expected.csv")
-  if [ "$render" = 0 ] && ! "$mcgen" -o "$out/$n" "$mcc/models/$n/model.pnml" >"$out/$n.mcgen.log" 2>&1; then
+  if [ "$render" = 0 ] && ! "$MCGEN" -o "$out/$n" "$mcc/models/$n/model.pnml" >"$out/$n.mcgen.log" 2>&1; then
     echo "ERROR: mcgen failed on $n (see $out/$n.mcgen.log)"
     status=1
     continue

@@ -26,7 +26,9 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-mcgen=${MCGEN:-$root/build/mcgen}
+# use_mcgen
+. bench/lib.sh
+use_mcgen
 repeat=9
 timeout_s=1800
 names=()
@@ -42,7 +44,7 @@ done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 command -v mpirun >/dev/null || { echo "bench/mpi.sh: mpirun is missing (make test-deps)" >&2; exit 2; }
-beem=$(tools/beem-dir) || { echo "bench/mpi.sh: no BEEM suite (tools/beem-dir)" >&2; exit 2; }
+beem=$(tools/suite-dir beem) || { echo "bench/mpi.sh: no BEEM suite (tools/suite-dir beem)" >&2; exit 2; }
 out=bench/out/mpi
 mkdir -p "$out"
 csv=$out/mpi.csv
@@ -53,8 +55,8 @@ for name in "${names[@]}"; do
   want=$(tools/beem-expected "$beem" states | awk -v n="$name" '$1 == n {print $2}')
   [ -n "$want" ] || { echo "bench/mpi.sh: $name is not in beem_expected.csv" >&2; exit 2; }
   bin=$out/$name
-  "$mcgen" --mpi -o "$bin" "$beem/dve/$name.dve" >"$out/$name.mcgen.log" 2>&1
-  "$mcgen" -o "$bin.serial" "$beem/dve/$name.dve" >>"$out/$name.mcgen.log" 2>&1
+  "$MCGEN" --mpi -o "$bin" "$beem/dve/$name.dve" >"$out/$name.mcgen.log" 2>&1
+  "$MCGEN" -o "$bin.serial" "$beem/dve/$name.dve" >>"$out/$name.mcgen.log" 2>&1
   # The three settings alternate within each round (serial, 1 rank, 2
   # ranks), so that the machine's drift over the minutes falls on all alike.
   rm -f "$out/$name.0.json" "$out/$name.1.json" "$out/$name.2.json"

@@ -21,20 +21,16 @@
 #   indexer 15 takes about 75 s of CPU, the rest a few seconds together.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-MCGEN=${MCGEN:-$PWD/build/mcgen}
+# use_mcgen, start_tables
+. bench/lib.sh
+use_mcgen
 classics=("$@")
 [ ${#classics[@]} -gt 0 ] || classics=("lastzero 5" "lastzero 6" "lastzero 7" "lastzero 8" \
   "lastzero 9" "lastzero 10" "indexer 12" "indexer 13" "indexer 14" "indexer 15" \
   "filesystem 14" "filesystem 16" "readers 6 2" "readers 8 1")
-out=$PWD/bench/out/odpor
-mkdir -p "$out"
-csv=$out/odpor.csv
-md=$out/odpor.md
-echo "benchmark,executions,sleep_set_blocked,events,hand_count,cpu_s,load" >"$csv"
-{
-  echo "| benchmark | executions | sleep-set blocked | events | hand count | CPU s | load |"
-  echo "|---|---:|---:|---:|---:|---:|---:|"
-} >"$md"
+start_tables odpor "benchmark,executions,sleep_set_blocked,events,hand_count,cpu_s,load" \
+  "| benchmark | executions | sleep-set blocked | events | hand count | CPU s | load |" \
+  "|---|---:|---:|---:|---:|---:|---:|"
 status=0
 for c in "${classics[@]}"; do
   name=$(echo "$c" | tr ' ' _)

@@ -30,7 +30,8 @@
 #
 # Usage: bench/por.sh [--repeat N] [--timeout SECONDS] [--large] [NAME...]
 #   MCGEN=/other/build/mcgen; BEEM_DIR overrides the suite
-#   (default: tools/beem-dir, shared/suites/beem beside the repo root or a parent).
+#   (default: tools/suite-dir beem, shared/suites/beem beside the repo root or
+#   a parent).
 # Outputs in bench/out/por/ (por.md, logs, binaries).
 set -euo pipefail
 
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
     --repeat) repeat=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --large) large=true; shift ;;
-    -h | --help) sed -n '2,35s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,36s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) names+=("$1"); shift ;;
   esac
 done
@@ -63,8 +64,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
-MCGEN=${MCGEN:-$root/build/mcgen}
-beem=$("$root/tools/beem-dir") || beem=${BEEM_DIR:-$root/../shared/suites/beem}
+use_mcgen
+beem=$(tools/suite-dir beem) || { echo "bench/por.sh: no BEEM suite (tools/suite-dir beem)" >&2; exit 2; }
 out=$root/bench/out/por
 mkdir -p "$out"
 command -v spin >/dev/null || { echo "bench/por.sh: spin is not installed (make test-deps)" >&2; exit 2; }

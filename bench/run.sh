@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # bench/run.sh: mcgen against Rumur, side by side, on the same models.
 #
-# Each model is written twice, bench/models/NAME.mc and its Murphi twin
-# bench/models/NAME.m, with exactly the same state graph (mcgen --symmetry
-# off, Rumur --symmetry-reduction off). For each model the script builds
+# Each model is a spec of specs/ and its Rumur twin of tests/oracle/, with
+# exactly the same state graph (mcgen --symmetry off, Rumur
+# --symmetry-reduction off), both sized up by the same constants (mcgen's -D,
+# the twin's const block set by sed in bench/out/NAME/twin.m): bench_model
+# in bench/lib.sh has the sizes. For each model the script builds
 # mcgen's checker twice (mcgen's default flags, and with --cflags
 # "-O3 -march=native") and Rumur's verifier as Rumur documents it (flags and
 # their sources in bench/lib.sh), runs each single-threaded (the run with the
@@ -14,9 +16,9 @@
 # A count that differs between the tools is a correctness bug: it is printed
 # loudly and the script exits 1 (after the other models).
 #
-# Per-model arguments come from the files' headers:
-#   .mc  `// BENCH-MCGEN-ARGS: ...`   extra checker options (e.g. --no-deadlock)
-#   .m   `-- BENCH-RUMUR-ARGS: ...`   extra rumur options (e.g. --deadlock-detection off)
+# Per-model arguments come from bench_model too: checker options (e.g.
+# --no-deadlock) and rumur's (e.g. --deadlock-detection off), checking the
+# same things; what else the twin checks is left out of its copy.
 # Always: mcgen checker --symmetry off --liveness off --threads 1;
 #         rumur --symmetry-reduction off --threads 1.
 #
@@ -34,10 +36,11 @@ usage() {
   cat <<'EOF'
 usage: bench/run.sh [--repeat N] [--timeout SECONDS] [NAME...]
 
-Builds mcgen's checker and Rumur's verifier for bench/models/NAME.mc and its
-twin NAME.m (default: every model there), runs them single-threaded with
-symmetry off, and prints states per CPU second and bytes per state of both,
-and their ratios, as a markdown table (also written to bench/out/results.md).
+Builds mcgen's checker and Rumur's verifier for specs/NAME.mc and its twin
+tests/oracle/NAME.m, sized up (NAME: bakery, german, philosophers, two_phase;
+default: all four), runs them single-threaded with symmetry off, and prints
+states per CPU second and bytes per state of both, and their ratios, as a
+markdown table (also written to bench/out/results.md).
 
   --repeat N         run each binary N times, keep the run with the least CPU
                      time (default 3)
@@ -82,30 +85,16 @@ mkdir -p "$out"
 # --- dependencies and builds ---------------------------------------------------
 
 tools/install-deps rumur time
-# MCGEN=/path/to/mcgen benchmarks another build of mcgen (e.g. a snapshot of
-# a commit, built elsewhere); by default the tree's own, built here.
-if [ -z "${MCGEN:-}" ]; then
-  make -s deps all
-  MCGEN=$root/build/mcgen
-else
-  make -s deps
-fi
-# measure, human, div, xsign, commas; the tools' build flags (RUMUR_CFLAGS,
-# RUMUR_ARGS, rumur_build, MCGEN_NATIVE_CFLAGS); $cpu and $mem_total.
+# use_mcgen, bench_model, measure, human, div, xsign, commas; the tools'
+# build flags (RUMUR_CFLAGS, RUMUR_ARGS, rumur_build, MCGEN_NATIVE_CFLAGS);
+# $cpu and $mem_total.
 . bench/lib.sh
+use_mcgen
 
-if [ ${#models[@]} -eq 0 ]; then
-  for f in bench/models/*.mc; do models+=("$(basename "$f" .mc)"); done
-fi
+[ ${#models[@]} -gt 0 ] || read -r -a models <<<"$bench_models"
 for m in "${models[@]}"; do
-  if [ ! -f "bench/models/$m.mc" ] || [ ! -f "bench/models/$m.m" ]; then
-    echo "bench/run.sh: no bench/models/$m.mc with its twin $m.m" >&2; exit 2
-  fi
+  bench_model "$m" || { echo "bench/run.sh: no bench model $m (bench_model in bench/lib.sh)" >&2; exit 2; }
 done
-
-header() { # header FILE KEY: the value of the first `KEY:` line, or nothing
-  sed -n "s/^\(\/\/\|--\) $2:[[:space:]]*//p" "$1" | head -n 1
-}
 
 # --- measurement ---------------------------------------------------------------
 
@@ -129,38 +118,37 @@ for m in "${models[@]}"; do
   dir=$out/$m
   mkdir -p "$dir"
   rm -f "$dir"/*.out* "$dir"/*.time "$dir"/*.err "$dir"/report.json
-  mc_args=$(header "bench/models/$m.mc" BENCH-MCGEN-ARGS)
-  rm_args=$(header "bench/models/$m.m" BENCH-RUMUR-ARGS)
-  size=$(sed -n 's/^const \([A-Za-z_][A-Za-z0-9_]*\)[[:space:]]*=[[:space:]]*\([0-9a-z]*\);.*/\1=\2/p' \
-         "bench/models/$m.mc" | paste -sd ' ' -)
+  bench_model "$m"
+  sized_twin "$dir/twin.m"
 
   echo "== $m ($size)" >&2
   # mcgen: the compiler writes and compiles $dir/mcgen_checker(.c), with its
   # default flags, and $dir/mcgen_native with MCGEN_NATIVE_CFLAGS added.
-  if ! "$MCGEN" -o "$dir/mcgen_checker" "bench/models/$m.mc" >"$dir/build.log" 2>&1 ||
-     ! "$MCGEN" -o "$dir/mcgen_native" --cflags "$MCGEN_NATIVE_CFLAGS" "bench/models/$m.mc" \
+  # shellcheck disable=SC2046  # the -D options
+  if ! "$MCGEN" -o "$dir/mcgen_checker" $(defines) "$spec" >"$dir/build.log" 2>&1 ||
+     ! "$MCGEN" -o "$dir/mcgen_native" --cflags "$MCGEN_NATIVE_CFLAGS" $(defines) "$spec" \
          >>"$dir/build.log" 2>&1; then
-    echo "bench/run.sh: ERROR: mcgen failed on bench/models/$m.mc (see $dir/build.log)" >&2
+    echo "bench/run.sh: ERROR: mcgen failed on $spec (see $dir/build.log)" >&2
     failures=$((failures + 1)); continue
   fi
   # Rumur: as Rumur documents it (bench/lib.sh).
-  # shellcheck disable=SC2086  # argument lists from the headers, split on blanks
-  if ! rumur --symmetry-reduction off --threads 1 $RUMUR_ARGS $rm_args \
-         --output "$dir/rumur_verifier.c" "bench/models/$m.m" >>"$dir/build.log" 2>&1 ||
+  # shellcheck disable=SC2086  # argument lists, split on blanks
+  if ! rumur --symmetry-reduction off --threads 1 $RUMUR_ARGS $rumur_args \
+         --output "$dir/rumur_verifier.c" "$dir/twin.m" >>"$dir/build.log" 2>&1 ||
      ! rumur_build "$dir/rumur_verifier.c" "$dir/rumur_verifier" >>"$dir/build.log" 2>&1; then
-    echo "bench/run.sh: ERROR: rumur failed on bench/models/$m.m (see $dir/build.log)" >&2
+    echo "bench/run.sh: ERROR: rumur failed on $dir/twin.m (see $dir/build.log)" >&2
     failures=$((failures + 1)); continue
   fi
 
   echo "   mcgen checker ($repeat run(s))" >&2
   # shellcheck disable=SC2086
   measure "$dir" mcgen "$dir/mcgen_checker" --symmetry off --liveness off --por off --threads 1 \
-      --quiet --progress 0 --report "$dir/report.json" $mc_args
+      --quiet --progress 0 --report "$dir/report.json" $checker_args
   mc_rc=$run_rc; mc_wall=$best_wall; mc_cpu=$best_cpu; mc_rss=$best_rss_kb
   echo "   mcgen checker, --cflags \"$MCGEN_NATIVE_CFLAGS\" ($repeat run(s))" >&2
   # shellcheck disable=SC2086
   measure "$dir" native "$dir/mcgen_native" --symmetry off --liveness off --por off --threads 1 \
-      --quiet --progress 0 --report "$dir/native.json" $mc_args
+      --quiet --progress 0 --report "$dir/native.json" $checker_args
   na_rc=$run_rc; na_wall=$best_wall; na_cpu=$best_cpu; na_rss=$best_rss_kb
   echo "   rumur verifier ($repeat run(s))" >&2
   measure "$dir" rumur "$dir/rumur_verifier"

@@ -5,8 +5,8 @@
 #
 # Models (each an mcgen spec and its Murphi twin, the twin's constant set by
 # sed to the size below):
-#   german    bench/models/german.mc -D N=5 / bench/models/german.m, N: 5
-#   peterson  specs/peterson.mc (N=7)       / tests/oracle/peterson.m, N: 7
+#   german    specs/german.mc -D N=5     / tests/oracle/german.m, N: 5
+#   peterson  specs/peterson.mc (N=7)    / tests/oracle/peterson.m, N: 7
 # Runs, single-threaded (Rumur's verifiers built as Rumur documents it:
 # RUMUR_CFLAGS and RUMUR_ARGS in bench/lib.sh; mcgen's checker with its
 # default flags):
@@ -51,15 +51,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=bench/out/symmetry
 mkdir -p "$out"
-MCGEN=${MCGEN:-$root/build/mcgen}
-[ -x "$MCGEN" ] || make -s all
-# RUMUR_CFLAGS, RUMUR_ARGS, rumur_build (how Rumur's verifiers are built).
+# use_mcgen; RUMUR_CFLAGS, RUMUR_ARGS, rumur_build (how Rumur's verifiers
+# are built).
 . bench/lib.sh
+use_mcgen
 
 # model NAME: sets spec, margs (mcgen), twin, sedexpr (the twin's size), size.
 model() {
   case $1 in
-    german) spec=bench/models/german.mc margs="-D N=5" twin=bench/models/german.m
+    german) spec=specs/german.mc margs="-D N=5" twin=tests/oracle/german.m
             sedexpr='s/^  N: [0-9]*;/  N: 5;/' size="N=5 D=2" ;;
     peterson) spec=specs/peterson.mc margs="" twin=tests/oracle/peterson.m
               sedexpr='s/^  N: [0-9]*;/  N: 7;/' size="N=7" ;;

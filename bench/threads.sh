@@ -38,10 +38,12 @@
 #                of docs/performance.md; the checker's own default is free; one
 #                thread ignores it)
 #   MCGEN=/other/build/mcgen bench/threads.sh ...; BEEM_DIR overrides the
-#   suite (see tools/beem-dir).
+#   suite (see tools/suite-dir beem).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-MCGEN=${MCGEN:-$PWD/build/mcgen}
+# use_mcgen
+. bench/lib.sh
+use_mcgen
 REPEAT=2
 T=2
 ORDER=fixed
@@ -55,7 +57,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#names[@]} -gt 0 ] || names=(lamport.5 peterson.4 at.3 fischer.3 bakery.5 bakery.6)
-beem=$(tools/beem-dir) || { echo "error: the BEEM suite is not there (tools/beem-dir)" >&2; exit 2; }
+beem=$(tools/suite-dir beem) || { echo "error: the BEEM suite is not there (tools/suite-dir beem)" >&2; exit 2; }
 out=bench/out/threads
 [ "$ORDER" = fixed ] || out=$out-$ORDER
 mkdir -p "$out"
