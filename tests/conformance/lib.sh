@@ -83,6 +83,20 @@ known_reason() {
   ' "$known_file"
 }
 
+# apply_known NAME: the caller's verdict and reason for NAME as known.txt
+# has them: a failure listed there is KNOWN, its reason added; a listed
+# instance that passes is a FAIL, so that the list stays true.
+apply_known() {
+  local known
+  known=$(known_reason "$1")
+  [ -n "$known" ] || return 0
+  if [ "$verdict" = PASS ]; then
+    verdict=FAIL reason="passes, but is listed in known.txt: remove the entry"
+  else
+    reason="$reason (known.txt: $known)" verdict=KNOWN
+  fi
+}
+
 # The value of a numeric key of a flat JSON report.
 json_num() { grep -o "\"$1\": [0-9]*" "$2" | head -n 1 | sed 's/.*: //'; }
 

@@ -77,22 +77,14 @@ check_prop() { # check_prop NAME EXPECTED
       *) verdict=FAIL reason="BEEM: $expected" ;;
     esac
   fi
-  local known
-  known=$(known_reason "$name")
-  if [ -n "$known" ]; then
-    if [ "$verdict" = PASS ]; then
-      verdict=FAIL reason="passes, but is listed in known.txt: remove the entry"
-    else
-      reason="$reason (known.txt: $known)" verdict=KNOWN
-    fi
-  fi
+  apply_known "$name"
   printf '%-26s %-9s %-9s %s %s\n' "$name" "$expected" "$got" "$verdict" "$reason"
   echo "$verdict" >"$work/$name.verdict"
   rm -rf "$dir"
 }
 
 export beem mcgen cflags timeout_s work known_file
-export -f check_prop run_verdict known_reason json_num first_error
+export -f check_prop run_verdict apply_known known_reason json_num first_error
 
 # Every dve_props file with its instance's row: NAME STATES COMPLETE ANSWER,
 # ANSWER the published ltl answer for its property (yes, no, unknown, or -).

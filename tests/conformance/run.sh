@@ -88,15 +88,7 @@ check_one() {
     fi
   fi
   reason=${reason#; }
-  local known
-  known=$(known_reason "$name")
-  if [ -n "$known" ]; then
-    if [ "$verdict" = PASS ]; then
-      verdict=FAIL reason="passes, but is listed in known.txt: remove the entry"
-    else
-      reason="$reason (known.txt: $known)" verdict=KNOWN
-    fi
-  fi
+  apply_known "$name"
   printf '%-22s %-36s %-36s %s %s\n' "$name" "$states $edges $dead $levels" "$got" \
     "$verdict" "$reason"
   echo "$verdict" >"$work/$name.verdict"
@@ -119,7 +111,7 @@ compile_one() {
 }
 
 export beem mcgen cflags timeout_s work known_file
-export -f check_one compile_one known_reason json_num first_error
+export -f check_one compile_one apply_known known_reason json_num first_error
 
 status=0
 echo "BEEM conformance: $beem, mcgen $mcgen, checkers built with $cflags"
