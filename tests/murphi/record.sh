@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-if ! suite=$("$root/tools/murphi-dir"); then
+if ! suite=$("$root/tools/suite-dir" murphi); then
   echo "SKIP: no Murphi suite found (../shared/suites/murphi): nothing recorded"
   exit 0
 fi

@@ -46,7 +46,7 @@ its RUMUR-ARGS; NAME.symmetry.rumur.txt, Rumur's exhaustive symmetry
 reduction, against the checker's own wherever it keeps symmetry on): the
 verdict, and the states and rules fired of a run without error.
 
-Without the suite (tools/murphi-dir finds none) it says so loudly and runs
+Without the suite (tools/suite-dir murphi finds none) it says so loudly and runs
 only protocols/ and the twins: Rumur's tests are skipped, not passed.
 """
 
@@ -318,7 +318,7 @@ def main():
     mcgen = os.path.join(build, "mcgen")
     files = [os.path.abspath(f) for f in sys.argv[2:]]
     if not files:
-        r = subprocess.run([os.path.join(ROOT, "tools", "murphi-dir")], capture_output=True,
+        r = subprocess.run([os.path.join(ROOT, "tools", "suite-dir"), "murphi"], capture_output=True,
                            text=True)
         suite = r.stdout.strip()
         if r.returncode != 0 or not suite:
