@@ -181,18 +181,37 @@ static Options parse_args(int argc, char **argv) {
   return o;
 }
 
-// mcgen writes NAME, NAME.c and NAME.m4: none may be the spec itself (the
-// spec would be lost) or an existing file that is not a regular file (a
-// device or a pipe: `-o /dev/null` would write /dev/null.c and send the
-// checker nowhere).
-static void check_output_path(const char *path, const char *spec) {
-  struct stat out, in;
+// Whether PATH and the file IN are one file (IN need not exist).
+static bool same_file(const struct stat *out, const char *in) {
+  struct stat st;
+  return stat(in, &st) == 0 && out->st_dev == st.st_dev && out->st_ino == st.st_ino;
+}
+
+// mcgen writes NAME, NAME.c and NAME.m4: none may be the spec itself or a
+// C file the spec's `extern` reads (either would be lost: `-o sum` beside
+// `sources "sum.c"` would write the generated C over the user's), nor an
+// existing file that is not a regular file (a device or a pipe: `-o
+// /dev/null` would write /dev/null.c and send the checker nowhere).
+// c_files is extern_file_hashes()'s list, a line `PATH=HASH` per file.
+static void check_output_path(const char *path, const char *spec, const char *c_files) {
+  struct stat out;
   if (stat(path, &out) != 0)
     return;
-  if (strcmp(spec, "-") && stat(spec, &in) == 0 && out.st_dev == in.st_dev &&
-      out.st_ino == in.st_ino)
+  if (strcmp(spec, "-") && same_file(&out, spec))
     usage_error("-o would overwrite the spec '%s' with '%s': give the checker another name", spec,
                 path);
+  for (const char *line = c_files; *line;) {
+    const char *end = strchr(line, '\n'), *eq = end ? end : line + strlen(line);
+    while (eq > line && *eq != '=')
+      eq--;
+    char *c_file = format("%.*s", (int)(eq - line), line);
+    if (same_file(&out, c_file))
+      usage_error("-o would overwrite the C file '%s' that the spec's extern reads with '%s': give "
+                  "the checker another name",
+                  c_file, path);
+    free(c_file);
+    line = end ? end + 1 : line + strlen(line);
+  }
   if (!S_ISREG(out.st_mode))
     usage_error("'%s' exists and is not a regular file: give the checker another name (-o)", path);
 }
@@ -534,9 +553,10 @@ int main(int argc, char **argv) {
 
   const char *name = checker_name(&o, prog);
   char *defs_path = format("%s.m4", name), *c_path = format("%s.c", name);
-  check_output_path(name, o.spec);
-  check_output_path(defs_path, o.spec);
-  check_output_path(c_path, o.spec);
+  const char *c_files = extern_file_hashes();
+  check_output_path(name, o.spec, c_files);
+  check_output_path(defs_path, o.spec, c_files);
+  check_output_path(c_path, o.spec, c_files);
   int emitted = emit_definitions(prog, &lay, defs_path);
   if (emitted == 1)
     return spec_errors(&o);

@@ -1435,6 +1435,30 @@ t_mcgen_output_is_spec() {
 }
 check mcgen-o-never-overwrites-the-spec t_mcgen_output_is_spec
 
+# Nor a C file the spec's extern reads: `-o sum` beside `sources "sum.c"`
+# would write the generated C over the user's sum.c, and `-o part` over the
+# part.c that sum.c includes. Each is refused (exit 2) naming the file, which
+# is left as it was; another name builds.
+t_mcgen_output_is_extern_c() {
+  fresh
+  printf '#include <stdint.h>\nint32_t inc(int32_t x);\n' >sum.h
+  printf '#include "sum.h"\n#include "part.c"\n' >sum.c
+  printf 'int32_t inc(int32_t x) { return (x + 1) %% 4; }\n' >part.c
+  printf 'model s;\nextern "sum.h" sources "sum.c";\nextern fn inc(x: 0..3): 0..3;\nvar v: 0..3;\naction a { v = inc(v); }\n' >s.mc
+  local before f
+  before=$(cat sum.c part.c | cksum)
+  for f in sum part; do
+    run "$mcgen" -o "$f" s.mc
+    want_rc 2 && want_in "$err" "^mcgen: -o would overwrite the C file '.*/$f\\.c' that the spec's extern reads" stderr ||
+      { why="-o $f: $why"; return 1; }
+  done
+  [ "$(cat sum.c part.c | cksum)" = "$before" ] || { why="a C file was changed"; return 1; }
+  [ ! -e sum.m4 ] && [ ! -e part.m4 ] || { why="mcgen wrote a file before refusing"; return 1; }
+  run "$mcgen" -o other s.mc
+  want_rc 0 || { why="-o other: $why"; return 1; }
+}
+check mcgen-o-never-overwrites-extern-c t_mcgen_output_is_extern_c
+
 # What mcgen accepts clang compiles: clang refuses more than 256 nested
 # brackets. A chain of 400 comparisons (`b == b == ...`, left-associative)
 # and a right-nested subtraction at the nesting limit (239 levels under the
