@@ -112,6 +112,24 @@ void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_count(void);
 // Stream for diagnostics (stderr by default; tests may redirect).
 extern FILE *diag_out;
+// Colour on a terminal: diag_color(true) colours the kinds, places and
+// carets; diag_sgr(c) is the escape that starts part c (DIAG_PLAIN ends
+// one), "" when colour is off. color_auto(fd): whether --color auto means on
+// for fd (a terminal, NO_COLOR unset or empty, TERM not dumb).
+typedef enum { DIAG_PLAIN, DIAG_PLACE, DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_GOOD } DiagColor;
+void diag_color(bool on);
+const char *diag_sgr(DiagColor c);
+bool color_auto(int fd);
+// Capture mode (the language server): every message is appended to *into
+// as a Diagnostic* instead of being printed; NULL prints again. A note or
+// a hint belongs to the error or warning before it.
+typedef struct Diagnostic {
+  const char *kind;     // "error", "warning", "note" or "hint"
+  const SrcFile *file;  // NULL: no place (a hint, a bad -D)
+  int line, col, len;   // 1-based line and byte column; len in bytes
+  const char *message;
+} Diagnostic;
+void diag_capture(Vec *into);
 // The candidate nearest to `name` by edit distance, or NULL if none is
 // close enough to suggest.
 const char *closest_name(const char *name, const char *const *candidates, int n);
@@ -544,6 +562,15 @@ bool too_many_bits(Token *where, const char *what, int64_t bits, int64_t max);
 // ===========================================================================
 
 //
+// front.c: the front end of a file, by its extension: .dve is DiVinE's DVE,
+// .pnml a Petri net, anything else mcgen's language.
+//
+// Parses the file (its errors reported); NULL only after a PNML file that is
+// not well-formed XML.
+Program *parse_spec(const SrcFile *file);
+bool is_pnml(const char *path);
+
+//
 // mc/lex.c, mc/parse.c: mcgen's language (.mc)
 //
 // Tokenizes the whole file; reports bad characters and unterminated
@@ -686,6 +713,8 @@ int deps_print(Program *prog, Layout *lay, FILE *out, bool json);
 // generated C its shape.
 //
 bool emit(Program *prog, Layout *lay, FILE *out);
+// The action rules (one per parameter binding) of the last emit().
+uint64_t emitted_rules(void);
 const char *model_name(Program *prog); // `model NAME;` or the file's base name
 
 //
@@ -696,5 +725,15 @@ const char *model_name(Program *prog); // `model NAME;` or the file's base name
 // Appends their C text to out; returns the number of scalarsets in the
 // state (0: no symmetry, nothing written but maybe a comment).
 int emit_symmetry(Layout *lay, Buf *out);
+
+// ===========================================================================
+// lsp/: the language server (mcgen --lsp)
+// ===========================================================================
+
+//
+// lsp.c: serves the Language Server Protocol on stdin and stdout until the
+// client says exit; the exit status (0 after a shutdown request, 1 without).
+//
+int lsp_main(void);
 
 #endif

@@ -13,9 +13,15 @@
 // cut at UTF-8 character boundaries, with `…` where it was cut.
 // After MAX_ERRORS errors the rest are counted but not shown, and neither
 // are the notes and hints that follow them.
+//
+// On a terminal (main.c decides: --color, NO_COLOR) the kind of each
+// message, its place and the caret are coloured as GCC colours them. In
+// capture mode (the language server) nothing is printed: each message is
+// kept as a Diagnostic for the caller to send on.
 #include "mcgen.h"
 
 #include <strings.h>
+#include <unistd.h>
 
 #define MAX_ERRORS 100
 #define MAX_SHOWN 160 // bytes of a long source line shown around the caret
@@ -31,6 +37,8 @@ __attribute__((constructor)) static void init_diag_out(void) {
 
 static int nerrors;
 static bool suppressed; // the last error was not shown: hide its notes/hints
+static bool color;      // SGR escapes around the kinds, places and carets
+static Vec *captured;   // Diagnostic*: capture mode, nothing printed
 
 int error_count(void) {
   return nerrors;
@@ -38,6 +46,46 @@ int error_count(void) {
 
 static FILE *out(void) {
   return diag_out ? diag_out : stderr;
+}
+
+bool color_auto(int fd) {
+  const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+  return isatty(fd) && !(no_color && *no_color) && !(term && !strcmp(term, "dumb"));
+}
+
+void diag_color(bool on) {
+  color = on;
+}
+
+void diag_capture(Vec *into) {
+  captured = into;
+}
+
+// The escape that starts (or, for DIAG_PLAIN, ends) a coloured part; "" when
+// colour is off.
+const char *diag_sgr(DiagColor c) {
+  static const char *const sgr[] = {
+      [DIAG_PLAIN] = "\033[0m",  [DIAG_PLACE] = "\033[1m",      [DIAG_ERROR] = "\033[1;31m",
+      [DIAG_WARNING] = "\033[1;35m", [DIAG_NOTE] = "\033[1;36m", [DIAG_GOOD] = "\033[1;32m",
+  };
+  return color ? sgr[c] : "";
+}
+
+static DiagColor kind_color(const char *kind) {
+  return !strcmp(kind, "error") ? DIAG_ERROR : !strcmp(kind, "warning") ? DIAG_WARNING : DIAG_NOTE;
+}
+
+// Keeps a message (MSG, which it then owns) in capture mode; false when
+// printing.
+static bool capture(const char *kind, const SrcFile *file, int line, int col, int len,
+                    char *msg) {
+  if (!captured)
+    return false;
+  Diagnostic *d = xcalloc(1, sizeof *d);
+  *d = (Diagnostic){.kind = kind, .file = file, .line = line, .col = col, .len = len,
+                    .message = msg};
+  vec_push(captured, d);
+  return true;
 }
 
 void loc_line_col(const SrcFile *file, const char *loc, int *line, int *col) {
@@ -108,26 +156,30 @@ static void show_line(const SrcFile *file, const char *loc, int line, int len) {
   fprintf(out(), "%*s | %s", width, "", *cut_before ? " " : "");
   for (const char *p = start; p < loc; p++)
     fputc(*p == '\t' ? '\t' : ' ', out());
-  fputc('^', out());
+  fprintf(out(), "%s^", diag_sgr(DIAG_GOOD));
   for (const char *p = loc + 1; p < loc + len && p < shown_stop; p++)
     fputc('~', out());
-  fputc('\n', out());
+  fprintf(out(), "%s\n", diag_sgr(DIAG_PLAIN));
 }
 
 // Shows one diagnostic; `line` 0 means "compute it from loc".
 static void report(const char *kind, const SrcFile *file, const char *loc, int line,
                    int col, int len, const char *fmt, va_list ap) {
   char *msg = vformat(fmt, ap);
+  if (file && loc && line <= 0)
+    loc_line_col(file, loc, &line, &col);
+  if (capture(kind, file && loc ? file : NULL, line, col, len, msg))
+    return;
+  const char *kind_on = diag_sgr(kind_color(kind)), *off = diag_sgr(DIAG_PLAIN);
   if (!file || !loc) {
-    fprintf(out(), "mcgen: %s: ", kind);
+    fprintf(out(), "mcgen: %s%s:%s ", kind_on, kind, off);
     put_sanitized(msg);
     fputc('\n', out());
     free(msg);
     return;
   }
-  if (line <= 0)
-    loc_line_col(file, loc, &line, &col);
-  fprintf(out(), "%s:%d:%d: %s: ", file->name ? file->name : "<input>", line, col, kind);
+  fprintf(out(), "%s%s:%d:%d:%s %s%s:%s ", diag_sgr(DIAG_PLACE),
+          file->name ? file->name : "<input>", line, col, off, kind_on, kind, off);
   put_sanitized(msg);
   fputc('\n', out());
   free(msg);
@@ -141,7 +193,7 @@ static bool count_error(const SrcFile *file) {
     suppressed = false;
     return true;
   }
-  if (nerrors == MAX_ERRORS + 1)
+  if (nerrors == MAX_ERRORS + 1 && !captured)
     fprintf(out(), "%s: too many errors; stopping\n",
             file && file->name ? file->name : "mcgen");
   suppressed = true;
@@ -179,7 +231,7 @@ void error_plain(const char *fmt, ...) {
     return;
   va_list ap;
   va_start(ap, fmt);
-  fprintf(out(), "mcgen: error: %s\n", vformat(fmt, ap));
+  report("error", NULL, NULL, 0, 0, 0, fmt, ap);
   va_end(ap);
 }
 
@@ -207,7 +259,9 @@ void hint(const char *fmt, ...) {
   va_start(ap, fmt);
   char *msg = vformat(fmt, ap);
   va_end(ap);
-  fputs("  hint: ", out());
+  if (capture("hint", NULL, 0, 0, 0, msg))
+    return;
+  fprintf(out(), "  %shint:%s ", diag_sgr(DIAG_GOOD), diag_sgr(DIAG_PLAIN));
   put_sanitized(msg);
   fputc('\n', out());
   free(msg);
