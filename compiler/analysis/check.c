@@ -94,7 +94,37 @@ static Obj *lookup(const char *name) {
   return global_lookup(name);
 }
 
+// What other languages call mcgen's types and values (`int`, `TRUE`,
+// `not(x)`): the hint for such a name when the spec declares none of it.
+static const struct {
+  const char *word;
+  bool is_type;
+  const char *hint;
+} foreign_names[] = {
+    {"int", true, "mcgen's integers are ranges: write 'LO..HI', e.g. '0..255'"},
+    {"integer", true, "mcgen's integers are ranges: write 'LO..HI', e.g. '0..255'"},
+    {"nat", true, "mcgen's integers are ranges: write 'LO..HI', e.g. '0..255'"},
+    {"Int", true, "mcgen's integers are ranges: write 'LO..HI', e.g. '0..255'"},
+    {"Nat", true, "mcgen's integers are ranges: write 'LO..HI', e.g. '0..255'"},
+    {"boolean", true, "write 'bool'"},
+    {"BOOLEAN", true, "write 'bool'"},
+    {"TRUE", false, "write 'true'"},
+    {"FALSE", false, "write 'false'"},
+    {"not", false, "to negate, write '!'"},
+};
+
+static bool foreign_hint(const char *name, bool is_type) {
+  for (size_t i = 0; i < sizeof foreign_names / sizeof *foreign_names; i++)
+    if (foreign_names[i].is_type == is_type && !strcmp(foreign_names[i].word, name)) {
+      hint("%s", foreign_names[i].hint);
+      return true;
+    }
+  return false;
+}
+
 static void suggest(const char *name, bool values_only) {
+  if (foreign_hint(name, false))
+    return;
   Vec names = {0};
   for (int i = locals.len - 1; i >= 0; i--)
     vec_push(&names, (void *)((Obj *)locals.data[i])->name);
@@ -372,6 +402,8 @@ static void resolve_type(Type *ty) {
         best = closest_name(name, builtin, 1);
       if (best)
         hint("did you mean '%s'?", best);
+      else
+        foreign_hint(name, true);
       ty->target = ty_error;
       return;
     }

@@ -192,6 +192,39 @@ static void bad_char(Lexer *lx, const char *p, int n) {
     hint("strings are written in double quotes");
 }
 
+// TLA+'s spellings of mcgen's operators and quantifiers: reported with
+// mcgen's, and read as it (a token whose spelling is mcgen's), so that the
+// parser adds no follow-on error. Longest first.
+static const struct {
+  const char *tla, *mc;
+  TokenKind kind;
+} tla_words[] = {
+    {"\\lnot", "!", TK_PUNCT},     {"\\land", "&&", TK_PUNCT}, {"\\lor", "||", TK_PUNCT},
+    {"\\neg", "!", TK_PUNCT},      {"\\in", "in", TK_KEYWORD}, {"\\A", "forall", TK_KEYWORD},
+    {"\\E", "exists", TK_KEYWORD}, {"/\\", "&&", TK_PUNCT},    {"\\/", "||", TK_PUNCT},
+};
+
+static Token *tla_word(Lexer *lx) {
+  for (size_t i = 0; i < sizeof tla_words / sizeof *tla_words; i++) {
+    int n = (int)strlen(tla_words[i].tla);
+    const char *p = lx->p, *after = p + n;
+    if (lx->end - p < n || memcmp(p, tla_words[i].tla, (size_t)n) ||
+        (tla_words[i].kind == TK_KEYWORD && after < lx->end && is_ident_char(*after)))
+      continue;
+    lex_error(lx, p, n, "'%s' is TLA+'s, not mcgen's", tla_words[i].tla);
+    if (!strcmp(tla_words[i].mc, "forall") || !strcmp(tla_words[i].mc, "exists"))
+      hint("write '%s' (it is written '%s x: T :: P')", tla_words[i].mc, tla_words[i].mc);
+    else
+      hint("write '%s'", tla_words[i].mc);
+    Token *tok = new_token(lx, tla_words[i].kind, p, after);
+    tok->spelling = tla_words[i].mc;
+    tok->str = intern(tla_words[i].mc, (int)strlen(tla_words[i].mc));
+    lx->p = after;
+    return tok;
+  }
+  return NULL;
+}
+
 // Skips a /* */ comment starting at lx->p.
 static void block_comment(Lexer *lx) {
   const char *start = lx->p;
@@ -380,6 +413,11 @@ Token *tokenize(const SrcFile *file) {
       continue;
     }
 
+    Token *tla = c == '\\' || c == '/' ? tla_word(&lx) : NULL;
+    if (tla) {
+      cur = cur->next = tla;
+      continue;
+    }
     int plen = punct_len(p, lx.end);
     if (plen) {
       cur = cur->next = new_token(&lx, TK_PUNCT, p, p + plen);

@@ -270,6 +270,13 @@ static int binary_op_at(const Token *t) {
   return -1;
 }
 
+// Can `t` start an operand (a unary expression)?
+static bool starts_operand(const Token *t) {
+  return t->kind == TK_IDENT || t->kind == TK_NUM || equal(t, "(") || equal(t, "!") ||
+         equal(t, "-") || is_kw(t, "true") || is_kw(t, "false") || is_kw(t, "none") ||
+         is_kw(t, "forall") || is_kw(t, "exists");
+}
+
 // Stands for a missing expression (only ever seen after an error).
 static Node *error_node(Token *t) {
   return new_node(ND_NUM, t);
@@ -653,16 +660,23 @@ static Node *postfix(void) {
 }
 
 // unary = ("!"|"-") unary | quantifier | postfix
+// (`not x`, another language's '!', is reported and read as `!x`; `not(x)`
+// may call a fn named not, which check.c looks for)
 static Node *unary(void) {
-  if (equal(tok, "!") || equal(tok, "-")) {
+  bool not_word = is_word(tok, "not") && starts_operand(tok->next) && !equal(tok->next, "(");
+  if (equal(tok, "!") || equal(tok, "-") || not_word) {
     Token *op = tok;
     if (!enter()) {
       leave();
       return error_node(tok);
     }
+    if (not_word && !panic) {
+      error_at(tok, "'not' is not an operator of mcgen");
+      hint("write '!'");
+    }
     next();
     Node *node = new_node(ND_UNARY, op);
-    node->op = equal(op, "!") ? OP_NOT : OP_NEG;
+    node->op = equal(op, "-") ? OP_NEG : OP_NOT;
     node->lhs = unary();
     leave();
     return node;
@@ -670,6 +684,42 @@ static Node *unary(void) {
   if (is_quant_start(tok))
     return quantifier();
   return postfix();
+}
+
+// A binary operator of another language where mcgen's belongs (`x and y`,
+// `x <> y`): its Op, or -1.
+static const struct {
+  const char *word, *mc;
+  Op op;
+} foreign_ops[] = {{"and", "&&", OP_AND}, {"or", "||", OP_OR}, {"<>", "!=", OP_NE}};
+
+static int foreign_op_at(const Token *t) {
+  if (equal(t, "<") && equal(t->next, ">") && t->next->loc == t->loc + t->len)
+    return OP_NE;
+  for (size_t i = 0; i < 2; i++)
+    if (is_word(t, foreign_ops[i].word) && starts_operand(t->next))
+      return (int)foreign_ops[i].op;
+  return -1;
+}
+
+// Reports the foreign operator at tok with mcgen's spelling and consumes
+// it: it is then read as that operator, so that the rest parses without
+// follow-on errors.
+static void take_foreign_op(int op) {
+  for (size_t i = 0; i < sizeof foreign_ops / sizeof *foreign_ops; i++) {
+    if ((int)foreign_ops[i].op != op)
+      continue;
+    if (!panic && op == OP_NE) {
+      error_at(tok, "'<>' is not an operator of an expression");
+      hint("write '!=' for not equal ('<>' is 'eventually', at the start of a property)");
+    } else if (!panic) {
+      error_at(tok, "'%s' is not an operator of mcgen", foreign_ops[i].word);
+      hint("write '%s'", foreign_ops[i].mc);
+    }
+  }
+  next();
+  if (op == OP_NE)
+    next(); // the '>'
 }
 
 // binary = unary (BINOP unary)*, by precedence climbing over op_info, from
@@ -682,12 +732,18 @@ static Node *unary(void) {
 static Node *binary(int min_prec) {
   Node *node = unary();
   for (;;) {
-    int op = binary_op_at(tok);
+    int op = foreign_op_at(tok); // before binary_op_at, which reads `<>`'s '<'
+    bool foreign = op >= 0;
+    if (!foreign)
+      op = binary_op_at(tok);
     if (op < 0 || op_info[op].prec < min_prec)
       return node;
     int prec = op_info[op].prec;
     Token *op_tok = tok;
-    next();
+    if (foreign)
+      take_foreign_op(op);
+    else
+      next();
     if (!op_info[op].right_assoc) {
       node = new_binary(op, node, binary(prec + 1), op_tok);
       continue;
@@ -781,6 +837,14 @@ static Node *if_stmt(void) {
     else
       first = node;
     last = node;
+    // `elif` and its kin, of other languages, reported and read as `else if`.
+    if (is_word(tok, "elif") || is_word(tok, "elsif") || is_word(tok, "elseif")) {
+      if (!panic) {
+        error_at(tok, "'%s' is not a keyword of mcgen", tok->str);
+        hint("write 'else if'");
+      }
+      continue;
+    }
     if (!is_kw(tok, "else"))
       return first;
     next();
@@ -794,7 +858,7 @@ static Node *if_stmt(void) {
 // stmt = if | for
 //      | "let" IDENT "=" expr ";" | "var" IDENT ":" type "=" expr ";"
 //      | "assert" expr ("," STRING)? ";" | "return" expr ";"
-//      | postfix "=" expr ";"
+//      | postfix "=" expr ";"           (`:=`, another language's '=', reported)
 //      | postfix ";"                    (a method call: push, add, remove, ...)
 static Node *stmt(void) {
   Token *start = tok;
@@ -853,6 +917,13 @@ static Node *stmt(void) {
   if (tok->kind == TK_IDENT || tok->kind == TK_NUM || equal(tok, "(") ||
       is_kw(tok, "true") || is_kw(tok, "false") || is_kw(tok, "none")) {
     Node *lhs = postfix();
+    if (equal(tok, ":") && equal(tok->next, "=") && tok->next->loc == tok->loc + 1) {
+      if (!panic) {
+        error_at(tok, "':=' is not the assignment of mcgen");
+        hint("write '='");
+      }
+      next();
+    }
     if (equal(tok, "=")) {
       Node *node = new_node(ND_ASSIGN, tok);
       next();
@@ -1289,6 +1360,29 @@ static void extern_decl(void) {
   hint("it is written 'extern \"file.h\" sources \"file.c\";' or 'extern fn NAME(PARAMS): TYPE;'");
 }
 
+// The hint for a name where a declaration belongs: the declaration word it
+// misspells (`invarient`), or mcgen's for another language's (Murphi's
+// `rule`, Promela's `ltl`, `function`).
+static void decl_word_hint(const char *name) {
+  static const char *const words[] = {
+      "model", "const", "type", "var", "fn", "init", "action", "invariant", "reachable",
+      "terminal", "constraint", "property", "fair", "extern", "scenario", "accepting",
+  };
+  static const char *const foreign[][2] = {
+      {"rule", "action"}, {"ruleset", "action with parameters"}, {"startstate", "init"},
+      {"function", "fn"}, {"def", "fn"}, {"fun", "fn"}, {"func", "fn"}, {"procedure", "fn"},
+      {"ltl", "property"}, {"typedef", "type"}, {"constant", "const"}, {"variable", "var"},
+  };
+  for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++)
+    if (!strcmp(name, foreign[i][0])) {
+      hint("mcgen writes '%s' as '%s'", name, foreign[i][1]);
+      return;
+    }
+  const char *best = closest_name(name, words, sizeof words / sizeof *words);
+  if (best)
+    hint("did you mean '%s'?", best);
+}
+
 static const char *predicate_word(DeclKind kind) {
   switch (kind) {
   case DK_INVARIANT: return "invariant";
@@ -1462,6 +1556,8 @@ static void decl(void) {
   syntax_error(tok, "expected a declaration (const, type, var, fn, init, action, "
                     "invariant, reachable, terminal, constraint, property, accepting, scenario, "
                     "fair)");
+  if (tok->kind == TK_IDENT)
+    decl_word_hint(tok->str);
 }
 
 // program = decl* EOF
