@@ -22,7 +22,7 @@ B       := build
 # file calls only into its own layer or below (tests/layers/folders.sh, with
 # COMPILER_LAYERS).
 COMPILER_SRCS := compiler/core/util.c compiler/core/diag.c compiler/core/paths.c \
-                 compiler/ast/ast.c compiler/ast/types.c \
+                 compiler/ast/ast.c compiler/ast/types.c compiler/front/front.c \
                  compiler/front/mc/lex.c compiler/front/mc/parse.c \
                  compiler/front/dve/dve_parse.c compiler/front/dve/dve_lower.c \
                  compiler/front/pnml/pnml.c compiler/front/pnml/petri.c \
@@ -31,8 +31,9 @@ COMPILER_SRCS := compiler/core/util.c compiler/core/diag.c compiler/core/paths.c
                  compiler/analysis/check.c compiler/analysis/layout.c \
                  compiler/analysis/extern.c compiler/analysis/scenario.c \
                  compiler/analysis/deps.c \
-                 compiler/emit/emit.c compiler/emit/symmetry.c
-COMPILER_LAYERS := core ast front analysis emit
+                 compiler/emit/emit.c compiler/emit/symmetry.c \
+                 compiler/lsp/uri.c compiler/lsp/rpc.c compiler/lsp/index.c compiler/lsp/lsp.c
+COMPILER_LAYERS := core ast front analysis emit lsp
 COMPILER_MAIN := compiler/main.c
 # runtime/: a folder per layer (docs/DESIGN.md, "Runtime layers"), main.c
 # and mcrt.h at the top. runtime/mpi/mpi.c is the MPI engine: built by
@@ -57,7 +58,7 @@ RUNTIME_TSAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/tsan/%.o)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
-.PHONY: all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
+.PHONY: FORCE all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-murphi \
         bench-beem \
         bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc \
@@ -83,7 +84,24 @@ $(B)/libmcrt_mpi.a: $(B)/mpi/runtime/mpi/mpi.o
 	ar rcs $@ $^
 
 $(B)/mcgen: $(COMPILER_OBJS) $(B)/compiler/main.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(XML_LIBS) $(CLANG_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(XML_LIBS) $(CLANG_LIBS) $(CJSON_LIBS)
+
+# cJSON (Debian libcjson-dev) reads and writes the language server's JSON
+# (compiler/lsp/).
+CJSON_LIBS = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
+
+# The commit mcgen is built from, for mcgen --version: its hash, with
+# -dirty when the tree has changes; empty outside git (tools/build-deb sets
+# the one it packages). main.o is rebuilt when it changes: commit.stamp
+# holds it, rewritten only then.
+MCGEN_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell \
+  git rev-parse HEAD >/dev/null 2>&1 && ! git diff --quiet HEAD -- 2>/dev/null && echo -dirty)
+$(B)/commit.stamp: FORCE
+	@mkdir -p $(B)
+	@echo '$(MCGEN_COMMIT)' | cmp -s - $@ || echo '$(MCGEN_COMMIT)' >$@
+$(B)/compiler/main.o: $(B)/commit.stamp
+$(B)/compiler/main.o: CFLAGS += -DMCGEN_COMMIT='"$(MCGEN_COMMIT)"'
+FORCE:
 
 $(B)/compiler/analysis/extern.o: compiler/analysis/extern.c
 	@mkdir -p $(dir $@)
@@ -136,14 +154,14 @@ $(COMPILER_OBJS) $(B)/compiler/main.o $(COMPILER_ASAN_OBJS): CFLAGS += -Icompile
 
 $(B)/tests/compiler/%: tests/unit/compiler/%.c $(COMPILER_ASAN_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(XML_CFLAGS) $(ASAN) $(CLANG_CFLAGS) -Icompiler -o $@ $< $(COMPILER_ASAN_OBJS) -lcriterion $(XML_LIBS) $(CLANG_LIBS)
+	$(CC) $(CFLAGS) $(XML_CFLAGS) $(ASAN) $(CLANG_CFLAGS) -Icompiler -o $@ $< $(COMPILER_ASAN_OBJS) -lcriterion $(XML_LIBS) $(CLANG_LIBS) $(CJSON_LIBS)
 
 $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_ASAN_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ASAN) -Iruntime -o $@ $< $(RUNTIME_ASAN_OBJS) -lcriterion -lm -pthread
 
 # Debian packages the build and the tests need; installed when missing.
-DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config libclang-dev
+DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config libclang-dev libcjson-dev
 DEB_CLANG := clang
 DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base graphviz vim
 DEB_MPI   := openmpi-bin libopenmpi-dev

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -28,53 +29,150 @@ typedef struct Options {
   ScenarioOptions scenario;
   int words;          // --scenario-words N: print the scenario's language, build nothing
   bool mpi;           // build against Open MPI (runtime/mpi/mpi.c)
+  bool quiet;         // say nothing of what was built
+  bool verbose;       // print each command run
+  bool run;           // --run: run the checker once built
+  char **checker_args; // --run: the checker's arguments (after `--`), NULL-terminated
+  bool lsp;           // --lsp: the language server
+  const char *color;  // --color: never, auto (the default) or always
+  int given;          // how many options were given
 } Options;
+
+// The options of mcgen, a row each: getopt_long reads them from this
+// table and --help prints it (tests/install checks the man page against
+// --help). An option with a short form has its letter as its id.
+typedef enum { ARG_NONE, ARG_TEXT, ARG_NUMBER, ARG_CHOICE } ArgKind;
+
+enum {
+  OPT_RUN = 256, OPT_EMIT_C, OPT_DEBUG, OPT_CC, OPT_CFLAGS, OPT_KEEP, OPT_MPI, OPT_SCENARIO,
+  OPT_BEHAVIOUR_ONLY, OPT_SCENARIO_MAX_STATES, OPT_SCENARIO_WORDS, OPT_NET_INFO, OPT_DEPS,
+  OPT_DEPS_JSON, OPT_COLOR, OPT_LSP, OPT_VERSION,
+};
+
+typedef struct OptionRow {
+  int id;              // the short form's letter, or an OPT_ id
+  const char *name;    // the long form without `--` (NULL: a short form only)
+  ArgKind arg;
+  const char *metavar; // the argument in --help; ARG_CHOICE: the choices, `|` between
+  long min, max;       // ARG_NUMBER: its range
+  const char *help;    // a `\n` starts a continuation line
+} OptionRow;
+
+static const OptionRow option_rows[] = {
+    {'o', NULL, ARG_TEXT, "NAME", 0, 0, "name of the checker (and NAME.c)"},
+    {'D', NULL, ARG_TEXT, "CONST=VALUE", 0, 0,
+     "override a constant of the spec (integer, true, false;\nonce per CONST)"},
+    {'q', "quiet", ARG_NONE, NULL, 0, 0, "say nothing of what was built"},
+    {'v', "verbose", ARG_NONE, NULL, 0, 0,
+     "print each command mcgen runs (m4, cc, the checker)"},
+    {OPT_RUN, "run", ARG_NONE, NULL, 0, 0,
+     "build the checker, then run it with the arguments\n"
+     "after `--` (mcgen --run SPEC -- -t 2); exit with its\n"
+     "status"},
+    {OPT_EMIT_C, "emit-c", ARG_NONE, NULL, 0, 0, "write NAME.c only, do not compile it"},
+    {OPT_DEBUG, "debug", ARG_NONE, NULL, 0, 0,
+     "build for a debugger: -O0 -g, every state accessor kept\n"
+     "in the checker (gdb: print get_VAR(s, ...))"},
+    {OPT_CC, "cc", ARG_TEXT, "CC", 0, 0,
+     "C compiler (default: $CC or cc; with --mpi: $MPICC or\n"
+     "mpicc)"},
+    {OPT_CFLAGS, "cflags", ARG_TEXT, "FLAGS", 0, 0,
+     "extra flags for the C compiler (e.g. \"-march=native\")"},
+    {OPT_SCENARIO, "scenario", ARG_TEXT, "NAME", 0, 0,
+     "check the model restricted to scenario NAME (the\n"
+     "product of the model and the scenario's automaton)"},
+    {OPT_BEHAVIOUR_ONLY, "behaviour-only", ARG_NONE, NULL, 0, 0,
+     "with --scenario: ignore the actions' guards and bodies and\n"
+     "explore the scenario's automaton alone"},
+    {OPT_SCENARIO_MAX_STATES, "scenario-max-states", ARG_NUMBER, "N", 1, 1000000,
+     "the size cap of a scenario's automaton (default 4096;\n"
+     "its construction may go through 16 times as many states)"},
+    {OPT_SCENARIO_WORDS, "scenario-words", ARG_NUMBER, "N", 1, 1000000,
+     "print the action sequences of up to N steps that scenario\n"
+     "NAME accepts, one a line, and build nothing"},
+    {OPT_MPI, "mpi", ARG_NONE, NULL, 0, 0,
+     "build with Open MPI's mpicc for distributed runs:\n"
+     "mpirun -np K ./NAME [options] (one rank without mpirun)"},
+    {OPT_KEEP, "keep", ARG_NONE, NULL, 0, 0, "keep the intermediate m4 definitions (NAME.m4)"},
+    {OPT_NET_INFO, "net-info", ARG_NONE, NULL, 0, 0,
+     "SPEC is a Petri net (.pnml): print its semiflows, place\n"
+     "bounds and workflow soundness, build nothing"},
+    {OPT_DEPS, "deps", ARG_NONE, NULL, 0, 0,
+     "print what each action rule reads and writes, its process,\n"
+     "the cells the predicates read and which rules can enable\n"
+     "or disable which; build nothing"},
+    {OPT_DEPS_JSON, "deps-json", ARG_NONE, NULL, 0, 0, "the same as JSON"},
+    {OPT_COLOR, "color", ARG_CHOICE, "never|auto|always", 0, 0,
+     "colour the errors (default auto: on a terminal,\n"
+     "unless NO_COLOR is set)"},
+    {OPT_LSP, "lsp", ARG_NONE, NULL, 0, 0,
+     "serve the Language Server Protocol on standard input\n"
+     "and output, for editors: errors as you type, go to\n"
+     "definition, hover, the outline"},
+    {OPT_VERSION, "version", ARG_NONE, NULL, 0, 0,
+     "print the version and the commit mcgen was built from"},
+    {'h', "help", ARG_NONE, NULL, 0, 0, "print this help"},
+};
+#define NOPTIONS (int)(sizeof option_rows / sizeof *option_rows)
+#define HELP_COLUMN 22 // where the options' descriptions start in --help
+
+// How the option is written in --help: `-q, --quiet`, `-o NAME`, `--cc CC`.
+static const char *option_synopsis(const OptionRow *r) {
+  const char *forms = r->id < 256 && r->name ? format("-%c, --%s", r->id, r->name)
+                      : r->name              ? format("--%s", r->name)
+                                             : format("-%c", r->id);
+  return r->metavar ? format("%s %s", forms, r->metavar) : forms;
+}
+
+// A row a line or more: its synopsis, then its help at HELP_COLUMN (on the
+// next line when the synopsis reaches it).
+static void print_option_table(FILE *out) {
+  for (int i = 0; i < NOPTIONS; i++) {
+    const char *syn = option_synopsis(&option_rows[i]);
+    int pad = HELP_COLUMN - 2 - (int)strlen(syn);
+    if (pad >= 2)
+      fprintf(out, "  %s%*s", syn, pad, "");
+    else
+      fprintf(out, "  %s\n%*s", syn, HELP_COLUMN, "");
+    for (const char *h = option_rows[i].help; *h; h++)
+      if (*h == '\n')
+        fprintf(out, "\n%*s", HELP_COLUMN, "");
+      else
+        fputc(*h, out);
+    fputc('\n', out);
+  }
+}
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: mcgen [-o NAME] [-D CONST=VALUE]... [--emit-c] [--debug] [--cc CC]\n"
-          "             [--cflags FLAGS] [--keep] [--mpi] [--scenario NAME [--behaviour-only]]\n"
-          "             [--scenario-max-states N] [--] SPEC\n"
+          "usage: mcgen [-q|--quiet] [-v|--verbose] [-o NAME] [-D CONST=VALUE]...\n"
+          "             [--emit-c] [--debug] [--cc CC] [--cflags FLAGS] [--keep] [--mpi]\n"
+          "             [--scenario NAME [--behaviour-only]] [--scenario-max-states N]\n"
+          "             [--color never|auto|always] [--] SPEC\n"
+          "       mcgen --run [OPTIONS] SPEC [-- CHECKER-OPTIONS]\n"
           "       mcgen --scenario NAME --scenario-words N [-D CONST=VALUE]... [--] SPEC\n"
           "       mcgen --deps|--deps-json [-D CONST=VALUE]... [--] SPEC\n"
           "       mcgen --net-info [--] SPEC.pnml\n"
-          "       mcgen --help | --version\n"
+          "       mcgen --lsp\n"
+          "       mcgen -h|--help | --version\n"
           "\n"
           "Compiles SPEC into a standalone model checker: NAME.c and NAME (default\n"
-          "MODEL_checker, MODEL from `model MODEL;` or the file name). SPEC is a spec in\n"
-          "mcgen's language (.mc), a DVE model of the BEEM suite (.dve), a Petri net\n"
-          "in PNML (.pnml) or a Murphi model (.m); its extension chooses the language.\n"
+          "MODEL_checker, MODEL from `model MODEL;` or the file name less its extension,\n"
+          "lamport.5.dve: lamport.5_checker). SPEC is a spec in mcgen's language (.mc), a\n"
+          "DVE model of the BEEM suite (.dve), a Petri net in PNML (.pnml) or a Murphi\n"
+          "model (.m); its extension chooses the language. Says what it built on stderr.\n"
+          "\n");
+  print_option_table(out);
+  fprintf(out,
+          "  --                  end of the options (for a SPEC whose name begins with -);\n"
+          "%*swith --run, the checker's options follow\n"
           "\n"
-          "  -o NAME          name of the checker (and NAME.c)\n"
-          "  -D CONST=VALUE   override a constant of the spec (integer, true, false; once per CONST)\n"
-          "  --emit-c         write NAME.c only, do not compile it\n"
-          "  --debug          build for a debugger: -O0 -g, every state accessor kept\n"
-          "                   in the checker (gdb: print get_VAR(s, ...))\n"
-          "  --cc CC          C compiler (default: $CC or cc; with --mpi: $MPICC or mpicc)\n"
-          "  --cflags FLAGS   extra flags for the C compiler (e.g. \"-march=native\")\n"
-          "  --scenario NAME  check the model restricted to scenario NAME (the product of\n"
-          "                   the model and the scenario's automaton)\n"
-          "  --behaviour-only with --scenario: ignore the actions' guards and bodies and\n"
-          "                   explore the scenario's automaton alone\n"
-          "  --scenario-max-states N  the size cap of a scenario's automaton (default 4096;\n"
-          "                   its construction may go through 16 times as many states)\n"
-          "  --scenario-words N  print the action sequences of up to N steps that scenario\n"
-          "                   NAME accepts, one a line, and build nothing\n"
-          "  --mpi            build with Open MPI's mpicc for distributed runs:\n"
-          "                   mpirun -np K ./NAME [options] (runs as one rank without mpirun)\n"
-          "  --keep           keep the intermediate m4 definitions (NAME.m4)\n"
-          "  --net-info       SPEC is a Petri net (.pnml): print its semiflows, place\n"
-          "                   bounds and workflow soundness, build nothing\n"
-          "  --deps           print what each action rule reads and writes, its process,\n"
-          "                   the cells the predicates read and which rules can enable\n"
-          "                   or disable which; build nothing (--deps-json: as JSON)\n"
-          "  --version        print the version\n"
-          "  --help           print this help\n"
-          "  --               end of the options (for a SPEC whose name begins with -)\n"
-          "\n"
-          "Exit codes: 0 built, 1 the spec has errors (all reported), 2 usage or system error.\n");
+          "Exit codes: 0 built, 1 the spec has errors (all reported), 2 usage or system\n"
+          "error; with --run, the checker's.\n",
+          HELP_COLUMN, "");
 }
 
+static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static _Noreturn void usage_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -84,100 +182,243 @@ static _Noreturn void usage_error(const char *fmt, ...) {
   exit(2);
 }
 
-static Options parse_args(int argc, char **argv) {
-  Options o = {.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc", .cflags = ""};
-  bool options_done = false; // after `--`, every argument is a SPEC
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *val = NULL;
-#define NEEDS_VALUE(flag)                                                                          \
-  do {                                                                                             \
-    if (i + 1 >= argc)                                                                             \
-      usage_error("option %s needs a value", flag);                                                \
-    val = argv[++i];                                                                               \
-  } while (0)
-    if (options_done) {
-      if (o.spec)
-        usage_error("only one SPEC may be given ('%s' and '%s')", o.spec, a);
-      o.spec = a;
-    } else if (!strcmp(a, "--")) {
-      options_done = true;
-    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      exit(0);
-    } else if (!strcmp(a, "--version")) {
-      printf("mcgen %s\n", MCGEN_VERSION);
-      exit(0);
-    } else if (!strcmp(a, "-o")) {
-      NEEDS_VALUE("-o");
-      o.output = val;
-    } else if (!strncmp(a, "-D", 2)) {
-      if (a[2])
-        val = a + 2;
-      else
-        NEEDS_VALUE("-D");
-      const char *eq = strchr(val, '=');
-      if (!eq || eq == val || !eq[1])
-        usage_error("-D expects CONST=VALUE, got '%s'", val);
-      Define *d = xcalloc(1, sizeof *d);
-      d->name = xstrndup(val, eq - val);
-      d->value = xstrdup(eq + 1);
-      vec_push(&o.defines, d);
-    } else if (!strcmp(a, "--emit-c")) {
-      o.emit_c_only = true;
-    } else if (!strcmp(a, "--debug")) {
-      o.debug = true;
-    } else if (!strcmp(a, "--net-info")) {
-      o.net_info = true;
-    } else if (!strcmp(a, "--deps") || !strcmp(a, "--deps-json")) {
-      o.deps = strcmp(a, "--deps") ? 2 : 1;
-    } else if (!strcmp(a, "--keep")) {
-      o.keep = true;
-    } else if (!strcmp(a, "--cc")) {
-      NEEDS_VALUE("--cc");
-      o.cc = val;
-      o.cc_given = true;
-    } else if (!strcmp(a, "--cflags")) {
-      NEEDS_VALUE("--cflags");
-      o.cflags = val;
-    } else if (!strcmp(a, "--scenario")) {
-      NEEDS_VALUE("--scenario");
-      o.scenario.name = val;
-    } else if (!strcmp(a, "--behaviour-only")) {
-      o.scenario.behaviour_only = true;
-    } else if (!strcmp(a, "--scenario-max-states") || !strcmp(a, "--scenario-words")) {
-      NEEDS_VALUE(a);
-      char *end;
-      long n = strtol(val, &end, 10);
-      if (*end || n < 1 || n > 1000000)
-        usage_error("%s expects a number from 1 to 1000000, got '%s'", a, val);
-      if (!strcmp(a, "--scenario-words"))
-        o.words = (int)n;
-      else
-        o.scenario.max_states = (int)n;
-    } else if (!strcmp(a, "--mpi")) {
-      o.mpi = true;
-    } else if (a[0] == '-' && a[1]) {
-      usage_error("unknown option '%s'", a);
-    } else if (o.spec) {
-      usage_error("only one SPEC may be given ('%s' and '%s')", o.spec, a);
-    } else {
-      o.spec = a;
+// The commit mcgen was built from, baked in by the Makefile (MCGEN_COMMIT:
+// the hash, `-dirty` after it when the tree had changes; empty outside git).
+#ifndef MCGEN_COMMIT
+#define MCGEN_COMMIT ""
+#endif
+
+static void print_version(void) {
+  const char *commit = MCGEN_COMMIT;
+  size_t n = strlen(commit);
+  printf("mcgen %s\n", MCGEN_VERSION);
+  if (!n)
+    printf("built outside a git checkout: no commit recorded\n");
+  else if (n > 6 && !strcmp(commit + n - 6, "-dirty"))
+    printf("built from commit %.*s with uncommitted changes\n", (int)(n - 6), commit);
+  else
+    printf("built from commit %s\n", commit);
+}
+
+static const OptionRow *row_of(int id) {
+  for (int i = 0; i < NOPTIONS; i++)
+    if (option_rows[i].id == id)
+      return &option_rows[i];
+  unreachable();
+}
+
+// The long options that begin with `name` (its first `len` bytes): the
+// one it names exactly if there is one, else every one it abbreviates.
+static Vec long_matches(const char *name, size_t len) {
+  Vec found = {0};
+  for (int i = 0; i < NOPTIONS; i++) {
+    const char *n = option_rows[i].name;
+    if (n && strlen(n) == len && !strncmp(n, name, len)) {
+      Vec exact = {0};
+      vec_push(&exact, (void *)&option_rows[i]);
+      return exact;
     }
-#undef NEEDS_VALUE
+    if (n && !strncmp(n, name, len))
+      vec_push(&found, (void *)&option_rows[i]);
   }
-  if (!o.spec)
+  return found;
+}
+
+// A long option getopt_long refused (ARG: `--name` or `--name=value`):
+// unknown (with the nearest known one), ambiguous, or given a value it
+// does not take.
+static _Noreturn void bad_long_option(const char *arg, const Options *o) {
+  const char *name = arg + 2, *eq = strchr(name, '=');
+  size_t len = eq ? (size_t)(eq - name) : strlen(name);
+  Vec m = long_matches(name, len);
+  if (m.len == 1)
+    usage_error("option --%s takes no value", ((OptionRow *)m.data[0])->name);
+  if (m.len > 1) {
+    Buf names = {0};
+    for (int i = 0; i < m.len; i++)
+      buf_printf(&names, "%s--%s", i ? ", " : "", ((OptionRow *)m.data[i])->name);
+    usage_error("option '--%.*s' is ambiguous: %s", (int)len, name, names.data);
+  }
+  const char *long_names[NOPTIONS];
+  for (int i = 0; i < NOPTIONS; i++)
+    long_names[i] = option_rows[i].name;
+  const char *best = closest_name(xstrndup(name, len), long_names, NOPTIONS);
+  if (best)
+    usage_error("unknown option '--%.*s'; did you mean '--%s'?", (int)len, name, best);
+  if (o->run)
+    usage_error("unknown option '--%.*s' (with --run, the checker's options go after `--`)",
+                (int)len, name);
+  usage_error("unknown option '--%.*s'", (int)len, name);
+}
+
+// getopt_long's '?' (an unknown option) or ':' (an option without its value).
+static _Noreturn void bad_option(int c, char **argv, const Options *o) {
+  const char *arg = argv[optind - 1];
+  bool is_long = !strncmp(arg, "--", 2);
+  if (c == ':')
+    usage_error("option %s needs a value",
+                is_long ? format("--%s", row_of(optopt)->name) : format("-%c", optopt));
+  if (is_long)
+    bad_long_option(arg, o);
+  if (o->run)
+    usage_error("unknown option '-%c' (with --run, the checker's options go after `--`)",
+                optopt);
+  usage_error("unknown option '-%c'", optopt);
+}
+
+// The value of an ARG_NUMBER or ARG_CHOICE option, checked against its row.
+static long number_value(const OptionRow *r, const char *val) {
+  char *end;
+  errno = 0;
+  long n = strtol(val, &end, 10);
+  if (!*val || *end || errno || n < r->min || n > r->max)
+    usage_error("--%s expects a number from %ld to %ld, got '%s'", r->name, r->min, r->max, val);
+  return n;
+}
+
+static const char *choice_value(const OptionRow *r, const char *val) {
+  size_t n = strlen(val);
+  for (const char *c = r->metavar; *c;) {
+    size_t len = strcspn(c, "|");
+    if (len == n && !strncmp(c, val, n))
+      return val;
+    c += len + (c[len] == '|');
+  }
+  Buf choices = {0};
+  for (const char *c = r->metavar; *c;) {
+    size_t len = strcspn(c, "|");
+    buf_printf(&choices, "%s%.*s", choices.len ? (c[len] ? ", " : " or ") : "", (int)len, c);
+    c += len + (c[len] == '|');
+  }
+  usage_error("--%s expects %s, got '%s'", r->name, choices.data, val);
+}
+
+static void add_define(Options *o, const char *val) {
+  const char *eq = strchr(val, '=');
+  if (!eq || eq == val || !eq[1])
+    usage_error("-D expects CONST=VALUE, got '%s'", val);
+  Define *d = xcalloc(1, sizeof *d);
+  d->name = xstrndup(val, eq - val);
+  d->value = xstrdup(eq + 1);
+  vec_push(&o->defines, d);
+}
+
+static void apply_option(Options *o, int id, const char *val) {
+  o->given++;
+  switch (id) {
+  case 'o': o->output = val; break;
+  case 'D': add_define(o, val); break;
+  case 'q': o->quiet = true; break;
+  case 'v': o->verbose = true; break;
+  case OPT_RUN: o->run = true; break;
+  case OPT_EMIT_C: o->emit_c_only = true; break;
+  case OPT_DEBUG: o->debug = true; break;
+  case OPT_CC: o->cc = val; o->cc_given = true; break;
+  case OPT_CFLAGS: o->cflags = val; break;
+  case OPT_SCENARIO: o->scenario.name = val; break;
+  case OPT_BEHAVIOUR_ONLY: o->scenario.behaviour_only = true; break;
+  case OPT_SCENARIO_MAX_STATES: o->scenario.max_states = (int)number_value(row_of(id), val); break;
+  case OPT_SCENARIO_WORDS: o->words = (int)number_value(row_of(id), val); break;
+  case OPT_MPI: o->mpi = true; break;
+  case OPT_KEEP: o->keep = true; break;
+  case OPT_NET_INFO: o->net_info = true; break;
+  case OPT_DEPS: o->deps = 1; break;
+  case OPT_DEPS_JSON: o->deps = 2; break;
+  case OPT_COLOR: o->color = choice_value(row_of(id), val); break;
+  case OPT_LSP: o->lsp = true; break;
+  case OPT_VERSION: print_version(); exit(0);
+  case 'h': usage(stdout); exit(0);
+  default: unreachable();
+  }
+}
+
+// getopt_long's tables, made from option_rows: the short forms ("-:" first:
+// operands are returned in place, as option 1, and a missing value as ':')
+// and the long ones.
+static void getopt_tables(char *shorts, struct option *longs) {
+  char *s = shorts;
+  *s++ = '-';
+  *s++ = ':';
+  int n = 0;
+  for (int i = 0; i < NOPTIONS; i++) {
+    const OptionRow *r = &option_rows[i];
+    if (r->id < 256) {
+      *s++ = (char)r->id;
+      if (r->arg != ARG_NONE)
+        *s++ = ':';
+    }
+    if (r->name)
+      longs[n++] = (struct option){r->name, r->arg != ARG_NONE ? required_argument : no_argument,
+                                   NULL, r->id};
+  }
+  *s = '\0';
+  longs[n] = (struct option){0};
+}
+
+// The operands: SPEC, and with --run the checker's arguments. Those before
+// `--` are in `before`, the rest of argv (from `rest`) came after it. The
+// SPEC is the first operand; with --run, the arguments after `--` that
+// follow it go to the checker.
+static void take_operands(Options *o, Vec *before, char **rest) {
+  if (before->len)
+    o->spec = before->data[0];
+  else if (*rest)
+    o->spec = *rest++;
+  if (o->run && before->len <= 1) {
+    if (!before->len && *rest && !strcmp(*rest, "--"))
+      rest++;
+    o->checker_args = rest;
+    return;
+  }
+  const char *second = before->len > 1 ? before->data[1] : *rest;
+  if (second && o->run)
+    usage_error("with --run, the checker's arguments go after `--` ('%s')", second);
+  if (second)
+    usage_error("only one SPEC may be given ('%s' and '%s')", o->spec, second);
+}
+
+static void check_combinations(Options *o) {
+  if (o->lsp) {
+    if (o->given > 1 || o->spec)
+      usage_error("--lsp takes no SPEC and no other option: the editor sends the documents");
+    return;
+  }
+  if (!o->spec)
     usage_error("no SPEC given");
-  if ((o.scenario.behaviour_only || o.words) && !o.scenario.name)
-    usage_error("%s needs --scenario NAME", o.words ? "--scenario-words" : "--behaviour-only");
-  if (o.output) {
-    size_t n = strlen(o.output);
+  if ((o->scenario.behaviour_only || o->words) && !o->scenario.name)
+    usage_error("%s needs --scenario NAME", o->words ? "--scenario-words" : "--behaviour-only");
+  if (o->run && (o->emit_c_only || o->deps || o->net_info || o->words))
+    usage_error("--run builds and runs the checker: not with %s",
+                o->emit_c_only ? "--emit-c" : o->deps ? "--deps" : o->net_info ? "--net-info"
+                                                                : "--scenario-words");
+  if (o->output) {
+    size_t n = strlen(o->output);
     struct stat st;
-    if (!n || o.output[n - 1] == '/')
-      usage_error("-o needs a file name, got '%s'", o.output);
-    if (stat(o.output, &st) == 0 && S_ISDIR(st.st_mode))
-      usage_error("-o names a directory ('%s'): give the checker's file name", o.output);
+    if (!n || o->output[n - 1] == '/')
+      usage_error("-o needs a file name, got '%s'", o->output);
+    if (stat(o->output, &st) == 0 && S_ISDIR(st.st_mode))
+      usage_error("-o names a directory ('%s'): give the checker's file name", o->output);
   }
+}
+
+static Options parse_args(int argc, char **argv) {
+  Options o = {.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc", .cflags = "",
+               .color = "auto"};
+  char shorts[2 * NOPTIONS + 3];
+  struct option longs[NOPTIONS + 1];
+  getopt_tables(shorts, longs);
+  Vec before = {0}; // operands before `--`
+  opterr = 0;
+  for (int c; (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1;) {
+    if (c == 1)
+      vec_push(&before, optarg);
+    else if (c == '?' || c == ':')
+      bad_option(c, argv, &o);
+    else
+      apply_option(&o, c, optarg);
+  }
+  take_operands(&o, &before, argv + optind);
+  check_combinations(&o);
   return o;
 }
 
@@ -216,9 +457,31 @@ static void check_output_path(const char *path, const char *spec, const char *c_
     usage_error("'%s' exists and is not a regular file: give the checker another name (-o)", path);
 }
 
+static bool verbose; // --verbose: each command is printed before it runs
+
+// Prints a command as a shell would read it back (--verbose).
+static void print_command(char **argv, const char *stdout_path) {
+  fputs("+", stderr);
+  for (char **a = argv; *a; a++) {
+    bool plain = **a && strspn(*a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                   "0123456789_-+=./,:@%") == strlen(*a);
+    if (plain) {
+      fprintf(stderr, " %s", *a);
+      continue;
+    }
+    fputs(" '", stderr);
+    for (const char *c = *a; *c; c++)
+      fputs(*c == '\'' ? "'\\''" : (char[]){*c, 0}, stderr);
+    fputs("'", stderr);
+  }
+  fprintf(stderr, "%s%s\n", stdout_path ? " > " : "", stdout_path ? stdout_path : "");
+}
+
 // Runs a command (argv[0] looked up in PATH) with stdout optionally sent
 // to a file; returns its exit status, or -1 if it could not be started.
 static int run(char **argv, const char *stdout_path) {
+  if (verbose)
+    print_command(argv, stdout_path);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (stdout_path)
@@ -311,22 +574,15 @@ static void raise_stack_limit(void) {
   setrlimit(RLIMIT_STACK, &rl);
 }
 
-// The spec, read and parsed; NULL if it cannot be read (reported). The
-// file's extension chooses the language: .dve is DiVinE's DVE, .pnml a
-// Petri net, .m Murphi.
+// The spec, read and parsed (front.c chooses the front end); NULL if it
+// cannot be read (reported) or is a net that is not well-formed XML.
 static Program *read_and_parse(const char *spec) {
   SrcFile *file = read_file(spec);
   if (!file) {
     fprintf(stderr, "mcgen: cannot read %s: %s\n", spec, strerror(errno));
     return NULL;
   }
-  size_t nlen = strlen(spec);
-  bool is_dve = nlen > 4 && !strcmp(spec + nlen - 4, ".dve");
-  if (nlen > 5 && !strcmp(spec + nlen - 5, ".pnml"))
-    return parse_pnml(file);
-  if (nlen > 2 && !strcmp(spec + nlen - 2, ".m"))
-    return parse_murphi(file);
-  return is_dve ? parse_dve(file) : parse(tokenize(file));
+  return parse_spec(file);
 }
 
 // check() with the -D overrides of the command line.
@@ -500,11 +756,69 @@ static int spec_errors(Options *o) {
   return 1;
 }
 
+// `n` with a comma between each group of three digits: 2,018.
+static const char *thousands(uint64_t n) {
+  const char *digits = format("%llu", (unsigned long long)n);
+  Buf b = {0};
+  buf_puts(&b, "");
+  for (size_t i = 0, len = strlen(digits); i < len; i++)
+    buf_printf(&b, "%s%c", i && (len - i) % 3 == 0 ? "," : "", digits[i]);
+  return b.data;
+}
+
+// The name of a file in the current directory as a command runs it: ./NAME.
+static const char *runnable(const char *name) {
+  return strchr(name, '/') ? name : format("./%s", name);
+}
+
+// What was built, on stderr (stdout stays the checker's under --run):
+// `built ./filter_checker (4 actions, 10 bindings, state 3 bytes)`.
+static void say_built(const Options *o, Program *prog, Layout *lay, const char *path) {
+  if (o->quiet)
+    return;
+  int actions = 0;
+  for (int i = 0; i < prog->decls.len; i++)
+    actions += ((Decl *)prog->decls.data[i])->kind == DK_ACTION;
+  uint64_t rules = emitted_rules();
+  fprintf(stderr, "%s%s%s %s (%s action%s", diag_sgr(DIAG_GOOD), o->emit_c_only ? "wrote" : "built",
+          diag_sgr(DIAG_PLAIN), runnable(path), thousands((uint64_t)actions),
+          actions == 1 ? "" : "s");
+  if (rules != (uint64_t)actions)
+    fprintf(stderr, ", %s binding%s", thousands(rules), rules == 1 ? "" : "s");
+  fprintf(stderr, ", state %s byte%s)\n", thousands((uint64_t)lay->state_bytes),
+          lay->state_bytes == 1 ? "" : "s");
+}
+
+// --run: the checker replaces mcgen, with the arguments after `--`; its
+// exit status is mcgen's.
+static int run_checker(const Options *o, const char *name) {
+  Vec argv = {0};
+  vec_push(&argv, (void *)runnable(name));
+  for (char **a = o->checker_args; a && *a; a++)
+    vec_push(&argv, *a);
+  vec_push(&argv, NULL);
+  if (verbose)
+    print_command((char **)argv.data, NULL);
+  fflush(stderr);
+  execv(argv.data[0], (char **)argv.data);
+  fprintf(stderr, "mcgen: cannot run %s: %s\n", (char *)argv.data[0], strerror(errno));
+  return 2;
+}
+
+// Colour for the diagnostics: --color always or never, or by the terminal.
+static void choose_color(const Options *o) {
+  diag_color(!strcmp(o->color, "always") || (!strcmp(o->color, "auto") && color_auto(2)));
+}
+
 // The pipeline: parse, check, layout, emit (m4 definitions), m4 (C), cc
 // (the checker). A spec with errors stops after the pass that found them.
 int main(int argc, char **argv) {
   raise_stack_limit();
   Options o = parse_args(argc, argv);
+  if (o.lsp)
+    return lsp_main();
+  verbose = o.verbose;
+  choose_color(&o);
   // The templates and the runtime, looked for first: a broken installation
   // is reported before any work is done.
   Paths paths;
@@ -514,8 +828,7 @@ int main(int argc, char **argv) {
     return 2;
 
   if (o.net_info) {
-    size_t n = strlen(o.spec);
-    if (n <= 5 || strcmp(o.spec + n - 5, ".pnml"))
+    if (!is_pnml(o.spec))
       usage_error("--net-info needs a Petri net (a .pnml file), got '%s'", o.spec);
     SrcFile *file = read_file(o.spec);
     if (!file) {
@@ -564,9 +877,8 @@ int main(int argc, char **argv) {
     return 2;
   if (!run_m4(&o, &paths, defs_path, c_path) || !stamp_identity(c_path))
     return 2;
-  if (o.emit_c_only)
-    return 0;
-  if (!run_cc(&o, &paths, prog, c_path, name))
+  if (!o.emit_c_only && !run_cc(&o, &paths, prog, c_path, name))
     return 2;
-  return 0;
+  say_built(&o, prog, &lay, o.emit_c_only ? c_path : name);
+  return o.run ? run_checker(&o, name) : 0;
 }

@@ -2739,6 +2739,12 @@ static void write_definitions(Parts *p, FILE *out) {
 }
 
 // The model as m4 definitions, one step per part of the checker.
+static uint64_t nrules_emitted;
+
+uint64_t emitted_rules(void) {
+  return nrules_emitted;
+}
+
 bool emit(Program *prog, Layout *layout, FILE *out) {
   lay = layout;
   src = prog->file;
@@ -2753,6 +2759,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   emit_default_state(&p);
   if (!number_rules(prog, &p))
     return false;
+  nrules_emitted = p.nrules;
   emit_actions(&p);
   emit_predicates(prog, &p);
   if (!emit_liveness(prog, &p))
