@@ -16,7 +16,8 @@ build_mcgen_asan() {
   done
   if [ "$stale" -eq 1 ]; then
     local tmp=$exe.tmp.$$
-    # libclang for `extern` (compiler/analysis/extern.c), as the Makefile finds it.
+    # libclang for `extern` (compiler/analysis/extern.c), as the Makefile finds
+  # it; cJSON for the language server (compiler/lsp/).
     local clang_flags=() inc lib
     inc=$(llvm-config --includedir 2>/dev/null) lib=$(llvm-config --libdir 2>/dev/null)
     if [ -n "$inc" ] && [ -f "$inc/clang-c/Index.h" ]; then
@@ -26,7 +27,8 @@ build_mcgen_asan() {
         -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
         $(pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2) \
         -I"$root/compiler" -o "$tmp" "${srcs[@]}" "${clang_flags[@]}" \
-        $(pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2) >&2; then
+        $(pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2) \
+        $(pkg-config --libs libcjson 2>/dev/null || echo -lcjson) >&2; then
       echo "cannot build $exe" >&2
       rm -f "$tmp"
       return 1
