@@ -63,7 +63,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
         bench-beem \
         bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc \
         mpi-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
-        layers-tests pnml-tests petri-tests threads-tests disk-tests murphi-tests \
+        layers-tests lsp-tests pnml-tests petri-tests threads-tests disk-tests murphi-tests \
         install uninstall install-tests deb deb-tests extern-tests scenario-tests odpor-tests matrix-tests
 
 all: $(B)/mcgen $(B)/libmcrt.a
@@ -194,6 +194,7 @@ TEST_SUITES += diag-tests
 TEST_SUITES += malformed-tests
 TEST_SUITES += docs-tests
 TEST_SUITES += editors-tests
+TEST_SUITES += lsp-tests
 TEST_SUITES += e2e-tests
 TEST_SUITES += debug-tests
 TEST_SUITES += pnml-tests
@@ -297,6 +298,12 @@ debug-tests: all
 	tests/debug/lines.sh $(B)
 	tests/debug/gdb.sh $(B)
 	tests/debug/shape.sh $(B)
+
+# mcgen --lsp driven by a scripted client over pipes (tests/lsp/run.py):
+# diagnostics on open, edit and fix, definition, hover, symbols, hostile
+# input, memory over 1,000 edits.
+lsp-tests: all
+	tests/lsp/run.py $(B)
 
 # The editors' syntax files against every spec (tests/editors/run.sh): the
 # TextMate grammar through vscode-textmate (installed by npm ci), Vim's.

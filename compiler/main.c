@@ -61,14 +61,14 @@ typedef struct OptionRow {
 static const OptionRow option_rows[] = {
     {'o', NULL, ARG_TEXT, "NAME", 0, 0, "name of the checker (and NAME.c)"},
     {'D', NULL, ARG_TEXT, "CONST=VALUE", 0, 0,
-     "override a constant of the spec (integer, true, false;\nonce per CONST)"},
+     "override a constant, once per CONST (integer, true\nor false)"},
     {'q', "quiet", ARG_NONE, NULL, 0, 0, "say nothing of what was built"},
     {'v', "verbose", ARG_NONE, NULL, 0, 0,
      "print each command mcgen runs (m4, cc, the checker)"},
     {OPT_RUN, "run", ARG_NONE, NULL, 0, 0,
      "build the checker, then run it with the arguments\n"
-     "after `--` (mcgen --run SPEC -- -t 2); exit with its\n"
-     "status"},
+     "after `--` (mcgen --run SPEC -- --threads 2); exit with\n"
+     "its status"},
     {OPT_EMIT_C, "emit-c", ARG_NONE, NULL, 0, 0, "write NAME.c only, do not compile it"},
     {OPT_DEBUG, "debug", ARG_NONE, NULL, 0, 0,
      "build for a debugger: -O0 -g, every state accessor kept\n"
@@ -771,6 +771,15 @@ static const char *runnable(const char *name) {
   return strchr(name, '/') ? name : format("./%s", name);
 }
 
+// A name for a line of text: each control byte shown as '?'.
+static const char *printable(const char *name) {
+  char *s = xstrdup(name);
+  for (char *p = s; *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == 0x7f)
+      *p = '?';
+  return s;
+}
+
 // What was built, on stderr (stdout stays the checker's under --run):
 // `built ./filter_checker (4 actions, 10 bindings, state 3 bytes)`.
 static void say_built(const Options *o, Program *prog, Layout *lay, const char *path) {
@@ -781,7 +790,7 @@ static void say_built(const Options *o, Program *prog, Layout *lay, const char *
     actions += ((Decl *)prog->decls.data[i])->kind == DK_ACTION;
   uint64_t rules = emitted_rules();
   fprintf(stderr, "%s%s%s %s (%s action%s", diag_sgr(DIAG_GOOD), o->emit_c_only ? "wrote" : "built",
-          diag_sgr(DIAG_PLAIN), runnable(path), thousands((uint64_t)actions),
+          diag_sgr(DIAG_PLAIN), printable(runnable(path)), thousands((uint64_t)actions),
           actions == 1 ? "" : "s");
   if (rules != (uint64_t)actions)
     fprintf(stderr, ", %s binding%s", thousands(rules), rules == 1 ? "" : "s");

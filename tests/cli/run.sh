@@ -222,6 +222,129 @@ t_mcgen_version() {
 }
 check mcgen-version t_mcgen_version
 
+# --version's second line names the commit mcgen was built from: the
+# work tree's HEAD when the tree is a git checkout (what git says, not
+# mcgen), else that none was recorded.
+t_mcgen_version_commit() {
+  run "$mcgen" --version
+  want_rc 0 || return
+  local head
+  if head=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null); then
+    want_in "$out" "^built from commit $head( with uncommitted changes)?\$" "--version"
+  else
+    want_in "$out" '^built outside a git checkout' "--version"
+  fi
+}
+check mcgen-version-commit t_mcgen_version_commit
+
+# Every line of --help fits 80 columns.
+t_mcgen_help_width() {
+  run "$mcgen" --help
+  local long
+  long=$(awk 'length > 80' "$out")
+  [ -z "$long" ] || { why="lines over 80 columns: $long"; return 1; }
+}
+check mcgen-help-width t_mcgen_help_width
+
+# mcgen says on stderr what it built: the checker as a command runs it, the
+# actions and their bindings and the state's bytes; -q and --quiet say
+# nothing; --emit-c says what it wrote.
+t_mcgen_says_built() {
+  fresh
+  run "$mcgen" "$specs/counter.mc"
+  want_rc 0 && want_in "$err" '^built \./counter_checker \([0-9,]+ actions?(, [0-9,]+ bindings?)?, state [0-9,]+ bytes?\)$' stderr || return
+  [ ! -s "$out" ] || { why="stdout is not empty: $(excerpt "$out")"; return 1; }
+  local q
+  for q in -q --quiet; do
+    run "$mcgen" $q "$specs/counter.mc"
+    want_rc 0 || return
+    [ ! -s "$err" ] || { why="$q: stderr is not empty: $(excerpt "$err")"; return 1; }
+  done
+  run "$mcgen" --emit-c -o c "$specs/counter.mc"
+  want_rc 0 && want_in "$err" '^wrote \./c\.c \(' stderr
+}
+check mcgen-says-built t_mcgen_says_built
+
+# filter.mc: 4 actions of one parameter each over scalarset(3), 12 bindings;
+# its state (pc: 3 x 2 bits, level: 3 x 2 bits, victim: 3 x 2 bits, an
+# optional of 3 values: 18 bits) fits 3 bytes.
+t_mcgen_built_counts() {
+  fresh
+  run "$mcgen" "$root/specs/filter.mc"
+  want_rc 0 && want_in "$err" '^built \./filter_checker \(4 actions, 12 bindings, state 3 bytes\)$' stderr
+}
+check mcgen-built-counts t_mcgen_built_counts
+
+# A BEEM instance keeps its dots: lamport.5.dve builds lamport.5_checker,
+# as BEEM names its instances, so that the instances of one model in one
+# directory each get their own checker.
+t_mcgen_dve_dots() {
+  fresh
+  cp "$root/tests/dve/buffered.dve" buffered.3.dve
+  run "$mcgen" buffered.3.dve
+  want_rc 0 && want_file buffered.3_checker && want_in "$err" '^built \./buffered\.3_checker ' stderr
+}
+check mcgen-dve-name-keeps-dots t_mcgen_dve_dots
+
+# --run builds and runs: the checker's output and exit status (3: a bound
+# stopped it; 1: a violation), its options after `--`; the built line on
+# stderr. An operand before `--` and --emit-c are refused.
+t_mcgen_run() {
+  fresh
+  run "$mcgen" --run "$root/specs/filter.mc" -- --max-states 5 --por off
+  want_rc 3 && want_in "$out" '^result: incomplete' stdout && want_in "$out" '^states: +5 ' stdout &&
+    want_in "$err" '^built \./filter_checker' stderr || return
+  run "$mcgen" -q --run -- "$root/specs/lost_update.mc" --por off
+  want_rc 1 && want_in "$out" '^result: violation' stdout || return
+  run "$mcgen" --run "$root/specs/filter.mc" extra
+  want_rc 2 && want_in "$err" "after \`--\`" stderr || return
+  run "$mcgen" --run --emit-c "$root/specs/filter.mc"
+  want_rc 2 && want_in "$err" 'not with --emit-c' stderr
+}
+check mcgen-run t_mcgen_run
+
+# A mistyped option: the nearest one; an abbreviation of several: them all;
+# a value for an option without one, a bad choice, a bad number: one line
+# naming the option. With --run, a checker option before `--` says where
+# it goes.
+t_mcgen_option_mistakes() {
+  local args expect
+  while IFS='|' read -r args expect; do
+    run "$mcgen" $args "$root/specs/filter.mc"
+    want_rc 2 && want_in "$err" "$expect" "stderr of mcgen $args" || return
+  done <<'EOF'
+--emitc|unknown option '--emitc'; did you mean '--emit-c'\?
+--verbsoe|did you mean '--verbose'\?
+--sc x|'--sc' is ambiguous: --scenario, --scenario-max-states, --scenario-words
+--quiet=yes|option --quiet takes no value
+--color sometimes|--color expects never, auto or always, got 'sometimes'
+--scenario-words 0|--scenario-words expects a number from 1 to 1000000, got '0'
+--run -t|unknown option '-t' \(with --run, the checker's options go after `--`\)
+--lsp|--lsp takes no SPEC
+EOF
+}
+check mcgen-option-mistakes t_mcgen_option_mistakes
+
+# Colour: escapes with --color always (even under NO_COLOR: the option
+# wins), none with never, none in a pipe by default; on a terminal (script
+# gives one) by default, unless NO_COLOR is set.
+t_mcgen_color() {
+  fresh
+  printf 'var x: 0..3;\naction a when y { x = 1; }\n' >bad.mc
+  run env NO_COLOR=1 "$mcgen" --color always bad.mc
+  want_rc 1 && want_in "$err" $'\033''\[1;31merror:' "stderr (--color always)" || return
+  run "$mcgen" --color never bad.mc
+  ! grep -q $'\033' "$err" || { why="--color never: escapes in $(excerpt "$err")"; return 1; }
+  run "$mcgen" bad.mc
+  ! grep -q $'\033' "$err" || { why="a pipe: escapes in $(excerpt "$err")"; return 1; }
+  command -v script >/dev/null || { why="script (util-linux) is missing: no terminal to test"; return 1; }
+  TERM=xterm script -qec "'$mcgen' bad.mc" /dev/null >tty.txt 2>&1
+  grep -q $'\033''\[1;31merror' tty.txt || { why="a terminal: no colour in $(excerpt tty.txt)"; return 1; }
+  NO_COLOR=1 TERM=xterm script -qec "'$mcgen' bad.mc" /dev/null >tty.txt 2>&1
+  ! grep -q $'\033''\[1' tty.txt || { why="NO_COLOR on a terminal: colour in $(excerpt tty.txt)"; return 1; }
+}
+check mcgen-color t_mcgen_color
+
 t_mcgen_unknown_option() {
   fresh
   run "$mcgen" --frobnicate "$specs/counter.mc"
@@ -1108,7 +1231,8 @@ check checker-self-contained t_self_contained
 # m4_syscmd must not run it, one that names an MCGEN_* definition must not
 # recurse), closes a C comment or string, or reads as an option. Each name
 # gives a working checker, named after the file, that finds counter.mc's 20
-# states, with nothing on mcgen's stderr (no m4 or C compiler warning);
+# states, with nothing on mcgen's stderr (no m4 or C compiler warning) but
+# the one line saying what it built, the name's control bytes shown as ?;
 # mcgen gets 30 s (the m4 recursion hung it).
 t_odd_name() {
   local spec=$odd_name base checker
@@ -1121,7 +1245,8 @@ t_odd_name() {
   rc=$?
   [ -z "$(find . -name PWNED)" ] || { why="m4 ran the command in the file name"; return 1; }
   want_rc 0 || return
-  [ ! -s "$err" ] || { why="mcgen wrote to stderr: $(excerpt "$err")"; return 1; }
+  [ "$(wc -l <"$err")" = 1 ] && grep -q '^built \./[^[:cntrl:]]*_checker (' "$err" ||
+    { why="mcgen wrote to stderr: $(excerpt "$err")"; return 1; }
   [ -x "./$checker" ] || { why="no checker '$checker' (in $PWD: $(ls | tr '\n' ' '))"; return 1; }
   run "./$checker"
   want_rc 0 && want_in "$out" '^result: ok' stdout && want_in "$out" '^states: +20 distinct' stdout
