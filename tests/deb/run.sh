@@ -186,7 +186,14 @@ if [ "$rc" -ne 0 ]; then
 fi
 
 run "mcgen --version"
-expect_text "installed mcgen --version" "$(cat "$out")" "mcgen $version"
+expect_text "installed mcgen --version" "$(head -1 "$out")" "mcgen $version"
+# and the commit make deb packaged (tools/build-deb), as git names it.
+if packaged=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null); then
+  case $(sed -n 2p "$out") in
+  "built from commit $packaged"*) pass "installed mcgen --version names the packaged commit" ;;
+  *) fail "installed mcgen --version names the packaged commit" "$(cat "$out")" ;;
+  esac
+fi
 run "dpkg-query -W -f='\${Status}' libxxhash-dev"
 if grep -q "ok installed" "$out"; then
   fail "libxxhash-dev not installed" "the checkers below would not show that it is not needed"
