@@ -215,11 +215,13 @@ static const char *decl_end(const Decl *d) {
 // The declaration as written, up to its body: `action start(p: Proc) when
 // pc[p] == idle`, with runs of blanks and line breaks as one space and
 // comments left out.
+// A declaration a front end made up (DVE's lowering) has no text of its
+// own: its name stands for it.
 static const char *decl_header(const Decl *d) {
   const char *stop = d->body && d->body->tok && in_doc(d->body->tok->loc) ? d->body->tok->loc
                                                                          : decl_end(d);
-  if (!stop)
-    return token_text(d->name ? d->name : d->tok);
+  if (!stop || !in_doc(d->tok->loc) || stop < d->tok->loc)
+    return name_of(d->name ? d->name : d->tok);
   Buf b = {0};
   buf_puts(&b, "");
   for (const char *p = d->tok->loc; p < stop && b.len < 400;) {

@@ -39,6 +39,8 @@ static bool fill(void) {
 }
 
 static void take(size_t n) {
+  if (!n)
+    return;
   memmove(in, in + n, in_len - n);
   in_len -= n;
 }
@@ -47,7 +49,7 @@ static void take(size_t n) {
 // end of the input.
 static bool header_line(char line[MAX_HEADER_LINE + 1]) {
   for (;;) {
-    char *nl = memchr(in, '\n', in_len);
+    char *nl = in_len ? memchr(in, '\n', in_len) : NULL;
     if (nl || in_len > MAX_HEADER_LINE) {
       size_t n = nl ? (size_t)(nl - in) : MAX_HEADER_LINE;
       size_t kept = n > MAX_HEADER_LINE ? MAX_HEADER_LINE : n;

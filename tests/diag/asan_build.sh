@@ -17,7 +17,7 @@ build_mcgen_asan() {
   if [ "$stale" -eq 1 ]; then
     local tmp=$exe.tmp.$$
     # libclang for `extern` (compiler/analysis/extern.c), as the Makefile finds
-  # it; cJSON for the language server (compiler/lsp/).
+    # it; cJSON for the language server (compiler/lsp/).
     local clang_flags=() inc lib
     inc=$(llvm-config --includedir 2>/dev/null) lib=$(llvm-config --libdir 2>/dev/null)
     if [ -n "$inc" ] && [ -f "$inc/clang-c/Index.h" ]; then
