@@ -141,12 +141,16 @@ function inExtern(toks, k) {
 }
 
 // The positions (LINE:COL, 1-based) the header of a diag spec expects a
-// lexical error at.
+// lexical error at. A TLA+ operator (`'/\' is TLA+'s`) is reported at its
+// start, but the character that is no token is its backslash.
 function expectedBad(file, text) {
   if (!file.includes(`${path.sep}diag${path.sep}`)) return [];
   const want = [];
-  for (const m of text.matchAll(/EXPECT-ERROR: (\d+):(\d+): (.*)/g))
-    if (LEXICAL_ERRORS.test(m[3])) want.push(`${m[1]}:${m[2]}`);
+  for (const m of text.matchAll(/EXPECT-ERROR: (\d+):(\d+): (.*)/g)) {
+    const tla = m[3].match(/^'([^']*)' is TLA\+'s/);
+    if (tla) want.push(`${m[1]}:${Number(m[2]) + tla[1].indexOf("\\")}`);
+    else if (LEXICAL_ERRORS.test(m[3])) want.push(`${m[1]}:${m[2]}`);
+  }
   return want;
 }
 

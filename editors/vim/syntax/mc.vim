@@ -31,7 +31,10 @@ syn region mcExtern matchgroup=mcDeclaration
 syn keyword mcExternWord   sources trusted contained containedin=mcExtern
 
 " Anything that is no token, then the tokens that contain such characters.
-syn match mcError     "[^[:space:][:alnum:]_/*\"(){}\[\],;:.?=|<>+\-%!]"
+" (In a collection, a backslash before a character it does not escape, as
+" in \" or \[, is itself a member: the quote and the bracket are written
+" bare, so that a backslash, no token outside a string, is an error.)
+syn match mcError     #[^[:space:][:alnum:]_/*"(){}[\],;:.?=|<>+\-%!]#
 syn match mcError     "\<\d\+\h\w*"
 syn match mcNumber    "\<\d\+\>"
 syn match mcOperator  "<->\|->\|\~>\|==\|!=\|<=\|>=\|&&\|||"
