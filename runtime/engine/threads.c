@@ -1566,7 +1566,7 @@ void mcrt_threads_search(McrtCtx *ctx, uint32_t n) {
   const McrtModel *m = ctx->model;
   const McrtOptions *opt = ctx->opt;
   mcrt_search_begin(ctx);
-  ctx->set.shared = true; // the workers insert at once
+  mcrt_fpset_share(&ctx->set); // the workers insert at once
   Threads T;
   bool ok = start(&T, ctx, n);
   ctx->threads = T.n;

@@ -20,10 +20,24 @@
 // order), and give the old table's pages back to the kernel behind the walk.
 // Peak memory during growth is about the new table alone, not old + new.
 //
+// Order. A table of 64-bit fingerprints without ids that one thread inserts
+// into (not `shared`) is kept sorted (`sorted`): its nonzero slots increase
+// from the first to the last, as an ordered hash table keeps them (Amble
+// and Knuth, 1974). The migration writes a sorted table, and an insertion
+// shifts the rest of the new fingerprint's cluster by one slot to keep it
+// so. A probe then stops at the first slot that holds a larger fingerprint:
+// a fingerprint not in the set is found absent after about as many slots as
+// one in it is found (at a load of 0.85 linear probing reads about 23 slots
+// for an absent one, 4 for one present), and the next migration needs no
+// sorting: it streams the table in order (the sorting was 40% of a growth,
+// a growth 10% to 30% of a search's instructions). A zero slot past the
+// last (the sentinel) stops every probe without a bounds check.
+//
 // Concurrency: insertion claims an empty slot with a CAS, so threads may
-// insert at once. In 128-bit mode the high word is claimed first and the low
-// word published after it; a reader that finds a matching high word with a
-// low word of 0 waits for it. Growth is stop-the-world (the caller's job).
+// insert at once (the table is then not kept sorted: mcrt_fpset_share). In
+// 128-bit mode the high word is claimed first and the low word published
+// after it; a reader that finds a matching high word with a low word of 0
+// waits for it. Growth is stop-the-world (the caller's job).
 #include "store/store.h"
 
 #include <errno.h>
@@ -88,11 +102,17 @@ static void *map_zeroed(size_t bytes, bool lazy) {
   return q;
 }
 
+// The bytes mapped for a table of nslots slots of `words` words: the
+// slots, the sentinel (a slot that stays zero), whole pages.
+static size_t table_bytes(uint64_t nslots, unsigned words) {
+  size_t bytes = (size_t)((nslots + 1) * words * sizeof(uint64_t));
+  return (bytes + page_size() - 1) & ~(page_size() - 1);
+}
+
 // Maps a zeroed table (lazy: see map_zeroed); false on failure.
 static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity, bool lazy) {
   uint64_t nslots = capacity + MCRT_FP_OVERFLOW;
-  size_t bytes = (size_t)(nslots * words * sizeof(uint64_t));
-  bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
+  size_t bytes = table_bytes(nslots, words);
   void *p = map_zeroed(bytes, lazy);
   if (p == MAP_FAILED)
     return false;
@@ -107,6 +127,7 @@ static bool map_table(McrtFpSet *t, unsigned words, uint64_t capacity, bool lazy
   t->ids_bytes = 0;
   t->rem_bits = 0, t->divisor = 0, t->meta = NULL, t->meta_bytes = 0;
   t->locks = NULL, t->nregions = 0;
+  t->sorted = words == 1; // empty
   return true;
 }
 
@@ -139,6 +160,7 @@ bool mcrt_fpset_enable_ids(McrtFpSet *set) {
   set->words = 2, set->nslots = t.nslots, set->slots = t.slots, set->map_bytes = t.map_bytes;
   set->max_count = t.max_count;
   set->id_words = true;
+  set->sorted = false;
   return true;
 }
 
@@ -192,6 +214,27 @@ static McrtFpResult insert64(McrtFpSet *set, uint64_t fp, uint64_t *slot) {
   return MCRT_FP_FULL;
 }
 
+// insert64 on a sorted table (one thread): the probe stops at the first
+// slot whose fingerprint is not below fp (an empty slot's 0 - 1 is the
+// largest), and a new fp goes there, the slots from there to the end of
+// its cluster moved up by one.
+static McrtFpResult insert_sorted64(McrtFpSet *set, uint64_t fp) {
+  uint64_t *s = (uint64_t *)set->slots; // one thread: plain access
+  uint64_t i = home_slot(fp, set->capacity);
+  while (s[i] - 1 < fp - 1)
+    i++;
+  if (s[i] == fp)
+    return MCRT_FP_OLD;
+  uint64_t end = i;
+  while (s[end] != 0)
+    end++;
+  if (end >= set->nslots) // the sentinel: the cluster runs off the table
+    return MCRT_FP_FULL;
+  memmove(s + i + 1, s + i, (end - i) * sizeof *s);
+  s[i] = fp;
+  return MCRT_FP_NEW;
+}
+
 static uint64_t await_lo(_Atomic uint64_t *lo) {
   uint64_t v;
   while ((v = atomic_load_explicit(lo, memory_order_acquire)) == 0)
@@ -229,6 +272,8 @@ static McrtFpResult counted(McrtFpSet *set, McrtFpResult r, uint64_t *tally) {
 }
 
 McrtFpResult mcrt_fpset_insert_tally(McrtFpSet *set, McrtFp fp, uint64_t *tally) {
+  if (set->sorted)
+    return counted(set, insert_sorted64(set, fp.hi), tally);
   if (set->rem_bits)
     return counted(set, mcrt_fpc_probe(set, fp.hi, true), tally);
   uint64_t slot;
@@ -338,7 +383,7 @@ bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
   unsigned w = set->words;
   for (uint64_t i = home_slot(fp.hi, set->capacity); i < set->nslots; i++) {
     uint64_t v = atomic_load_explicit(&s[w * i], memory_order_relaxed);
-    if (v == 0)
+    if (v == 0 || (set->sorted && v > fp.hi))
       return false;
     if (v == fp.hi && (w == 1 || set->id_words || await_lo(&s[2 * i + 1]) == fp.lo))
       return true;
@@ -353,8 +398,7 @@ bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp) {
 // growth needs this, and only with fingerprints far from uniform.
 static bool extend_overflow(McrtFpSet *t) {
   uint64_t nslots = t->nslots + MCRT_FP_OVERFLOW;
-  size_t bytes = (size_t)(nslots * t->words * sizeof(uint64_t));
-  bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
+  size_t bytes = table_bytes(nslots, t->words);
   void *p = mremap((void *)t->slots, t->map_bytes, bytes, MREMAP_MAYMOVE);
   if (p == MAP_FAILED)
     return false;
@@ -392,8 +436,7 @@ size_t mcrt_fpset_grow_bytes(const McrtFpSet *set) {
   if (set->rem_bits)
     return mcrt_fpc_grow_bytes(set);
   uint64_t nslots = grown_capacity(set) + MCRT_FP_OVERFLOW;
-  size_t bytes = (size_t)(nslots * set->words * sizeof(uint64_t));
-  bytes = (bytes + page_size() - 1) & ~(page_size() - 1);
+  size_t bytes = table_bytes(nslots, set->words);
   if (set->ids)
     bytes += ((size_t)(nslots * sizeof(uint32_t)) + page_size() - 1) & ~(page_size() - 1);
   return bytes;
@@ -475,12 +518,39 @@ static void sort_words(uint64_t *m, size_t n) {
   }
 }
 
+// migrate64() for a sorted old table: each fingerprint goes to max(its
+// home, the slot after the previous one), with nothing to gather or sort.
+static void migrate_sorted64(McrtFpSet *t, uint64_t *src, uint64_t nslots, size_t release_step) {
+  uint64_t from = 0; // the slot after the last one written
+  uint64_t step = release_step / sizeof(uint64_t);
+  for (uint64_t a = 0; a < nslots; a += step) {
+    uint64_t b = nslots - a > step ? a + step : nslots;
+    for (uint64_t i = a; i < b; i++) {
+      uint64_t hi = src[i];
+      if (hi == 0)
+        continue;
+      uint64_t j = home_slot(hi, t->capacity);
+      if (j < from)
+        j = from;
+      if (j >= t->nslots && !extend_overflow(t))
+        mcrt_die("fingerprint set: cannot extend the overflow area while growing");
+      ((uint64_t *)t->slots)[j] = hi;
+      from = j + 1;
+    }
+    if (b - a == step) // a whole step walked: give its pages back
+      madvise(src + a, release_step, MADV_DONTNEED);
+  }
+}
+
 // migrate() for 64-bit slots without ids: the old table's nslots words are
 // walked in steps of release_step bytes, each step given back once walked.
-static void migrate64(McrtFpSet *t, uint64_t *src, uint64_t nslots, size_t release_step) {
+// False when a cluster was too long to sort (the new table is then not
+// sorted).
+static bool migrate64(McrtFpSet *t, uint64_t *src, uint64_t nslots, size_t release_step) {
   uint64_t cluster[MCRT_FP_SORT_MAX];
   size_t n = 0;          // entries of the current cluster in cluster[]
   bool long_run = false; // the current cluster outgrew cluster[]
+  bool sorted = true;    // no cluster has outgrown cluster[]
   uint64_t from = 0;     // the slot after the last one written
   uint64_t step = release_step / sizeof(uint64_t);
   for (uint64_t a = 0; a < nslots; a += step) {
@@ -493,7 +563,7 @@ static void migrate64(McrtFpSet *t, uint64_t *src, uint64_t nslots, size_t relea
             uint64_t any = 0;
             place64(t, cluster[k], &any);
           }
-          n = 0, long_run = true;
+          n = 0, long_run = true, sorted = false;
         }
         if (long_run) {
           uint64_t any = 0;
@@ -515,6 +585,7 @@ static void migrate64(McrtFpSet *t, uint64_t *src, uint64_t nslots, size_t relea
   sort_words(cluster, n); // the last cluster, if the table ends full
   for (size_t k = 0; k < n; k++)
     place64(t, cluster[k], &from);
+  return sorted;
 }
 
 // The migration walks the old table cluster by cluster. A cluster's entries
@@ -595,8 +666,10 @@ bool mcrt_fpset_grow(McrtFpSet *set) {
   unsigned w = old.words;
   uint64_t *src = (uint64_t *)old.slots; // single-threaded here: plain access
   size_t release_step = old.map_bytes >= MCRT_FP_HUGE_MIN ? MCRT_HUGE_PAGE : MCRT_FP_RELEASE_SMALL;
-  if (w == 1 && !old.ids)
-    migrate64(&t, src, old.nslots, release_step);
+  if (old.sorted)
+    migrate_sorted64(&t, src, old.nslots, release_step);
+  else if (w == 1 && !old.ids)
+    t.sorted = migrate64(&t, src, old.nslots, release_step) && !old.shared;
   else
     migrate(&t, &old, release_step);
   munmap(src, old.map_bytes);
@@ -636,10 +709,12 @@ bool mcrt_fpset_load(int fd, McrtFpSet *set, XXH3_state_t *hash) {
   memset(set, 0, sizeof *set);
   if (!mcrt_read_hashed(fd, &h, sizeof h, hash))
     return false;
+  // (Sets saved before the sentinel slot lack it: loaded, a set is not
+  // sorted, and the unsorted probes check the bounds.)
   size_t slot_bytes = (size_t)(h.nslots * h.words * sizeof(uint64_t));
   if ((h.words != 1 && h.words != 2) || h.capacity == 0 || h.nslots < h.capacity ||
-      h.map_bytes < slot_bytes || h.map_bytes % page_size() != 0 ||
-      h.map_bytes - slot_bytes >= page_size() || h.count > h.nslots ||
+      h.nslots > (SIZE_MAX >> 5) || h.map_bytes < slot_bytes || h.map_bytes % page_size() != 0 ||
+      h.map_bytes - slot_bytes > page_size() || h.count > h.nslots ||
       (h.ids_bytes != 0 && h.ids_bytes < (size_t)(h.nslots * sizeof(uint32_t)))) {
     errno = EINVAL; // not a set this code wrote
     return false;
@@ -961,5 +1036,11 @@ void mcrt_fpset_grow_end(McrtFpSet *set, McrtFpGrow *g, McrtFpStash *stashes, ui
   atomic_init(&t->count, atomic_load_explicit(&g->old.count, memory_order_relaxed));
   t->grows = g->old.grows + 1;
   t->shared = g->old.shared;
+  t->sorted = false; // (the parts' long runs and the stashes are not written in order)
   *set = *t;
+}
+
+void mcrt_fpset_share(McrtFpSet *set) {
+  set->shared = true;
+  set->sorted = false;
 }

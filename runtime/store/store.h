@@ -47,7 +47,8 @@ typedef struct McrtFpSet {
   size_t meta_bytes;       // bytes mapped for meta
   _Atomic uint8_t *locks;  // one spin lock per region of slots, 64 bytes apart
   uint64_t nregions;       // locks
-  bool shared;             // threads probe at once: take the region locks
+  bool shared;             // threads probe at once: take the region locks (mcrt_fpset_share)
+  bool sorted;             // the word layout, 64 bits, no ids, one thread: kept in order (fpset.c)
 } McrtFpSet;
 
 // fp / divisor by a multiplication: the estimate is at most 2 below (the
@@ -110,6 +111,9 @@ McrtFpResult mcrt_fpset_insert(McrtFpSet *set, McrtFp fp);
 // bakery.5, 1.4 times with tallies.)
 McrtFpResult mcrt_fpset_insert_tally(McrtFpSet *set, McrtFp fp, uint64_t *tally);
 void mcrt_fpset_add_count(McrtFpSet *set, uint64_t n);
+// From now on threads insert at once (CAS, or the compact layout's region
+// locks); the word layout is no longer kept in order.
+void mcrt_fpset_share(McrtFpSet *set);
 bool mcrt_fpset_contains(const McrtFpSet *set, McrtFp fp);
 // Liveness needs the id of a state it meets again: each slot then has a
 // 32-bit state id beside it (call before the first insertion). insert_id

@@ -287,7 +287,7 @@ static void tally_run(unsigned bits, bool compact, int kind) {
   cr_assert(compact ? mcrt_fpset_init_compact(&s, 4 * n) : mcrt_fpset_init(&s, bits, 4 * n));
   if (kind == 1)
     cr_assert(mcrt_fpset_enable_ids(&s));
-  s.shared = true; // (the compact layout's region locks)
+  mcrt_fpset_share(&s); // threads insert at once (the compact layout: its region locks)
   uint64_t t0 = 0;
   cr_assert_eq(tally_insert(&s, kind, fp_of(0, bits), &t0), MCRT_FP_NEW);
   cr_assert_eq(t0, 1);
@@ -338,13 +338,14 @@ static bool table_sorted(const McrtFpSet *s) {
 }
 
 // Growth writes each cluster of the old table in fingerprint order, so a
-// table just grown is sorted (first-come insertion leaves it unsorted), and
-// every entry is still found, with its id.
+// table just grown is sorted (first-come insertion, which threads do,
+// leaves it unsorted), and every entry is still found, with its id.
 static void grow_sorted_run(unsigned bits, bool ids) {
   McrtFpSet s;
   cr_assert(mcrt_fpset_init(&s, bits, 1 << 16));
   if (ids)
     cr_assert(mcrt_fpset_enable_ids(&s));
+  mcrt_fpset_share(&s); // first come, first served
   uint64_t n = s.max_count; // load 0.85: long clusters
   for (uint64_t i = 0; i < n; i++) {
     uint32_t old;
@@ -375,6 +376,69 @@ Test(fpset, grow_sorts_64) { grow_sorted_run(64, false); }
 Test(fpset, grow_sorts_128) { grow_sorted_run(128, false); }
 Test(fpset, grow_sorts_ids_64) { grow_sorted_run(64, true); }
 Test(fpset, grow_sorts_ids_128) { grow_sorted_run(128, true); }
+
+// One thread's insertions keep the table of 64-bit fingerprints sorted
+// (fpset.c, "Order"), from the first insertion to a load of 0.85 and
+// through growths, so that a probe stops at a larger fingerprint: every
+// fingerprint inserted is found, and none other, before and after each
+// growth; a growth streams the sorted table into a sorted one.
+Test(fpset, sorted_insertion) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, 64, 1 << 14));
+  cr_assert(s.sorted);
+  uint64_t n = 0;
+  for (int grows = 0; grows < 3; grows++) {
+    for (; n < s.max_count; n++)
+      cr_assert_eq(mcrt_fpset_insert(&s, fp_of(n, 64)), MCRT_FP_NEW);
+    cr_assert(s.sorted);
+    cr_assert(table_sorted(&s));
+    for (uint64_t i = 0; i < n; i++) {
+      cr_assert_eq(mcrt_fpset_insert(&s, fp_of(i, 64)), MCRT_FP_OLD);
+      cr_assert(mcrt_fpset_contains(&s, fp_of(i, 64)));
+    }
+    for (uint64_t i = n; i < n + 20000; i++)
+      cr_assert(!mcrt_fpset_contains(&s, fp_of(i, 64)));
+    cr_assert_eq(mcrt_fpset_count(&s), n);
+    cr_assert(mcrt_fpset_grow(&s));
+    cr_assert(s.sorted);
+    cr_assert(table_sorted(&s));
+  }
+  mcrt_fpset_free(&s);
+}
+
+// A sorted table whose last cluster reaches the end of the overflow area
+// (fingerprints all at the last home): an insertion into that cluster finds
+// the sentinel and says FULL, changing nothing; a fingerprint with a home
+// before the cluster still goes in; a growth keeps everything, in order.
+// (Growth moves these homes to the new last home, so the cluster stays as
+// long as the overflow area: only fingerprints far from uniform do that.)
+Test(fpset, sorted_full_at_end) {
+  McrtFpSet s;
+  cr_assert(mcrt_fpset_init(&s, 64, 1 << 14));
+  uint64_t top = UINT64_MAX - 10, i = 0;
+  McrtFpResult r;
+  while ((r = mcrt_fpset_insert(&s, (McrtFp){top - 2 * i, 0})) == MCRT_FP_NEW)
+    i++;
+  cr_assert_eq(r, MCRT_FP_FULL);
+  cr_assert_eq(i, s.nslots - mcrt_fpset_home(&s, top - 2 * (i - 1)));
+  cr_assert_eq(mcrt_fpset_count(&s), i);
+  cr_assert(table_sorted(&s));
+  cr_assert_eq(mcrt_fpset_insert(&s, (McrtFp){top + 1, 0}), MCRT_FP_FULL);
+  cr_assert_eq(mcrt_fpset_insert(&s, (McrtFp){top, 0}), MCRT_FP_OLD);
+  cr_assert_eq(mcrt_fpset_insert(&s, (McrtFp){top - 2 * i, 0}), MCRT_FP_FULL);
+  cr_assert_eq(mcrt_fpset_count(&s), i);
+  cr_assert_eq(mcrt_fpset_insert(&s, (McrtFp){UINT64_MAX / 3, 0}), MCRT_FP_NEW);
+  cr_assert(table_sorted(&s));
+  cr_assert(mcrt_fpset_grow(&s));
+  cr_assert(s.sorted);
+  cr_assert(table_sorted(&s));
+  for (uint64_t k = 0; k < i; k++)
+    cr_assert(mcrt_fpset_contains(&s, (McrtFp){top - 2 * k, 0}));
+  cr_assert(mcrt_fpset_contains(&s, (McrtFp){UINT64_MAX / 3, 0}));
+  cr_assert(!mcrt_fpset_contains(&s, (McrtFp){top + 1, 0}));
+  cr_assert_eq(mcrt_fpset_count(&s), i + 1);
+  mcrt_fpset_free(&s);
+}
 
 // A cluster longer than growth sorts at once (fingerprints piled onto a few
 // homes in the middle of the table, among uniform ones): every entry, in the

@@ -341,7 +341,7 @@ static void race_all(McrtFpSet *s, const uint64_t *fps, uint64_t n, unsigned thr
 Test(fpset_compact, threads_one_winner) {
   McrtFpSet s;
   cr_assert(mcrt_fpset_init_compact(&s, RACE_N * 2));
-  s.shared = true;
+  mcrt_fpset_share(&s);
   uint64_t *fps = malloc(RACE_N * sizeof *fps);
   cr_assert(fps);
   for (uint64_t i = 0; i < RACE_N; i++)
@@ -417,7 +417,7 @@ static uint64_t edge_order(uint64_t k, unsigned index, uint64_t n) {
 static void race_edges_round(void) {
   McrtFpSet s;
   cr_assert(mcrt_fpset_init_compact(&s, (uint64_t)4096 * (EDGE_REGIONS + 1)));
-  s.shared = true;
+  mcrt_fpset_share(&s);
   static uint64_t fps[EDGE_N];
   uint64_t n = 0;
   for (uint64_t e = 1; e <= EDGE_REGIONS; e++)
@@ -479,7 +479,7 @@ Test(fpset_compact, many_threads_high_load) {
   McrtFpSet s;
   memset(&s, 0, sizeof s);
   cr_assert(mcrt_fpc_init(&s, MANY_N * 100 / 94));
-  s.shared = true;
+  mcrt_fpset_share(&s);
   uint64_t *fps = malloc(MANY_N * sizeof *fps), x = 7;
   cr_assert(fps);
   for (uint64_t i = 0; i < MANY_N; i++)
