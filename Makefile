@@ -61,7 +61,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 .PHONY: FORCE all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
         asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-murphi \
         bench-beem \
-        bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc \
+        bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc bench-profile \
         mpi-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
         layers-tests lsp-tests pnml-tests petri-tests threads-tests disk-tests murphi-tests \
         install uninstall install-tests deb deb-tests extern-tests scenario-tests odpor-tests matrix-tests
@@ -432,6 +432,12 @@ bench-por: all
 bench-threads: all
 	bench/threads.sh --repeat 9 --order free
 	bench/threads.sh --repeat 9 --order fixed
+
+# Where one thread's instructions go, per transition and by phase
+# (callgrind; bench/profile.sh): the six BEEM instances of issue 42 and the
+# Rumur models german and philosophers.
+bench-profile: all
+	bench/profile.sh
 
 # Compile times of the largest BEEM models and specs; BEFORE=/other/mcgen
 # builds each with that mcgen too and prints the ratios.
