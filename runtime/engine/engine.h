@@ -109,6 +109,27 @@ static inline void mcrt_pool_beat(McrtPool *P, uint32_t self) {
 // Once threads 1..n-1 have returned from their loops: joins them, frees the
 // pool (MCRT_THREAD_WAIT: prints the waits, as NAME's).
 void mcrt_pool_join(McrtPool *P, const char *name);
+// A team: n threads (the caller is thread 0) that run one function at a
+// time, all of them, and return together (fork and join at the pool's
+// barrier). The analyses after the search use it (analysis/).
+typedef struct McrtTeam McrtTeam;
+typedef struct McrtTeamSeat {
+  McrtTeam *team;
+  uint32_t self;
+} McrtTeamSeat;
+struct McrtTeam {
+  McrtPool pool; // pool.n: the threads the system gave (1: no pool started)
+  McrtTeamSeat *seats;
+  void (*fn)(void *arg, uint32_t self);
+  void *arg;
+  bool quit;
+};
+// False: out of memory. With fewer threads than asked, t->pool.n says how many.
+bool mcrt_team_start(McrtTeam *t, uint32_t n);
+// Runs fn(arg, self) on every thread of the team, self from 0 to
+// t->pool.n - 1, and returns when all have returned.
+void mcrt_team_run(McrtTeam *t, void (*fn)(void *arg, uint32_t self), void *arg);
+void mcrt_team_stop(McrtTeam *t);
 // A worker's own context beside the run's ctx: the model, the options, its
 // own error slot and symmetry scratch; emit hands its successors to the
 // engine (McrtCtx.emit), worker is the engine's.

@@ -139,3 +139,56 @@ void mcrt_worker_ctx(McrtCtx *wc, const McrtCtx *ctx,
   if (ctx->sym)
     wc->sym = mcrt_sym_new(ctx->model, ctx->opt->sym_method);
 }
+
+// ---------------------------------------------------------------------------
+// A team: the pool's threads as a fork and a join around one function at a
+// time (the analyses after the search, analysis/).
+
+static void *team_loop(void *arg) {
+  McrtTeamSeat *seat = arg;
+  McrtTeam *t = seat->team;
+  for (;;) {
+    mcrt_pool_barrier(&t->pool, seat->self); // the fork
+    if (t->quit)
+      return NULL;
+    t->fn(t->arg, seat->self);
+    mcrt_pool_barrier(&t->pool, seat->self); // the join
+  }
+}
+
+bool mcrt_team_start(McrtTeam *t, uint32_t n) {
+  memset(t, 0, sizeof *t);
+  t->seats = calloc(n ? n : 1, sizeof *t->seats);
+  if (!t->seats)
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    t->seats[i].team = t, t->seats[i].self = i;
+  if (n <= 1) {
+    t->pool.n = 1;
+    return true;
+  }
+  if (!mcrt_pool_start(&t->pool, n, team_loop, t->seats, sizeof *t->seats)) {
+    free(t->seats);
+    return false;
+  }
+  return true;
+}
+
+void mcrt_team_run(McrtTeam *t, void (*fn)(void *arg, uint32_t self), void *arg) {
+  t->fn = fn, t->arg = arg;
+  if (t->pool.n > 1)
+    mcrt_pool_barrier(&t->pool, 0);
+  fn(arg, 0);
+  if (t->pool.n > 1)
+    mcrt_pool_barrier(&t->pool, 0);
+}
+
+void mcrt_team_stop(McrtTeam *t) {
+  if (t->pool.n > 1) {
+    t->quit = true;
+    mcrt_pool_barrier(&t->pool, 0);
+    mcrt_pool_join(&t->pool, "liveness");
+  }
+  free(t->seats);
+  memset(t, 0, sizeof *t);
+}
