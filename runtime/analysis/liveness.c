@@ -49,25 +49,23 @@
 // Enabledness is that of the whole graph (a state's every edge), "taken"
 // only counts edges that stay inside the component.
 //
-// SCCs: Tarjan's algorithm, iterative (an explicit stack of frames: a cycle
-// of 10^7 states must not recurse on the C stack), roots in id order. Every
-// component is judged (a violated property costs what a holding one does),
-// and the witness is the fair one whose smallest state id is least: ids are
-// BFS order, so it is the one nearest the initial states, which keeps the
-// stem short, and the same on every run.
+// Two engines decide the instances over the table: the parallel one
+// (fair.c, the default) decomposes the graph once into its fair
+// components on the run's threads and confines each instance to them; the
+// serial one, below (--liveness-engine serial), runs Tarjan's algorithm
+// per instance on one thread, and is kept as the oracle the other is
+// tested against. Both pick the same witness and build the same lasso
+// (lasso.c: the stem, the cycle through the component).
 //
-// Traces. The stem is the BFS parent path (shortest) from an initial state
-// to the component (for <> P and ~>, a BFS inside the allowed states from
-// the sources, after the log's path to the source). The cycle starts and
-// ends at the component's first state met and goes, by BFS inside the
-// component, to the nearest state or edge that meets a requirement still
-// open (a taken edge or disabled state for each weak constraint, a taken
-// edge for each strong constraint enabled inside, a !P state for <>[] P),
-// until none is left, then back.
+// The serial engine: Tarjan's algorithm, iterative (an explicit stack of
+// frames: a cycle of 10^7 states must not recurse on the C stack), roots in
+// id order. Every component is judged (a violated property costs what a
+// holding one does), and the witness is the fair one whose smallest state
+// id is least: ids are BFS order, so it is the one nearest the initial
+// states, which keeps the stem short, and the same on every run.
 #include "analysis/analysis.h"
 
 #include <stdlib.h>
-#include <sys/mman.h>
 
 // ---------------------------------------------------------------------------
 // The check, on the table alone (the unit tests build tables by hand).
@@ -113,43 +111,6 @@ static bool poll_signal(Scc *s) {
   if ((++s->polls & 0xffff) == 0 && mcrt_signal)
     s->interrupted = true;
   return s->interrupted;
-}
-
-static inline uint64_t edge_rule(const McrtLiveGraph *g, uint64_t e) {
-  uint32_t r = 0;
-  memcpy(&r, g->rules + e * g->rule_bytes, g->rule_bytes);
-  return r;
-}
-
-static inline bool pbit(const McrtLiveGraph *g, uint64_t v, uint32_t i, int q) {
-  uint32_t b = 2 * i + (uint32_t)q;
-  return g->bits[v * g->bits_bytes + b / 8] >> (b % 8) & 1;
-}
-
-// Whether v belongs to the states the form confines the component to.
-static bool allowed(const Scc *s, uint64_t v) {
-  switch (s->form) {
-  case MCRT_TEMP_EVENTUALLY:
-  case MCRT_TEMP_ALWAYS_EVENTUALLY:
-    return !pbit(s->g, v, s->inst, 0);
-  case MCRT_TEMP_LEADSTO:
-    return !pbit(s->g, v, s->inst, 1);
-  default:
-    return true;
-  }
-}
-
-// Where the confined part may be entered: initial states for <> P, states
-// where P && !Q for ~>; everywhere otherwise.
-static bool is_source(const Scc *s, uint64_t v) {
-  switch (s->form) {
-  case MCRT_TEMP_EVENTUALLY:
-    return v < s->g->ninitial;
-  case MCRT_TEMP_LEADSTO:
-    return pbit(s->g, v, s->inst, 0);
-  default:
-    return true;
-  }
 }
 
 static void *xalloc(size_t n, size_t size, bool *ok) {
@@ -223,7 +184,7 @@ static bool judge(Scc *s, const uint32_t *m, uint64_t n, uint32_t cid) {
   for (uint64_t i = 0; i < n; i++) {
     uint64_t v = m[i];
     for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
-      uint64_t r = edge_rule(g, e);
+      uint64_t r = mcrt_live_rule(g, e);
       if (g->rc_start[r] == g->rc_start[r + 1])
         continue; // a rule without fairness: nothing to count (and no miss on its target)
       bool inside = s->node[g->targets[e]].comp == cid;
@@ -257,7 +218,7 @@ static bool judge(Scc *s, const uint32_t *m, uint64_t n, uint32_t cid) {
       uint64_t v = m[i];
       bool keep = true;
       for (uint64_t e = g->start[v]; e < g->start[v + 1] && keep; e++) {
-        uint64_t r = edge_rule(g, e);
+        uint64_t r = mcrt_live_rule(g, e);
         for (uint64_t j = g->rc_start[r]; j < g->rc_start[r + 1]; j++)
           keep &= !s->cut[g->rc_list[j]];
       }
@@ -278,7 +239,7 @@ static bool judge(Scc *s, const uint32_t *m, uint64_t n, uint32_t cid) {
   if (s->form == MCRT_TEMP_EVENTUALLY_ALWAYS) {
     bool bad = false;
     for (uint64_t i = 0; i < n && !bad; i++)
-      bad = !pbit(g, m[i], s->inst, 0);
+      bad = !mcrt_live_pbit(g, m[i], s->inst, 0);
     if (!bad)
       return false;
   }
@@ -351,261 +312,32 @@ static void tarjan(Scc *s, const uint32_t *order, uint64_t norder, uint32_t t) {
 
 // Sets tag 1 on the states the component may use: the allowed ones, and
 // for <> P and ~> only those reachable from a source through allowed
-// states (a BFS that keeps its parent pointers in par, the stem, and its
+// states (mcrt_live_confine, whose BFS parents in par are the stem and its
 // order in queue; returns its length).
 static uint64_t confine(Scc *s, uint32_t *par, uint32_t *queue) {
   const McrtLiveGraph *g = s->g;
-  uint64_t n = g->nstates;
+  uint64_t n = g->nstates, reached = 0;
   bool bfs = s->form == MCRT_TEMP_EVENTUALLY || s->form == MCRT_TEMP_LEADSTO;
-  uint64_t head = 0, tail = 0;
-  for (uint64_t v = 0; v < n; v++) {
-    s->node[v].tag = 0;
-    if (!allowed(s, v))
-      continue;
-    if (!bfs) {
-      s->node[v].tag = 1;
-    } else if (is_source(s, v)) {
-      s->node[v].tag = 1, par[v] = NONE32, queue[tail++] = (uint32_t)v;
-    }
-  }
-  while (head < tail) {
-    uint32_t v = queue[head++];
-    for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
-      uint32_t w = g->targets[e];
-      if (!s->node[w].tag && allowed(s, w))
-        s->node[w].tag = 1, par[w] = v, queue[tail++] = w;
-    }
+  if (bfs) {
+    uint8_t *mark = malloc(n + 1);
+    if (!mark)
+      mcrt_die("out of memory");
+    reached = mcrt_live_confine(g, s->inst, s->form, mark, par, queue);
+    for (uint64_t v = 0; v < n; v++)
+      s->node[v].tag = mark[v];
+    free(mark);
+  } else {
+    for (uint64_t v = 0; v < n; v++)
+      s->node[v].tag = mcrt_live_allowed(g, s->inst, s->form, v);
   }
   s->next_tag = 1;
-  return tail;
-}
-
-// ---------------------------------------------------------------------------
-// The lasso.
-
-typedef struct Path {
-  uint64_t *e;
-  size_t n, cap;
-} Path;
-
-static void path_push(Path *p, uint64_t e) {
-  if (p->n == p->cap) {
-    p->cap = p->cap ? 2 * p->cap : 16;
-    p->e = realloc(p->e, p->cap * sizeof *p->e);
-    if (!p->e)
-      mcrt_die("out of memory");
-  }
-  p->e[p->n++] = e;
-}
-
-// The first edge u -> w (inside the component when cid != 0).
-static uint64_t edge_to(const McrtLiveGraph *g, uint64_t u, uint64_t w) {
-  for (uint64_t e = g->start[u]; e < g->start[u + 1]; e++)
-    if (g->targets[e] == w)
-      return e;
-  mcrt_die("liveness: no edge %llu -> %llu", (unsigned long long)u, (unsigned long long)w);
-}
-
-// What the cycle still has to do.
-typedef struct Needs {
-  uint8_t *pending;   // per constraint: 1 open
-  uint32_t *weak;     // open weak constraints (compacted lazily)
-  uint32_t nweak, weak_open, strong_open;
-  bool not_p;         // <>[] P: visit a !P state
-  uint32_t gen, *mark; // per constraint: enabled in the state being looked at
-  uint32_t round;      // BFS visit stamps
-} Needs;
-
-static void take_edge(Scc *s, Needs *nd, uint64_t e) {
-  const McrtLiveGraph *g = s->g;
-  uint64_t r = edge_rule(g, e);
-  for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++) {
-    uint32_t c = g->rc_list[k];
-    if (nd->pending[c]) {
-      nd->pending[c] = 0;
-      if (g->strong[c])
-        nd->strong_open--;
-      else
-        nd->weak_open--;
-    }
-  }
-}
-
-// Marks the constraints enabled in v (nd->mark[c] == nd->gen); returns how
-// many open weak constraints are among them.
-static uint32_t mark_enabled(Scc *s, Needs *nd, uint64_t v) {
-  const McrtLiveGraph *g = s->g;
-  uint32_t open = 0;
-  nd->gen++;
-  for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
-    uint64_t r = edge_rule(g, e);
-    for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++) {
-      uint32_t c = g->rc_list[k];
-      if (nd->mark[c] != nd->gen) {
-        nd->mark[c] = nd->gen;
-        open += nd->pending[c] && !g->strong[c];
-      }
-    }
-  }
-  return open;
-}
-
-static void visit_state(Scc *s, Needs *nd, uint64_t v) {
-  if (nd->not_p && !pbit(s->g, v, s->inst, 0))
-    nd->not_p = false;
-  if (!nd->weak_open || mark_enabled(s, nd, v) == nd->weak_open)
-    return;
-  uint32_t k = 0;
-  for (uint32_t i = 0; i < nd->nweak; i++) {
-    uint32_t c = nd->weak[i];
-    if (!nd->pending[c])
-      continue;
-    if (nd->mark[c] != nd->gen) { // disabled here: met
-      nd->pending[c] = 0;
-      nd->weak_open--;
-    } else {
-      nd->weak[k++] = c;
-    }
-  }
-  nd->nweak = k;
-}
-
-// Whether reaching state v meets an open requirement.
-static bool state_meets(Scc *s, Needs *nd, uint64_t v) {
-  if (nd->not_p && !pbit(s->g, v, s->inst, 0))
-    return true;
-  return nd->weak_open && mark_enabled(s, nd, v) < nd->weak_open;
-}
-
-// An edge of v inside the component that takes an open constraint, or
-// UINT64_MAX.
-static uint64_t edge_meets(Scc *s, Needs *nd, uint64_t v) {
-  const McrtLiveGraph *g = s->g;
-  if (!nd->weak_open && !nd->strong_open)
-    return UINT64_MAX;
-  for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
-    if (s->node[g->targets[e]].comp != s->found)
-      continue;
-    uint64_t r = edge_rule(g, e);
-    for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++)
-      if (nd->pending[g->rc_list[k]])
-        return e;
-  }
-  return UINT64_MAX;
-}
-
-// Appends edge e to the cycle and records what it meets.
-static void cycle_step(Scc *s, Needs *nd, Path *cyc, uint64_t e) {
-  path_push(cyc, e);
-  take_edge(s, nd, e);
-  visit_state(s, nd, s->g->targets[e]);
-}
-
-// BFS inside the component from `from`: with goal == UINT64_MAX to the
-// nearest state (other than from) or edge that meets an open requirement,
-// else back to the state goal by one step at least. Appends the path to the
-// cycle; returns the state reached.
-static uint64_t bfs_step(Scc *s, Needs *nd, Path *cyc, uint64_t from, uint64_t goal) {
-  const McrtLiveGraph *g = s->g;
-  // After Tarjan, idx holds the BFS's visit stamps and low its parents.
-  SccNode *n = s->node;
-  uint32_t *queue = s->stack;
-  uint32_t round = ++nd->round;
-  uint64_t head = 0, tail = 0, hit = UINT64_MAX, last = UINT64_MAX;
-  queue[tail++] = (uint32_t)from;
-  n[from].idx = round;
-  while (head < tail && hit == UINT64_MAX) {
-    uint32_t u = queue[head++];
-    if (goal == UINT64_MAX) {
-      if (u != from && state_meets(s, nd, u)) {
-        hit = u;
-        break;
-      }
-      if ((last = edge_meets(s, nd, u)) != UINT64_MAX) {
-        hit = u;
-        break;
-      }
-    }
-    for (uint64_t e = g->start[u]; e < g->start[u + 1]; e++) {
-      uint32_t w = g->targets[e];
-      if (s->node[w].comp != s->found)
-        continue;
-      if (w == goal) {
-        hit = u, last = e;
-        break;
-      }
-      if (n[w].idx != round)
-        n[w].idx = round, n[w].low = u, queue[tail++] = w;
-    }
-  }
-  if (hit == UINT64_MAX)
-    mcrt_die("liveness: the fair component does not meet its requirements");
-  Path rev = {0};
-  for (uint64_t v = hit; v != from; v = n[v].low)
-    path_push(&rev, edge_to(g, n[v].low, v));
-  for (size_t i = rev.n; i-- > 0;)
-    cycle_step(s, nd, cyc, rev.e[i]);
-  free(rev.e);
-  if (last == UINT64_MAX)
-    return hit;
-  cycle_step(s, nd, cyc, last);
-  return g->targets[last];
-}
-
-// Builds the cycle through the found component from its state `entry`.
-static void build_cycle(Scc *s, uint64_t entry, Path *cyc) {
-  const McrtLiveGraph *g = s->g;
-  if (s->nmembers == 1 && g->start[entry] == g->start[entry + 1])
-    return; // a state without successors: it repeats, no cycle steps
-  Needs nd = {0};
-  nd.pending = calloc(g->ncons + 1, 1);
-  nd.weak = calloc(g->ncons + 1, sizeof *nd.weak);
-  nd.mark = calloc(g->ncons + 1, sizeof *nd.mark);
-  if (!nd.pending || !nd.weak || !nd.mark)
-    mcrt_die("out of memory");
-  // Strong constraints enabled inside must be taken; weak ones met.
-  for (uint64_t i = 0; i < s->nmembers; i++) {
-    uint64_t v = s->members[i];
-    for (uint64_t e = g->start[v]; e < g->start[v + 1]; e++) {
-      uint64_t r = edge_rule(g, e);
-      for (uint64_t k = g->rc_start[r]; k < g->rc_start[r + 1]; k++) {
-        uint32_t c = g->rc_list[k];
-        if (g->strong[c] && !nd.pending[c])
-          nd.pending[c] = 1, nd.strong_open++;
-      }
-    }
-  }
-  for (uint32_t c = 0; c < g->ncons; c++)
-    if (!g->strong[c])
-      nd.pending[c] = 1, nd.weak[nd.nweak++] = c, nd.weak_open++;
-  nd.not_p = s->form == MCRT_TEMP_EVENTUALLY_ALWAYS;
-  for (uint64_t v = 0; v <= g->nstates; v++)
-    s->node[v].idx = 0;
-  visit_state(s, &nd, entry);
-  uint64_t cur = entry;
-  while (nd.weak_open || nd.strong_open || nd.not_p)
-    cur = bfs_step(s, &nd, cyc, cur, UINT64_MAX);
-  if (cur != entry || cyc->n == 0)
-    bfs_step(s, &nd, cyc, cur, entry);
-  free(nd.pending), free(nd.weak), free(nd.mark);
-}
-
-void mcrt_lasso_free(McrtLasso *l) {
-  free(l->stem);
-  free(l->cycle);
-  memset(l, 0, sizeof *l);
+  return reached;
 }
 
 bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, McrtLasso *out) {
   memset(out, 0, sizeof *out);
   if (form == MCRT_TEMP_ALWAYS) {
-    for (uint64_t v = 0; v < g->nstates; v++)
-      if (!pbit(g, v, inst, 0)) {
-        out->violated = true;
-        out->src = out->loop_state = v;
-        out->prefix_only = true;
-        return true;
-      }
+    mcrt_live_always(g, inst, out);
     return true;
   }
   Scc s;
@@ -637,9 +369,7 @@ bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, Mc
     free(bpar), free(border), scc_free(&s);
     return false;
   }
-  bool found = s.found != 0;
-  if (found) {
-    out->violated = true;
+  if (s.found) {
     // The loop starts at the component's state nearest the sources.
     uint64_t entry = UINT64_MAX;
     if (bfs) {
@@ -647,25 +377,15 @@ bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, Mc
         if (s.node[border[i]].comp == s.found)
           entry = border[i];
     } else {
-      for (uint64_t i = 0; i < s.nmembers; i++)
-        if (s.members[i] < entry)
-          entry = s.members[i];
+      entry = s.found_lo;
     }
-    out->loop_state = entry;
-    Path stem = {0}, rev = {0};
-    uint64_t v = entry;
-    while (bfs && bpar[v] != NONE32) {
-      path_push(&rev, edge_to(g, bpar[v], v));
-      v = bpar[v];
-    }
-    out->src = v;
-    for (size_t i = rev.n; i-- > 0;)
-      path_push(&stem, rev.e[i]);
-    free(rev.e);
-    Path cyc = {0};
-    build_cycle(&s, entry, &cyc);
-    out->stem = stem.e, out->nstem = stem.n;
-    out->cycle = cyc.e, out->ncycle = cyc.n;
+    uint8_t *in = calloc(g->nstates + 1, 1);
+    if (!in)
+      mcrt_die("out of memory");
+    for (uint64_t i = 0; i < s.nmembers; i++)
+      in[s.members[i]] = 1;
+    mcrt_lasso_build(g, inst, form, s.members, s.nmembers, in, entry, bfs ? bpar : NULL, out);
+    free(in);
   }
   out->components = s.next_comp;
   free(bpar), free(border);
@@ -701,9 +421,9 @@ static void set_violation(McrtCtx *ctx, uint32_t i, const McrtLasso *l) {
     mcrt_die("out of memory");
   size_t k = nhead;
   for (size_t j = 0; j < l->nstem; j++)
-    path[k++] = edge_rule(g, l->stem[j]);
+    path[k++] = mcrt_live_rule(g, l->stem[j]);
   for (size_t j = 0; j < l->ncycle; j++)
-    path[k++] = edge_rule(g, l->cycle[j]);
+    path[k++] = mcrt_live_rule(g, l->cycle[j]);
   McrtViolation *v = &ctx->viol;
   memset(v, 0, sizeof *v);
   ctx->has_violation = true;
@@ -728,6 +448,50 @@ static void stop_liveness(McrtCtx *ctx, double t0) {
   ctx->time_s += ctx->live->time_s;
 }
 
+// The serial engine: each instance in turn, Tarjan on one thread. Returns
+// the first violated instance (m->ninstances: none) with its lasso in l;
+// UINT32_MAX when it stopped without a verdict.
+static uint32_t check_serial(McrtCtx *ctx, McrtLasso *l) {
+  const McrtModel *m = ctx->model;
+  for (uint32_t i = 0; i < m->ninstances; i++) {
+    if (mcrt_signal || !mcrt_live_find(&ctx->live->g, i, m->instances[i].form, l))
+      return UINT32_MAX;
+    ctx->live->components += l->components;
+    if (l->violated)
+      return i;
+  }
+  return m->ninstances;
+}
+
+// The parallel engine: every instance over one decomposition (fair.c), on
+// the run's threads (at most 64: scc.c gives each a bit).
+static uint32_t check_parallel(McrtCtx *ctx, McrtLasso *l) {
+  const McrtModel *m = ctx->model;
+  McrtTemporal *forms = malloc((m->ninstances + 1) * sizeof *forms);
+  McrtTeam team;
+  uint64_t want = ctx->opt->threads ? ctx->opt->threads : 1;
+  if (!forms || !mcrt_team_start(&team, want < 64 ? (uint32_t)want : 64))
+    mcrt_die("out of memory");
+  for (uint32_t i = 0; i < m->ninstances; i++)
+    forms[i] = m->instances[i].form;
+  uint32_t which;
+  uint64_t components = 0;
+  bool ok = mcrt_fair_check(&ctx->live->g, forms, m->ninstances, &team, &which, l, &components);
+  mcrt_team_stop(&team);
+  free(forms);
+  ctx->live->components += components;
+  return ok ? which : UINT32_MAX;
+}
+
+// What the check's own arrays take per state (beside the edge table),
+// counted against --memory too.
+static size_t check_bytes(const McrtCtx *ctx) {
+  uint64_t n = ctx->states + 1;
+  if (ctx->opt->live_engine == MCRT_LIVE_ENGINE_SERIAL)
+    return (size_t)n * (sizeof(SccNode) + 4 * 5); // Tarjan's record, stack, frames; the BFS
+  return mcrt_fair_bytes(n);
+}
+
 void mcrt_liveness_check(McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   double t0 = mcrt_now();
@@ -740,28 +504,23 @@ void mcrt_liveness_check(McrtCtx *ctx) {
   mcrt_live_dump(ctx->live);
   double t1 = mcrt_now();
   ctx->live->edges_s = t1 - t0;
-  // The check's own arrays (per state: Tarjan's record, stack and frames,
-  // the BFS parent and order) count against --memory too.
-  size_t check_bytes = (size_t)(ctx->states + 1) * (sizeof(SccNode) + 4 * 5);
-  if (m->ninstances && mcrt_accounted_bytes(ctx) + check_bytes > ctx->opt->memory) {
+  size_t bytes = check_bytes(ctx);
+  if (m->ninstances && mcrt_accounted_bytes(ctx) + bytes > ctx->opt->memory) {
     mcrt_stop_at(ctx, MCRT_BOUND_MEMORY, MCRT_PHASE_LIVENESS);
     return;
   }
-  if (mcrt_accounted_bytes(ctx) + check_bytes > ctx->peak_bytes)
-    ctx->peak_bytes = mcrt_accounted_bytes(ctx) + check_bytes;
-  for (uint32_t i = 0; i < m->ninstances; i++) {
-    McrtLasso l;
-    if (mcrt_signal || !mcrt_live_find(&ctx->live->g, i, m->instances[i].form, &l)) {
-      stop_liveness(ctx, t0);
-      return;
-    }
-    ctx->live->components += l.components;
-    if (l.violated) {
-      set_violation(ctx, i, &l);
-      mcrt_lasso_free(&l);
-      break;
-    }
+  if (mcrt_accounted_bytes(ctx) + bytes > ctx->peak_bytes)
+    ctx->peak_bytes = mcrt_accounted_bytes(ctx) + bytes;
+  McrtLasso l = {0};
+  uint32_t which = ctx->opt->live_engine == MCRT_LIVE_ENGINE_SERIAL ? check_serial(ctx, &l)
+                                                                    : check_parallel(ctx, &l);
+  if (which == UINT32_MAX) {
+    stop_liveness(ctx, t0);
+    return;
   }
+  if (which < m->ninstances)
+    set_violation(ctx, which, &l);
+  mcrt_lasso_free(&l);
   ctx->live->done = true;
   ctx->live->scc_s = mcrt_now() - t1;
   ctx->live->time_s = mcrt_now() - t0;

@@ -61,6 +61,10 @@ static inline void mcrt_copy_state(uint8_t *to, const uint8_t *from, size_t byte
 // options.c: the checker's command line (docs/DESIGN.md).
 
 typedef enum { MCRT_LIVENESS_DEFAULT, MCRT_LIVENESS_ON, MCRT_LIVENESS_OFF } McrtLiveness;
+// --liveness-engine: one decomposition for every instance on the run's
+// threads (analysis/fair.c), or Tarjan per instance on one thread
+// (analysis/liveness.c, the oracle the other is checked against).
+typedef enum { MCRT_LIVE_ENGINE_PARALLEL, MCRT_LIVE_ENGINE_SERIAL } McrtLiveEngine;
 typedef enum { MCRT_SYM_DEFAULT, MCRT_SYM_ON, MCRT_SYM_OFF, MCRT_SYM_VERIFY } McrtSymmetry;
 typedef enum { MCRT_POR_AUTO, MCRT_POR_ON, MCRT_POR_OFF } McrtPorMode;
 typedef enum {
@@ -85,6 +89,7 @@ typedef struct McrtOptions {
   McrtSymMethod sym_method; // --symmetry-method
   bool deadlock; // check deadlocks (not --no-deadlock)
   McrtLiveness liveness;
+  McrtLiveEngine live_engine; // --liveness-engine parallel (the default) | serial
   bool trace_json;
   const char *report_file;
   const char *dot_file, *graph_file;

@@ -45,6 +45,10 @@ static void usage(FILE *f, const McrtModel *m, const char *prog) {
           "  --no-deadlock          do not report states without successors\n"
           "  --liveness on|off      check the temporal properties under fairness (default:\n"
           "                         on when the spec has a property); 'off' skips them\n"
+          "  --liveness-engine parallel|serial  how the properties are decided: one\n"
+          "                         decomposition into fair components for all, on the\n"
+          "                         threads (default), or Tarjan per property instance on\n"
+          "                         one thread (the reference; same verdicts and lassos)\n"
           "  --trace-format text|json  how counterexample traces are printed\n"
           "  --report FILE.json     write the result as JSON\n"
           "  --progress SECONDS     progress line on stderr every SECONDS (default 10, 0 off)\n"
@@ -220,7 +224,7 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     // Options with a value.
     static const char *const valued[] = {
         "--threads",  "--max-states",   "--max-steps",    "--max-depth", "--memory",
-        "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",     "--trace-format", "--report",
+        "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",  "--liveness-engine", "--trace-format", "--report",
         "--dot",      "--graph",        "--progress",     "--por",
         "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states", "--graph-max-states",
         "--simulate", "--depth",        "--seed",
@@ -329,6 +333,13 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
         opt->liveness = MCRT_LIVENESS_OFF;
       else
         return bad(err, name, val, "on or off");
+    } else if (!strcmp(name, "--liveness-engine")) {
+      if (!strcmp(val, "parallel"))
+        opt->live_engine = MCRT_LIVE_ENGINE_PARALLEL;
+      else if (!strcmp(val, "serial"))
+        opt->live_engine = MCRT_LIVE_ENGINE_SERIAL;
+      else
+        return bad(err, name, val, "parallel or serial");
     } else if (!strcmp(name, "--trace-format")) {
       if (!strcmp(val, "text"))
         opt->trace_json = false;

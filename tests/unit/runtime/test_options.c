@@ -86,12 +86,25 @@ Test(options, usage_errors) {
   char out[4096];
   const char *bad[] = {"--frobnicate", "--max-states", "--max-states x", "--max-states -3",
                        "--fingerprint 32", "--memory 0", "--trace-format xml", "stray",
-                       "--quiet=1", "--threads 0", "--progress -1", "--liveness maybe"};
+                       "--quiet=1", "--threads 0", "--progress -1", "--liveness maybe",
+                       "--liveness-engine tarjan", "--liveness-engine"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     memset(out, 0, sizeof out);
     cr_assert_eq(parse(&o, out, sizeof out, bad[i]), MCRT_EXIT_USAGE, "%s", bad[i]);
     cr_assert_neq(out[0], 0, "no message for %s", bad[i]);
   }
+}
+
+// --liveness-engine: parallel by default, serial the reference.
+Test(options, liveness_engine) {
+  McrtOptions o;
+  char out[4096] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, ""), -1, "%s", out);
+  cr_assert_eq(o.live_engine, MCRT_LIVE_ENGINE_PARALLEL);
+  cr_assert_eq(parse(&o, out, sizeof out, "--liveness-engine serial"), -1, "%s", out);
+  cr_assert_eq(o.live_engine, MCRT_LIVE_ENGINE_SERIAL);
+  cr_assert_eq(parse(&o, out, sizeof out, "--liveness-engine=parallel"), -1, "%s", out);
+  cr_assert_eq(o.live_engine, MCRT_LIVE_ENGINE_PARALLEL);
 }
 
 // --threads: 1 to 1024; the default is the cores online that the process
