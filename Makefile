@@ -62,7 +62,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
         asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-murphi \
         bench-beem \
         bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc bench-profile \
-        mpi-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
+        liveness-tests mpi-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
         layers-tests lsp-tests pnml-tests petri-tests threads-tests disk-tests murphi-tests \
         install uninstall install-tests deb deb-tests extern-tests scenario-tests odpor-tests matrix-tests
 
@@ -196,6 +196,7 @@ TEST_SUITES += docs-tests
 TEST_SUITES += editors-tests
 TEST_SUITES += lsp-tests
 TEST_SUITES += e2e-tests
+TEST_SUITES += liveness-tests
 TEST_SUITES += debug-tests
 TEST_SUITES += pnml-tests
 TEST_SUITES += murphi-tests
@@ -316,6 +317,13 @@ e2e-tests: all asan-runtime
 	MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_specs.sh $(B)
 	MCGEN_RUNTIME=$(CURDIR)/$(B)/asan MCGEN_TEST_CFLAGS="-Werror $(ASAN)" tests/e2e/run_ltl.sh $(B)
 
+# Random liveness specs against tests/liveness/random_live.py's own
+# fair-cycle oracle, under the serial and the parallel liveness engine at
+# 1, 2 and 4 threads (tests/liveness/fuzz.py; make conformance: LIVE_SEEDS).
+liveness-tests: all
+	tests/liveness/fuzz.py $(B) --seeds 1-200
+	tests/liveness/fuzz.py $(B) --sym --seeds 100001-100060
+
 # Partial-order reduction: mcgen --deps against hand-derived tables, then
 # the checker's --por against --por off (tests/por/run.sh): the specs, and
 # the BEEM instances up to 10^5 states (make conformance: from there up to
@@ -338,7 +346,10 @@ mpi-tests: all
 # BEEM conformance (tests/conformance/run.sh): every complete instance up to
 # LIMIT states against BEEM's published figures, after checking that every
 # dve/*.dve compiles, then (tests/conformance/ltl.sh) the LTL verdicts of the
-# dve_props/ files on those instances. make test runs the instances under
+# dve_props/ files on those instances (the serial liveness engine and the
+# parallel one at 2 and 4 threads, with the same lasso shapes), then
+# LIVE_SEEDS and LIVE_SYM_SEEDS random liveness specs (tests/liveness/
+# fuzz.py, make test: liveness-tests' seeds). make test runs the instances under
 # 10^5 states, and the LTL verdicts on instances under 10^4 states (50 files,
 # about 2 CPU minutes). Then the MCC Petri nets (tests/conformance/mcc.sh):
 # every instance compiles or is refused for a tallied reason, and every one
@@ -352,9 +363,13 @@ LIMIT ?= 1000000
 MCC_LIMIT ?= 10000000
 POR_SEEDS ?= 1-5000
 PAR_LIMIT ?= 100000
+LIVE_SEEDS ?= 1-2000
+LIVE_SYM_SEEDS ?= 100001-100500
 conformance: all
 	tests/conformance/run.sh $(B) --compile-all --limit $(LIMIT)
 	tests/conformance/ltl.sh $(B) --limit $(LIMIT)
+	tests/liveness/fuzz.py $(B) --seeds $(LIVE_SEEDS)
+	tests/liveness/fuzz.py $(B) --sym --seeds $(LIVE_SYM_SEEDS)
 	tests/conformance/mcc.sh $(B) --compile-all --limit $(MCC_LIMIT)
 	POR_BEEM_MIN=100001 POR_BEEM_LIMIT=$(LIMIT) POR_FUZZ_SEEDS=$(POR_SEEDS) tests/por/run.sh $(B)
 	tests/threads/run.sh $(B) --beem-limit $(PAR_LIMIT)

@@ -23,7 +23,11 @@
 # successor in the product; that is a finite behaviour, no violation, and
 # must not stop the run as a deadlock) and read the verdict: exit 0 with the
 # liveness check done = holds; exit 1 with a violation of kind "liveness" =
-# violated. One row per file:
+# violated. The checker runs three ways: the default liveness engine at
+# --threads 2 and 4, and the serial one (--liveness-engine serial, the
+# oracle of the parallel engine) at one thread; the verdicts and, for a
+# violation, the lasso's shape (its steps and loop start) must agree, else
+# the row is an ERROR naming the settings. One row per file:
 #   NAME  EXPECTED  GOT  VERDICT [reason]
 # Verdicts: PASS, FAIL (the other verdict), ERROR (mcgen rejected the file,
 # another violation, the check not done, a crash or a time-out), KNOWN (a
@@ -60,6 +64,33 @@ run_verdict() { # run_verdict EXIT-STATUS REPORT OUTPUT
   fi
 }
 
+# A violation's lasso shape from a report: its steps and loop start.
+lasso_shape() { # lasso_shape REPORT
+  python3 -c 'import json, sys
+v = json.load(open(sys.argv[1])).get("violations") or [{}]
+print(len(v[0].get("trace", [])), v[0].get("loop_start"))' "$1"
+}
+# The verdict of $dir/checker under each liveness engine setting, when they
+# agree (verdict and lasso shape); else "error: what differs".
+engines_verdict() { # engines_verdict DIR
+  local dir=$1 first= shape= setting got s
+  for setting in "--liveness-engine serial --threads 1" "--threads 2" "--threads 4"; do
+    # shellcheck disable=SC2086 # the setting is words
+    timeout "$timeout_s" "$dir/checker" --no-deadlock --quiet $setting \
+      --report "$dir/report.json" >"$dir/out.txt" 2>&1
+    got=$(run_verdict $? "$dir/report.json" "$dir/out.txt")
+    case $got in error:*) echo "$got ($setting)"; return ;; esac
+    s=$(lasso_shape "$dir/report.json")
+    if [ -z "$first" ]; then
+      first=$got shape=$s
+    elif [ "$got" != "$first" ] || [ "$s" != "$shape" ]; then
+      echo "error: $setting gives $got ($s), the serial engine $first ($shape)"
+      return
+    fi
+    rm -f "$dir/report.json"
+  done
+  echo "$first"
+}
 # Checks one file; prints its row and writes its verdict to $work/NAME.verdict.
 check_prop() { # check_prop NAME EXPECTED
   local name=$1 expected=$2 dir=$work/$1 verdict reason= got=-
@@ -68,9 +99,7 @@ check_prop() { # check_prop NAME EXPECTED
     "$beem/dve_props/$name.dve") >"$dir/mcgen.txt" 2>&1; then
     verdict=ERROR reason="mcgen: $(first_error "$dir/mcgen.txt")"
   else
-    timeout "$timeout_s" "$dir/checker" --no-deadlock --quiet --report "$dir/report.json" \
-      >"$dir/out.txt" 2>&1
-    got=$(run_verdict $? "$dir/report.json" "$dir/out.txt")
+    got=$(engines_verdict "$dir")
     case $got in
       "$expected") verdict=PASS ;;
       error:*) verdict=ERROR reason=${got#error: } got=- ;;
@@ -84,7 +113,7 @@ check_prop() { # check_prop NAME EXPECTED
 }
 
 export beem mcgen cflags timeout_s work known_file
-export -f check_prop run_verdict apply_known known_reason json_num first_error
+export -f check_prop run_verdict engines_verdict lasso_shape apply_known known_reason json_num first_error
 
 # Every dve_props file with its instance's row: NAME STATES COMPLETE ANSWER,
 # ANSWER the published ltl answer for its property (yes, no, unknown, or -).
