@@ -9,7 +9,9 @@
 # locks (big.mc with --compact-set), liveness (filter.mc; mcs.1: windows
 # expanded by several threads; wide_live.mc: the edge table, the property
 # bits and the ids in the set written by every thread in the parallel
-# commit, in both id layouts), a violation with a trace (philosophers.mc), a run-time error
+# commit, in both id layouts; in each, the check after the search: the
+# union-find decomposition and the judging of components on 4 threads,
+# analysis/scc.c and fair.c), a violation with a trace (philosophers.mc), a run-time error
 # (tests/e2e/specs, the first spec expecting one), and --order free (the
 # expand phase inserting into the shared set, the set grown before it) on
 # exhaustive searches, whose answers are --threads 1's.
