@@ -1,7 +1,8 @@
 // analysis/analysis.h: what is decided over a finished search (docs/DESIGN.md,
 // "Runtime layers"). Offers: the liveness check over the edge table
-// (liveness.c, with fair.c, scc.c and lasso.c). Requires: engine/engine.h (by the layers' order; it uses
-// only the context and the stores).
+// (liveness.c, with fair.c, scc.c and lasso.c). Requires: engine/engine.h
+// (by the layers' order; it uses the context, the stores and the pool's
+// team).
 #ifndef MCRT_ANALYSIS_H
 #define MCRT_ANALYSIS_H
 

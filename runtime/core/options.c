@@ -224,8 +224,8 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **ar
     // Options with a value.
     static const char *const valued[] = {
         "--threads",  "--max-states",   "--max-steps",    "--max-depth", "--memory",
-        "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",  "--liveness-engine", "--trace-format", "--report",
-        "--dot",      "--graph",        "--progress",     "--por",
+        "--fingerprint", "--symmetry",  "--symmetry-method", "--liveness",     "--trace-format", "--report",
+        "--liveness-engine", "--dot",   "--graph",        "--progress",     "--por",
         "--tests",    "--tests-cover",  "--tests-max-steps", "--dot-max-states", "--graph-max-states",
         "--simulate", "--depth",        "--seed",
         "--disk",     "--checkpoint",   "--checkpoint-every", "--resume",
