@@ -125,6 +125,10 @@ int mcrt_parse_options(McrtOptions *opt, const McrtModel *model, int argc, char 
                        FILE *out, FILE *err);
 // Parses "512M", "4G", "1024": bytes; false if malformed.
 bool mcrt_parse_size(const char *s, uint64_t *bytes);
+// Whether the option whose long form is `name` ("threads") is on the
+// command line (its long or short form), read as mcrt_parse_options reads
+// it: mpi.c's default for --threads depends on it.
+bool mcrt_option_given(int argc, char **argv, const char *name);
 // Whether this run checks liveness (--liveness on, or the spec has a
 // property and not --liveness off).
 bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt);

@@ -1801,15 +1801,8 @@ static int mpi_check(const McrtModel *m, const McrtOptions *opt, FILE *err) {
 // Under MPI a rank is one thread unless --threads says otherwise: the
 // default, the cores online, is for a run without MPI (with one rank per
 // core, the usual way to start ranks, more threads would only compete for
-// the cores). Whether the option was given is read here, before the options
-// are.
-static bool gives_threads(int argc, char **argv) {
-  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-    if (!strcmp(argv[i], "--threads") || !strncmp(argv[i], "--threads=", 10))
-      return true;
-  return false;
-}
-
+// the cores). Whether the option was given is read before the options are
+// (mcrt_option_given).
 static int exit_code; // what a rank whose MPI_Finalize does not return exits with
 
 static void finalize_timeout(int sig) {
@@ -1830,7 +1823,7 @@ int mcrt_mpi_main(const McrtModel *model, int argc, char **argv) {
   int provided = MPI_THREAD_SINGLE;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   threads_allowed = provided >= MPI_THREAD_FUNNELED;
-  bool threads_given = gives_threads(argc, argv);
+  bool threads_given = mcrt_option_given(argc, argv, "threads");
   MPI_Comm_rank(comm, &world_rank);
   MPI_Comm_size(comm, &world_size);
   FILE *out = stdout, *err = stderr;

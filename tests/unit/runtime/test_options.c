@@ -263,3 +263,68 @@ Test(options, search) {
   cr_assert_eq(parse(&o, out, sizeof out, "--search dfs"), MCRT_EXIT_USAGE);
   cr_assert(strstr(out, "bad value 'dfs' for --search (expected bfs or odpor)"), "%s", out);
 }
+
+// The short forms of the common options: -t threads, -m memory, -q, -o
+// (the report), -h; a value glued to its letter; flags combined.
+Test(options, short_forms) {
+  McrtOptions o;
+  char out[8192] = {0};
+  cr_assert_eq(parse(&o, out, sizeof out, "-t 3 -m 1G -q -o r.json"), -1, "%s", out);
+  cr_assert_eq(o.threads, 3);
+  cr_assert(o.threads_given);
+  cr_assert_eq(o.memory, UINT64_C(1) << 30);
+  cr_assert(o.quiet);
+  cr_assert_str_eq(o.report_file, "r.json");
+  cr_assert_eq(parse(&o, out, sizeof out, "-t2 -qo r2.json"), -1, "%s", out);
+  cr_assert_eq(o.threads, 2);
+  cr_assert(o.quiet);
+  cr_assert_str_eq(o.report_file, "r2.json");
+  cr_assert_eq(parse(&o, out, sizeof out, "-h"), 0);
+  cr_assert(strstr(out, "-t, --threads N"), "%s", out);
+  const char *bad[] = {"-t", "-t0", "-x", "-qx", "-", "-o", "-o -q"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    memset(out, 0, sizeof out);
+    cr_assert_eq(parse(&o, out, sizeof out, bad[i]), MCRT_EXIT_USAGE, "%s", bad[i]);
+    cr_assert_neq(out[0], 0, "no message for %s", bad[i]);
+  }
+  memset(out, 0, sizeof out);
+  cr_assert_eq(parse(&o, out, sizeof out, "-qx"), MCRT_EXIT_USAGE);
+  cr_assert(strstr(out, "unknown option '-x'"), "%s", out);
+}
+
+// A misspelt long option names the nearest one; nothing is suggested for a
+// name far from every option.
+Test(options, did_you_mean) {
+  McrtOptions o;
+  char out[4096];
+  static const struct {
+    const char *args, *hint;
+  } cases[] = {
+      {"--max-state 3", "did you mean --max-states?"},
+      {"--thread 2", "did you mean --threads?"},
+      {"--symetry on", "did you mean --symmetry?"},
+      {"--no-deadlocks", "did you mean --no-deadlock?"},
+      {"--qiuet", "did you mean --quiet?"},
+      {"--trace-fmt json", "did you mean --trace-format?"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    memset(out, 0, sizeof out);
+    cr_assert_eq(parse(&o, out, sizeof out, cases[i].args), MCRT_EXIT_USAGE, "%s", cases[i].args);
+    cr_assert(strstr(out, cases[i].hint), "%s: %s", cases[i].args, out);
+  }
+  memset(out, 0, sizeof out);
+  cr_assert_eq(parse(&o, out, sizeof out, "--frobnicate"), MCRT_EXIT_USAGE);
+  cr_assert(strstr(out, "unknown option '--frobnicate' (try --help)"), "%s", out);
+}
+
+// mpi.c's default --threads asks whether the option was given, in either
+// form, without taking a value for an option.
+Test(options, option_given) {
+  char *a[] = {"m", "-qt4", NULL}, *b[] = {"m", "--report", "--threads=x", NULL},
+       *c[] = {"m", "--threads=2", NULL}, *d[] = {"m", "-o", "-t", NULL}, *e[] = {"m", "-q", NULL};
+  cr_assert(mcrt_option_given(2, a, "threads"));
+  cr_assert(!mcrt_option_given(3, b, "threads")); // --report's value
+  cr_assert(mcrt_option_given(2, c, "threads"));
+  cr_assert(!mcrt_option_given(3, d, "threads")); // -o's value
+  cr_assert(!mcrt_option_given(2, e, "threads"));
+}
