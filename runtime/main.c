@@ -308,6 +308,8 @@ static void settle(McrtCtx *ctx) {
 // a warning and is removed: the exit code stays the verdict the summary
 // gave.
 static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
+  if (ctx->opt->format_json) // the report alone on stdout
+    mcrt_write_report(out, ctx, c);
   int e = fflush(out) != 0 ? errno : 0;
   if (e || ferror(out)) {
     c->io_error = strerror(e ? e : EIO);
@@ -326,6 +328,20 @@ static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FIL
   return c->exit_code;
 }
 
+// Where the text of the result (trace, summary) goes: stdout, unless stdout
+// holds one JSON document (--format json: the report; --trace-format json:
+// the violation), which a script reads whole: then stderr.
+static FILE *text_stream(const McrtOptions *opt, FILE *out, FILE *err) {
+  return opt->format_json || opt->trace_json ? err : out;
+}
+
+// --trace-format json: the violation (or null) alone on stdout; --format
+// json's report holds it already.
+static void print_trace_json(const McrtOptions *opt, McrtCtx *ctx, FILE *out) {
+  if (opt->trace_json && !opt->format_json)
+    mcrt_print_trace_json(out, ctx);
+}
+
 // The end of a single run: trace, summary, report, all from the same
 // conclusion; its exit code.
 static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
@@ -334,10 +350,12 @@ static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
   if (ctx->net && ctx->opt->mcc) {
     mcrt_net_print_mcc(out, ctx);
   } else {
-    mcrt_print_trace(out, ctx);
-    mcrt_print_summary(out, ctx);
+    FILE *text = text_stream(ctx->opt, out, err);
+    mcrt_print_trace(text, ctx);
+    print_trace_json(ctx->opt, ctx, out);
+    mcrt_print_summary(text, ctx);
     if (ctx->net)
-      mcrt_net_print(out, ctx);
+      mcrt_net_print(text, ctx);
   }
   McrtConclusion c = {.exit_code = mcrt_exit_code(ctx), .bound = ctx->bound,
                       .phase = ctx->bound_phase, .signal = ctx->bound_signal};
@@ -451,29 +469,41 @@ static int verify_symmetry(const McrtModel *model, const McrtOptions *opt,
   settle(b); // the last phase: a signal from here on stops it, not the finished first run
   a->unreduced = b;
   McrtConclusion c = compare_runs(a, b);
-  fputs("== symmetry verify: the search with symmetry reduction ==\n", out);
-  mcrt_print_trace(out, a);
-  mcrt_print_summary(out, a);
-  fputs("== symmetry verify: the search without symmetry reduction ==\n", out);
-  mcrt_print_trace(out, b);
-  mcrt_print_summary(out, b);
+  FILE *text = text_stream(opt, out, err);
+  fputs("== symmetry verify: the search with symmetry reduction ==\n", text);
+  mcrt_print_trace(text, a);
+  mcrt_print_summary(text, a);
+  fputs("== symmetry verify: the search without symmetry reduction ==\n", text);
+  mcrt_print_trace(text, b);
+  mcrt_print_summary(text, b);
+  print_trace_json(opt, a, out); // the reduced run's, as the report is
   // Replaying a trace may have found an internal error: compare again.
   c = compare_runs(a, b);
-  print_comparison(out, a, b, &c);
+  print_comparison(text, a, b, &c);
   int code = deliver(&c, a, outputs->report, out, err);
   free_run(b);
   free_run(a);
   return code;
 }
 
-// --simulate: the runs (engine/simulate.c), then their result (report.c).
-static int simulate(const McrtModel *model, const McrtOptions *opt, FILE *out, FILE *err) {
+// --simulate: the runs (engine/simulate.c), each printed as it ends under
+// --print-runs, then their result (report.c) and report, as a search's.
+static int simulate(const McrtModel *model, const McrtOptions *opt, McrtOutputs *outputs,
+                    FILE *out, FILE *err) {
+  FILE *text = text_stream(opt, out, err);
   McrtSimulation sim;
-  if (!mcrt_simulate(model, opt, &sim)) {
+  if (!mcrt_simulate(model, opt, &sim, opt->print_runs ? mcrt_print_run : NULL, text)) {
     fprintf(err, "error: out of memory setting up the simulation\n");
-    return MCRT_EXIT_USAGE;
+    return setup_failed(opt, outputs);
   }
-  int code = mcrt_print_simulation(out, &sim);
+  mcrt_test_pause("report");
+  McrtCtx *ctx = sim.ctx;
+  settle(ctx);
+  mcrt_print_simulation(text, &sim);
+  print_trace_json(opt, ctx, out);
+  McrtConclusion c = {.exit_code = mcrt_exit_code(ctx), .bound = ctx->bound,
+                      .phase = ctx->bound_phase, .signal = ctx->bound_signal, .sim = &sim};
+  int code = deliver(&c, ctx, outputs->report, out, err);
   mcrt_simulation_free(&sim);
   return code;
 }
@@ -487,7 +517,7 @@ static int run(const McrtModel *model, McrtOptions *opt, McrtOutputs *outputs, F
   if (opt->symmetry == MCRT_SYM_VERIFY)
     return verify_symmetry(model, opt, outputs, out, err);
   if (opt->sim_runs) // --simulate: random runs instead (simulate.c)
-    return simulate(model, opt, out, err);
+    return simulate(model, opt, outputs, out, err);
   McrtCtx *ctx = run_search(model, opt, err);
   if (!ctx)
     return setup_failed(opt, outputs);

@@ -869,6 +869,18 @@ void mcrt_checkpoint_summary(FILE *f, const McrtCtx *ctx) {
   }
 }
 
+void mcrt_checkpoint_report_json(FILE *f, const McrtCtx *ctx) {
+  const McrtCheckpoint *ck = ctx->ckpt;
+  if (!ck)
+    return;
+  if (ck->resumed)
+    fprintf(f, ", \"resumed\": {\"states\": %" PRIu64 "}", ck->resumed_states);
+  if (ctx->opt->checkpoint_dir)
+    fprintf(f, ", \"checkpoints\": {\"written\": %" PRIu64 ", \"last_bytes\": %" PRIu64
+               ", \"last_s\": %.6f, \"last_failed\": %s}",
+            ck->written, ck->last_bytes, ck->last_s, ck->failed ? "true" : "false");
+}
+
 void mcrt_checkpoint_free(McrtCtx *ctx) {
   free(ctx->ckpt);
   ctx->ckpt = NULL;

@@ -22,6 +22,7 @@ typedef enum {
   MCRT_BOUND_NET_CAPACITY, // a net: a place's counter blocked a transition (the search goes on)
   MCRT_BOUND_CYCLE,        // --search odpor without --max-depth: an execution met a state twice
   MCRT_BOUND_DISK,         // --disk: a file there could not be written or read (disk.c)
+  MCRT_BOUND_SIMULATION,   // --simulate without a violation: random runs are no proof
 } McrtBound;
 
 typedef enum {
@@ -339,6 +340,9 @@ void mcrt_checkpoint_maybe(McrtCtx *ctx, uint64_t popped, uint64_t level_end, bo
 // the search may ask between any two expansions.
 bool mcrt_checkpoint_due(McrtCtx *ctx, bool now);
 void mcrt_checkpoint_summary(FILE *f, const McrtCtx *ctx);
+// The same for the JSON report: `, "resumed": {...}, "checkpoints": {...}`
+// (each only when it applies).
+void mcrt_checkpoint_report_json(FILE *f, const McrtCtx *ctx);
 void mcrt_checkpoint_free(McrtCtx *ctx);
 
 #endif

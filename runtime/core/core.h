@@ -90,7 +90,10 @@ typedef struct McrtOptions {
   bool deadlock; // check deadlocks (not --no-deadlock)
   McrtLiveness liveness;
   McrtLiveEngine live_engine; // --liveness-engine parallel (the default) | serial
-  bool trace_json;
+  bool trace_json;   // --trace-format json: the violation alone on stdout, as JSON
+  bool format_json;  // --format json (or --report -): the report alone on stdout
+  bool trace_full;   // --trace-style full: a text trace prints whole states
+  bool print_runs;   // --print-runs: --simulate prints each run
   const char *report_file;
   const char *dot_file, *graph_file;
   const char *tests_file;      // --tests FILE.json

@@ -29,9 +29,10 @@ typedef enum {
 typedef enum {
   O_MAX_STATES, O_MAX_STEPS, O_MAX_DEPTH, O_MEMORY, O_FINGERPRINT, O_COMPACT_SET, O_SYMMETRY,
   O_SYMMETRY_METHOD, O_POR, O_NO_DEADLOCK, O_LIVENESS, O_LIVENESS_ENGINE, O_TRACE_FORMAT,
-  O_REPORT, O_PROGRESS, O_EXTERN_TIMEOUT, O_THREADS, O_ORDER, O_FIXED_TRACE, O_SEARCH, O_GRAPH, O_GRAPH_MAX_STATES,
+  O_TRACE_STYLE, O_REPORT, O_PROGRESS, O_EXTERN_TIMEOUT, O_THREADS, O_ORDER, O_FIXED_TRACE,
+  O_SEARCH, O_GRAPH, O_GRAPH_MAX_STATES,
   O_DOT, O_DOT_MAX_STATES, O_TESTS, O_TESTS_COVER, O_TESTS_MAX_STEPS, O_SIMULATE, O_DEPTH,
-  O_SEED, O_QUIET, O_MCC, O_DISK, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_HELP,
+  O_SEED, O_PRINT_RUNS, O_FORMAT, O_QUIET, O_MCC, O_DISK, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_HELP,
   O_VERSION,
 } OptionId;
 
@@ -88,8 +89,11 @@ static const OptionSpec options[] = {
      "thread (the reference; same verdicts and lassos)"},
     {O_TRACE_FORMAT, "trace-format", 0, VAL_WORD, "text|json", 0, 0, NULL,
      "how counterexample traces are printed"},
+    {O_TRACE_STYLE, "trace-style", 0, VAL_WORD, "changes|full", 0, 0, NULL,
+     "a text trace's states: the values each step changed (the\n"
+     "default), or every value at every step"},
     {O_REPORT, "report", 'o', VAL_PATH, "FILE.json", 0, 0, "a file name",
-     "write the result as JSON"},
+     "write the result as JSON (-: on stdout, as --format json)"},
     {O_PROGRESS, "progress", 0, VAL_SECONDS, "SECONDS", 0, 0, "a number of seconds (0: off)",
      "progress line on stderr every SECONDS (default 10, 0 off)"},
     {O_EXTERN_TIMEOUT, "extern-timeout", 0, VAL_SECONDS, "SECONDS", 0, 0,
@@ -136,6 +140,12 @@ static const OptionSpec options[] = {
     {O_DEPTH, "depth", 0, VAL_COUNT, "D", 0, UINT64_MAX, "a number of steps",
      "steps per --simulate run (default 100)"},
     {O_SEED, "seed", 0, VAL_COUNT, "S", 0, UINT64_MAX, "a number", "--simulate's random seed (default 1)"},
+    {O_PRINT_RUNS, "print-runs", 0, VAL_NONE, NULL, 0, 0, NULL,
+     "print every --simulate run, step by step, as it ends"},
+    {O_FORMAT, "format", 0, VAL_WORD, "text|json", 0, 0, NULL,
+     "the result on stdout: text (the trace and the summary, the\n"
+     "default) or json (the report alone, as --report writes it;\n"
+     "the text goes to stderr)"},
     {O_QUIET, "quiet", 'q', VAL_NONE, NULL, 0, 0, NULL, "print only the verdict and the trace"},
     {O_MCC, "mcc", 0, VAL_NONE, NULL, 0, 0, NULL,
      "a Petri net's answers as the Model Checking Contest's\n"
@@ -397,6 +407,7 @@ static int unknown_option(FILE *err, const char *shown, const char *name, size_t
 typedef struct Parse {
   bool help, version;
   bool sim_depth_given, sim_seed_given;
+  bool format_given;
 } Parse;
 
 // Sets what option o with value v says.
@@ -425,6 +436,7 @@ static void apply(McrtOptions *opt, Parse *p, const OptionSpec *o, const Value *
     opt->live_engine = v->word ? MCRT_LIVE_ENGINE_SERIAL : MCRT_LIVE_ENGINE_PARALLEL;
     break;
   case O_TRACE_FORMAT: opt->trace_json = v->word == 1; break;
+  case O_TRACE_STYLE: opt->trace_full = v->word == 1; break;
   case O_REPORT: opt->report_file = v->text; break;
   case O_PROGRESS: opt->progress_s = v->real; break;
   case O_EXTERN_TIMEOUT: opt->extern_timeout_s = v->real; break;
@@ -442,6 +454,8 @@ static void apply(McrtOptions *opt, Parse *p, const OptionSpec *o, const Value *
   case O_SIMULATE: opt->sim_runs = v->n; break;
   case O_DEPTH: opt->sim_depth = v->n, p->sim_depth_given = true; break;
   case O_SEED: opt->sim_seed = v->n, p->sim_seed_given = true; break;
+  case O_PRINT_RUNS: opt->print_runs = true; break;
+  case O_FORMAT: opt->format_json = v->word == 1, p->format_given = true; break;
   case O_QUIET: opt->quiet = true; break;
   case O_MCC: opt->mcc = true; break;
   case O_DISK: opt->disk_dir = v->text; break;
@@ -485,7 +499,8 @@ static int take(McrtOptions *opt, Parse *p, Args *a, const OptionSpec *o, const 
       return MCRT_EXIT_USAGE;
     }
     v.text = a->argv[++a->i];
-    if (o->kind == VAL_PATH && v.text[0] == '-')
+    bool stdout_name = o->id == O_REPORT && !strcmp(v.text, "-");
+    if (o->kind == VAL_PATH && v.text[0] == '-' && !stdout_name)
       return looks_like_option(a, o, v.text);
   }
   if (!read_value(o, &v))
@@ -532,14 +547,29 @@ static int settle(McrtOptions *opt, const Parse *p, FILE *err) {
     opt->checkpoint_every_s = 600; // --checkpoint-every 10
   if (opt->threads == 0)
     opt->threads = mcrt_cores();
-  if ((p->sim_depth_given || p->sim_seed_given) && !opt->sim_runs) {
-    fprintf(err, "error: --depth and --seed go with --simulate RUNS\n");
+  if ((p->sim_depth_given || p->sim_seed_given || opt->print_runs) && !opt->sim_runs) {
+    fprintf(err, "error: --depth, --seed and --print-runs go with --simulate RUNS\n");
+    return MCRT_EXIT_USAGE;
+  }
+  if (opt->report_file && !strcmp(opt->report_file, "-")) { // the report on stdout
+    if (p->format_given && !opt->format_json) {
+      fprintf(err, "error: --report - writes the report on the standard output, where --format "
+                   "text prints the summary: give one of them\n");
+      return MCRT_EXIT_USAGE;
+    }
+    opt->report_file = NULL;
+    opt->format_json = true;
+  }
+  if (opt->format_json && opt->mcc) {
+    fprintf(err, "error: --mcc prints the Model Checking Contest's lines on the standard output, "
+                 "--format json the report: give one of them (the report holds the net's "
+                 "answers)\n");
     return MCRT_EXIT_USAGE;
   }
   bool exports = opt->dot_file || opt->graph_file || opt->tests_file;
-  if (opt->sim_runs && (exports || opt->report_file || opt->symmetry == MCRT_SYM_VERIFY)) {
-    fprintf(err, "error: --simulate walks random runs: it has no graph to export, no report "
-                 "and no symmetry to verify\n");
+  if (opt->sim_runs && (exports || opt->symmetry == MCRT_SYM_VERIFY)) {
+    fprintf(err, "error: --simulate walks random runs: it has no graph to export and no "
+                 "symmetry to verify\n");
     return MCRT_EXIT_USAGE;
   }
   if (exports && opt->symmetry == MCRT_SYM_VERIFY) {

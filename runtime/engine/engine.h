@@ -66,7 +66,11 @@ typedef struct McrtSimulation {
   bool violation;
   uint64_t runs, steps;
 } McrtSimulation;
-bool mcrt_simulate(const McrtModel *model, const McrtOptions *opt, McrtSimulation *out);
+// Called with each run once it is over: its number (0 first) and its
+// rules (path[0] the init rule), valid during the call.
+typedef void McrtRunHook(void *arg, McrtCtx *ctx, uint64_t run, const uint64_t *path, size_t n);
+bool mcrt_simulate(const McrtModel *model, const McrtOptions *opt, McrtSimulation *out,
+                   McrtRunHook *hook, void *hook_arg);
 void mcrt_simulation_free(McrtSimulation *sim);
 
 // ---------------------------------------------------------------------------

@@ -7,7 +7,12 @@
 // terminal predicate holds, unless --no-deadlock). A violation ends the
 // simulation with the usual trace (the run's own steps, replayed: the
 // output layer prints it, report.c). No violation proves nothing: the
-// verdict says so and the exit code is 3 (incomplete), never 0.
+// verdict says so and the exit code is 3 (incomplete), never 0: the run
+// ends at the bound MCRT_BOUND_SIMULATION. The counts are the runs': the
+// distinct states met, the steps taken (transitions), the longest run
+// (depth), the bindings of each action taken, the reachables met and, with
+// --no-deadlock, the deadlocks met. Each run, once over, goes to the
+// caller's hook (--print-runs prints it: report.c).
 //
 // The random numbers are splitmix64 from the seed, one stream for all the
 // runs: the same seed gives the same runs on every machine. Symmetry
@@ -41,6 +46,8 @@ typedef struct Sim {
   uint64_t len, cap;
   uint64_t *enabled;
   uint64_t steps, run;
+  McrtRunHook *hook; // called with each run once over (NULL: none)
+  void *hook_arg;
 } Sim;
 
 static void push_rule(Sim *s, uint64_t rule) {
@@ -83,20 +90,39 @@ static bool found_error(Sim *s, bool step, bool init, uint64_t rule) {
 }
 
 // Remembers a state met (the trace printer checks that each state of the
-// trace is one the checker met).
-static void visit(McrtCtx *ctx, const uint8_t *state) {
+// trace is one the checker met). True when it is new.
+static bool visit(McrtCtx *ctx, const uint8_t *state) {
   if (mcrt_fpset_wants_grow(&ctx->set) && !mcrt_fpset_grow(&ctx->set))
     mcrt_die("out of memory");
-  if (mcrt_fpset_insert(&ctx->set, mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits)) ==
+  if (mcrt_fpset_insert(&ctx->set, mcrt_fingerprint(state, ctx->state_bytes, ctx->fp_bits)) !=
       MCRT_FP_NEW)
-    ctx->states++;
+    return false;
+  ctx->states++;
+  return true;
+}
+
+// The reachables a new state meets. False: a run-time error (recorded).
+static bool reach(Sim *s, const uint8_t *state) {
+  McrtCtx *ctx = s->ctx;
+  const McrtModel *m = ctx->model;
+  for (uint32_t i = 0; i < m->nreachables && ctx->nreached < m->nreachables; i++) {
+    if (ctx->reached[i])
+      continue;
+    bool holds = m->check_reachable(ctx, i, state);
+    if (mcrt_failed(ctx))
+      return !found_error(s, false, false, 0);
+    if (holds)
+      ctx->reached[i] = true, ctx->nreached++;
+  }
+  return true;
 }
 
 // Checks a state met by a run. True: a violation (recorded).
 static bool check_state(Sim *s, const uint8_t *state) {
   McrtCtx *ctx = s->ctx;
   const McrtModel *m = ctx->model;
-  visit(ctx, state);
+  if (visit(ctx, state) && !reach(s, state))
+    return true;
   if (m->ninvariants > 0) {
     int k = m->check_invariants(ctx, state);
     if (mcrt_failed(ctx))
@@ -152,6 +178,8 @@ static bool run(Sim *s, uint64_t *rng, uint8_t *cur, uint8_t *next) {
       bool terminal = m->has_terminal && m->is_terminal(ctx, cur);
       if (mcrt_failed(ctx))
         return found_error(s, false, false, 0);
+      if (!terminal)
+        ctx->deadlocks += !opt->deadlock; // (each time a run meets one)
       if (terminal || !opt->deadlock)
         return false;
       snprintf(ctx->viol.message, sizeof ctx->viol.message, "deadlock: no action is enabled%s",
@@ -164,6 +192,9 @@ static bool run(Sim *s, uint64_t *rng, uint8_t *cur, uint8_t *next) {
     push_rule(s, r);
     s->steps++;
     ctx->transitions++;
+    ctx->fired[mcrt_find_group(m->actions, m->nactions, r)]++;
+    if (depth + 1 > ctx->depth)
+      ctx->depth = depth + 1;
     memcpy(cur, next, ctx->state_bytes);
     if (check_state(s, cur))
       return true;
@@ -171,7 +202,16 @@ static bool run(Sim *s, uint64_t *rng, uint8_t *cur, uint8_t *next) {
   return false;
 }
 
-bool mcrt_simulate(const McrtModel *model, const McrtOptions *opt, McrtSimulation *out) {
+// One run, then the hook (with the run's steps).
+static bool walk(Sim *s, uint64_t *rng, uint8_t *cur, uint8_t *next) {
+  bool violation = run(s, rng, cur, next);
+  if (s->hook && s->len)
+    s->hook(s->hook_arg, s->ctx, s->run, s->path, s->len);
+  return violation;
+}
+
+bool mcrt_simulate(const McrtModel *model, const McrtOptions *opt, McrtSimulation *out,
+                   McrtRunHook *hook, void *hook_arg) {
   memset(out, 0, sizeof *out);
   out->opt = *opt;
   out->opt.symmetry = MCRT_SYM_OFF;
@@ -184,15 +224,19 @@ bool mcrt_simulate(const McrtModel *model, const McrtOptions *opt, McrtSimulatio
   out->ctx = ctx;
   size_t bytes = ctx->state_bytes + MCRT_SLACK;
   uint64_t most = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
-  Sim s = {.ctx = ctx, .enabled = malloc((most + 1) * sizeof *s.enabled)};
+  Sim s = {.ctx = ctx, .enabled = malloc((most + 1) * sizeof *s.enabled), .hook = hook,
+           .hook_arg = hook_arg};
   uint8_t *cur = calloc(1, bytes), *next = calloc(1, bytes);
   if (!s.enabled || !cur || !next)
     mcrt_die("out of memory");
   uint64_t rng = opt->sim_seed;
   for (s.run = 0; s.run < opt->sim_runs && !out->violation && !mcrt_signal; s.run++)
-    out->violation = run(&s, &rng, cur, next);
+    out->violation = walk(&s, &rng, cur, next);
   out->runs = s.run;
   out->steps = s.steps;
+  if (!out->violation && ctx->bound == MCRT_BOUND_NONE) // random runs prove nothing
+    mcrt_stop_at(ctx, mcrt_signal ? MCRT_BOUND_INTERRUPTED : MCRT_BOUND_SIMULATION,
+                 MCRT_PHASE_SEARCH);
   atomic_store(&mcrt_search_over, true); // the runs are over (watchdog.c)
   free(s.path), free(s.enabled), free(cur), free(next);
   return true;

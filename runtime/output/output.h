@@ -41,8 +41,18 @@ void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state);
 // Prints the state: all leaves, or (prev != NULL) only those that differ.
 void mcrt_print_state(FILE *f, const McrtModel *m, const uint8_t *state, const uint8_t *prev,
                       const char *indent);
-// Prints the trace of the violation (text or JSON by options); replays it.
+// Prints the trace of the violation, if any, as text; replays it.
 void mcrt_print_trace(FILE *f, McrtCtx *ctx);
+// The same as one JSON document (--trace-format json): the violation
+// object of the report, or null without a violation.
+void mcrt_print_trace_json(FILE *f, McrtCtx *ctx);
+// The rules of the violation's trace, a genuine run (under symmetry the
+// log's path realised: mcrt_sym_realize), malloc'd in *path (path[0] an
+// init rule), and the failing step's rule (a run-time error's); the number
+// of rules (0: none, or the run could not be realised: said on f).
+size_t mcrt_violation_path(McrtCtx *ctx, uint64_t **path, uint64_t *step_rule, FILE *f);
+// --print-runs: a --simulate run as text, step by step (arg: the FILE).
+void mcrt_print_run(void *arg, McrtCtx *ctx, uint64_t run, const uint64_t *path, size_t n);
 // The violation the run shows: the full search's shortest one when it ran
 // and found one (ctx->shortest), else the run's own.
 const McrtViolation *mcrt_shown_violation(const McrtCtx *ctx);
@@ -75,8 +85,8 @@ bool mcrt_output_close(FILE *f, const char *path);
 void mcrt_export(McrtCtx *ctx, McrtOutputs *o, FILE *err);
 
 // report.c: prints the simulation's trace (a violation's), verdict and
-// summary; returns the exit code.
-int mcrt_print_simulation(FILE *out, const McrtSimulation *sim);
+// summary.
+void mcrt_print_simulation(FILE *out, const McrtSimulation *sim);
 // The verdict line, the summary; the exit code of the run.
 int mcrt_exit_code(const McrtCtx *ctx);
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx);
@@ -92,10 +102,15 @@ typedef struct McrtConclusion {
   int signal;             // which signal (MCRT_BOUND_INTERRUPTED)
   const char *verify;     // --symmetry verify: "agree", "differ", "not-compared"; else NULL
   const char *io_error;   // why stdout could not be written (NULL: it was)
+  const McrtSimulation *sim; // --simulate: its runs (NULL: a search)
   // More top-level members written by a layer above (a net's answers,
   // netreport.c): ", \"name\": value..."; NULL: none.
   void (*more_json)(FILE *f, McrtCtx *ctx);
 } McrtConclusion;
+// The report's "schema" member: its name and version (docs/schema/
+// report.schema.json describes it; fields are only ever added within a
+// version, anything else raises it).
+#define MCRT_REPORT_SCHEMA "mcgen-report/1"
 // Writes the JSON report to f (opened at the start of the run; the caller
 // closes it and checks that it was written: mcrt_output_close).
 void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c);

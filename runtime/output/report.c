@@ -439,103 +439,169 @@ static void print_error_location(FILE *f, const McrtError *e) {
     fprintf(f, " (%s:%d:%d)", e->file, e->line, e->col);
 }
 
-// Replays the violation's trace and prints it, as text or JSON steps.
-static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
-  const McrtModel *m = ctx->model;
+size_t mcrt_violation_path(McrtCtx *ctx, uint64_t **path, uint64_t *step_rule, FILE *f) {
   const McrtViolation *v = &ctx->viol;
-  uint64_t *path = NULL;
   size_t n = 0;
-  uint64_t step_rule = v->step_rule;
-  if (v->path) { // liveness (never under symmetry): the lasso, as rules
+  *path = NULL;
+  *step_rule = v->step_rule;
+  if (v->path) { // liveness, --simulate, --search odpor: the rules themselves
     n = v->npath;
-    path = malloc(n * sizeof *path);
-    if (!path)
+    *path = malloc((n ? n : 1) * sizeof **path);
+    if (!*path)
       mcrt_die("out of memory");
-    memcpy(path, v->path, n * sizeof *path);
+    memcpy(*path, v->path, n * sizeof **path);
   } else if (v->state != MCRT_NO_STATE) {
-    n = mcrt_path_to(ctx, v->state, &path);
+    n = mcrt_path_to(ctx, v->state, path);
     // Under symmetry the log leads through canonical states: turn it into a
     // genuine execution first (symmetry.c).
-    if (ctx->sym &&
-        !mcrt_sym_realize(ctx, path, n, v->has_step && !v->step_init, &step_rule)) {
-      replay_mismatch(ctx, json ? stderr : f, 0,
+    if (ctx->sym && !mcrt_sym_realize(ctx, *path, n, v->has_step && !v->step_init, step_rule)) {
+      replay_mismatch(ctx, f, 0,
                       "no execution of the spec follows the symmetry classes the search found");
       n = 0;
     }
   }
+  return n;
+}
+
+// One step of a text trace: its number, rule and the state after it (the
+// values that changed, or every value under --trace-style full).
+static void print_step_text(FILE *f, const McrtCtx *ctx, size_t i, bool init, uint64_t rule,
+                            const uint8_t *before, const uint8_t *after) {
+  fprintf(f, "%zu ", i);
+  mcrt_print_rule(f, ctx->model, init, rule);
+  fputc('\n', f);
+  mcrt_print_state(f, ctx->model, after, init || ctx->opt->trace_full ? NULL : before, "    ");
+}
+
+static void print_step_json(FILE *f, const McrtCtx *ctx, bool init, uint64_t rule,
+                            const uint8_t *after) {
+  fputc('{', f);
+  print_rule_json(f, ctx->model, init, rule);
+  fputs(", \"state\": ", f);
+  print_state_json(f, ctx->model, after);
+  fputc('}', f);
+}
+
+// The lasso's marks around step i of a text trace (v: NULL for a run).
+static void print_loop_marks(FILE *f, const McrtViolation *v, size_t i, size_t n) {
+  if (!v || v->loop_start < 0)
+    return;
+  if ((int64_t)i == v->loop_start)
+    fprintf(f, v->stutter ? "---- loop: state %zu has no successor and repeats for ever ----\n"
+                          : "---- loop starts here: the steps below return to state %zu ----\n",
+            i);
+  if (i + 1 == n && !v->stutter)
+    fprintf(f, "---- back to state %lld: the loop repeats for ever ----\n",
+            (long long)v->loop_start);
+}
+
+// Replays the n rules of path from an initial state and prints each step
+// (JSON: as array elements after *sep), checking that each state is one the
+// search met and that a lasso's loop (v) returns to its first state. a
+// holds the last state at the end. False after a mismatch (reported).
+static bool replay_steps(FILE *f, McrtCtx *ctx, const uint64_t *path, size_t n,
+                         const McrtViolation *v, bool json, const char **sep, uint8_t **a) {
   size_t bytes = ctx->state_bytes + MCRT_SLACK;
-  uint8_t *a = calloc(1, bytes), *b = calloc(1, bytes), *loop = calloc(1, bytes);
-  if (!a || !b || !loop)
+  uint8_t *b = calloc(1, bytes), *loop = calloc(1, bytes);
+  if (!b || !loop)
+    mcrt_die("out of memory");
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++) {
+    bool init = i == 0;
+    if (!mcrt_replay_step(ctx, init, path[i], *a, b) || !in_set(ctx, b)) {
+      replay_mismatch(ctx, json ? stderr : f, i,
+                      mcrt_failed(ctx) ? ctx->err.message : "the state is not the one the search found");
+      ok = false;
+      break;
+    }
+    if (json) {
+      fputs(*sep, f);
+      print_step_json(f, ctx, init, path[i], b);
+      *sep = ", ";
+    } else {
+      print_step_text(f, ctx, i, init, path[i], *a, b);
+      print_loop_marks(f, v, i, n);
+    }
+    if (v && (int64_t)i == v->loop_start)
+      memcpy(loop, b, ctx->state_bytes);
+    if (v && i + 1 == n && v->loop_start >= 0 && memcmp(loop, b, ctx->state_bytes) != 0) {
+      replay_mismatch(ctx, json ? stderr : f, i, "the cycle does not return to its first state");
+      ok = false;
+    }
+    uint8_t *t = *a;
+    *a = b, b = t;
+  }
+  free(b);
+  free(loop);
+  return ok;
+}
+
+// The violation's failing step (a run-time error or assert in a rule),
+// from state a, replayed and printed as step n.
+static void replay_failing_step(FILE *f, McrtCtx *ctx, size_t n, uint64_t step_rule,
+                                const uint8_t *a, bool json, const char *sep) {
+  const McrtModel *m = ctx->model;
+  const McrtViolation *v = &ctx->viol;
+  uint8_t *b = calloc(1, ctx->state_bytes + MCRT_SLACK);
+  if (!b)
+    mcrt_die("out of memory");
+  // A call of C that timed out is not made again: it would wait as long
+  // (under MPI the rank that replays may not be the one that waited).
+  bool failed = v->timed_out;
+  if (!failed)
+    failed = !mcrt_replay_step(ctx, v->step_init, step_rule, a, b) && mcrt_failed(ctx);
+  else
+    ctx->err = (McrtError){.set = true, .file = v->file, .line = v->line, .col = v->col};
+  if (json) {
+    fprintf(f, "%s{", sep);
+    print_rule_json(f, m, v->step_init, step_rule);
+    fputs(", \"state\": null, \"error\": ", f);
+    mcrt_print_json_string(f, v->message);
+    fputc('}', f);
+  } else {
+    fprintf(f, "%zu ", n);
+    mcrt_print_rule(f, m, v->step_init, step_rule);
+    fprintf(f, "\n    %s: %s", v->kind == MCRT_VIOL_ASSERT ? "assert failed" : "error",
+            v->message);
+    print_error_location(f, &ctx->err);
+    fputc('\n', f);
+  }
+  if (!failed)
+    replay_mismatch(ctx, stderr, n, "the failing step did not fail again");
+  free(b);
+}
+
+// Replays the violation's trace and prints it, as text or JSON steps.
+static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
+  const McrtViolation *v = &ctx->viol;
+  uint64_t *path, step_rule;
+  size_t n = mcrt_violation_path(ctx, &path, &step_rule, json ? stderr : f);
+  uint8_t *a = calloc(1, ctx->state_bytes + MCRT_SLACK);
+  if (!a)
     mcrt_die("out of memory");
   const char *sep = "";
   if (json)
     fputc('[', f);
-  for (size_t i = 0; i < n; i++) {
-    bool init = i == 0;
-    if (!mcrt_replay_step(ctx, init, path[i], a, b) || !in_set(ctx, b)) {
-      replay_mismatch(ctx, json ? stderr : f, i,
-                      mcrt_failed(ctx) ? ctx->err.message : "the state is not the one the search found");
-      break;
-    }
-    if (json) {
-      fprintf(f, "%s{", sep);
-      print_rule_json(f, m, init, path[i]);
-      fputs(", \"state\": ", f);
-      print_state_json(f, m, b);
-      fputc('}', f);
-      sep = ", ";
-    } else {
-      fprintf(f, "%zu ", i);
-      mcrt_print_rule(f, m, init, path[i]);
-      fputc('\n', f);
-      mcrt_print_state(f, m, b, init ? NULL : a, "    ");
-      if ((int64_t)i == v->loop_start)
-        fprintf(f, v->stutter ? "---- loop: state %zu has no successor and repeats for ever ----\n"
-                              : "---- loop starts here: the steps below return to state %zu ----\n",
-                i);
-      if (i + 1 == n && v->loop_start >= 0 && !v->stutter)
-        fprintf(f, "---- back to state %lld: the loop repeats for ever ----\n",
-                (long long)v->loop_start);
-    }
-    if ((int64_t)i == v->loop_start)
-      memcpy(loop, b, ctx->state_bytes);
-    if (i + 1 == n && v->loop_start >= 0 && memcmp(loop, b, ctx->state_bytes) != 0)
-      replay_mismatch(ctx, json ? stderr : f, i, "the cycle does not return to its first state");
-    uint8_t *t = a;
-    a = b, b = t;
-  }
-  if (v->has_step && !ctx->internal_error) {
-    // A call of C that timed out is not made again: it would wait as long
-    // (under MPI the rank that replays may not be the one that waited).
-    bool failed = v->timed_out;
-    if (!failed)
-      failed = !mcrt_replay_step(ctx, v->step_init, step_rule, a, b) && mcrt_failed(ctx);
-    else
-      ctx->err = (McrtError){.set = true, .file = v->file, .line = v->line, .col = v->col};
-    if (json) {
-      fprintf(f, "%s{", sep);
-      print_rule_json(f, m, v->step_init, step_rule);
-      fputs(", \"state\": null, \"error\": ", f);
-      mcrt_print_json_string(f, v->message);
-      fputc('}', f);
-    } else {
-      fprintf(f, "%zu ", n);
-      mcrt_print_rule(f, m, v->step_init, step_rule);
-      fprintf(f, "\n    %s: %s", v->kind == MCRT_VIOL_ASSERT ? "assert failed" : "error",
-              v->message);
-      print_error_location(f, &ctx->err);
-      fputc('\n', f);
-    }
-    if (!failed)
-      replay_mismatch(ctx, stderr, n, "the failing step did not fail again");
-  }
+  bool ok = replay_steps(f, ctx, path, n, v, json, &sep, &a) && !ctx->internal_error;
+  if (v->has_step && ok)
+    replay_failing_step(f, ctx, n, step_rule, a, json, sep);
   if (json)
     fputc(']', f);
   mcrt_clear_error(ctx);
   free(a);
-  free(b);
-  free(loop);
   free(path);
+}
+
+void mcrt_print_run(void *arg, McrtCtx *ctx, uint64_t run, const uint64_t *path, size_t n) {
+  FILE *f = arg;
+  fprintf(f, "== run %" PRIu64 ": %zu step%s\n", run + 1, n - 1, n == 2 ? "" : "s");
+  uint8_t *a = calloc(1, ctx->state_bytes + MCRT_SLACK);
+  if (!a)
+    mcrt_die("out of memory");
+  const char *sep = "";
+  replay_steps(f, ctx, path, n, NULL, false, &sep, &a);
+  mcrt_clear_error(ctx);
+  free(a);
 }
 
 // Whether action i was ever enabled: it fired, or it is the failing step of
@@ -612,12 +678,18 @@ void mcrt_print_trace(FILE *f, McrtCtx *run) {
   run->internal_error |= ctx->internal_error; // a replay that failed is the run's error
 }
 
-static void print_trace(FILE *f, McrtCtx *ctx) {
-  if (ctx->opt->trace_json) {
-    print_violation_json(f, ctx);
-    fputc('\n', f);
+void mcrt_print_trace_json(FILE *f, McrtCtx *run) {
+  if (!run->has_violation) {
+    fputs("null\n", f);
     return;
   }
+  McrtCtx *ctx = shown(run);
+  print_violation_json(f, ctx);
+  fputc('\n', f);
+  run->internal_error |= ctx->internal_error;
+}
+
+static void print_trace(FILE *f, McrtCtx *ctx) {
   fputs("violation: ", f);
   violation_headline(f, &ctx->viol);
   fputc('\n', f);
@@ -639,6 +711,7 @@ const char *mcrt_bound_name(McrtBound b) {
   case MCRT_BOUND_NET_CAPACITY: return "net-capacity";
   case MCRT_BOUND_CYCLE: return "cycle";
   case MCRT_BOUND_DISK: return "disk";
+  case MCRT_BOUND_SIMULATION: return "simulation";
   }
   return NULL;
 }
@@ -767,6 +840,10 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
     break;
   case MCRT_BOUND_DISK:
     print_disk_failure(f, ctx);
+    break;
+  case MCRT_BOUND_SIMULATION:
+    fprintf(f, "--simulate walked %" PRIu64 " random runs of up to %" PRIu64 " steps: not a proof",
+            o->sim_runs, o->sim_depth);
     break;
   case MCRT_BOUND_NONE:
     break;
@@ -1111,6 +1188,12 @@ static void print_timed_out(FILE *f, const McrtCtx *ctx) {
           "ended the run at once\n", f);
 }
 
+static void print_reachables(FILE *f, const McrtCtx *ctx, const char *yes, const char *no) {
+  const McrtModel *m = ctx->model;
+  for (uint32_t i = 0; i < m->nreachables; i++)
+    fprintf(f, "reachable %s: %s\n", m->reachables[i].name, ctx->reached[i] ? yes : no);
+}
+
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   print_verdict(f, ctx);
@@ -1201,9 +1284,7 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
     if (*sep)
       fputc('\n', f);
   }
-  for (uint32_t i = 0; i < m->nreachables; i++)
-    fprintf(f, "reachable %s: %s\n", m->reachables[i].name,
-            ctx->reached[i] ? "reached" : "not reached");
+  print_reachables(f, ctx, "reached", "not reached");
   if (m->nproperties || ctx->live) {
     fprintf(f, "liveness:      %u propert%s (%u instance%s), %u fairness assumption%s: ",
             m->nproperties, m->nproperties == 1 ? "y" : "ies", m->ninstances,
@@ -1253,11 +1334,58 @@ static void print_symmetry_json(FILE *f, const McrtCtx *ctx) {
   }
 }
 
+// The report's "simulation" member: what was asked and walked.
+static void print_simulation_json(FILE *f, const McrtSimulation *sim) {
+  const McrtOptions *o = &sim->opt;
+  fprintf(f, ",\n \"simulation\": {\"runs\": %" PRIu64 ", \"runs_asked\": %" PRIu64
+             ", \"max_steps_per_run\": %" PRIu64 ", \"seed\": %" PRIu64 ", \"steps\": %" PRIu64
+             ", \"longest_run\": %" PRIu64 ", \"proof\": false}",
+          sim->runs, o->sim_runs, o->sim_depth, o->sim_seed, sim->steps, sim->ctx->depth);
+}
+
+// A string member, or null.
+static void print_json_member(FILE *f, const char *key, const char *value) {
+  fprintf(f, ", \"%s\": ", key);
+  if (value)
+    mcrt_print_json_string(f, value);
+  else
+    fputs("null", f);
+}
+
+// A bound of the command line: its number, or null when none was given.
+static void print_json_bound(FILE *f, const char *key, uint64_t value) {
+  if (value == MCRT_UNLIMITED)
+    fprintf(f, ", \"%s\": null", key);
+  else
+    fprintf(f, ", \"%s\": %" PRIu64, key, value);
+}
+
+// The options of the run that bear on its answer or its cost, as they
+// were settled (the defaults resolved).
+static void print_options_json(FILE *f, const McrtCtx *ctx) {
+  const McrtOptions *o = ctx->opt;
+  fputs(",\n \"options\": {\"search\": ", f);
+  fputs(o->search == MCRT_SEARCH_ODPOR ? "\"odpor\"" : "\"bfs\"", f);
+  print_json_bound(f, "max_states", o->max_states);
+  print_json_bound(f, "max_steps", o->max_steps);
+  print_json_bound(f, "max_depth", o->max_depth);
+  print_json_bound(f, "memory", o->memory);
+  fprintf(f, ", \"deadlock\": %s, \"liveness\": %s, \"compact_set\": %s",
+          o->deadlock ? "true" : "false", mcrt_liveness_wanted(ctx->model, o) ? "true" : "false",
+          o->compact_set ? "true" : "false");
+  print_json_member(f, "disk", o->disk_dir);
+  print_json_member(f, "checkpoint", o->checkpoint_dir);
+  print_json_member(f, "resume", o->resume_dir);
+  fputc('}', f);
+}
+
 void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
   const McrtModel *m = ctx->model;
   const char *bound = mcrt_bound_name(c->bound);
-  fputs("{\"model\": ", f);
+  fprintf(f, "{\"schema\": \"%s\", \"model\": ", MCRT_REPORT_SCHEMA);
   mcrt_print_json_string(f, m->name);
+  print_json_member(f, "source_file", m->source_file);
+  print_json_member(f, "c_hash", m->c_hash);
   fprintf(f, ", \"verdict\": \"%s\", \"exit_code\": %d", mcrt_verdict_word(c->exit_code),
           c->exit_code);
   fprintf(f, ",\n \"states\": %" PRIu64 ", \"transitions\": %" PRIu64 ", \"depth\": %" PRIu64,
@@ -1289,6 +1417,7 @@ void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
     fputs(", \"error\": ", f);
     mcrt_print_json_string(f, c->io_error);
   }
+  print_options_json(f, ctx);
   fputs(",\n \"violations\": [", f);
   if (ctx->has_violation)
     print_violation_json(f, shown(ctx));
@@ -1333,6 +1462,8 @@ void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
     mcrt_engine.report(f, ctx);
   if (c->more_json)
     c->more_json(f, ctx);
+  if (c->sim)
+    print_simulation_json(f, c->sim);
   fprintf(f, ", \"time_s\": %.6f, \"threads\": %u", ctx->time_s, ctx->threads);
   if (ctx->threads > 1) {
     fprintf(f, ", \"thread_phases_s\": {\"expand\": %.6f, \"insert\": %.6f, \"commit\": %.6f}",
@@ -1341,8 +1472,10 @@ void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
     if (ctx->free_from != MCRT_UNLIMITED && ctx->free_from > 0)
       fprintf(f, ", \"thread_free_from_depth\": %" PRIu64, ctx->free_from);
   }
-  fprintf(f, ", \"memory_bytes\": %zu", (size_t)ctx->peak_bytes);
+  fprintf(f, ", \"memory_bytes\": %zu, \"trace_log_bytes\": %zu, \"frontier_bytes\": %zu",
+          (size_t)ctx->peak_bytes, mcrt_log_bytes(&ctx->log), mcrt_queue_bytes(&ctx->queue));
   print_disk_json(f, ctx); // --disk: disk bytes, RAM and disk bytes per state
+  mcrt_checkpoint_report_json(f, ctx); // --checkpoint, --resume
   fprintf(f, ", \"peak_rss_bytes\": %" PRIu64 ", \"bytes_per_state\": %.2f", peak_rss_bytes(),
           ctx->states ? (double)mcrt_accounted_bytes(ctx) / (double)ctx->states : 0.0);
   fprintf(f, ", \"fingerprint_set_bytes\": %zu, \"fingerprint_set_bytes_per_state\": %.2f",
@@ -1357,7 +1490,7 @@ void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
 // --simulate's result: the trace of a violation, the verdict (never "ok":
 // random runs prove nothing), its own summary.
 
-int mcrt_print_simulation(FILE *out, const McrtSimulation *sim) {
+void mcrt_print_simulation(FILE *out, const McrtSimulation *sim) {
   McrtCtx *ctx = sim->ctx;
   const McrtOptions *o = &sim->opt;
   mcrt_print_trace(out, ctx);
@@ -1365,20 +1498,26 @@ int mcrt_print_simulation(FILE *out, const McrtSimulation *sim) {
     fprintf(out, "result: violation: %s (random simulation, run %" PRIu64 " of %" PRIu64
                  ", seed %" PRIu64 ")\n",
             ctx->viol.message, sim->runs, o->sim_runs, o->sim_seed);
+  else if (ctx->bound == MCRT_BOUND_INTERRUPTED)
+    fprintf(out, "result: incomplete: interrupted by %s after %" PRIu64 " random run%s; no "
+                 "violation so far; not a proof: the search was not exhaustive\n",
+            mcrt_signal_name(ctx->bound_signal), sim->runs, sim->runs == 1 ? "" : "s");
   else
     fprintf(out, "result: incomplete: no violation in %" PRIu64 " random run%s of up to %" PRIu64
                  " steps (seed %" PRIu64 "); not a proof: the search was not exhaustive\n",
             sim->runs, sim->runs == 1 ? "" : "s", o->sim_depth, o->sim_seed);
-  if (!o->quiet) {
-    fprintf(out, "model:         %s (%s)\n", ctx->model->name,
-            ctx->model->source_file ? ctx->model->source_file : "?");
-    fprintf(out, "simulation:    %" PRIu64 " run%s of up to %" PRIu64 " steps, seed %" PRIu64
-                 "; random simulation is not a proof\n",
-            sim->runs, sim->runs == 1 ? "" : "s", o->sim_depth, o->sim_seed);
-    fprintf(out, "steps:         %" PRIu64 "\n", sim->steps);
-    fprintf(out, "states:        %" PRIu64 " distinct states visited\n", ctx->states);
-  }
-  return ctx->internal_error ? MCRT_EXIT_USAGE
-         : sim->violation    ? MCRT_EXIT_VIOLATION
-                             : MCRT_EXIT_INCOMPLETE;
+  if (o->quiet)
+    return;
+  fprintf(out, "model:         %s (%s)\n", ctx->model->name,
+          ctx->model->source_file ? ctx->model->source_file : "?");
+  fprintf(out, "simulation:    %" PRIu64 " run%s of up to %" PRIu64 " steps, seed %" PRIu64
+               "; random simulation is not a proof\n",
+          sim->runs, sim->runs == 1 ? "" : "s", o->sim_depth, o->sim_seed);
+  fprintf(out, "steps:         %" PRIu64 " (the longest run %" PRIu64 ")\n", sim->steps,
+          ctx->depth);
+  fprintf(out, "states:        %" PRIu64 " distinct states visited\n", ctx->states);
+  if (!o->deadlock)
+    fprintf(out, "deadlocks:     %" PRIu64 " met (--no-deadlock)\n", ctx->deadlocks);
+  print_reachables(out, ctx, "reached in a run", "not reached in any run");
 }
+
