@@ -351,6 +351,7 @@ static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
     mcrt_net_print_mcc(out, ctx);
   } else {
     FILE *text = text_stream(ctx->opt, out, err);
+    mcrt_name_binding(ctx);
     mcrt_print_trace(text, ctx);
     print_trace_json(ctx->opt, ctx, out);
     mcrt_print_summary(text, ctx);
@@ -470,6 +471,8 @@ static int verify_symmetry(const McrtModel *model, const McrtOptions *opt,
   a->unreduced = b;
   McrtConclusion c = compare_runs(a, b);
   FILE *text = text_stream(opt, out, err);
+  mcrt_name_binding(a);
+  mcrt_name_binding(b);
   fputs("== symmetry verify: the search with symmetry reduction ==\n", text);
   mcrt_print_trace(text, a);
   mcrt_print_summary(text, a);
@@ -499,6 +502,7 @@ static int simulate(const McrtModel *model, const McrtOptions *opt, McrtOutputs 
   mcrt_test_pause("report");
   McrtCtx *ctx = sim.ctx;
   settle(ctx);
+  mcrt_name_binding(ctx);
   mcrt_print_simulation(text, &sim);
   print_trace_json(opt, ctx, out);
   McrtConclusion c = {.exit_code = mcrt_exit_code(ctx), .bound = ctx->bound,

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define MCRT_ABI_VERSION 4
+#define MCRT_ABI_VERSION 5
 #define MCRT_SLACK 8
 #define MCRT_NONE INT64_MIN /* the logical value of `none` in generated code */
 
@@ -553,6 +553,11 @@ typedef struct McrtModel {
   bool (*apply_rule)(McrtCtx *ctx, uint64_t rule, const uint8_t *in, uint8_t *out);
   // Index of the first invariant that does not hold, or -1.
   int (*check_invariants)(McrtCtx *ctx, const uint8_t *state);
+  // Whether invariant i holds in the state (ABI 5: every invariant a state
+  // violates, --max-violations; a trail's, --replay). An invariant
+  // `forall x: T, ... :: P` that fails names the first binding that makes
+  // P false through mcrt_witness before it returns.
+  bool (*check_invariant)(McrtCtx *ctx, uint32_t i, const uint8_t *state);
   // Whether reachable predicate i holds in the state.
   bool (*check_reachable)(McrtCtx *ctx, uint32_t i, const uint8_t *state);
   // Whether some terminal predicate holds (the state may have no successors).
@@ -631,6 +636,11 @@ bool mcrt_failed(const McrtCtx *ctx);
 // Tells the runtime which rule was being evaluated when mcrt_failed became
 // true inside initial_states/successors (so it can build the trace).
 void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule);
+// An invariant's forall found false (ABI 5): binder `index` of its chain of
+// foralls (outer binders first), its name and type, and the encoding of its
+// value in the binding that makes the body false.
+void mcrt_witness(McrtCtx *ctx, uint32_t index, const char *name, const McrtType *type,
+                  uint64_t encoding);
 
 // Replay of one rule, for apply_init and apply_rule: finds the group that
 // holds `rule` (binary search on first_rule; groups in rule order) and calls

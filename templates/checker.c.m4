@@ -110,6 +110,7 @@ static const McrtModel mc_model = {
     .apply_init = mc_apply_init,
     .apply_rule = mc_apply_rule,
     .check_invariants = mc_check_invariants,
+    .check_invariant = mc_check_invariant,
     .check_reachable = mc_check_reachable,
     .is_terminal = mc_is_terminal,
     .within_constraints = mc_within_constraints,

@@ -28,6 +28,12 @@ typedef struct Gen {
   bool can_fail;      // the function may report an error
   int spec_line;      // the spec line the lines written now come from (0: glue)
   int last_line;      // the spec_line of the last line written (-1: unknown)
+  // An invariant's `forall`, or one nested directly in it, whose falsifying
+  // binding the function hands to the runtime (mcrt_witness: "mutex does
+  // not hold for p=Proc_1, q=Proc_2"), and the position of its first binder
+  // in the chain; NULL: none.
+  Node *witness;
+  int witness_index;
 } Gen;
 
 static Gen g;
@@ -1028,9 +1034,43 @@ static void close_blocks(int n) {
   }
 }
 
+static char *type_desc(Type *ty);
+
+// Whether each binder of an invariant's chain of `forall`s (forall p ::
+// forall q :: ...) ranges over a type, whose values the runtime can print
+// from their encodings (a binder `x in EXPR` has none of its own): then the
+// chain's first forall, else NULL.
+static Node *witness_chain(Node *expr) {
+  for (Node *n = expr; n && n->kind == ND_QUANT && n->op == OP_FORALL; n = n->body)
+    for (int i = 0; i < n->binders.len; i++)
+      if (((Binder *)n->binders.data[i])->in_expr)
+        return NULL;
+  return expr && expr->kind == ND_QUANT && expr->op == OP_FORALL ? expr : NULL;
+}
+
+// Inside a witnessed forall's loops, right after its body was found false:
+// the binding, one mcrt_witness per binder, as encodings of its type.
+static void record_witness(Node *node, const char *acc, int first) {
+  line("if (!%s) {", acc);
+  for (int i = 0; i < node->binders.len; i++) {
+    Binder *b = node->binders.data[i];
+    Type *ty = R(b->type);
+    line("  mcrt_witness(ctx, %d, %s, &%s, (uint64_t)%s - (uint64_t)%s);", first + i,
+         c_str(token_text(b->name)), type_desc(ty), local_c(b->obj),
+         c_int(ty->kind == TY_RANGE ? ty->lo : 0));
+  }
+  line("}");
+}
+
 static char *gen_quant(Node *node) {
   char *acc = temp_name();
   const char *stop = NULL;
+  bool witness = node == g.witness;
+  int first = g.witness_index;
+  if (witness) { // the next forall of the chain, if the body is one
+    g.witness = node->body->kind == ND_QUANT && node->body->op == OP_FORALL ? node->body : NULL;
+    g.witness_index += node->binders.len;
+  }
   switch (node->op) {
   case OP_FORALL:
     line("bool %s = true;", acc);
@@ -1050,6 +1090,8 @@ static char *gen_quant(Node *node) {
   switch (node->op) {
   case OP_FORALL:
     line("%s = %s;", acc, gen_plain(node->body));
+    if (witness)
+      record_witness(node, acc, first);
     break;
   case OP_EXISTS:
     line("%s = %s;", acc, gen_plain(node->body));
@@ -1697,11 +1739,13 @@ static void mark_used(Vec *params) {
 }
 
 // A boolean function of the state (guard, when, predicate). Returns whether
-// it can fail.
+// it can fail. witness: the forall whose falsifying binding it names (an
+// invariant's: witness_chain), or NULL.
 static bool emit_predicate(Buf *out, const char *comment, const char *cname, Vec *params,
-                           Node *expr) {
+                           Node *expr, Node *witness) {
   Buf body = {0};
   begin_fn(&body, "return false;", "s");
+  g.witness = witness;
   mark_used(params);
   g.spec_line = expr->tok->line;
   char *v = gen_plain(expr);
@@ -1913,9 +1957,9 @@ static bool emit_properties(Program *prog, Buf *preds, Buf *table, Buf *bits_fn,
       continue;
     const char *name = token_text(d->name);
     bool fp = emit_predicate(preds, format("P of %s", decl_comment(d)), format("prop_%s_P", name),
-                             &d->params, d->expr);
+                             &d->params, d->expr, NULL);
     bool fq = d->expr2 && emit_predicate(preds, format("Q of %s", decl_comment(d)),
-                                          format("prop_%s_Q", name), &d->params, d->expr2);
+                                          format("prop_%s_Q", name), &d->params, d->expr2, NULL);
     int64_t count = 1;
     for (int j = 0; j < d->params.len; j++) {
       count *= card_of(((Binder *)d->params.data[j])->type);
@@ -2264,7 +2308,8 @@ static void emit_actions(Parts *p) {
       }
       if (d->expr)
         gr->guard_fails = emit_predicate(&rules, format("guard of %s", decl_comment(d)),
-                                         format("g%s%s", gr->body, own), &d->params, d->expr);
+                                         format("g%s%s", gr->body, own), &d->params, d->expr,
+                                         NULL);
       gr->body_fails = emit_body(&rules, decl_comment(d), format("%s%s", gr->body, own),
                                  &d->params, d->body);
       if (*own)
@@ -2279,7 +2324,10 @@ static void emit_predicates(Program *prog, Parts *p) {
   Buf preds = {0}, inv_table = {0}, reach_table = {0}, prop_table = {0};
   Buf check_inv = {0}, check_reach = {0}, terminal = {0}, constraint = {0}, accepting = {0};
   int ninv = 0, nreach = 0, nprop = 0, nterm = 0, ncons = 0;
+  Buf check_one = {0}; // one invariant: mc_check_invariant
   buf_puts(&check_inv, "static int mc_check_invariants(McrtCtx *ctx, const uint8_t *s) {\n");
+  buf_puts(&check_one, "static bool mc_check_invariant(McrtCtx *ctx, uint32_t i, const uint8_t *s) {\n"
+                       "  switch (i) {\n");
   buf_puts(&check_reach,
            "static bool mc_check_reachable(McrtCtx *ctx, uint32_t i, const uint8_t *s) {\n"
            "  switch (i) {\n");
@@ -2291,22 +2339,24 @@ static void emit_predicates(Program *prog, Parts *p) {
     char *entry = format("  {%s, mc_file, %d},\n", c_str(name), d->name ? d->name->line : 0);
     switch (d->kind) {
     case DK_INVARIANT:
-      emit_predicate(&preds, decl_comment(d), format("inv_%s", name), NULL, d->expr);
+      emit_predicate(&preds, decl_comment(d), format("inv_%s", name), NULL, d->expr,
+                     witness_chain(d->expr));
+      buf_printf(&check_one, "  case %d:\n    return inv_%s(ctx, s);\n", ninv, name);
       buf_printf(&check_inv, "  if (!inv_%s(ctx, s))\n    return %d;\n", name, ninv++);
       buf_puts(&inv_table, entry);
       break;
     case DK_REACHABLE:
-      emit_predicate(&preds, decl_comment(d), format("reach_%s", name), NULL, d->expr);
+      emit_predicate(&preds, decl_comment(d), format("reach_%s", name), NULL, d->expr, NULL);
       buf_printf(&check_reach, "  case %d:\n    return reach_%s(ctx, s);\n", nreach++, name);
       buf_puts(&reach_table, entry);
       break;
     case DK_TERMINAL:
-      emit_predicate(&preds, decl_comment(d), format("term_%s", name), NULL, d->expr);
+      emit_predicate(&preds, decl_comment(d), format("term_%s", name), NULL, d->expr, NULL);
       buf_printf(&terminal, "  if (term_%s(ctx, s))\n    return true;\n", name);
       nterm++;
       break;
     case DK_CONSTRAINT:
-      emit_predicate(&preds, decl_comment(d), format("cons_%s", name), NULL, d->expr);
+      emit_predicate(&preds, decl_comment(d), format("cons_%s", name), NULL, d->expr, NULL);
       buf_printf(&constraint, "  if (!cons_%s(ctx, s))\n    return false;\n", name);
       ncons++;
       break;
@@ -2315,7 +2365,7 @@ static void emit_predicates(Program *prog, Parts *p) {
       nprop++;
       break;
     case DK_ACCEPTING:
-      emit_predicate(&preds, decl_comment(d), format("acc_%s", name), NULL, d->expr);
+      emit_predicate(&preds, decl_comment(d), format("acc_%s", name), NULL, d->expr, NULL);
       buf_printf(&accepting, "  if (!acc_%s(ctx, s))\n    return false;\n", name);
       p->has_accepting = true;
       break;
@@ -2342,6 +2392,7 @@ static void emit_predicates(Program *prog, Parts *p) {
     nterm++;
   }
   buf_puts(&check_inv, "  (void)ctx, (void)s;\n  return -1;\n}\n");
+  buf_printf(&check_inv, "%s  }\n  (void)ctx, (void)s;\n  return true;\n}\n", check_one.data);
   buf_puts(&check_reach, "  }\n  (void)ctx, (void)s;\n  return false;\n}\n");
   buf_puts(&terminal, "  (void)ctx, (void)s;\n  return false;\n}\n");
   buf_puts(&constraint, "  (void)ctx, (void)s;\n  return true;\n}\n");

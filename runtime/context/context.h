@@ -67,6 +67,14 @@ typedef struct McrtError {
 // signal came (the run ends incomplete, as at any other moment).
 enum { MCRT_CALL_TIMED_OUT = 1, MCRT_CALL_INTERRUPTED = 2 };
 
+// A binder of an invariant's forall and its value (mcrt_witness).
+typedef struct McrtBinding {
+  const char *name;
+  const McrtType *type;
+  uint64_t encoding;
+} McrtBinding;
+#define MCRT_MAX_BINDING 16 // binders of a chain of foralls that a violation names
+
 typedef struct McrtViolation {
   McrtViolationKind kind;
   const char *name; // invariant or reachable name; NULL otherwise
@@ -87,6 +95,10 @@ typedef struct McrtViolation {
   size_t npath;
   int64_t loop_start;
   bool stutter;
+  // An invariant `forall x: T, ... :: P`: the binding that makes P false in
+  // the trace's last state (report.c's mcrt_name_binding; 0: none).
+  McrtBinding binding[MCRT_MAX_BINDING];
+  uint32_t nbinding;
 } McrtViolation;
 
 // A successor waiting in the batch (see search.c).
@@ -177,6 +189,10 @@ struct McrtCtx {
   uint64_t free_from;
 
   McrtError err;
+  // The binding of the last forall of an invariant found false
+  // (mcrt_witness), for the violation to name.
+  McrtBinding witness[MCRT_MAX_BINDING];
+  uint32_t nwitness;
   bool has_violation;
   McrtViolation viol;
   McrtBound bound;

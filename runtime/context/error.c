@@ -63,6 +63,15 @@ void mcrt_failed_in_rule(McrtCtx *ctx, bool init, uint64_t rule) {
 
 void mcrt_clear_error(McrtCtx *ctx) { memset(&ctx->err, 0, sizeof ctx->err); }
 
+void mcrt_witness(McrtCtx *ctx, uint32_t index, const char *name, const McrtType *type,
+                  uint64_t encoding) {
+  if (index >= MCRT_MAX_BINDING)
+    return;
+  ctx->witness[index] = (McrtBinding){name, type, encoding};
+  if (index >= ctx->nwitness)
+    ctx->nwitness = index + 1;
+}
+
 // ---------------------------------------------------------------------------
 // Stopping.
 

@@ -136,6 +136,38 @@ bool mcrt_option_given(int argc, char **argv, const char *name);
 // property and not --liveness off).
 bool mcrt_liveness_wanted(const McrtModel *m, const McrtOptions *opt);
 
+// ---------------------------------------------------------------------------
+// json.c: reading JSON (a trail, --replay): a tree of values, each with
+// where it starts in the text.
+typedef enum {
+  MCRT_JSON_NULL,
+  MCRT_JSON_BOOL,
+  MCRT_JSON_NUMBER,
+  MCRT_JSON_STRING,
+  MCRT_JSON_ARRAY,
+  MCRT_JSON_OBJECT,
+} McrtJsonKind;
+typedef struct McrtJson McrtJson;
+struct McrtJson {
+  McrtJsonKind kind;
+  int line, col;      // where the value starts (1-based)
+  bool boolean;       // BOOL
+  double number;      // NUMBER
+  bool is_integer;    // NUMBER: written without fraction or exponent, and fits int64_t
+  int64_t integer;    //   then its exact value
+  char *string;       // STRING (UTF-8, without NUL)
+  size_t n;           // ARRAY, OBJECT: the items (and an object's member names)
+  McrtJson *items;
+  char **keys;
+};
+// The value text[0 .. len) holds, or NULL with "LINE:COL: what" in err.
+McrtJson *mcrt_json_parse(const char *text, size_t len, char *err, size_t errn);
+void mcrt_json_free(McrtJson *v);
+// An object's member (the first of that name), or NULL (none, not an object).
+const McrtJson *mcrt_json_get(const McrtJson *object, const char *key);
+// "a string", "an array"...: for messages.
+const char *mcrt_json_kind_name(McrtJsonKind k);
+
 // SIGINT, SIGTERM and SIGHUP: the signals a run turns into a partial report.
 sigset_t mcrt_stop_signals(void);
 

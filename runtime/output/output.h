@@ -49,8 +49,14 @@ void mcrt_print_trace_json(FILE *f, McrtCtx *ctx);
 // The rules of the violation's trace, a genuine run (under symmetry the
 // log's path realised: mcrt_sym_realize), malloc'd in *path (path[0] an
 // init rule), and the failing step's rule (a run-time error's); the number
-// of rules (0: none, or the run could not be realised: said on f).
+// of rules (0: none, or the run could not be realised: said on f unless
+// f is NULL).
 size_t mcrt_violation_path(McrtCtx *ctx, uint64_t **path, uint64_t *step_rule, FILE *f);
+// An invariant `forall x: T, ... :: P` violated: the binding that makes P
+// false in the trace's last state, found by replaying the trace (the
+// generated invariant names it: mcrt_witness), in the violation the run
+// shows and appended to its message ("... does not hold for p=Proc_1").
+void mcrt_name_binding(McrtCtx *ctx);
 // --print-runs: a --simulate run as text, step by step (arg: the FILE).
 void mcrt_print_run(void *arg, McrtCtx *ctx, uint64_t run, const uint64_t *path, size_t n);
 // The violation the run shows: the full search's shortest one when it ran

@@ -455,8 +455,9 @@ size_t mcrt_violation_path(McrtCtx *ctx, uint64_t **path, uint64_t *step_rule, F
     // Under symmetry the log leads through canonical states: turn it into a
     // genuine execution first (symmetry.c).
     if (ctx->sym && !mcrt_sym_realize(ctx, *path, n, v->has_step && !v->step_init, step_rule)) {
-      replay_mismatch(ctx, f, 0,
-                      "no execution of the spec follows the symmetry classes the search found");
+      if (f)
+        replay_mismatch(ctx, f, 0,
+                        "no execution of the spec follows the symmetry classes the search found");
       n = 0;
     }
   }
@@ -592,6 +593,73 @@ static void replay_trace(FILE *f, McrtCtx *ctx, bool json) {
   free(path);
 }
 
+// Replays the n rules of path into state (false: one does not apply).
+static bool replay_quietly(McrtCtx *ctx, const uint64_t *path, size_t n, uint8_t *state) {
+  uint8_t *before = calloc(1, ctx->state_bytes + MCRT_SLACK);
+  if (!before)
+    mcrt_die("out of memory");
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++) {
+    memcpy(before, state, ctx->state_bytes);
+    ok = mcrt_replay_step(ctx, i == 0, path[i], before, state);
+  }
+  mcrt_clear_error(ctx);
+  free(before);
+  return ok;
+}
+
+// "p=Proc_1, q=Proc_2".
+static void print_binding(FILE *f, const McrtViolation *v) {
+  for (uint32_t i = 0; i < v->nbinding; i++) {
+    fprintf(f, "%s%s=", i ? ", " : "", v->binding[i].name);
+    print_enc(f, v->binding[i].type, v->binding[i].encoding, false);
+  }
+}
+
+static int32_t invariant_index(const McrtModel *m, const char *name) {
+  for (uint32_t i = 0; name && i < m->ninvariants; i++)
+    if (!strcmp(m->invariants[i].name, name))
+      return (int32_t)i;
+  return -1;
+}
+
+static McrtCtx *shown(McrtCtx *ctx);
+
+void mcrt_name_binding(McrtCtx *run) {
+  McrtCtx *ctx = run->has_violation ? shown(run) : NULL;
+  const McrtModel *m = run->model;
+  McrtViolation *v = ctx ? &ctx->viol : NULL;
+  int32_t k = v && v->kind == MCRT_VIOL_INVARIANT ? invariant_index(m, v->name) : -1;
+  if (k < 0 || v->nbinding)
+    return;
+  uint64_t *path, step_rule;
+  // (A trace that does not replay is reported when it is printed.)
+  size_t n = mcrt_violation_path(ctx, &path, &step_rule, NULL);
+  uint8_t *state = calloc(1, ctx->state_bytes + MCRT_SLACK);
+  if (!state)
+    mcrt_die("out of memory");
+  ctx->nwitness = 0;
+  if (n && replay_quietly(ctx, path, n, state) && !m->check_invariant(ctx, (uint32_t)k, state) &&
+      !mcrt_failed(ctx)) {
+    memcpy(v->binding, ctx->witness, ctx->nwitness * sizeof *v->binding);
+    v->nbinding = ctx->nwitness;
+  }
+  mcrt_clear_error(ctx);
+  free(state);
+  free(path);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = v->nbinding ? open_memstream(&text, &len) : NULL;
+  if (f) {
+    fputs(" for ", f);
+    print_binding(f, v);
+    fclose(f);
+    size_t have = strlen(v->message);
+    snprintf(v->message + have, sizeof v->message - have, "%s", text);
+  }
+  free(text);
+}
+
 void mcrt_print_run(void *arg, McrtCtx *ctx, uint64_t run, const uint64_t *path, size_t n) {
   FILE *f = arg;
   fprintf(f, "== run %" PRIu64 ": %zu step%s\n", run + 1, n - 1, n == 2 ? "" : "s");
@@ -648,6 +716,16 @@ static void print_violation_json(FILE *f, McrtCtx *ctx) {
     fputs(", \"file\": ", f);
     mcrt_print_json_string(f, v->file);
     fprintf(f, ", \"line\": %d, \"col\": %d", v->line, v->col);
+  }
+  if (v->nbinding) {
+    fputs(", \"binding\": {", f);
+    for (uint32_t i = 0; i < v->nbinding; i++) {
+      fputs(i ? ", " : "", f);
+      mcrt_print_json_string(f, v->binding[i].name);
+      fputs(": ", f);
+      print_enc(f, v->binding[i].type, v->binding[i].encoding, true);
+    }
+    fputc('}', f);
   }
   fputs(", \"trace\": ", f);
   replay_trace(f, ctx, true);
