@@ -58,7 +58,7 @@ RUNTIME_TSAN_OBJS := $(RUNTIME_SRCS:%.c=$(B)/tsan/%.o)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/*/*.c)))
 
-.PHONY: FORCE all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests \
+.PHONY: FORCE all deps test-deps demo test unit-tests e2e-tests diag-tests malformed-tests cli-tests trail-tests \
         asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-murphi \
         bench-beem \
         bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc bench-profile \
@@ -163,7 +163,7 @@ $(B)/tests/runtime/%: tests/unit/runtime/%.c $(RUNTIME_ASAN_OBJS)
 # Debian packages the build and the tests need; installed when missing.
 DEB_BUILD := gcc make m4 libxxhash-dev libxml2-dev pkg-config libclang-dev libcjson-dev
 DEB_CLANG := clang
-DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base graphviz vim
+DEB_TEST  := libcriterion-dev rumur spin jq gdb man-db groff-base graphviz vim python3-jsonschema
 DEB_MPI   := openmpi-bin libopenmpi-dev
 # Node.js and npm run the editor tests; only when npm is missing, since
 # another Node.js (NodeSource's, which brings its own npm) conflicts with
@@ -190,6 +190,7 @@ demo: deps
 TEST_SUITES := layers-tests
 TEST_SUITES += unit-tests
 TEST_SUITES += cli-tests
+TEST_SUITES += trail-tests
 TEST_SUITES += diag-tests
 TEST_SUITES += malformed-tests
 TEST_SUITES += docs-tests
@@ -244,6 +245,11 @@ threads-tests: all $(B)/tsan/libmcrt.a
 cli-tests: all asan-runtime
 	tests/cli/run.sh $(B)
 	tests/cli/signals.sh $(B)
+
+# Trails written, replayed and refused; every report and trail the specs
+# give validated against docs/schema/ (python3-jsonschema).
+trail-tests: all
+	tests/trail/run.sh $(B)
 
 diag-tests: all
 	tests/diag/run.sh $(B)
@@ -477,6 +483,8 @@ TEMPLATES := $(sort $(wildcard templates/*.m4))
 DOC     := $(QI)/share/doc/mcgen
 DOCS    := README.md LICENSE $(sort $(wildcard docs/*.md))
 JOURNAL := $(sort $(wildcard docs/journal/*.md))
+# The JSON Schemas of the report, the trail and the exports (docs/schema/).
+SCHEMAS := $(sort $(wildcard docs/schema/*.json))
 EXAMPLES := $(sort $(wildcard specs/*.mc))
 EXAMPLES_C := $(sort $(wildcard specs/serial/*))
 # mcrt.pc, for other build systems, goes to PREFIX/PKGCONFIGDIR (the Debian
@@ -489,7 +497,7 @@ VIMFILES := editors/vim/syntax/mc.vim editors/vim/ftdetect/mc.vim
 VERSION := $(shell sed -n 's/^\#define MCGEN_VERSION "\(.*\)"/\1/p' compiler/mcgen.h)
 install: all
 	install -d $(QI)/bin $(QI)/lib/mcgen $(QI)/include/mcgen $(QI)/share/mcgen/templates \
-	  $(QI)/share/man/man1 $(DOC)/docs/journal $(DOC)/examples/serial \
+	  $(QI)/share/man/man1 $(DOC)/docs/journal $(DOC)/docs/schema $(DOC)/examples/serial \
 	  $(QI)/$(PKGCONFIGDIR) $(QI)/$(VIMDIR)/syntax $(QI)/$(VIMDIR)/ftdetect
 	install -m 755 $(B)/mcgen $(QI)/bin/mcgen
 	install -m 644 $(B)/libmcrt.a $(QI)/lib/mcgen/libmcrt.a
@@ -500,6 +508,7 @@ install: all
 	install -m 644 README.md LICENSE $(DOC)/
 	install -m 644 $(filter docs/%,$(DOCS)) $(DOC)/docs/
 	install -m 644 $(JOURNAL) $(DOC)/docs/journal/
+	install -m 644 $(SCHEMAS) $(DOC)/docs/schema/
 	install -m 644 $(EXAMPLES) $(DOC)/examples/
 	install -m 644 $(EXAMPLES_C) $(DOC)/examples/serial/
 	{ printf 'prefix=%s\n' $(call sq,$(PREFIX)); sed 's/@VERSION@/$(VERSION)/' runtime/mcrt.pc.in; } \
@@ -514,10 +523,11 @@ uninstall:
 	for f in $(TEMPLATES) $(MANS); do \
 	  case $$f in *.m4) d=share/mcgen/templates ;; *) d=share/man/man1 ;; esac; \
 	  rm -f $(QI)/$$d/$${f##*/}; done
-	rm -f $(addprefix $(DOC)/,$(DOCS) $(JOURNAL)) \
+	rm -f $(addprefix $(DOC)/,$(DOCS) $(JOURNAL) $(SCHEMAS)) \
 	  $(patsubst specs/%,$(DOC)/examples/%,$(EXAMPLES) $(EXAMPLES_C))
 	for d in lib/mcgen include/mcgen share/mcgen/templates share/mcgen \
-	  share/doc/mcgen/docs/journal share/doc/mcgen/docs share/doc/mcgen/examples/serial \
+	  share/doc/mcgen/docs/journal share/doc/mcgen/docs/schema share/doc/mcgen/docs \
+	  share/doc/mcgen/examples/serial \
 	  share/doc/mcgen/examples share/doc/mcgen $(PKGCONFIGDIR) $(VIMDIR)/syntax \
 	  $(VIMDIR)/ftdetect $(VIMDIR) share/vim; do \
 	  [ ! -d $(QI)/$$d ] || rmdir --ignore-fail-on-non-empty $(QI)/$$d; done

@@ -344,14 +344,15 @@ static void print_trace_json(const McrtOptions *opt, McrtCtx *ctx, FILE *out) {
 
 // The end of a single run: trace, summary, report, all from the same
 // conclusion; its exit code.
-static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
+static int conclude(McrtCtx *ctx, McrtOutputs *outputs, FILE *out, FILE *err) {
   mcrt_test_pause("report");
   settle(ctx);
+  mcrt_name_binding(ctx);
+  mcrt_trail(ctx, outputs->trail, err);
   if (ctx->net && ctx->opt->mcc) {
     mcrt_net_print_mcc(out, ctx);
   } else {
     FILE *text = text_stream(ctx->opt, out, err);
-    mcrt_name_binding(ctx);
     mcrt_print_trace(text, ctx);
     print_trace_json(ctx->opt, ctx, out);
     mcrt_print_summary(text, ctx);
@@ -362,7 +363,7 @@ static int conclude(McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
                       .phase = ctx->bound_phase, .signal = ctx->bound_signal};
   if (ctx->net)
     c.more_json = mcrt_net_report_json;
-  return deliver(&c, ctx, report, out, err);
+  return deliver(&c, ctx, outputs->report, out, err);
 }
 
 // Whether two runs found the same thing: the same violation (kind and
@@ -473,6 +474,7 @@ static int verify_symmetry(const McrtModel *model, const McrtOptions *opt,
   FILE *text = text_stream(opt, out, err);
   mcrt_name_binding(a);
   mcrt_name_binding(b);
+  mcrt_trail(a->has_violation ? a : b, outputs->trail, err);
   fputs("== symmetry verify: the search with symmetry reduction ==\n", text);
   mcrt_print_trace(text, a);
   mcrt_print_summary(text, a);
@@ -503,6 +505,7 @@ static int simulate(const McrtModel *model, const McrtOptions *opt, McrtOutputs 
   McrtCtx *ctx = sim.ctx;
   settle(ctx);
   mcrt_name_binding(ctx);
+  mcrt_trail(ctx, outputs->trail, err);
   mcrt_print_simulation(text, &sim);
   print_trace_json(opt, ctx, out);
   McrtConclusion c = {.exit_code = mcrt_exit_code(ctx), .bound = ctx->bound,
@@ -527,7 +530,7 @@ static int run(const McrtModel *model, McrtOptions *opt, McrtOutputs *outputs, F
     return setup_failed(opt, outputs);
   atomic_store(&mcrt_search_over, true);
   mcrt_export(ctx, outputs, err); // --graph, --dot, --tests (export.c)
-  int code = conclude(ctx, outputs->report, out, err);
+  int code = conclude(ctx, outputs, out, err);
   free_run(ctx);
   return code;
 }
@@ -565,8 +568,8 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
   if (opt.compact_set && opt.fingerprint_bits == 128) // ctx.c: the compact set has 64-bit slots
     fprintf(err, "note: --compact-set keeps 64-bit fingerprints only, so with --fingerprint 128 "
                  "the search uses the normal set (drop --fingerprint 128 for the compact one)\n");
-  if (mcrt_engine.silent) // another process writes the report and the exports
-    opt.report_file = opt.graph_file = opt.dot_file = opt.tests_file = NULL;
+  if (mcrt_engine.silent) // another process writes the report, the exports and the trail
+    opt.report_file = opt.graph_file = opt.dot_file = opt.tests_file = opt.trail_file = NULL;
   // The handlers first: a signal between the two still gives a report.
   Handlers h;
   catch_signals(&h);
@@ -578,7 +581,8 @@ int mcrt_run(const McrtModel *model, int argc, char **argv, FILE *out, FILE *err
     restore_signals(&h);
     return MCRT_EXIT_USAGE;
   }
-  code = run(model, &opt, &outputs, out, err);
+  code = opt.replay_file ? mcrt_replay_trail(model, &opt, out, err) // (trail.c)
+                         : run(model, &opt, &outputs, out, err);
   mcrt_watchdog_stop();
   restore_signals(&h);
   return code;

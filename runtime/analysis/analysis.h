@@ -98,6 +98,8 @@ bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, Mc
 void mcrt_liveness_check(McrtCtx *ctx);
 // For the summary: instances checked (all of them when the check ran).
 bool mcrt_liveness_done(const McrtCtx *ctx);
+// What violates a form: "<> P: a fair behaviour on which P never holds".
+const char *mcrt_form_text(McrtTemporal f);
 double mcrt_liveness_time(const McrtCtx *ctx);
 
 #endif

@@ -396,7 +396,7 @@ bool mcrt_live_find(const McrtLiveGraph *g, uint32_t inst, McrtTemporal form, Mc
 // ---------------------------------------------------------------------------
 // The check of a run.
 
-static const char *form_text(McrtTemporal f) {
+const char *mcrt_form_text(McrtTemporal f) {
   switch (f) {
   case MCRT_TEMP_ALWAYS: return "[] P: a reachable state where P does not hold";
   case MCRT_TEMP_EVENTUALLY: return "<> P: a fair behaviour on which P never holds";
@@ -432,7 +432,7 @@ static void set_violation(McrtCtx *ctx, uint32_t i, const McrtLasso *l) {
   v->file = p->file, v->line = p->line;
   v->state = l->loop_state;
   snprintf(v->message, sizeof v->message, "property '%s' does not hold: %s", in->name,
-           form_text(in->form));
+           mcrt_form_text(in->form));
   v->path = path;
   v->npath = n;
   v->loop_start = l->prefix_only ? -1 : (int64_t)(nhead + l->nstem - 1);

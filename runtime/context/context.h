@@ -240,6 +240,7 @@ struct McrtCtx {
   struct McrtCheckpoint *ckpt;    // --checkpoint, --resume (checkpoint.c; NULL without)
   McrtExported exported[3];       // --graph, --dot, --tests as asked (export.c)
   uint32_t nexported;
+  McrtExported trail;             // the violation's trail (trail.c; option NULL: none written)
 };
 
 // ctx.c: the context's stores, what --memory counts, the error slot

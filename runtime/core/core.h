@@ -94,6 +94,11 @@ typedef struct McrtOptions {
   bool format_json;  // --format json (or --report -): the report alone on stdout
   bool trace_full;   // --trace-style full: a text trace prints whole states
   bool print_runs;   // --print-runs: --simulate prints each run
+  const char *program;      // argv[0], as the checker was started (the summary's replay hint)
+  const char *program_name; // its last component
+  const char *trail_file;   // where a violation's trail goes (NULL: --no-trail)
+  bool trail_given;         // --trail FILE (else the default, NAME.trail.json)
+  const char *replay_file;  // --replay FILE: replay a trail instead of the search
   const char *report_file;
   const char *dot_file, *graph_file;
   const char *tests_file;      // --tests FILE.json

@@ -32,7 +32,7 @@ typedef enum {
   O_TRACE_STYLE, O_REPORT, O_PROGRESS, O_EXTERN_TIMEOUT, O_THREADS, O_ORDER, O_FIXED_TRACE,
   O_SEARCH, O_GRAPH, O_GRAPH_MAX_STATES,
   O_DOT, O_DOT_MAX_STATES, O_TESTS, O_TESTS_COVER, O_TESTS_MAX_STEPS, O_SIMULATE, O_DEPTH,
-  O_SEED, O_PRINT_RUNS, O_FORMAT, O_QUIET, O_MCC, O_DISK, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_HELP,
+  O_SEED, O_PRINT_RUNS, O_TRAIL, O_NO_TRAIL, O_REPLAY, O_FORMAT, O_QUIET, O_MCC, O_DISK, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_HELP,
   O_VERSION,
 } OptionId;
 
@@ -81,7 +81,10 @@ static const OptionSpec options[] = {
      "do not report states without successors"},
     {O_LIVENESS, "liveness", 0, VAL_WORD, "on|off", 0, 0, NULL,
      "check the temporal properties under fairness (default:\n"
-     "on when the spec has a property); 'off' skips them"},
+     "on when the spec has a property); 'off' skips them. They\n"
+     "are checked over infinite fair behaviours: a state without\n"
+     "successors (a deadlock) repeats for ever, and no other\n"
+     "stuttering is assumed (unlike TLA+)"},
     {O_LIVENESS_ENGINE, "liveness-engine", 0, VAL_WORD, "parallel|serial", 0, 0, NULL,
      "how the properties are decided: one decomposition\n"
      "into fair components for all, on the threads\n"
@@ -142,6 +145,15 @@ static const OptionSpec options[] = {
     {O_SEED, "seed", 0, VAL_COUNT, "S", 0, UINT64_MAX, "a number", "--simulate's random seed (default 1)"},
     {O_PRINT_RUNS, "print-runs", 0, VAL_NONE, NULL, 0, 0, NULL,
      "print every --simulate run, step by step, as it ends"},
+    {O_TRAIL, "trail", 0, VAL_PATH, "FILE", 0, 0, "a file name",
+     "where a violation's trail goes (default NAME.trail.json, NAME\n"
+     "the checker's, in the current directory)"},
+    {O_NO_TRAIL, "no-trail", 0, VAL_NONE, NULL, 0, 0, NULL, "write no trail"},
+    {O_REPLAY, "replay", 0, VAL_PATH, "FILE", 0, 0, "a file name",
+     "replay a trail (a checker's, or one written by hand) with\n"
+     "full checking instead of searching; exit 1 when it ends in a\n"
+     "violation, 0 when it is a run that violates nothing, 2 when\n"
+     "a step is not enabled or the trail is another spec's"},
     {O_FORMAT, "format", 0, VAL_WORD, "text|json", 0, 0, NULL,
      "the result on stdout: text (the trace and the summary, the\n"
      "default) or json (the report alone, as --report writes it;\n"
@@ -408,6 +420,7 @@ typedef struct Parse {
   bool help, version;
   bool sim_depth_given, sim_seed_given;
   bool format_given;
+  bool no_trail;
 } Parse;
 
 // Sets what option o with value v says.
@@ -455,6 +468,9 @@ static void apply(McrtOptions *opt, Parse *p, const OptionSpec *o, const Value *
   case O_DEPTH: opt->sim_depth = v->n, p->sim_depth_given = true; break;
   case O_SEED: opt->sim_seed = v->n, p->sim_seed_given = true; break;
   case O_PRINT_RUNS: opt->print_runs = true; break;
+  case O_TRAIL: opt->trail_file = v->text, opt->trail_given = true; break;
+  case O_NO_TRAIL: p->no_trail = true; break;
+  case O_REPLAY: opt->replay_file = v->text; break;
   case O_FORMAT: opt->format_json = v->word == 1, p->format_given = true; break;
   case O_QUIET: opt->quiet = true; break;
   case O_MCC: opt->mcc = true; break;
@@ -540,9 +556,38 @@ static int short_options(McrtOptions *opt, Parse *p, Args *a) {
   return -1;
 }
 
+// The trail's default name: NAME.trail.json in the current directory,
+// NAME the checker's (argv[0]'s last component).
+static const char *default_trail(const char *prog) {
+  static char name[4096];
+  snprintf(name, sizeof name, "%s.trail.json", prog);
+  return name;
+}
+
+// --replay replays one trail: nothing of a search goes with it.
+static int replay_alone(const McrtOptions *opt, const Parse *p, FILE *err) {
+  if (opt->sim_runs || opt->report_file || opt->dot_file || opt->graph_file || opt->tests_file ||
+      opt->trail_given || p->no_trail || opt->symmetry == MCRT_SYM_VERIFY ||
+      opt->checkpoint_dir || opt->resume_dir || opt->mcc) {
+    fprintf(err, "error: --replay replays one trail: it writes no report, export or trail and "
+                 "runs no search, simulation or comparison (--format json or --trace-format "
+                 "json print the replayed trace as JSON)\n");
+    return MCRT_EXIT_USAGE;
+  }
+  return -1;
+}
+
 // After every option is read: the defaults that depend on others, and the
 // combinations refused whatever the model. -1 to go on, else the exit code.
 static int settle(McrtOptions *opt, const Parse *p, FILE *err) {
+  if (opt->replay_file && replay_alone(opt, p, err) >= 0)
+    return MCRT_EXIT_USAGE;
+  if (p->no_trail && opt->trail_given) {
+    fprintf(err, "error: --trail FILE and --no-trail: give one of them\n");
+    return MCRT_EXIT_USAGE;
+  }
+  if (!opt->trail_file && !p->no_trail && !opt->replay_file)
+    opt->trail_file = default_trail(opt->program_name);
   if (opt->checkpoint_dir && opt->checkpoint_every_s == 0)
     opt->checkpoint_every_s = 600; // --checkpoint-every 10
   if (opt->threads == 0)
@@ -614,6 +659,8 @@ static void print_version(FILE *out, const McrtModel *m, const char *prog) {
 int mcrt_parse_options(McrtOptions *opt, const McrtModel *m, int argc, char **argv, FILE *out,
                        FILE *err) {
   *opt = defaults(m);
+  opt->program = argc > 0 && argv[0] ? argv[0] : m->name;
+  opt->program_name = program_name(m, argc, argv);
   Parse p = {0};
   Args a = {.argc = argc, .argv = argv, .err = err};
   for (a.i = 1; a.i < argc; a.i++) {

@@ -37,6 +37,19 @@ void mcrt_print_rule(FILE *f, const McrtModel *m, bool init, uint64_t rule);
 // The same as JSON: `"action": ..., "rule": ..., "params": {...}` (no braces)
 // and the state as an object of its variables.
 void mcrt_print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule);
+// The same without "rule" (a trail's step: its action and arguments).
+void mcrt_print_step_name_json(FILE *f, const McrtModel *m, bool init, uint64_t rule);
+// One step of a trace: text (its number, rule, and the values that changed
+// from `before`, or all of them under --trace-style full) or a JSON object
+// (rule and whole state).
+void mcrt_print_step_text(FILE *f, const McrtCtx *ctx, size_t i, bool init, uint64_t rule,
+                          const uint8_t *before, const uint8_t *after);
+void mcrt_print_step_json(FILE *f, const McrtCtx *ctx, bool init, uint64_t rule,
+                          const uint8_t *after);
+// A lasso's marks around step i of n of a text trace (loop_start -1: none).
+void mcrt_print_loop_marks(FILE *f, int64_t loop_start, bool stutter, size_t i, size_t n);
+// A violation's message with its place in the spec ("... (file:line:col)").
+void mcrt_violation_headline(FILE *f, const McrtViolation *v);
 void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state);
 // Prints the state: all leaves, or (prev != NULL) only those that differ.
 void mcrt_print_state(FILE *f, const McrtModel *m, const uint8_t *state, const uint8_t *prev,
@@ -65,6 +78,7 @@ const McrtViolation *mcrt_shown_violation(const McrtCtx *ctx);
 // outputs.c: the files a run writes, settled before the search.
 typedef struct McrtOutputs {
   FILE *report, *graph, *dot, *tests; // NULL: not asked for
+  FILE *trail;                        // --trail FILE (the default trail opens when written)
 } McrtOutputs;
 // Whether the outputs opt asks for can be written: no two on one file, none
 // on the checkpoint's files, --disk's directory or the regular file out or
@@ -89,6 +103,16 @@ bool mcrt_output_close(FILE *f, const char *path);
 // ctx->exported; one that fails is a warning on err, never the verdict's
 // business.
 void mcrt_export(McrtCtx *ctx, McrtOutputs *o, FILE *err);
+
+// trail.c: the violation's trail (NAME.trail.json, --trail FILE), written
+// into opened (--trail FILE, opened before the search) or the default file;
+// a write that fails is a warning on err. Its outcome goes to ctx->trail
+// for the summary's line and the report's member (report.c).
+void mcrt_trail(McrtCtx *ctx, FILE *opened, FILE *err);
+// --replay FILE: replays the trail with full checking, prints it and the
+// result; the exit code (0: a run that violates nothing, 1: it ends in a
+// violation, 2: refused, after a message on err).
+int mcrt_replay_trail(const McrtModel *m, const McrtOptions *opt, FILE *out, FILE *err);
 
 // report.c: prints the simulation's trace (a violation's), verdict and
 // summary.

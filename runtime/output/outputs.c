@@ -78,7 +78,7 @@ typedef struct Place {
   FileId id;
 } Place;
 
-enum { MAX_PLACES = 10 };
+enum { MAX_PLACES = 12, MAX_OUTPUTS = 5 };
 
 // The outputs asked for, in the order they are checked and opened.
 typedef struct Output {
@@ -90,7 +90,10 @@ static int outputs_of(const McrtOptions *opt, McrtOutputs *o, Output *list) {
   Output all[] = {{"--report", opt->report_file, &o->report},
                   {"--graph", opt->graph_file, &o->graph},
                   {"--dot", opt->dot_file, &o->dot},
-                  {"--tests", opt->tests_file, &o->tests}};
+                  {"--tests", opt->tests_file, &o->tests},
+                  // The default trail is opened only if a violation needs it:
+                  // an unwritable current directory is a warning then.
+                  {"--trail", opt->trail_given ? opt->trail_file : NULL, &o->trail}};
   int n = 0;
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     if (all[i].path)
@@ -126,6 +129,9 @@ static int other_places(const McrtOptions *opt, FILE *out, FILE *err, Place *p) 
     add_checkpoint_file(p, &n, "--resume", opt->resume_dir, "checkpoint");
   if (opt->disk_dir) // its files get names no other file has (mkstemp)
     add_place(p, &n, path_id(opt->disk_dir), "the directory of --disk %s%s", opt->disk_dir, "");
+  if (opt->trail_file && !opt->trail_given)
+    add_place(p, &n, path_id(opt->trail_file), "the trail %s (--trail FILE or --no-trail)%s",
+              opt->trail_file, "");
   return n;
 }
 
@@ -133,7 +139,7 @@ static int other_places(const McrtOptions *opt, FILE *out, FILE *err, Place *p) 
 // already writes. False after a message.
 static bool distinct(const McrtOptions *opt, FILE *out, FILE *err) {
   McrtOutputs none;
-  Output list[4];
+  Output list[MAX_OUTPUTS];
   int nout = outputs_of(opt, &none, list);
   Place places[MAX_PLACES];
   int n = other_places(opt, out, err, places), first = n;
@@ -159,7 +165,7 @@ static void cannot_write(FILE *err, const Output *o) {
 // exists (each is opened to append and closed). A file made by the test is
 // removed when another output fails. False after a message.
 static bool writable(const Output *list, int n, FILE *err) {
-  bool made[4] = {false};
+  bool made[MAX_OUTPUTS] = {false};
   for (int i = 0; i < n; i++) {
     struct stat st;
     made[i] = stat(list[i].path, &st) != 0;
@@ -177,7 +183,7 @@ static bool writable(const Output *list, int n, FILE *err) {
 
 bool mcrt_outputs_check(const McrtOptions *opt, FILE *out, FILE *err) {
   McrtOutputs none;
-  Output list[4];
+  Output list[MAX_OUTPUTS];
   int n = outputs_of(opt, &none, list);
   return distinct(opt, out, err) && writable(list, n, err);
 }
@@ -186,7 +192,7 @@ bool mcrt_outputs_open(McrtOutputs *o, const McrtOptions *opt, FILE *out, FILE *
   *o = (McrtOutputs){0};
   if (!mcrt_outputs_check(opt, out, err))
     return false;
-  Output list[4];
+  Output list[MAX_OUTPUTS];
   int n = outputs_of(opt, o, list);
   for (int i = 0; i < n; i++) {
     *list[i].file = fopen(list[i].path, "w");
@@ -200,7 +206,7 @@ bool mcrt_outputs_open(McrtOutputs *o, const McrtOptions *opt, FILE *out, FILE *
 }
 
 void mcrt_outputs_discard(McrtOutputs *o, const McrtOptions *opt) {
-  Output list[4];
+  Output list[MAX_OUTPUTS];
   int n = outputs_of(opt, o, list);
   for (int i = 0; i < n; i++) {
     mcrt_output_discard(*list[i].file, list[i].path);

@@ -354,13 +354,18 @@ void mcrt_print_rule(FILE *f, const McrtModel *m, bool init, uint64_t rule) {
   free(enc);
 }
 
-static void print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule) {
+// `"action": NAME, "init": true, "rule": N, "params": {...}` (no "init"
+// for an action, no "rule" without with_rule: a trail names steps alone).
+static void print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule,
+                            bool with_rule) {
   const McrtRuleGroup *g = mcrt_rule_group(m, init, rule);
   fputs("\"action\": ", f);
   mcrt_print_json_string(f, group_name(g, init));
   if (init)
     fputs(", \"init\": true", f);
-  fprintf(f, ", \"rule\": %" PRIu64 ", \"params\": {", rule);
+  if (with_rule)
+    fprintf(f, ", \"rule\": %" PRIu64, rule);
+  fputs(", \"params\": {", f);
   if (g && g->nparams) {
     uint64_t *enc = calloc(g->nparams, sizeof *enc);
     if (!enc)
@@ -379,7 +384,11 @@ static void print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rul
 }
 
 void mcrt_print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule) {
-  print_rule_json(f, m, init, rule);
+  print_rule_json(f, m, init, rule, true);
+}
+
+void mcrt_print_step_name_json(FILE *f, const McrtModel *m, bool init, uint64_t rule) {
+  print_rule_json(f, m, init, rule, false);
 }
 
 void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state) {
@@ -466,34 +475,32 @@ size_t mcrt_violation_path(McrtCtx *ctx, uint64_t **path, uint64_t *step_rule, F
 
 // One step of a text trace: its number, rule and the state after it (the
 // values that changed, or every value under --trace-style full).
-static void print_step_text(FILE *f, const McrtCtx *ctx, size_t i, bool init, uint64_t rule,
-                            const uint8_t *before, const uint8_t *after) {
+void mcrt_print_step_text(FILE *f, const McrtCtx *ctx, size_t i, bool init, uint64_t rule,
+                          const uint8_t *before, const uint8_t *after) {
   fprintf(f, "%zu ", i);
   mcrt_print_rule(f, ctx->model, init, rule);
   fputc('\n', f);
   mcrt_print_state(f, ctx->model, after, init || ctx->opt->trace_full ? NULL : before, "    ");
 }
 
-static void print_step_json(FILE *f, const McrtCtx *ctx, bool init, uint64_t rule,
-                            const uint8_t *after) {
+void mcrt_print_step_json(FILE *f, const McrtCtx *ctx, bool init, uint64_t rule,
+                          const uint8_t *after) {
   fputc('{', f);
-  print_rule_json(f, ctx->model, init, rule);
+  print_rule_json(f, ctx->model, init, rule, true);
   fputs(", \"state\": ", f);
   print_state_json(f, ctx->model, after);
   fputc('}', f);
 }
 
-// The lasso's marks around step i of a text trace (v: NULL for a run).
-static void print_loop_marks(FILE *f, const McrtViolation *v, size_t i, size_t n) {
-  if (!v || v->loop_start < 0)
+void mcrt_print_loop_marks(FILE *f, int64_t loop_start, bool stutter, size_t i, size_t n) {
+  if (loop_start < 0)
     return;
-  if ((int64_t)i == v->loop_start)
-    fprintf(f, v->stutter ? "---- loop: state %zu has no successor and repeats for ever ----\n"
-                          : "---- loop starts here: the steps below return to state %zu ----\n",
+  if ((int64_t)i == loop_start)
+    fprintf(f, stutter ? "---- loop: state %zu has no successor and repeats for ever ----\n"
+                       : "---- loop starts here: the steps below return to state %zu ----\n",
             i);
-  if (i + 1 == n && !v->stutter)
-    fprintf(f, "---- back to state %lld: the loop repeats for ever ----\n",
-            (long long)v->loop_start);
+  if (i + 1 == n && !stutter)
+    fprintf(f, "---- back to state %lld: the loop repeats for ever ----\n", (long long)loop_start);
 }
 
 // Replays the n rules of path from an initial state and prints each step
@@ -517,11 +524,12 @@ static bool replay_steps(FILE *f, McrtCtx *ctx, const uint64_t *path, size_t n,
     }
     if (json) {
       fputs(*sep, f);
-      print_step_json(f, ctx, init, path[i], b);
+      mcrt_print_step_json(f, ctx, init, path[i], b);
       *sep = ", ";
     } else {
-      print_step_text(f, ctx, i, init, path[i], *a, b);
-      print_loop_marks(f, v, i, n);
+      mcrt_print_step_text(f, ctx, i, init, path[i], *a, b);
+      if (v)
+        mcrt_print_loop_marks(f, v->loop_start, v->stutter, i, n);
     }
     if (v && (int64_t)i == v->loop_start)
       memcpy(loop, b, ctx->state_bytes);
@@ -555,7 +563,7 @@ static void replay_failing_step(FILE *f, McrtCtx *ctx, size_t n, uint64_t step_r
     ctx->err = (McrtError){.set = true, .file = v->file, .line = v->line, .col = v->col};
   if (json) {
     fprintf(f, "%s{", sep);
-    print_rule_json(f, m, v->step_init, step_rule);
+    print_rule_json(f, m, v->step_init, step_rule, true);
     fputs(", \"state\": null, \"error\": ", f);
     mcrt_print_json_string(f, v->message);
     fputc('}', f);
@@ -630,7 +638,7 @@ void mcrt_name_binding(McrtCtx *run) {
   const McrtModel *m = run->model;
   McrtViolation *v = ctx ? &ctx->viol : NULL;
   int32_t k = v && v->kind == MCRT_VIOL_INVARIANT ? invariant_index(m, v->name) : -1;
-  if (k < 0 || v->nbinding)
+  if (k < 0 || v->nbinding || !m->check_invariant) // (a model built by hand in a test)
     return;
   uint64_t *path, step_rule;
   // (A trace that does not replay is reported when it is printed.)
@@ -684,7 +692,7 @@ static bool enabled_ever(const McrtCtx *ctx, uint32_t i) {
   return mcrt_rule_group(m, false, v->step_rule) == &m->actions[i];
 }
 
-static void violation_headline(FILE *f, const McrtViolation *v) {
+void mcrt_violation_headline(FILE *f, const McrtViolation *v) {
   switch (v->kind) {
   case MCRT_VIOL_ASSERT:
     fprintf(f, "assert failed: %s", v->message);
@@ -769,7 +777,7 @@ void mcrt_print_trace_json(FILE *f, McrtCtx *run) {
 
 static void print_trace(FILE *f, McrtCtx *ctx) {
   fputs("violation: ", f);
-  violation_headline(f, &ctx->viol);
+  mcrt_violation_headline(f, &ctx->viol);
   fputc('\n', f);
   if (ctx->viol.state != MCRT_NO_STATE || ctx->viol.has_step)
     replay_trace(f, ctx, false);
@@ -941,7 +949,7 @@ static void print_verdict(FILE *f, const McrtCtx *ctx) {
     break;
   case MCRT_EXIT_VIOLATION:
     fputs("violation: ", f);
-    violation_headline(f, mcrt_shown_violation(ctx));
+    mcrt_violation_headline(f, mcrt_shown_violation(ctx));
     break;
   case MCRT_EXIT_INCOMPLETE:
     fputs("incomplete: ", f);
@@ -1272,6 +1280,36 @@ static void print_reachables(FILE *f, const McrtCtx *ctx, const char *yes, const
     fprintf(f, "reachable %s: %s\n", m->reachables[i].name, ctx->reached[i] ? yes : no);
 }
 
+// The trail's line of the summary (none without a trail).
+static void print_trail(FILE *f, const McrtCtx *ctx) {
+  const McrtExported *t = &ctx->trail;
+  if (!t->option)
+    return;
+  if (t->written)
+    fprintf(f, "trail:         %s (replay: %s --replay %s)\n", t->path, ctx->opt->program,
+            t->path);
+  else
+    fprintf(f, "trail:         %s NOT WRITTEN: %s\n", t->path, t->note);
+}
+
+// The report's "trail": null, or where it went and whether it was written.
+static void print_trail_json(FILE *f, const McrtCtx *ctx) {
+  const McrtExported *t = &ctx->trail;
+  fputs(", \"trail\": ", f);
+  if (!t->option) {
+    fputs("null", f);
+    return;
+  }
+  fputs("{\"path\": ", f);
+  mcrt_print_json_string(f, t->path);
+  fprintf(f, ", \"written\": %s, \"error\": ", t->written ? "true" : "false");
+  if (t->written)
+    fputs("null", f);
+  else
+    mcrt_print_json_string(f, t->note);
+  fputc('}', f);
+}
+
 void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
   print_verdict(f, ctx);
@@ -1384,6 +1422,7 @@ void mcrt_print_summary(FILE *f, const McrtCtx *ctx) {
   print_symmetry(f, ctx);
   print_por(f, ctx);
   print_exports(f, ctx);
+  print_trail(f, ctx);
   if (mcrt_engine.summary)
     mcrt_engine.summary(f, ctx);
 }
@@ -1536,6 +1575,7 @@ void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
   print_por_json(f, ctx);
   print_shortest_json(f, ctx);
   print_exports_json(f, ctx);
+  print_trail_json(f, ctx);
   if (mcrt_engine.report)
     mcrt_engine.report(f, ctx);
   if (c->more_json)
@@ -1597,5 +1637,6 @@ void mcrt_print_simulation(FILE *out, const McrtSimulation *sim) {
   if (!o->deadlock)
     fprintf(out, "deadlocks:     %" PRIu64 " met (--no-deadlock)\n", ctx->deadlocks);
   print_reachables(out, ctx, "reached in a run", "not reached in any run");
+  print_trail(out, ctx);
 }
 

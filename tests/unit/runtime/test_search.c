@@ -134,7 +134,9 @@ static int run(const McrtModel *m, const char *format, ...) {
   va_start(ap, format);
   vsnprintf(args, sizeof args, format, ap);
   va_end(ap);
-  snprintf(buf, sizeof buf, "%s --progress 0", args);
+  // No trail in the directory the tests run from, unless a test asks.
+  bool trail = strstr(args, "--trail") || strstr(args, "--replay");
+  snprintf(buf, sizeof buf, "%s --progress 0%s", args, trail ? "" : " --no-trail");
   for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
     argv[argc++] = t;
   memset(out, 0, sizeof out);
