@@ -80,6 +80,9 @@ typedef enum { MCRT_SEARCH_BFS, MCRT_SEARCH_ODPOR } McrtSearch;
 #define MCRT_UNLIMITED UINT64_MAX
 #define MCRT_MAX_THREADS 1024
 
+// --color: when the verdict is coloured (auto: on a terminal, without NO_COLOR).
+typedef enum { MCRT_COLOR_NEVER, MCRT_COLOR_AUTO, MCRT_COLOR_ALWAYS } McrtColor;
+
 typedef struct McrtOptions {
   uint64_t threads;
   uint64_t max_states, max_steps, max_depth, memory; // MCRT_UNLIMITED if not given
@@ -94,6 +97,7 @@ typedef struct McrtOptions {
   bool format_json;  // --format json (or --report -): the report alone on stdout
   bool trace_full;   // --trace-style full: a text trace prints whole states
   bool print_runs;   // --print-runs: --simulate prints each run
+  McrtColor color;   // --color
   const char *program;      // argv[0], as the checker was started (the summary's replay hint)
   const char *program_name; // its last component
   const char *trail_file;   // where a violation's trail goes (NULL: --no-trail)

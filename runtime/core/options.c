@@ -32,7 +32,7 @@ typedef enum {
   O_TRACE_STYLE, O_REPORT, O_PROGRESS, O_EXTERN_TIMEOUT, O_THREADS, O_ORDER, O_FIXED_TRACE,
   O_SEARCH, O_GRAPH, O_GRAPH_MAX_STATES,
   O_DOT, O_DOT_MAX_STATES, O_TESTS, O_TESTS_COVER, O_TESTS_MAX_STEPS, O_SIMULATE, O_DEPTH,
-  O_SEED, O_PRINT_RUNS, O_TRAIL, O_NO_TRAIL, O_REPLAY, O_FORMAT, O_QUIET, O_MCC, O_DISK, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_HELP,
+  O_SEED, O_PRINT_RUNS, O_COLOR, O_TRAIL, O_NO_TRAIL, O_REPLAY, O_FORMAT, O_QUIET, O_MCC, O_DISK, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_HELP,
   O_VERSION,
 } OptionId;
 
@@ -145,6 +145,9 @@ static const OptionSpec options[] = {
     {O_SEED, "seed", 0, VAL_COUNT, "S", 0, UINT64_MAX, "a number", "--simulate's random seed (default 1)"},
     {O_PRINT_RUNS, "print-runs", 0, VAL_NONE, NULL, 0, 0, NULL,
      "print every --simulate run, step by step, as it ends"},
+    {O_COLOR, "color", 0, VAL_WORD, "never|auto|always", 0, 0, NULL,
+     "colour the verdict: auto (the default) on a terminal unless\n"
+     "NO_COLOR is set, always, or never"},
     {O_TRAIL, "trail", 0, VAL_PATH, "FILE", 0, 0, "a file name",
      "where a violation's trail goes (default NAME.trail.json, NAME\n"
      "the checker's, in the current directory)"},
@@ -468,6 +471,7 @@ static void apply(McrtOptions *opt, Parse *p, const OptionSpec *o, const Value *
   case O_DEPTH: opt->sim_depth = v->n, p->sim_depth_given = true; break;
   case O_SEED: opt->sim_seed = v->n, p->sim_seed_given = true; break;
   case O_PRINT_RUNS: opt->print_runs = true; break;
+  case O_COLOR: opt->color = (McrtColor)v->word; break;
   case O_TRAIL: opt->trail_file = v->text, opt->trail_given = true; break;
   case O_NO_TRAIL: p->no_trail = true; break;
   case O_REPLAY: opt->replay_file = v->text; break;
@@ -633,6 +637,7 @@ static McrtOptions defaults(const McrtModel *m) {
       .max_depth = MCRT_UNLIMITED,
       .memory = MCRT_UNLIMITED,
       .fingerprint_bits = 64,
+      .color = MCRT_COLOR_AUTO,
       .symmetry = MCRT_SYM_DEFAULT,
       .deadlock = !m->net, // a net's deadlocks are an answer (net.c), not a violation
       .liveness = MCRT_LIVENESS_DEFAULT,

@@ -48,6 +48,9 @@ void mcrt_print_step_json(FILE *f, const McrtCtx *ctx, bool init, uint64_t rule,
                           const uint8_t *after);
 // A lasso's marks around step i of n of a text trace (loop_start -1: none).
 void mcrt_print_loop_marks(FILE *f, int64_t loop_start, bool stutter, size_t i, size_t n);
+// "result: WORD: ", WORD the exit code's (ok, violation, error, incomplete),
+// coloured as --color asks for f.
+void mcrt_print_result(FILE *f, const McrtOptions *opt, int exit_code);
 // A violation's message with its place in the spec ("... (file:line:col)").
 void mcrt_violation_headline(FILE *f, const McrtViolation *v);
 void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state);

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 // ---------------------------------------------------------------------------
 // Values.
@@ -936,23 +937,44 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
   }
 }
 
+// Whether f gets colour: --color always, or auto on a terminal without
+// NO_COLOR (set and not empty, as no-color.org has it).
+static bool colored(FILE *f, const McrtOptions *opt) {
+  if (opt->color != MCRT_COLOR_AUTO)
+    return opt->color == MCRT_COLOR_ALWAYS;
+  const char *no_color = getenv("NO_COLOR");
+  int fd = fileno(f);
+  return !(no_color && *no_color) && fd >= 0 && isatty(fd);
+}
+
+void mcrt_print_result(FILE *f, const McrtOptions *opt, int exit_code) {
+  const char *word = mcrt_verdict_word(exit_code);
+  if (!colored(f, opt)) {
+    fprintf(f, "result: %s: ", word);
+    return;
+  }
+  const char *sgr = exit_code == MCRT_EXIT_OK           ? "32"   // green
+                    : exit_code == MCRT_EXIT_INCOMPLETE ? "33"   // yellow
+                                                        : "1;31"; // bold red
+  fprintf(f, "result: \033[%sm%s\033[0m: ", sgr, word);
+}
+
 static void print_verdict(FILE *f, const McrtCtx *ctx) {
   const McrtModel *m = ctx->model;
-  fputs("result: ", f);
-  switch (mcrt_exit_code(ctx)) {
+  int code = mcrt_exit_code(ctx);
+  mcrt_print_result(f, ctx->opt, code);
+  switch (code) {
   case MCRT_EXIT_OK:
     if (m->nproperties && !mcrt_liveness_done(ctx))
-      fprintf(f, "ok: no safety violation (exhaustive search); %u liveness propert%s not "
+      fprintf(f, "no safety violation (exhaustive search); %u liveness propert%s not "
                  "checked (--liveness off)", m->nproperties, m->nproperties == 1 ? "y was" : "ies were");
     else
-      fputs("ok: no violations, every property holds (exhaustive search)", f);
+      fputs("no violations, every property holds (exhaustive search)", f);
     break;
   case MCRT_EXIT_VIOLATION:
-    fputs("violation: ", f);
     mcrt_violation_headline(f, mcrt_shown_violation(ctx));
     break;
   case MCRT_EXIT_INCOMPLETE:
-    fputs("incomplete: ", f);
     print_bound(f, ctx);
     switch (ctx->bound_phase) {
     case MCRT_PHASE_SEARCH:
@@ -973,12 +995,11 @@ static void print_verdict(FILE *f, const McrtCtx *ctx) {
     break;
   default:
     if (ctx->io_error)
-      fputs("error: the results could not be written (see stderr)", f);
+      fputs("the results could not be written (see stderr)", f);
     else if (ctx->model->nextern)
-      fputs("error: the run was not deterministic, most likely in the C the spec calls (see "
-            "above)", f);
+      fputs("the run was not deterministic, most likely in the C the spec calls (see above)", f);
     else
-      fputs("error: internal error while replaying the trace (see above)", f);
+      fputs("internal error while replaying the trace (see above)", f);
   }
   fputc('\n', f);
 }
@@ -1612,16 +1633,16 @@ void mcrt_print_simulation(FILE *out, const McrtSimulation *sim) {
   McrtCtx *ctx = sim->ctx;
   const McrtOptions *o = &sim->opt;
   mcrt_print_trace(out, ctx);
+  mcrt_print_result(out, o, sim->violation ? MCRT_EXIT_VIOLATION : MCRT_EXIT_INCOMPLETE);
   if (sim->violation)
-    fprintf(out, "result: violation: %s (random simulation, run %" PRIu64 " of %" PRIu64
-                 ", seed %" PRIu64 ")\n",
+    fprintf(out, "%s (random simulation, run %" PRIu64 " of %" PRIu64 ", seed %" PRIu64 ")\n",
             ctx->viol.message, sim->runs, o->sim_runs, o->sim_seed);
   else if (ctx->bound == MCRT_BOUND_INTERRUPTED)
-    fprintf(out, "result: incomplete: interrupted by %s after %" PRIu64 " random run%s; no "
+    fprintf(out, "interrupted by %s after %" PRIu64 " random run%s; no "
                  "violation so far; not a proof: the search was not exhaustive\n",
             mcrt_signal_name(ctx->bound_signal), sim->runs, sim->runs == 1 ? "" : "s");
   else
-    fprintf(out, "result: incomplete: no violation in %" PRIu64 " random run%s of up to %" PRIu64
+    fprintf(out, "no violation in %" PRIu64 " random run%s of up to %" PRIu64
                  " steps (seed %" PRIu64 "); not a proof: the search was not exhaustive\n",
             sim->runs, sim->runs == 1 ? "" : "s", o->sim_depth, o->sim_seed);
   if (o->quiet)

@@ -901,14 +901,13 @@ static int report_replay(Replay *r, const char *why, FILE *out, FILE *err) {
     fputc('\n', err);
     return MCRT_EXIT_USAGE;
   }
-  fputs("result: ", text);
+  mcrt_print_result(text, opt, ctx->has_violation ? MCRT_EXIT_VIOLATION : MCRT_EXIT_OK);
   if (ctx->has_violation) {
-    fputs("violation: ", text);
     mcrt_violation_headline(text, &ctx->viol);
     fprintf(text, " (replayed from %s)\n", t->file);
     return MCRT_EXIT_VIOLATION;
   }
-  fprintf(text, "ok: the trail's %zu step%s are a run of the spec and violate no property "
+  fprintf(text, "the trail's %zu step%s are a run of the spec and violate no property "
                 "along it%s%s\n",
           t->n, t->n == 1 ? "" : "s", *why ? "; its lasso: " : "", why);
   return MCRT_EXIT_OK;

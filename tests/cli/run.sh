@@ -1153,6 +1153,31 @@ t_quiet() {
 }
 check checker-quiet t_quiet
 
+# --color: the verdict word in colour (ESC [ ... m) with always, or auto on
+# a terminal (util-linux's script gives one) unless NO_COLOR is set; never
+# in a pipe by default, nor with never; the report stays plain JSON.
+t_color() {
+  fresh
+  local esc
+  esc=$(printf '\033')
+  run "$bin/bug" --no-trail --color always
+  want_rc 1 && want_in "$out" "^result: ${esc}\[1;31mviolation${esc}\[0m: " "--color always" || return
+  run "$bin/bug" --no-trail
+  want_in "$out" '^result: violation: ' "a pipe, auto" || return
+  command -v script >/dev/null || { why="script (util-linux) is missing: no terminal to test auto on"; return 1; }
+  script -qec "$bin/bug --no-trail -q" /dev/null >tty.txt 2>&1
+  want_in tty.txt "^result: ${esc}\[1;31mviolation" "a terminal, auto" || return
+  NO_COLOR=1 script -qec "$bin/bug --no-trail -q" /dev/null >tty.txt 2>&1
+  want_in tty.txt '^result: violation: ' "a terminal, NO_COLOR=1" || return
+  script -qec "$bin/bug --no-trail -q --color never" /dev/null >tty.txt 2>&1
+  want_in tty.txt '^result: violation: ' "a terminal, --color never" || return
+  run "$bin/bug" --no-trail --color always --format json
+  want_json "$out" '.verdict == "violation"' "--color always --format json" || return
+  run "$bin/bug" --color blue
+  want_rc 2 && want_in "$err" "^error: bad value 'blue' for --color \(expected never, auto or always\)" "--color blue"
+}
+check checker-color t_color
+
 # Ctrl-C and progress: big.mc has 10^8 states (~100 s at 10^6 states/s).
 # Interrupted after 2.5 s, it must stop with a partial report (exit 3,
 # incomplete, interrupted), having printed progress lines to stderr at the
