@@ -17,8 +17,9 @@ Each check prints `PASS name` or `FAIL name: why`; the last line is exactly
    --fingerprint 128, --report), the same sample for a spec at every run.
    What must hold, from docs/DESIGN.md:
    - the exit code is 0 to 3, and agrees with the summary's `result:` line
-     and the report's `verdict` and `exit_code`; the report parses, its
-     counts are the summary's; a violation other than a reachable has a
+     and the report's `verdict` and `exit_code`; the report parses, is
+     valid against docs/schema/report.schema.json (tests/schema/validate.py),
+     its counts are the summary's; a violation other than a reachable has a
      trace no longer than the depth (a failing step ends one step further);
    - a refusal (exit 2) says `error:`, and the reference refuses too;
    - fixed order gives the reference's exit code, counts, violation and
@@ -80,6 +81,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'schema'))
+import validate  # noqa: E402  (the reports' schema, python3-jsonschema)
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, 'build'))
 MCGEN = os.path.join(BUILD, 'mcgen')
 SAMPLE = int(os.environ.get('MATRIX_SAMPLE', '3'))
@@ -117,7 +120,8 @@ class Run:
         if report and os.path.isfile(report):  # (never a device: --report /dev/full)
             os.unlink(report)
         try:
-            p = subprocess.run(self.cmd, capture_output=True, timeout=timeout)
+            # (in WORK: a violation's trail goes to the current directory)
+            p = subprocess.run(self.cmd, capture_output=True, timeout=timeout, cwd=WORK)
             self.rc = p.returncode
             self.out = p.stdout.decode('utf-8', 'replace')
             self.err = p.stderr.decode('utf-8', 'replace')
@@ -132,11 +136,12 @@ class Run:
         self.result = m.group(1) if m else None
         m = re.search(r'^violation: (.*)$', self.out, re.M)
         self.violation = m.group(1) if m else None
-        self.report, self.report_error = None, None
+        self.report, self.report_error, self.schema_problems = None, None, []
         if report:
             try:
                 with open(report, encoding='utf-8') as f:
                     self.report = json.load(f)
+                self.schema_problems = validate.errors(report, '')
             except (OSError, ValueError) as e:
                 self.report_error = str(e)
 
@@ -162,6 +167,9 @@ def sane(r):
     j = r.report
     if j is None:
         return 'the report does not parse: %s' % r.report_error
+    if r.schema_problems is None or r.schema_problems:
+        return 'the report is not valid against docs/schema/report.schema.json: %s' % (
+            r.schema_problems[0] if r.schema_problems else 'it names no mcgen schema')
     if j.get('exit_code') != r.rc or j.get('verdict') != want:
         return 'report says %s/%s, exit %d' % (j.get('verdict'), j.get('exit_code'), r.rc)
     for k in ('states', 'transitions', 'depth'):
@@ -290,7 +298,7 @@ def matrix(spec):
     for probe in ([], ['--symmetry', 'off']):
         try:
             subprocess.run([exe, '--progress', '0', '--liveness', 'off', '--threads', '1'] + probe,
-                           capture_output=True, timeout=10)
+                           capture_output=True, timeout=10, cwd=WORK)
         except subprocess.TimeoutExpired:
             print('NOTE matrix %s: over 10 s, not run' % name)
             return
@@ -461,7 +469,7 @@ def interrupt(exe, opts, sig, delay):
     if os.path.exists(report):
         os.unlink(report)
     cmd = [exe, '--progress', '0', '--no-deadlock'] + opts + ['--report', report]
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=WORK)
     if sig:
         time.sleep(delay)
         if p.poll() is None:

@@ -11,6 +11,7 @@ set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 use_build_dir "${1:-}"
 make_work simulate
+cd "$work" || exit 1 # a violation's trail goes to the current directory
 
 "$mcgen" -o "$work/lost" "$root/specs/lost_update.mc" >/dev/null || exit 1
 "$mcgen" -o "$work/cas" -D USE_CAS=true "$root/specs/lost_update.mc" >/dev/null || exit 1
