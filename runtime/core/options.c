@@ -81,15 +81,16 @@ static const OptionSpec options[] = {
      "do not report states without successors"},
     {O_LIVENESS, "liveness", 0, VAL_WORD, "on|off", 0, 0, NULL,
      "check the temporal properties under fairness (default:\n"
-     "on when the spec has a property); 'off' skips them. They\n"
-     "are checked over infinite fair behaviours: a state without\n"
-     "successors (a deadlock) repeats for ever, and no other\n"
-     "stuttering is assumed (unlike TLA+)"},
+     "on when the spec has a property); 'off' skips them.\n"
+     "They hold over infinite fair behaviours: a state\n"
+     "without successors (a deadlock) repeats for ever; no\n"
+     "other stuttering is assumed (unlike TLA+)"},
     {O_LIVENESS_ENGINE, "liveness-engine", 0, VAL_WORD, "parallel|serial", 0, 0, NULL,
-     "how the properties are decided: one decomposition\n"
-     "into fair components for all, on the threads\n"
-     "(default), or Tarjan per property instance on one\n"
-     "thread (the reference; same verdicts and lassos)"},
+     "how properties are decided: one\n"
+     "decomposition into fair components for all,\n"
+     "on the threads (default), or Tarjan per\n"
+     "property instance on one thread (the\n"
+     "reference; same verdicts and lassos)"},
     {O_TRACE_FORMAT, "trace-format", 0, VAL_WORD, "text|json", 0, 0, NULL,
      "how counterexample traces are printed"},
     {O_TRACE_STYLE, "trace-style", 0, VAL_WORD, "changes|full", 0, 0, NULL,
@@ -146,17 +147,19 @@ static const OptionSpec options[] = {
     {O_PRINT_RUNS, "print-runs", 0, VAL_NONE, NULL, 0, 0, NULL,
      "print every --simulate run, step by step, as it ends"},
     {O_COLOR, "color", 0, VAL_WORD, "never|auto|always", 0, 0, NULL,
-     "colour the verdict: auto (the default) on a terminal unless\n"
-     "NO_COLOR is set, always, or never"},
+     "colour the verdict: auto (the default) on a\n"
+     "terminal unless NO_COLOR is set, always, or never"},
     {O_TRAIL, "trail", 0, VAL_PATH, "FILE", 0, 0, "a file name",
-     "where a violation's trail goes (default NAME.trail.json, NAME\n"
-     "the checker's, in the current directory)"},
+     "where a violation's trail goes (default\n"
+     "NAME.trail.json in the current directory, NAME the\n"
+     "checker's)"},
     {O_NO_TRAIL, "no-trail", 0, VAL_NONE, NULL, 0, 0, NULL, "write no trail"},
     {O_REPLAY, "replay", 0, VAL_PATH, "FILE", 0, 0, "a file name",
-     "replay a trail (a checker's, or one written by hand) with\n"
-     "full checking instead of searching; exit 1 when it ends in a\n"
-     "violation, 0 when it is a run that violates nothing, 2 when\n"
-     "a step is not enabled or the trail is another spec's"},
+     "replay a trail (a checker's, or one written by\n"
+     "hand) with full checking instead of searching; exit 1\n"
+     "when it ends in a violation, 0 when it is a run that\n"
+     "violates nothing, 2 when a step is not enabled or the\n"
+     "trail is another spec's"},
     {O_FORMAT, "format", 0, VAL_WORD, "text|json", 0, 0, NULL,
      "the result on stdout: text (the trace and the summary, the\n"
      "default) or json (the report alone, as --report writes it;\n"
