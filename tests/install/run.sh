@@ -104,7 +104,7 @@ lib/mcgen/libmcrt_mpi.a'
 # The documentation keeps the tree's layout under share/doc/mcgen (README.md
 # links docs/...), with specs/ as examples/ (the C that stop_and_wait.mc
 # calls through `extern` included).
-docs=$(cd "$root" && ls README.md LICENSE docs/*.md docs/journal/*.md | sed 's|^|share/doc/mcgen/|')
+docs=$(cd "$root" && ls README.md LICENSE docs/*.md docs/journal/*.md docs/schema/*.json | sed 's|^|share/doc/mcgen/|')
 examples=$(cd "$root/specs" && ls ./*.mc serial/* | sed 's|^\./||; s|^|share/doc/mcgen/examples/|')
 expected_files=$(LC_ALL=C sort <<EOF
 bin/mcgen
