@@ -245,6 +245,7 @@ threads-tests: all $(B)/tsan/libmcrt.a
 cli-tests: all asan-runtime
 	tests/cli/run.sh $(B)
 	tests/cli/signals.sh $(B)
+	tests/cli/watch.sh $(B)
 
 # Trails written, replayed and refused; every report and trail the specs
 # give validated against docs/schema/ (python3-jsonschema).

@@ -18,6 +18,7 @@ typedef struct Options {
   const char *spec;
   const char *output; // checker path; the C file is OUTPUT.c
   Vec defines;        // Define*
+  Vec watches;        // const char*: -W NAME=EXPR, as given
   bool emit_c_only;
   bool keep;
   bool debug;         // -O0 -g, accessors kept for the debugger
@@ -62,6 +63,9 @@ static const OptionRow option_rows[] = {
     {'o', NULL, ARG_TEXT, "NAME", 0, 0, "name of the checker (and NAME.c)"},
     {'D', NULL, ARG_TEXT, "CONST=VALUE", 0, 0,
      "override a constant, once per CONST (integer, true\nor false)"},
+    {'W', NULL, ARG_TEXT, "NAME=EXPR", 0, 0,
+     "watch EXPR (over the state variables) at every step\n"
+     "of a trace, as a `watch NAME: EXPR;` declaration would"},
     {'q', "quiet", ARG_NONE, NULL, 0, 0, "say nothing of what was built"},
     {'v', "verbose", ARG_NONE, NULL, 0, 0,
      "print each command mcgen runs (m4, cc, the checker)"},
@@ -146,9 +150,9 @@ static void print_option_table(FILE *out) {
 static void usage(FILE *out) {
   fprintf(out,
           "usage: mcgen [-q|--quiet] [-v|--verbose] [-o NAME] [-D CONST=VALUE]...\n"
-          "             [--emit-c] [--debug] [--cc CC] [--cflags FLAGS] [--keep] [--mpi]\n"
-          "             [--scenario NAME [--behaviour-only]] [--scenario-max-states N]\n"
-          "             [--color never|auto|always] [--] SPEC\n"
+          "             [-W NAME=EXPR]... [--emit-c] [--debug] [--cc CC] [--cflags FLAGS]\n"
+          "             [--keep] [--mpi] [--scenario NAME [--behaviour-only]]\n"
+          "             [--scenario-max-states N] [--color never|auto|always] [--] SPEC\n"
           "       mcgen --run [OPTIONS] SPEC [-- CHECKER-OPTIONS]\n"
           "       mcgen --scenario NAME --scenario-words N [-D CONST=VALUE]... [--] SPEC\n"
           "       mcgen --deps|--deps-json [-D CONST=VALUE]... [--] SPEC\n"
@@ -308,6 +312,7 @@ static void apply_option(Options *o, int id, const char *val) {
   switch (id) {
   case 'o': o->output = val; break;
   case 'D': add_define(o, val); break;
+  case 'W': vec_push(&o->watches, (void *)val); break;
   case 'q': o->quiet = true; break;
   case 'v': o->verbose = true; break;
   case OPT_RUN: o->run = true; break;
@@ -585,6 +590,21 @@ static Program *read_and_parse(const char *spec) {
   return parse_spec(file);
 }
 
+// The -W options: each a file of its own named "-W" (errors show its text
+// and a caret), parsed into a watch declaration of the spec. False after
+// errors (reported).
+static bool add_watch_options(Program *prog, Options *o) {
+  bool ok = true;
+  for (int i = 0; i < o->watches.len; i++) {
+    SrcFile *f = xcalloc(1, sizeof *f);
+    f->name = "-W";
+    f->text = o->watches.data[i];
+    f->len = strlen(f->text);
+    ok &= parse_watch_option(prog, tokenize(f)) && !error_count();
+  }
+  return ok;
+}
+
 // check() with the -D overrides of the command line.
 static bool check_with_defines(Program *prog, Options *o) {
   Define *defs = xcalloc(o->defines.len + 1, sizeof *defs);
@@ -752,7 +772,9 @@ static int spec_errors(Options *o) {
     Define *d = o->defines.data[i];
     fprintf(stderr, "%s-D %s=%s", i ? " " : " (with ", d->name, d->value);
   }
-  fputs(o->defines.len ? ")\n" : "\n", stderr);
+  for (int i = 0; i < o->watches.len; i++)
+    fprintf(stderr, "%s-W %s", i || o->defines.len ? " " : " (with ", (char *)o->watches.data[i]);
+  fputs(o->defines.len || o->watches.len ? ")\n" : "\n", stderr);
   return 1;
 }
 
@@ -852,7 +874,7 @@ int main(int argc, char **argv) {
     return 2;
   // Syntax errors stop here: checking a half-parsed file would only add
   // errors that are consequences of the first ones.
-  if (error_count())
+  if (error_count() || !add_watch_options(prog, &o))
     return spec_errors(&o);
   // The C of `extern` declarations (extern.c): its constants before
   // check(), its functions and types compared after. Errors in the C input

@@ -397,6 +397,7 @@ typedef enum {
   DK_ACCEPTING, // accepting NAME: EXPR;  (scenario.c)
   DK_SCENARIO,  // scenario NAME = BEHAVIOUR;  (scenario.c)
   DK_FAIR,
+  DK_WATCH,     // watch NAME: EXPR;  (or mcgen -W NAME=EXPR): shown by the trace printers
 } DeclKind;
 
 typedef enum {
@@ -580,6 +581,10 @@ Token *tokenize(const SrcFile *file);
 // Parses a whole file; reports every syntax error it can (recovering at
 // the next declaration) and always returns a Program.
 Program *parse(Token *tok);
+// mcgen -W NAME=EXPR: the tokens of one option's text (a file of its own,
+// named "-W", so that errors point into it), parsed and appended to prog as
+// a watch declaration. False after a syntax error (reported).
+bool parse_watch_option(Program *prog, Token *tok);
 
 //
 // dve/dve_lower.c: the DVE front end (dve_parse.c reads the file, dve_lower.c

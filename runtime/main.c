@@ -169,12 +169,16 @@ static McrtCtx *search_once(const McrtModel *model, const McrtOptions *opt, FILE
     free(ctx);
     return NULL;
   }
+  mcrt_profile_begin(ctx);
+  mcrt_timeline_sample(ctx, true);
   if (mcrt_engine.search) // another engine (mpi.c)
     mcrt_engine.search(ctx);
   else if (opt->threads > 1)
     mcrt_threads_search(ctx, (uint32_t)opt->threads);
   else
     mcrt_search(ctx);
+  mcrt_profile_end(ctx);
+  mcrt_timeline_sample(ctx, true);
   // Liveness needs the whole graph: only after an exhaustive search
   // without a violation.
   if (ctx->live && !ctx->stop && !ctx->has_violation)
@@ -318,6 +322,7 @@ static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FIL
   }
   if (report) {
     errno = 0;
+    c->stats_json = mcrt_stats_json;
     mcrt_write_report(report, ctx, c);
     if (!mcrt_output_close(report, ctx->opt->report_file))
       fprintf(err, "warning: the report %s could not be written: %s (the summary and the "

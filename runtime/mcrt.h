@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define MCRT_ABI_VERSION 5
+#define MCRT_ABI_VERSION 6
 #define MCRT_SLACK 8
 #define MCRT_NONE INT64_MIN /* the logical value of `none` in generated code */
 
@@ -508,6 +508,34 @@ typedef struct McrtExternFn {
   const McrtParam *params; // names and types of its parameters
 } McrtExternFn;
 
+// What traces and the report show (ABI 6): watches, which the trace
+// printers evaluate (never the search), coverage marks and the per-action
+// steps, which the profile (runtime/context/profile.c) reads and samples.
+//
+// A `watch NAME: EXPR;` declaration (or `mcgen -W NAME=EXPR`): an
+// expression the trace printers evaluate at every step, never the search.
+typedef struct McrtWatch {
+  const char *name;
+  const McrtType *type;
+  const char *file; // where it is declared ("-W" for the command line's)
+  int line;
+} McrtWatch;
+
+// One action's successors alone, in the order mc_successors computes them
+// (the profile times each action on a sample of the expansions): with
+// `emits`, fn hands every enabled binding's successor to the search and
+// returns true when the search must stop (an action with parameters);
+// without, fn returns true when the action (no parameters) is enabled, its
+// successor in `n`, or failed (mcrt_failed), and the caller emits it.
+// `per_state`: a parameter ranges over a collection of the state (`x in
+// EXPR`), so the bindings tried vary with the state (the profile does not
+// count them).
+typedef struct McrtActionStep {
+  bool (*fn)(McrtCtx *ctx, const uint8_t *s, uint8_t *n);
+  bool emits;
+  bool per_state;
+} McrtActionStep;
+
 typedef struct McrtModel {
   uint32_t abi_version; // MCRT_ABI_VERSION
   const char *name;
@@ -612,6 +640,22 @@ typedef struct McrtModel {
   // The C functions the spec calls (ABI 4).
   uint32_t nextern;
   const McrtExternFn *externs;
+
+  // What traces and the report show (ABI 6, above).
+  // Watches: writes watch i's value in state s to out (its type's encoding
+  // at bit 0; out holds width / 8 + 1 + MCRT_SLACK bytes); false after a
+  // run-time error (mcrt_failed tells which).
+  uint32_t nwatches;
+  const McrtWatch *watches;
+  bool (*watch)(McrtCtx *ctx, uint32_t i, const uint8_t *s, uint8_t *out);
+  // Coverage: the generated code sets covered[k] (relaxed atomic stores,
+  // once) when statement k runs; it is on spec line cover_lines[k].
+  uint32_t ncover;
+  const uint32_t *cover_lines;
+  _Atomic uint8_t *covered;
+  // Per action group, its successors alone (NULL: the profile times the
+  // expansions whole).
+  const McrtActionStep *action_steps;
 } McrtModel;
 
 // ---------------------------------------------------------------------------

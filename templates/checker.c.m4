@@ -17,6 +17,7 @@ m4_dnl here: the search is in the runtime (runtime/mcrt.h).
  */
 #include "mcrt.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -45,6 +46,14 @@ static const char mc_file[] = m4_defn(⟦MCGEN_SOURCE⟧);
 /* The build's identity, defined at the end of the file: mcgen writes there
  * the hash of every byte above it. */
 static const char mc_c_hash[17];
+/* Coverage: MC_COVER(k) marks statement k as run, once (the runtime reads
+ * mc_covered after the search: the report's coverage). */
+static _Atomic uint8_t mc_covered[MCGEN_NCOVER + 1];
+#define MC_COVER(k)                                                        \
+  do {                                                                     \
+    if (!atomic_load_explicit(&mc_covered[k], memory_order_relaxed))      \
+      atomic_store_explicit(&mc_covered[k], 1, memory_order_relaxed);     \
+  } while (0)
 
 /* ---- Types of the model's values ---- */
 m4_defn(⟦MCGEN_TYPES⟧)
@@ -80,6 +89,9 @@ m4_defn(⟦MCGEN_FAIRNESS⟧)
 m4_defn(⟦MCGEN_NET⟧)
 /* ---- Dependency: the cells each action rule reads and writes ---- */
 m4_defn(⟦MCGEN_DEPS⟧)
+/* ---- What traces and the report show: watches, coverage ---- */
+m4_defn(⟦MCGEN_WATCHES⟧)m4_dnl
+static const uint32_t mc_cover_lines[] = {m4_defn(⟦MCGEN_COVER_LINES⟧)};
 
 static const McrtModel mc_model = {
     .abi_version = MCRT_ABI_VERSION,
@@ -135,6 +147,13 @@ static const McrtModel mc_model = {
     .deps = MCGEN_DEPS_PTR,
     .nextern = MCGEN_NEXTERN,
     .externs = MCGEN_EXTERNS,
+    .nwatches = MCGEN_NWATCHES,
+    .watches = MCGEN_WATCH_TABLE,
+    .watch = MCGEN_WATCH_FN,
+    .ncover = MCGEN_NCOVER,
+    .cover_lines = mc_cover_lines,
+    .covered = mc_covered,
+    .action_steps = MCGEN_ACTION_STEPS,
 };
 
 m4_ifdef(⟦MCGEN_MPI⟧, ⟦/* Built by mcgen --mpi: the search runs on every rank of `mpirun -np K`. */

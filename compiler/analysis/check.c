@@ -1784,6 +1784,19 @@ static void check_init_assignments(Decl *init, Vec *needy) {
 // Declarations
 //
 
+// A watch shows a value of the state: any expression a predicate may
+// write, of any type but `none` alone.
+static void check_watch(Decl *decl) {
+  check_value(decl->expr);
+  Type *ty = resolve(decl->expr->ty);
+  if (ty->kind == TY_NONE)
+    error_at(decl->expr->tok, "watch '%s' is always none: give its expression a type",
+             token_text(decl->name));
+  else if (ty->kind == TY_STRING)
+    error_at(decl->expr->tok, "watch '%s' is a string: a watch shows a value of the state",
+             token_text(decl->name));
+}
+
 static void check_decl(Decl *decl) {
   cur_decl = decl;
   locals.len = 0;
@@ -1823,6 +1836,10 @@ static void check_decl(Decl *decl) {
     return;
   case DK_SCENARIO:
     return; // scenario.c, after check()
+  case DK_WATCH:
+    ctx = CTX_READ;
+    check_watch(decl);
+    return;
   case DK_PROPERTY:
     ctx = CTX_READ;
     check_binders(&decl->params, false);
@@ -2373,7 +2390,7 @@ static void reset_checker(Program *p, Define *defs, int ndefs) {
 
 // Every top-level name, and enum members of top-level types.
 static void declare_globals(Program *p) {
-  int counts[DK_FAIR + 1] = {0};
+  int counts[DK_WATCH + 1] = {0};
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
     d->index = counts[d->kind]++;
@@ -2390,6 +2407,7 @@ static void declare_globals(Program *p) {
     case DK_TERMINAL:
     case DK_CONSTRAINT:
     case DK_ACCEPTING:
+    case DK_WATCH:
     case DK_PROPERTY: kind = OBJ_PREDICATE; break;
     default: continue;
     }
@@ -2544,7 +2562,7 @@ static void check_no_recursion(Program *p) {
       check_recursion(d, state);
   }
   // Restore per-kind indexes (used by the emitter).
-  int counts[DK_FAIR + 1] = {0};
+  int counts[DK_WATCH + 1] = {0};
   for (int i = 0; i < p->decls.len; i++) {
     Decl *d = p->decls.data[i];
     d->index = counts[d->kind]++;

@@ -258,7 +258,7 @@ static char *encode(Type *ty, const char *v) {
   if (ty->kind == TY_OPTIONAL)
     return format("mcrt_opt_encode(%s, %s)", v, c_int(range_lo(ty->base)));
   if (ty->kind == TY_RANGE && wide_range(ty))
-    return format("((uint64_t)%s - (uint64_t)%s)", v, c_int(ty->lo));
+    return format("((uint64_t)%s - (uint64_t)%s)", operand(v, PREC_UNARY), c_int(ty->lo));
   if (ty->kind == TY_RANGE && ty->lo != 0)
     return format("(uint64_t)(%s - %s)", operand(v, PREC_ADD), c_int(ty->lo));
   return format("(uint64_t)%s", operand(v, PREC_UNARY));
@@ -1504,12 +1504,28 @@ static void gen_update(Node *node) {
   }
 }
 
+// Coverage: each statement of a body marks its slot of mc_covered when it
+// runs (MC_COVER: a relaxed load, and a store the first time only, so that
+// threads do not write one cache line back and forth), and cover_lines
+// keeps its spec line for the runtime's table. Not for a net, whose XML
+// has no statements to show.
+static bool covering;
+static Vec cover_lines; // (intptr_t) spec line of statement k
+
+static void cover(Node *node) {
+  if (!covering || node->kind == ND_BLOCK)
+    return;
+  line("MC_COVER(%d);", cover_lines.len);
+  vec_push(&cover_lines, (void *)(intptr_t)node->tok->line);
+}
+
 // The C lines of a statement (its loops and checks included) come from its
 // spec line; those of the statements nested in it from theirs.
 static void gen_stmt_lines(Node *node);
 static void gen_stmt(Node *node) {
   int outer = g.spec_line;
   g.spec_line = node->tok->line;
+  cover(node);
   gen_stmt_lines(node);
   g.spec_line = outer;
 }
@@ -2075,6 +2091,8 @@ typedef struct Parts {
   bool has_deps;
   int nscalarsets, nsym;
   bool has_accepting; // a scenario or an accepting predicate: mc_is_accepting
+  Buf watches; // the trace printers' watches
+  int nwatches;
 } Parts;
 
 // The model's name: `model NAME;`, or the spec file's base name without its
@@ -2317,6 +2335,69 @@ static void emit_actions(Parts *p) {
     }
   }
   p->rules = rules;
+}
+
+// Watches (`watch NAME: EXPR;`, mcgen -W): one function each, writing the
+// value's encoding to `out`, and mc_watch, which the trace printers call
+// on every state they show (never the search). An integer expression shows
+// as a 64-bit range.
+static Type *watch_type(Node *expr) {
+  Type *ty = R(expr->ty);
+  if (ty->kind != TY_INT)
+    return ty;
+  static Type *int64_type;
+  if (!int64_type) {
+    int64_type = new_range_type(expr->tok, INT64_MIN, INT64_MAX);
+    int64_type->lo = INT64_MIN, int64_type->hi = INT64_MAX;
+  }
+  return int64_type;
+}
+
+static void emit_watch(Buf *out, Buf *table, Decl *d, int k) {
+  Buf body = {0};
+  begin_fn(&body, "return false;", "s");
+  const char *file = d->tok->file->name;
+  if (d->tok->file != src) // mcgen -W: its run-time errors name the option (a local mc_file)
+    line("static const char mc_file[] = %s;", c_str(file));
+  line("(void)ctx, (void)s, (void)mc_file;");
+  g.spec_line = d->tok->file == src ? d->expr->tok->line : 0; // (no #line into -W's text)
+  Type *ty = watch_type(d->expr);
+  if (is_composite(ty)) {
+    Loc src_loc = gen_loc(d->expr);
+    Loc dst = {.base = "out", .ty = ty};
+    copy_loc(&dst, &src_loc);
+  } else {
+    char *v = gen_value(d->expr);
+    line("%s(out, 0, %lld, %s);", set_fn(W(ty)), (long long)W(ty), encode(ty, v));
+  }
+  line("return true;");
+  buf_printf(out, "/* watch %s at %s:%d */\n"
+                  "static bool w%d(McrtCtx *ctx, const uint8_t *s, uint8_t *out) {\n",
+             c_comment_escape(token_text(d->name)), c_comment_escape(file), d->tok->line, k);
+  buf_puts(out, body.data);
+  buf_puts(out, LINE_BACK "}\n\n");
+  buf_printf(table, "  {%s, &%s, %s, %d},\n", c_str(token_text(d->name)), type_desc(ty),
+             d->tok->file == src ? "mc_file" : c_str(file), d->tok->line);
+}
+
+static void emit_watches(Program *prog, Parts *p) {
+  Buf fns = {0}, table = {0}, calls = {0};
+  int n = 0;
+  for (int i = 0; i < prog->decls.len; i++) {
+    Decl *d = prog->decls.data[i];
+    if (d->kind != DK_WATCH)
+      continue;
+    emit_watch(&fns, &table, d, n);
+    buf_printf(&calls, "  case %d: return w%d(ctx, s, out);\n", n, n);
+    n++;
+  }
+  if (n)
+    buf_printf(&fns, "static const McrtWatch mc_watches[] = {\n%s};\n"
+                     "static bool mc_watch(McrtCtx *ctx, uint32_t i, const uint8_t *s, "
+                     "uint8_t *out) {\n  switch (i) {\n%s  }\n  return false;\n}\n\n",
+               table.data, calls.data);
+  p->watches = fns;
+  p->nwatches = n;
 }
 
 // Invariants, reachability goals, terminal and constraint predicates.
@@ -2596,6 +2677,19 @@ static void emit_search(Parts *p) {
       buf_printf(&search, "  {%s, NULL},\n", gr->body);
   }
   buf_puts(&search, "};\n\n");
+  // For the profile (runtime/context/profile.c), which times each action's
+  // successors on a sample of the expansions: mc_successors's steps one by
+  // one, an x_ function (it emits) or an action's own function.
+  buf_puts(&search, "static const McrtActionStep mc_action_steps[] = {\n");
+  for (int i = 0; i < actions.len; i++) {
+    Group *gr = actions.data[i];
+    bool per_state = false;
+    for (int j = 0; j < gr->decl->params.len; j++)
+      per_state |= ((Binder *)gr->decl->params.data[j])->in_expr != NULL;
+    buf_printf(&search, "  {%s%s, %s, %s},\n", gr->decl->params.len ? "x_" : "", gr->body,
+               gr->decl->params.len ? "true" : "false", per_state ? "true" : "false");
+  }
+  buf_puts(&search, "};\n\n");
   p->search = search;
 }
 
@@ -2722,6 +2816,15 @@ static const char *constants_text(Program *prog) {
   return b.data;
 }
 
+// The spec's lines that hold statements, for the coverage table.
+static const char *cover_table(void) {
+  Buf b = {0};
+  buf_puts(&b, "");
+  for (int k = 0; k < cover_lines.len; k++)
+    buf_printf(&b, "%s%s%d", k ? "," : "", k % 16 ? " " : "\n  ", (int)(intptr_t)cover_lines.data[k]);
+  return cover_lines.len ? b.data : "0";
+}
+
 static void write_definitions(Parts *p, FILE *out) {
   Layout *layout = lay;
   fputs("m4_changecom()m4_changequote(`\xe2\x9f\xa6', `\xe2\x9f\xa7')m4_dnl\n", out);
@@ -2786,6 +2889,13 @@ static void write_definitions(Parts *p, FILE *out) {
   DEF("MCGEN_DEPS_PTR", "%s", p->has_deps ? "&mc_deps" : "NULL");
   DEF("MCGEN_NEXTERN", "%d", nexterns);
   DEF("MCGEN_EXTERNS", "%s", nexterns ? "mc_externs" : "NULL");
+  DEF("MCGEN_WATCHES", "%s", p->watches.data ? p->watches.data : "");
+  DEF("MCGEN_NWATCHES", "%d", p->nwatches);
+  DEF("MCGEN_WATCH_TABLE", "%s", p->nwatches ? "mc_watches" : "NULL");
+  DEF("MCGEN_WATCH_FN", "%s", p->nwatches ? "mc_watch" : "NULL");
+  DEF("MCGEN_NCOVER", "%d", cover_lines.len);
+  DEF("MCGEN_COVER_LINES", "%s", cover_table());
+  DEF("MCGEN_ACTION_STEPS", "%s", p->actions.len ? "mc_action_steps" : "NULL");
 #undef DEF
 }
 
@@ -2803,6 +2913,8 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   none_undefined = prog->none_undefined;
   symmetry_refused = prog->symmetry_refused;
   Parts p = {.model = model_name(prog), .constants = constants_text(prog)};
+  covering = !net_c;
+  cover_lines = (Vec){0};
   emit_state_accessors(&p);
   emit_functions(prog, &p);
   emit_enum_types(prog);
@@ -2820,6 +2932,7 @@ bool emit(Program *prog, Layout *layout, FILE *out) {
   emit_rule_groups(&p);
   emit_symmetry_reduction(prog, &p);
   p.has_deps = deps_emit(prog, lay, &p.deps);
+  emit_watches(prog, &p);
   write_definitions(&p, out);
   return true;
 }

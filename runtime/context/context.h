@@ -142,6 +142,40 @@ typedef struct McrtExported {
   char note[384];            // written whole: what it holds; else why not, or why the path alone
 } McrtExported;
 
+// The profile of a search (profile.c): exact counts per action, and the
+// time each action's successors take, measured on a sample of the
+// expansions (a cycle counter around each action's step, one expansion in
+// `period`). Each thread counts in its own context; the engine merges them.
+typedef struct McrtProfile {
+  uint64_t expansions;   // states whose successors the search computed
+  uint64_t *enabled;     // per action: successors emitted (the guard held)
+  uint64_t *ticks;       // per action: ticks in timed expansions, times their period
+  uint64_t other_ticks;  // the rest of the timed expansions' ticks, weighted alike
+  uint64_t timed;        // expansions timed
+  uint64_t countdown;    // expansions until the next timed one
+  uint64_t period;       // one expansion timed in `period` (it doubles as the run goes)
+  uint64_t start_ticks;  // the counter and the clocks when the search began and ended
+  uint64_t end_ticks;    // (the counter's rate, for seconds; the process's CPU time)
+  double start_s, end_s, start_cpu, end_cpu;
+  uint8_t *scratch;      // a successor's buffer for the timed expansions
+  uint8_t *covered;      // the statements run by the search (a copy of the
+                         // model's marks when it ended; NULL before)
+} McrtProfile;
+
+// The search's course over time (timeline.c): a sample of its counters
+// every `every` seconds, at most MCRT_SAMPLES (when full, every other one
+// is dropped and the interval doubles).
+#define MCRT_SAMPLES 2048
+typedef struct McrtSample {
+  double t; // seconds since the search began
+  uint64_t states, transitions, frontier, depth, memory;
+} McrtSample;
+typedef struct McrtTimeline {
+  double origin, every, next; // (origin: the first sample's clock)
+  uint32_t n;
+  McrtSample s[MCRT_SAMPLES];
+} McrtTimeline;
+
 struct McrtCtx {
   const McrtModel *model;
   const McrtOptions *opt;
@@ -241,6 +275,8 @@ struct McrtCtx {
   McrtExported exported[3];       // --graph, --dot, --tests as asked (export.c)
   uint32_t nexported;
   McrtExported trail;             // the violation's trail (trail.c; option NULL: none written)
+  McrtProfile prof;               // profile.c
+  McrtTimeline *timeline;         // timeline.c (NULL in a worker's context)
 };
 
 // ctx.c: the context's stores, what --memory counts, the error slot
@@ -290,7 +326,9 @@ typedef struct McrtPorBatch {
   const bool *take;
   bool plain; // no closure was computed: expand the state as without --por
 } McrtPorBatch;
-McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state);
+// `successors` computes a state's successors (the engine's: mcrt_successors).
+McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state,
+                             void (*successors)(McrtCtx *ctx, const uint8_t *state));
 // The search found a new state at `depth` (the proviso's "new").
 void mcrt_por_discovered(McrtCtx *ctx, McrtFp fp, uint64_t depth);
 typedef struct McrtPorStats {
@@ -319,6 +357,36 @@ int mcrt_por_check(const McrtModel *m, const McrtOptions *opt, FILE *err);
 // but the run's answers are those of the whole graph or of a bounded one
 // (exports, --max-depth, --simulate, --search odpor).
 const char *mcrt_por_unfit(const McrtModel *m, const McrtOptions *opt);
+
+// ---------------------------------------------------------------------------
+// profile.c: the profile of a search (McrtProfile, above). Its counters
+// cost an increment per expansion and per successor; every `period`-th
+// expansion is timed action by action (McrtModel.action_steps,
+// engine/search.c).
+bool mcrt_profile_init(McrtProfile *p, const McrtModel *m);
+void mcrt_profile_free(McrtProfile *p);
+// A worker's counts added to the run's (then freed).
+void mcrt_profile_merge(McrtCtx *ctx, McrtCtx *worker);
+// The search began, and ended: the clock, and the coverage it reached (the
+// exports and the trace printers run the spec's code again later).
+void mcrt_profile_begin(McrtCtx *ctx);
+void mcrt_profile_end(McrtCtx *ctx);
+// Per action: the states it found first (the log's records; NULL when
+// the log does not hold every state: under MPI, rank 0's part). Malloc'd.
+uint64_t *mcrt_profile_new_states(const McrtCtx *ctx);
+// Per action: bindings whose guard was evaluated, or UINT64_MAX when that
+// depends on the state (a parameter `x in EXPR`).
+uint64_t mcrt_profile_tried(const McrtCtx *ctx, uint32_t action);
+// The seconds action's successors took, handing them to the search
+// included (an estimate from the timed expansions: -1 when none was
+// timed); the CPU seconds of the whole search, every thread's.
+double mcrt_profile_seconds(const McrtCtx *ctx, uint32_t action);
+double mcrt_profile_cpu_seconds(const McrtCtx *ctx);
+
+// ---------------------------------------------------------------------------
+// timeline.c: the search's course over time (McrtTimeline, above).
+// A sample now, if one is due (force: in any case).
+void mcrt_timeline_sample(McrtCtx *ctx, bool force);
 
 // ---------------------------------------------------------------------------
 // replay.c: replaying rules through the generated code.

@@ -42,7 +42,9 @@ bool mcrt_ctx_init(McrtCtx *ctx, const McrtModel *model, const McrtOptions *opt)
   ctx->fired = calloc(model->nactions + 1, sizeof *ctx->fired);
   ctx->bound_fired = calloc(model->nactions + 1, sizeof *ctx->bound_fired);
   ctx->reached = calloc(model->nreachables + 1, sizeof *ctx->reached);
-  if (!ctx->cur || !ctx->fired || !ctx->bound_fired || !ctx->reached)
+  ctx->timeline = calloc(1, sizeof *ctx->timeline);
+  if (!ctx->cur || !ctx->fired || !ctx->bound_fired || !ctx->reached || !ctx->timeline ||
+      !mcrt_profile_init(&ctx->prof, model))
     return false;
   uint64_t max_rule = model->nrules > model->ninit_rules ? model->nrules : model->ninit_rules;
   mcrt_log_init(&ctx->log, max_rule ? max_rule - 1 : 0);
@@ -118,6 +120,9 @@ void mcrt_ctx_free(McrtCtx *ctx) {
   free(ctx->fired);
   free(ctx->bound_fired);
   free(ctx->reached);
+  free(ctx->timeline);
+  ctx->timeline = NULL;
+  mcrt_profile_free(&ctx->prof);
   mcrt_sym_free(ctx->sym);
   free(ctx->canon);
   ctx->sym = NULL, ctx->canon = NULL;

@@ -1174,7 +1174,8 @@ static uint32_t sample_period(McrtPorShared *sh, uint64_t depth) {
   return atomic_load_explicit(&sh->period, memory_order_relaxed);
 }
 
-McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
+McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state,
+                             void (*successors)(McrtCtx *ctx, const uint8_t *state)) {
   McrtPor *p = ctx->por;
   McrtPorShared *sh = p->sh;
   if (sh->futile) // every state fully: the plain expansion, nothing captured
@@ -1188,7 +1189,7 @@ McrtPorBatch mcrt_por_choose(McrtCtx *ctx, const uint8_t *state) {
   ctx->emit = capture;
   p->nsucc = 0;
   p->cur = state;
-  ctx->model->successors(ctx, state);
+  successors(ctx, state);
   ctx->emit = saved;
   // After a failure, what was emitted before it goes on as without
   // reduction (the search reports the failure in this state).

@@ -45,6 +45,16 @@ double mcrt_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+uint64_t mcrt_ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_ia32_rdtsc();
+#else
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+#endif
+}
+
 // The cores online, or fewer when this process may run on fewer (taskset,
 // a batch scheduler's cpuset).
 uint32_t mcrt_cores(void) {

@@ -182,6 +182,9 @@ sigset_t mcrt_stop_signals(void);
 
 // core.c: the clock, the signals, small helpers.
 double mcrt_now(void);
+// The processor's cycle counter (x86), else the monotonic clock in ns:
+// cheap enough to read around each action of a timed expansion.
+uint64_t mcrt_ticks(void);
 // The cores this process may run on: online and in its affinity mask.
 uint32_t mcrt_cores(void);
 // The ranks a process manager (mpirun, srun) started this process among,

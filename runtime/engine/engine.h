@@ -49,6 +49,11 @@ bool mcrt_grow_set(McrtCtx *ctx);
 // What --memory counts while the set grows (the other stores, the new table).
 size_t mcrt_grow_set_bytes(const McrtCtx *ctx);
 
+// search.c: a state's successors, as model->successors computes them:
+// the search's every expansion goes through here, counted for the profile
+// (context/profile.c), and now and then timed action by action.
+void mcrt_successors(McrtCtx *ctx, const uint8_t *state);
+
 // odpor.c: --search odpor. After the options are read: -1 to go on with the
 // run as odpor.c's engine (installed in mcrt_engine), else an exit code
 // (after a message on err): what the exploration cannot do.

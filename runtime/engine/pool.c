@@ -136,6 +136,7 @@ void mcrt_worker_ctx(McrtCtx *wc, const McrtCtx *ctx,
   wc->emit = emit;
   wc->worker = worker;
   wc->cur_id = MCRT_NO_STATE;
+  mcrt_profile_init(&wc->prof, ctx->model); // (out of memory: this worker's expansions untimed)
   if (ctx->sym)
     wc->sym = mcrt_sym_new(ctx->model, ctx->opt->sym_method);
 }

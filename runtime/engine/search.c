@@ -359,9 +359,8 @@ bool mcrt_take_successor(McrtCtx *ctx, const McrtPending *p, const uint8_t *stat
   return ctx->stop;
 }
 
-bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
-  if (ctx->replaying)
-    mcrt_die("mcrt_emit_successor called during replay");
+// A successor, once counted (mcrt_emit_successor): the search takes it.
+static bool take_emitted(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
   if (ctx->emit) // another engine's worker
     return ctx->emit(ctx, next, action, rule);
   if (ctx->stop)
@@ -393,23 +392,88 @@ bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uin
   return false;
 }
 
+bool mcrt_emit_successor(McrtCtx *ctx, const uint8_t *next, uint32_t action, uint64_t rule) {
+  if (ctx->replaying)
+    mcrt_die("mcrt_emit_successor called during replay");
+  if (ctx->prof.enabled) // (the profile: the action's guard held)
+    ctx->prof.enabled[action]++;
+  return take_emitted(ctx, next, action, rule);
+}
+
+// ---------------------------------------------------------------------------
+// The profile's timed expansions (context/profile.c keeps the counts):
+// a state's successors, as model->successors computes them, the
+// search's every expansion going through here to be counted, and one in
+// `period` timed action by action.
+//
+// A timed expansion runs the actions one by one (McrtModel.action_steps:
+// the steps mc_successors takes, in its order, so that the search is the
+// same) with the processor's cycle counter read between them; each measure
+// is weighted by the period. The period is 1 for the first expansions and
+// doubles every SAMPLES_PER_PERIOD timed ones, so a run times a few hundred
+// to a few thousand expansions whatever its length (about one in 1000 at
+// 10^6 states, one in 10^6 at 10^10). Its cost, measured on the BEEM bench,
+// is in docs/performance.md.
+#define SAMPLES_PER_PERIOD 64
+
+// One expansion, action by action, each action's cycles counted.
+static void timed_successors(McrtCtx *ctx, const uint8_t *state) {
+  const McrtModel *m = ctx->model;
+  McrtProfile *p = &ctx->prof;
+  uint8_t *n = p->scratch;
+  uint64_t t = mcrt_ticks();
+  for (uint32_t a = 0; a < m->nactions; a++) {
+    const McrtActionStep *st = &m->action_steps[a];
+    uint64_t rule = m->actions[a].first_rule;
+    bool stop;
+    if (st->emits)
+      stop = st->fn(ctx, state, n);
+    else if (!st->fn(ctx, state, n))
+      stop = false;
+    else if (mcrt_failed(ctx)) {
+      mcrt_failed_in_rule(ctx, false, rule);
+      stop = true;
+    } else
+      stop = mcrt_emit_successor(ctx, n, a, rule);
+    uint64_t u = mcrt_ticks();
+    p->ticks[a] += (u - t) * p->period;
+    t = u;
+    if (stop)
+      break;
+  }
+  if (++p->timed % SAMPLES_PER_PERIOD == 0)
+    p->period *= 2;
+  p->countdown = p->period;
+}
+
+void mcrt_successors(McrtCtx *ctx, const uint8_t *state) {
+  McrtProfile *p = &ctx->prof;
+  p->expansions++;
+  if (--p->countdown || !ctx->model->action_steps || !p->scratch) {
+    ctx->model->successors(ctx, state);
+    return;
+  }
+  timed_successors(ctx, state);
+}
+
 // The successors of a state: all of them, or under --por those of the
 // stubborn set por.c chooses (not while a violation is held: then only
 // whether the state has one matters, and --por keeps a state's successors
 // when it has any).
 void mcrt_expand(McrtCtx *ctx, const uint8_t *state) {
   if (!ctx->por || ctx->held) {
-    ctx->model->successors(ctx, state);
+    mcrt_successors(ctx, state);
     return;
   }
-  McrtPorBatch b = mcrt_por_choose(ctx, state);
+  McrtPorBatch b = mcrt_por_choose(ctx, state, mcrt_successors);
   if (b.plain) {
-    ctx->model->successors(ctx, state);
+    mcrt_successors(ctx, state);
     return;
   }
+  // (counted when por.c captured them)
   for (uint32_t i = 0; i < b.n; i++)
     if ((!b.take || b.take[i]) &&
-        mcrt_emit_successor(ctx, b.states + i * b.stride, b.actions[i], b.rules[i]))
+        take_emitted(ctx, b.states + i * b.stride, b.actions[i], b.rules[i]))
       break;
 }
 
@@ -417,6 +481,7 @@ void mcrt_expand(McrtCtx *ctx, const uint8_t *state) {
 // The search loop.
 
 void mcrt_progress(McrtCtx *ctx) {
+  mcrt_timeline_sample(ctx, false);
   if (ctx->next_progress <= 0)
     return;
   double now = mcrt_now();

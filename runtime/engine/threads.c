@@ -1026,6 +1026,7 @@ static void finish(Threads *T) {
       free(T->w[i].prev_recs);
       mcrt_sym_free(T->w[i].ctx.sym);
       mcrt_por_free(T->w[i].ctx.por);
+      mcrt_profile_merge(T->ctx, &T->w[i].ctx);
     }
   }
   free(T->w);
@@ -1491,11 +1492,15 @@ static void commit_replay(Threads *T) {
   // that the report counts each state's expansion once.
   McrtPor *por = w->ctx.por;
   w->ctx.por = NULL;
+  // Nor does the profile count it (a profile that counts nothing, timed never).
+  McrtProfile prof = w->ctx.prof;
+  w->ctx.prof = (McrtProfile){.countdown = UINT64_MAX};
   T->replay = true;
   for (uint64_t i = 0; i < T->nwin && !w->oom; i++)
     expand_state(w, i);
   T->replay = false;
   w->ctx.por = por;
+  w->ctx.prof = prof;
   if (w->ctx.sym) // the report's figures count each state's canonical forms once
     w->ctx.sym->calls = sym.calls, w->ctx.sym->candidates = sym.candidates;
   if (w->oom) {

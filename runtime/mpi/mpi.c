@@ -830,7 +830,7 @@ static void expand(Mpi *mp) {
   }
   ctx->at_depth_bound = mp->lookup_level;
   ctx->cur_has_successor = false;
-  m->successors(ctx, ctx->cur);
+  mcrt_successors(ctx, ctx->cur);
   if (mcrt_failed(ctx)) {
     offer_error(mp, ctx->cur, id, mp->level, true);
     mcrt_clear_error(ctx);
@@ -997,7 +997,7 @@ static void worker_expand(Worker *w, uint64_t i) {
   w->slot = i;
   if (P->mp->fixed)
     w->key = mcrt_fingerprint(st, wc->state_bytes, wc->fp_bits).hi;
-  m->successors(wc, st);
+  mcrt_successors(wc, st);
   sl->n = w->nrecs - sl->first;
   if (mcrt_failed(wc)) {
     worker_error(w, sl, OUT_ERR_SUCC);
@@ -1074,7 +1074,7 @@ static Pool *pool_start(Mpi *mp, uint32_t n) {
   }
   if (!mcrt_pool_start(&P->threads, n, worker_main, P->w, sizeof *P->w)) {
     for (uint32_t i = 0; i < n; i++)
-      mcrt_sym_free(P->w[i].ctx.sym), free(P->w[i].canon);
+      mcrt_sym_free(P->w[i].ctx.sym), free(P->w[i].canon), mcrt_profile_free(&P->w[i].ctx.prof);
     free(P->w), free(P->win), free(P->slot), free(P);
     return NULL;
   }
@@ -1095,6 +1095,7 @@ static void pool_free(Pool *P) {
       ctx->sym->candidates += w->ctx.sym->candidates;
     }
     mcrt_sym_free(w->ctx.sym);
+    mcrt_profile_merge(ctx, &w->ctx);
     free(w->recs.data), free(w->meta.data), free(w->errs.data), free(w->canon);
   }
   free(P->w), free(P->win), free(P->slot), free(P);

@@ -1,7 +1,8 @@
 // output/output.h: what a run shows (docs/DESIGN.md, "Runtime layers").
 // Offers: values, traces, the summary and the JSON report (report.c), a
 // net's answers (netreport.c), the output files settled before the search
-// (outputs.c) and the exports (export.c). Requires: analysis/analysis.h.
+// (outputs.c), the exports (export.c), the report's profile, coverage
+// and timeline members (stats.c). Requires: analysis/analysis.h.
 #ifndef MCRT_OUTPUT_H
 #define MCRT_OUTPUT_H
 
@@ -41,10 +42,10 @@ void mcrt_print_rule_json(FILE *f, const McrtModel *m, bool init, uint64_t rule)
 void mcrt_print_step_name_json(FILE *f, const McrtModel *m, bool init, uint64_t rule);
 // One step of a trace: text (its number, rule, and the values that changed
 // from `before`, or all of them under --trace-style full) or a JSON object
-// (rule and whole state).
-void mcrt_print_step_text(FILE *f, const McrtCtx *ctx, size_t i, bool init, uint64_t rule,
+// (rule and whole state), each with the model's watches in `after`.
+void mcrt_print_step_text(FILE *f, McrtCtx *ctx, size_t i, bool init, uint64_t rule,
                           const uint8_t *before, const uint8_t *after);
-void mcrt_print_step_json(FILE *f, const McrtCtx *ctx, bool init, uint64_t rule,
+void mcrt_print_step_json(FILE *f, McrtCtx *ctx, bool init, uint64_t rule,
                           const uint8_t *after);
 // A lasso's marks around step i of n of a text trace (loop_start -1: none).
 void mcrt_print_loop_marks(FILE *f, int64_t loop_start, bool stutter, size_t i, size_t n);
@@ -139,6 +140,8 @@ typedef struct McrtConclusion {
   // More top-level members written by a layer above (a net's answers,
   // netreport.c): ", \"name\": value..."; NULL: none.
   void (*more_json)(FILE *f, McrtCtx *ctx);
+  // The members of stats.c (mcrt_stats_json); NULL: none.
+  void (*stats_json)(FILE *f, const McrtCtx *ctx);
 } McrtConclusion;
 // The report's "schema" member: its name and version (docs/schema/
 // report.schema.json describes it; fields are only ever added within a
@@ -149,5 +152,10 @@ typedef struct McrtConclusion {
 void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c);
 const char *mcrt_bound_name(McrtBound b);
 const char *mcrt_violation_kind_name(McrtViolationKind k);
+
+// stats.c: the report's members on what the run did besides its verdict:
+// "property_status", "profile", "coverage" and "timeline" (each with its
+// leading comma).
+void mcrt_stats_json(FILE *f, const McrtCtx *ctx);
 
 #endif

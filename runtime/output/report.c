@@ -397,6 +397,73 @@ void mcrt_print_state_json(FILE *f, const McrtModel *m, const uint8_t *state) {
 }
 
 // ---------------------------------------------------------------------------
+// Watches (`watch NAME: EXPR;`, mcgen -W): evaluated on each state a
+// trace shows (the search never evaluates them).
+
+// Evaluates watch i in the state into a buffer of its own (malloc'd);
+// NULL after a run-time error of the spec (ctx->err says which, until the
+// caller clears it).
+static uint8_t *watch_value(McrtCtx *ctx, uint32_t i, const uint8_t *state) {
+  const McrtType *t = ctx->model->watches[i].type;
+  uint8_t *buf = calloc(1, t->width / 8 + 1 + MCRT_SLACK);
+  if (!buf)
+    mcrt_die("out of memory");
+  bool was = ctx->replaying;
+  ctx->replaying = true; // (a watch never emits a state)
+  bool ok = ctx->model->watch(ctx, i, state, buf) && !mcrt_failed(ctx);
+  ctx->replaying = was;
+  if (ok)
+    return buf;
+  free(buf);
+  return NULL;
+}
+
+// Watch i's value in the state, or `(error: MESSAGE)` when it fails there.
+// The error slot is left as it was (a replay may hold its violation there).
+static void print_watch(FILE *f, McrtCtx *ctx, uint32_t i, const uint8_t *state, bool json) {
+  McrtError held = ctx->err;
+  mcrt_clear_error(ctx);
+  uint8_t *v = watch_value(ctx, i, state);
+  const McrtType *t = ctx->model->watches[i].type;
+  if (v && json)
+    mcrt_print_value_json(f, t, v, 0);
+  else if (v)
+    mcrt_print_value(f, t, v, 0);
+  else if (json) {
+    fputs("{\"error\": ", f);
+    mcrt_print_json_string(f, ctx->err.message);
+    fputc('}', f);
+  } else
+    fprintf(f, "(error: %s)", ctx->err.message);
+  ctx->err = held;
+  free(v);
+}
+
+// Every watch of the model in the state, on a line `    watch: a = 1, b = 2`.
+static void print_watches(FILE *f, McrtCtx *ctx, const uint8_t *state) {
+  const McrtModel *m = ctx->model;
+  for (uint32_t i = 0; i < m->nwatches; i++) {
+    fprintf(f, "%s%s = ", i ? ", " : "    watch: ", m->watches[i].name);
+    print_watch(f, ctx, i, state, false);
+  }
+  if (m->nwatches)
+    fputc('\n', f);
+}
+
+// The same as the JSON member `, "watches": {...}` (nothing without watches).
+static void print_watches_json(FILE *f, McrtCtx *ctx, const uint8_t *state) {
+  const McrtModel *m = ctx->model;
+  for (uint32_t i = 0; i < m->nwatches; i++) {
+    fputs(i ? ", " : ", \"watches\": {", f);
+    mcrt_print_json_string(f, m->watches[i].name);
+    fputs(": ", f);
+    print_watch(f, ctx, i, state, true);
+  }
+  if (m->nwatches)
+    fputc('}', f);
+}
+
+// ---------------------------------------------------------------------------
 // Traces: walk the log back, replay forward.
 
 // Under symmetry reduction a trace that cannot be replayed is most likely
@@ -476,20 +543,22 @@ size_t mcrt_violation_path(McrtCtx *ctx, uint64_t **path, uint64_t *step_rule, F
 
 // One step of a text trace: its number, rule and the state after it (the
 // values that changed, or every value under --trace-style full).
-void mcrt_print_step_text(FILE *f, const McrtCtx *ctx, size_t i, bool init, uint64_t rule,
+void mcrt_print_step_text(FILE *f, McrtCtx *ctx, size_t i, bool init, uint64_t rule,
                           const uint8_t *before, const uint8_t *after) {
   fprintf(f, "%zu ", i);
   mcrt_print_rule(f, ctx->model, init, rule);
   fputc('\n', f);
   mcrt_print_state(f, ctx->model, after, init || ctx->opt->trace_full ? NULL : before, "    ");
+  print_watches(f, ctx, after);
 }
 
-void mcrt_print_step_json(FILE *f, const McrtCtx *ctx, bool init, uint64_t rule,
+void mcrt_print_step_json(FILE *f, McrtCtx *ctx, bool init, uint64_t rule,
                           const uint8_t *after) {
   fputc('{', f);
   print_rule_json(f, ctx->model, init, rule, true);
   fputs(", \"state\": ", f);
   print_state_json(f, ctx->model, after);
+  print_watches_json(f, ctx, after);
   fputc('}', f);
 }
 
@@ -1604,6 +1673,8 @@ void mcrt_write_report(FILE *f, McrtCtx *ctx, const McrtConclusion *c) {
   print_shortest_json(f, ctx);
   print_exports_json(f, ctx);
   print_trail_json(f, ctx);
+  if (c->stats_json) // the properties' status, the profile, coverage, the timeline
+    c->stats_json(f, ctx);
   if (mcrt_engine.report)
     mcrt_engine.report(f, ctx);
   if (c->more_json)

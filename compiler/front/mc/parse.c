@@ -71,7 +71,8 @@ static bool is_decl_start(const Token *t, bool in_block) {
   if (!in_block && is_word(t, "extern"))
     return true;
   if (t->kind == TK_IDENT)
-    return (equal(t, "scenario") || equal(t, "accepting")) && t->next->kind == TK_IDENT;
+    return (equal(t, "scenario") || equal(t, "accepting") || equal(t, "watch")) &&
+           t->next->kind == TK_IDENT;
   if (t->kind != TK_KEYWORD)
     return false;
   for (size_t i = 0; i < sizeof(kws) / sizeof(*kws); i++)
@@ -1366,7 +1367,7 @@ static void extern_decl(void) {
 static void decl_word_hint(const char *name) {
   static const char *const words[] = {
       "model", "const", "type", "var", "fn", "init", "action", "invariant", "reachable",
-      "terminal", "constraint", "property", "fair", "extern", "scenario", "accepting",
+      "terminal", "constraint", "property", "fair", "extern", "scenario", "accepting", "watch",
   };
   static const char *const foreign[][2] = {
       {"rule", "action"}, {"ruleset", "action with parameters"}, {"startstate", "init"},
@@ -1404,6 +1405,7 @@ static const char *predicate_word(DeclKind kind) {
 //      | "property" IDENT ":" temporal ";"
 //      | "accepting" IDENT ":" expr ";"
 //      | "scenario" IDENT "=" behaviour ";"
+//      | "watch" IDENT ":" expr ";"
 //      | fair
 //      | extern
 static void decl(void) {
@@ -1543,6 +1545,19 @@ static void decl(void) {
     return;
   }
 
+  if (is_decl_word(tok, "watch")) {
+    Decl *d = new_decl(prog, DK_WATCH, kw, NULL);
+    next();
+    d->name = ident("a name for the watch");
+    if (!consume(":") && !panic) {
+      syntax_error(tok, "expected ':' after the watch's name");
+      hint("it is written 'watch NAME: EXPR;'");
+    }
+    d->expr = expr();
+    expect_after(";", "the watch");
+    return;
+  }
+
   if (is_decl_word(tok, "scenario")) {
     Decl *d = new_decl(prog, DK_SCENARIO, kw, NULL);
     next();
@@ -1555,9 +1570,29 @@ static void decl(void) {
 
   syntax_error(tok, "expected a declaration (const, type, var, fn, init, action, "
                     "invariant, reachable, terminal, constraint, property, accepting, scenario, "
-                    "fair)");
+                    "watch, fair)");
   if (tok->kind == TK_IDENT)
     decl_word_hint(tok->str);
+}
+
+// The -W option's text:
+//   watch_option = IDENT "=" expr EOF
+bool parse_watch_option(Program *p, Token *first) {
+  prog = p;
+  tok = first;
+  prev = NULL;
+  panic = eof_seen = false;
+  depth = 0;
+  Decl *d = new_decl(prog, DK_WATCH, first, NULL);
+  d->name = ident("the watch's name");
+  if (!consume("=") && !panic) {
+    syntax_error(tok, "expected '=' after the watch's name");
+    hint("it is written -W 'NAME=EXPR'");
+  }
+  d->expr = expr();
+  if (tok->kind != TK_EOF && !panic)
+    syntax_error(tok, "unexpected '%s' after the watch's expression", token_text(tok));
+  return !panic;
 }
 
 // program = decl* EOF
