@@ -14,7 +14,7 @@
 //   - a reserved word has the scope its role asks (ROLE below, from the
 //     documented list), and so has a contextual word where the language
 //     makes it one (count and sum before `NAME :` or `NAME in`, weak and
-//     strong after fair, extern, scenario and accepting starting a
+//     strong after fair, extern, scenario, accepting and watch starting a
 //     declaration, sources and trusted in an extern declaration);
 //   - any other name has none of these scopes;
 // and the characters scoped invalid. are exactly those of the reference

@@ -76,7 +76,7 @@ function lex(text) {
       const w = text.slice(i, j), prev = significant(toks, toks.length - 2);
       const declStart = !prev || prev.text === ";" || prev.text === "}";
       if (ROLE[w] && w !== "true" && w !== "false") inScenario = false;
-      else if (declStart && (w === "scenario" || w === "accepting") && /^\s+[A-Za-z_]/.test(text.slice(j)))
+      else if (declStart && (w === "scenario" || w === "accepting" || w === "watch") && /^\s+[A-Za-z_]/.test(text.slice(j)))
         inScenario = w === "scenario";
       i = j;
       continue;
@@ -118,7 +118,7 @@ function contextual(toks, k) {
       return prev && prev.text === "fair" && prev.line === t.line;
     case "extern":
       return declStart && next(1) && (next(1).kind === "string" || ["fn", "type", "const"].includes(next(1).text));
-    case "scenario": case "accepting":
+    case "scenario": case "accepting": case "watch":
       return declStart && next(1) && next(1).kind === "word" && next(1).line === t.line;
     case "sources": case "trusted":
       return inExtern(toks, k);

@@ -395,7 +395,8 @@ Token *tokenize(const SrcFile *file) {
       bool decl_start = before == &head || equal(before, ";") || equal(before, "}");
       if (cur->kind == TK_KEYWORD && !equal(cur, "true") && !equal(cur, "false"))
         in_scenario = false;
-      else if (decl_start && (equal(cur, "scenario") || equal(cur, "accepting"))) {
+      else if (decl_start && (equal(cur, "scenario") || equal(cur, "accepting") ||
+                                equal(cur, "watch"))) {
         const char *r = q; // a declaration only if a name follows
         while (r < lx.end && (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r'))
           r++;

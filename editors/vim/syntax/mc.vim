@@ -3,7 +3,7 @@
 " The same reading as editors/vscode/syntaxes/mc.tmLanguage.json: the
 " reserved words, the contextual ones where the language makes them words
 " (count and sum before `NAME :` or `NAME in`, weak and strong after fair,
-" extern, scenario and accepting starting a declaration), comments,
+" extern, scenario, accepting and watch starting a declaration), comments,
 " strings, decimal integers, and as errors the characters that are no token
 " (a lone & outside a scenario, @, ', ^, ~, ...) and literals such as 0x1f.
 
@@ -24,7 +24,7 @@ syn keyword mcQuantifier   forall exists in
 " Contextual words.
 syn match mcQuantifier  "\%(\.\)\@<!\<\%(count\|sum\)\>\ze\s*\h\w*\s*\%(:\%(:\)\@!\|\<in\>\)"
 syn match mcFairness    "\%(\<fair\s\+\)\@<=\<\%(weak\|strong\)\>"
-syn match mcDeclaration "\%(\%(^\|[;}]\)\s*\)\@<=\<\%(scenario\|accepting\)\>\ze\s\+\h"
+syn match mcDeclaration "\%(\%(^\|[;}]\)\s*\)\@<=\<\%(scenario\|accepting\|watch\)\>\ze\s\+\h"
 syn region mcExtern matchgroup=mcDeclaration
       \ start="\%(\%(^\|[;}]\)\s*\)\@<=\<extern\>\ze\s*\%(\"\|\<fn\>\|\<type\>\|\<const\>\)"
       \ end=";"me=e-1 contains=TOP keepend transparent
@@ -41,11 +41,11 @@ syn match mcOperator  "<->\|->\|\~>\|==\|!=\|<=\|>=\|&&\|||"
 
 " In a scenario's behaviour a lone & is the intersection; as in the lexer,
 " the scenario ends at any reserved word but true and false, or at
-" `accepting NAME`.
+" `accepting NAME` or `watch NAME`.
 syn region mcScenario matchgroup=mcDeclaration
       \ start="\%(\%(^\|[;}]\)\s*\)\@<=\<scenario\>\ze\s\+\h"
       \ end="\ze\<\%(model\|const\|type\|var\|fn\|init\|action\|invariant\|reachable\|terminal\|constraint\|property\|fair\|when\|if\|else\|for\|let\|assert\|return\|forall\|exists\|in\|none\|bool\|enum\|scalarset\|record\|set\|multiset\|queue\)\>"
-      \ end="\%(\%(^\|[;}]\)\s*\)\@<=\ze\<accepting\s\+\h"
+      \ end="\%(\%(^\|[;}]\)\s*\)\@<=\ze\<\%(accepting\|watch\)\s\+\h"
       \ contains=TOP transparent
 syn match mcBehaviourOp "&" contained containedin=mcScenario
 
