@@ -1384,6 +1384,20 @@ static void decl_word_hint(const char *name) {
     hint("did you mean '%s'?", best);
 }
 
+// A declaration `WORD NAME: EXPR;` (a predicate, accepting, watch);
+// `what` names it in messages.
+static void named_expr_decl(DeclKind kind, Token *kw, const char *word, const char *what) {
+  Decl *d = new_decl(prog, kind, kw, NULL);
+  next();
+  d->name = ident(format("a name for the %s", what));
+  if (!consume(":") && !panic) {
+    syntax_error(tok, "expected ':' after the %s's name", what);
+    hint("it is written '%s NAME: EXPR;'", word);
+  }
+  d->expr = expr();
+  expect_after(";", format("the %s", what));
+}
+
 static const char *predicate_word(DeclKind kind) {
   switch (kind) {
   case DK_INVARIANT: return "invariant";
@@ -1502,15 +1516,7 @@ static void decl(void) {
                   : is_kw(tok, "terminal")    ? DK_TERMINAL
                                               : DK_CONSTRAINT;
     const char *word = predicate_word(kind);
-    Decl *d = new_decl(prog, kind, kw, NULL);
-    next();
-    d->name = ident(format("a name for the %s", word));
-    if (!consume(":") && !panic) {
-      syntax_error(tok, "expected ':' after the %s's name", word);
-      hint("it is written '%s NAME: EXPR;'", word);
-    }
-    d->expr = expr();
-    expect_after(";", format("the %s", word));
+    named_expr_decl(kind, kw, word, word);
     return;
   }
 
@@ -1533,28 +1539,12 @@ static void decl(void) {
   }
 
   if (is_decl_word(tok, "accepting")) {
-    Decl *d = new_decl(prog, DK_ACCEPTING, kw, NULL);
-    next();
-    d->name = ident("a name for the accepting predicate");
-    if (!consume(":") && !panic) {
-      syntax_error(tok, "expected ':' after the accepting predicate's name");
-      hint("it is written 'accepting NAME: EXPR;'");
-    }
-    d->expr = expr();
-    expect_after(";", "the accepting predicate");
+    named_expr_decl(DK_ACCEPTING, kw, "accepting", "accepting predicate");
     return;
   }
 
   if (is_decl_word(tok, "watch")) {
-    Decl *d = new_decl(prog, DK_WATCH, kw, NULL);
-    next();
-    d->name = ident("a name for the watch");
-    if (!consume(":") && !panic) {
-      syntax_error(tok, "expected ':' after the watch's name");
-      hint("it is written 'watch NAME: EXPR;'");
-    }
-    d->expr = expr();
-    expect_after(";", "the watch");
+    named_expr_decl(DK_WATCH, kw, "watch", "watch");
     return;
   }
 
