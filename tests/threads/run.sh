@@ -41,7 +41,12 @@
 #   - the JSON report without time_s, threads, thread_phases_s,
 #     memory_bytes, peak_rss_bytes, bytes_per_state, the fingerprint set's
 #     bytes (threads grow it a window ahead) and growth time, liveness.time_s and
-#     liveness.phases_s.
+#     liveness.phases_s, the timeline and the profile's times; after a stop
+#     (a bound, a violation) also without coverage and the profile's counts
+#     of work (expansions, tried, enabled, new_states: threads expand a
+#     window ahead of the stop); in free order also without the profile's
+#     new_states (which action found a state first is which thread
+#     inserted it first).
 # Each case and thread count is also run with --order free (the default:
 # the threads insert successors as they make them, so ids and parents depend
 # on which thread comes first), and compared with --threads 1 on what must not
@@ -85,7 +90,13 @@ summary() { # FILE: stdout without what depends on time and memory
 report() { # FILE: the report without what depends on time and memory
   jq -S 'del(.time_s, .threads, .thread_phases_s, .thread_order, .thread_free_from_depth,
              .memory_bytes, .peak_rss_bytes, .bytes_per_state,
-             .fingerprint_set_bytes, .fingerprint_set_bytes_per_state, .fingerprint_set_grow_s)
+             .fingerprint_set_bytes, .fingerprint_set_bytes_per_state, .fingerprint_set_grow_s,
+             .timeline, .profile.cpu_s, .profile.timed_expansions)
+         | .profile.actions |= map(del(.cpu_s, .cpu_share))
+         | if .bound_hit != null or (.violations | length) > 0
+           then del(.coverage) | .profile |= (del(.expansions)
+                | .actions |= map(del(.enabled, .tried, .new_states)))
+           else . end
          | if (.liveness | type) == "object" then .liveness |= del(.time_s, .phases_s) else . end' "$1"
 }
 
@@ -108,8 +119,11 @@ report_free() { # FILE EXIT VARIANT: as answers, the traces by their length
   [ "$2" = 0 ] && keep=.
   [[ $2 != 0 && $3 == *--max-states* ]] &&
     keep='{verdict, depth, bound_hit, stopped_in, exit_code, states}'
-  report "$1" | jq -S "$keep"' | if (.violations | type) == "array" then
-                                   .violations |= map(.trace |= length) else . end'
+  # (which action found a state first is which thread inserted it first)
+  report "$1" | jq -S 'if (.profile | type) == "object"
+                       then .profile.actions |= map(del(.new_states)) else . end' |
+    jq -S "$keep"' | if (.violations | type) == "array" then
+                       .violations |= map(.trace |= length) else . end'
 }
 
 same_edges() { # A B: two edge table dumps, both absent or equal byte for byte
