@@ -312,6 +312,7 @@ static void settle(McrtCtx *ctx) {
 // a warning and is removed: the exit code stays the verdict the summary
 // gave.
 static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FILE *err) {
+  c->stats_json = mcrt_stats_json;
   if (ctx->opt->format_json) // the report alone on stdout
     mcrt_write_report(out, ctx, c);
   int e = fflush(out) != 0 ? errno : 0;
@@ -322,7 +323,6 @@ static int deliver(McrtConclusion *c, McrtCtx *ctx, FILE *report, FILE *out, FIL
   }
   if (report) {
     errno = 0;
-    c->stats_json = mcrt_stats_json;
     mcrt_write_report(report, ctx, c);
     if (!mcrt_output_close(report, ctx->opt->report_file))
       fprintf(err, "warning: the report %s could not be written: %s (the summary and the "
