@@ -19,29 +19,16 @@
 # Usage: tests/cli/watch.sh [BUILD_DIR]   (default: build, from the repo root)
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 specs=$root/tests/cli/specs
-build_dir=${1:-$root/build}
-case $build_dir in /*) ;; *) build_dir=$PWD/$build_dir ;; esac
-mcgen=$build_dir/mcgen
+validate=$root/tests/schema/validate.py
+use_build_dir "${1:-}"
 unset MCGEN_RUNTIME CC
 
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcgen-watch.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-for tool in jq "$mcgen"; do
-  command -v "$tool" >/dev/null || {
-    fail setup "$tool is missing (make all, make test-deps)"
-    echo "$passed passed, $failed failed"
-    exit 1
-  }
-done
-
-excerpt() { head -c 300 "$1" | tr '\n' '|'; }
+make_work watch
+need_mcgen
+need jq python3
 
 # build NAME SPEC [MCGEN-ARGS...]: the checker $work/NAME.
 build() {
@@ -73,7 +60,7 @@ if build counter "$specs/watch_counter.mc" -W 'twice=2*acc' &&
   (cd "$work" && ./counter --por off >text.out 2>text.err)
   same "watch: every step of the text trace (7 states)" \
     "$(sed -n 's/^    watch: //p' "$work/text.out")" "$want_watches"
-  (cd "$work" && ./counter --por off --trace-format json >json.out 2>&1)
+  (cd "$work" && ./counter --por off --trace-format json >json.out 2>json.err)
   # The JSON's values as the text prints them: numbers, bools, {"error": M}.
   # (big's values from the text: jq reads numbers as doubles)
   got=$(head -n 1 "$work/json.out" | jq -r '.trace[] | .watches | del(.big) | to_entries |
@@ -85,6 +72,10 @@ if build counter "$specs/watch_counter.mc" -W 'twice=2*acc' &&
     "$(head -n 1 "$work/json.out" | grep -o '"big": [-0-9]*' | cut -d' ' -f2 | tr '\n' ' ')" \
     "$(grep -o 'big = [-0-9]*' <<<"$want_watches" | cut -d' ' -f3 | tr '\n' ' ')"
   (cd "$work" && ./counter --por off --report report.json >/dev/null 2>&1)
+  (cd "$work" && ./counter --por off --format json >format.json 2>/dev/null)
+  same "watch: --format json's trace is the report's" \
+    "$(jq -c '[.violations[0].trace[] | .watches]' "$work/format.json")" \
+    "$(jq -c '[.violations[0].trace[] | .watches]' "$work/report.json")"
   got=$(jq -c '[.violations[0].trace[] | .watches.square]' "$work/report.json")
   same "watch: the --report's trace" "$got" "[0,1,4,9,16,25,36]"
   got=$(jq -c '[.violations[0].trace[] | .state.n]' "$work/report.json")
@@ -100,7 +91,7 @@ fi
 # watch_ring.dve: -W over the lowered DVE model's names.
 
 if build ring "$specs/watch_ring.dve" -W 'sum=x+y' -W 'd=y*10-x' -W 'mid=A==A_a1'; then
-  (cd "$work" && ./ring --por off >ring.out 2>&1)
+  (cd "$work" && ./ring --por off --report ring.json >ring.out 2>&1)
   same "watch: -W on a DVE model" "$(sed -n 's/^    watch: //p' "$work/ring.out")" \
     'sum = 5, d = 50, mid = false
 sum = 4, d = 29, mid = true
@@ -148,6 +139,7 @@ bad_watch "watch: -W with text after the expression" 'w=n n' "-W:1:5: error: une
 if build profile "$specs/profile.mc"; then
   for t in 1 2; do
     (cd "$work" && ./profile --por off --threads $t --report prof.json >prof.out 2>&1)
+    cp "$work/prof.json" "$work/prof-$t.json"
     got=$(jq -c '[.profile.actions[] | [.name, .fired, .enabled, .tried]]' "$work/prof.json")
     same "profile: fired, enabled, tried per action ($t threads)" "$got" \
       '[["inc_a",12,12,16],["inc_b",12,12,16],["never",0,0,16]]'
@@ -179,5 +171,21 @@ if build counter_stop "$specs/watch_counter.mc"; then
     '["max-states",true]'
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# ---------------------------------------------------------------------------
+# Every report above, --format json's and --trace-format json's violation
+# against docs/schema (the watches, property_status, profile, coverage and
+# timeline described there, every object closed).
+
+head -n 1 "$work/json.out" >"$work/violation.json"
+for doc in report.json plain.json format.json ring.json prof-1.json prof-2.json stop.json \
+           violation:violation.json; do
+  if [ ! -s "$work/${doc#violation:}" ]; then
+    fail "schema: $doc" "not written"
+  elif out=$(cd "$work" && python3 "$validate" "$doc" 2>&1); then
+    pass "schema: $doc valid"
+  else
+    fail "schema: $doc" "$(head -c 400 <<<"$out" | tr '\n' '|')"
+  fi
+done
+
+finish
