@@ -358,9 +358,9 @@ static bool same_spec(const Trail *t, const McrtModel *m, FILE *err) {
   if (hash && (!m->c_hash || strcmp(hash->string, m->c_hash)))
     return refuse(t, hash, err,
                   "written by another build of '%s' (its generated C's hash is %s, this "
-                  "checker's %s: the spec, its -D constants, the C it calls or mcgen's "
-                  "--cflags differ); replay it with the checker that wrote it, or remove its "
-                  "\"c_hash\" member to replay its steps here",
+                  "checker's %s: the spec, its -D constants and -W watches, the C it calls "
+                  "or mcgen's --cflags differ); replay it with the checker that wrote it, or "
+                  "remove its \"c_hash\" member to replay its steps here",
                   m->name, hash->string, m->c_hash ? m->c_hash : "unknown");
   return true;
 }
