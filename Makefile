@@ -212,11 +212,11 @@ TEST_SUITES += por-tests
 TEST_SUITES += odpor-tests
 TEST_SUITES += matrix-tests
 
+# One suite after another (install-tests moves $(B) away for a while: it
+# must run alone), each one's time printed at the end (tools/run-suites).
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	$(MAKE) $(TEST_SUITES)
-	$(MAKE) install-tests  # alone, even under -j: it moves $(B) away for a while
-	$(MAKE) deb-tests
+	MAKE="$(MAKE)" tools/run-suites $(TEST_SUITES) install-tests deb-tests
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked. A binary that runs over 10
