@@ -186,37 +186,43 @@ demo: deps
 	@echo '== mcgen specs/lost_update.mc: a lost update, found under symmetry reduction (exit 1 expected)'
 	cd $(B) && ./mcgen ../specs/lost_update.mc && { ./lost_update_checker; test $$? -eq 1; }
 
-# The suites `make test` runs, one a line (after the unit tests are built).
+# The suites `make test` runs (after the unit tests are built), one a line.
+# TEST_SUITES run two at a time (the machine's two cores; each one's output
+# printed whole when it ends), the longest first; TEST_SUITES_ALONE one
+# after another with nothing beside them: they measure time (signals, a stop
+# within a limit), use every core themselves, or move $(B) away
+# (install-tests). tools/run-suites prints each one's time at the end.
+TEST_JOBS ?= 2
 TEST_SUITES := layers-tests
-TEST_SUITES += unit-tests
-TEST_SUITES += cli-tests
+TEST_SUITES += e2e-tests
+TEST_SUITES += por-tests
+TEST_SUITES += conformance-tests
+TEST_SUITES += matrix-tests
 TEST_SUITES += trail-tests
+TEST_SUITES += deb-tests
+TEST_SUITES += odpor-tests
+TEST_SUITES += liveness-tests
+TEST_SUITES += murphi-tests
+TEST_SUITES += unit-tests
 TEST_SUITES += diag-tests
-TEST_SUITES += malformed-tests
+TEST_SUITES += scenario-tests
+TEST_SUITES += petri-tests
+TEST_SUITES += lsp-tests
 TEST_SUITES += docs-tests
 TEST_SUITES += editors-tests
-TEST_SUITES += lsp-tests
-TEST_SUITES += e2e-tests
-TEST_SUITES += liveness-tests
-TEST_SUITES += debug-tests
 TEST_SUITES += pnml-tests
-TEST_SUITES += murphi-tests
-TEST_SUITES += petri-tests
-TEST_SUITES += conformance-tests
-TEST_SUITES += scenario-tests
 TEST_SUITES += extern-tests
-TEST_SUITES += threads-tests
-TEST_SUITES += mpi-tests
-TEST_SUITES += disk-tests
-TEST_SUITES += por-tests
-TEST_SUITES += odpor-tests
-TEST_SUITES += matrix-tests
+TEST_SUITES += debug-tests
+TEST_SUITES_ALONE := cli-tests
+TEST_SUITES_ALONE += malformed-tests
+TEST_SUITES_ALONE += threads-tests
+TEST_SUITES_ALONE += mpi-tests
+TEST_SUITES_ALONE += disk-tests
+TEST_SUITES_ALONE += install-tests
 
-# One suite after another (install-tests moves $(B) away for a while: it
-# must run alone), each one's time printed at the end (tools/run-suites).
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
-	MAKE="$(MAKE)" tools/run-suites $(TEST_SUITES) install-tests deb-tests
+	MAKE="$(MAKE)" tools/run-suites -j $(TEST_JOBS) $(TEST_SUITES) --alone $(TEST_SUITES_ALONE)
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked. A binary that runs over 10
