@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mcgen: a model-checker generator.
 #
 #   make demo   installs what is missing, builds, compiles a bundled spec and
@@ -62,7 +63,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
         asan-runtime bench bench-compile bench-mpi bench-por bench-threads bench-rumur bench-murphi \
         bench-beem \
         bench-symmetry bench-liveness bench-extern bench-disk bench-compact bench-mcc bench-profile \
-        liveness-tests mpi-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
+        liveness-tests mpi-tests spdx-tests clean conformance conformance-tests docs-tests debug-tests editors-tests \
         layers-tests lsp-tests pnml-tests petri-tests threads-tests disk-tests murphi-tests \
         install uninstall install-tests deb deb-tests extern-tests scenario-tests odpor-tests matrix-tests
 
@@ -194,6 +195,7 @@ demo: deps
 # (install-tests). tools/run-suites prints each one's time at the end.
 TEST_JOBS ?= 2
 TEST_SUITES := layers-tests
+TEST_SUITES += spdx-tests
 TEST_SUITES += e2e-tests
 TEST_SUITES += por-tests
 TEST_SUITES += conformance-tests
@@ -223,6 +225,10 @@ TEST_SUITES_ALONE += install-tests
 test: test-deps
 	$(MAKE) all asan-runtime $(UNIT_TESTS)
 	MAKE="$(MAKE)" tools/run-suites -j $(TEST_JOBS) $(TEST_SUITES) --alone $(TEST_SUITES_ALONE)
+
+# Every source file names its licence (tools/spdx says which files are).
+spdx-tests:
+	tools/spdx --check
 
 # The compiler never frees (it is short-lived, docs/STYLE.md 6): no leak checks
 # for its tests; the runtime's are checked. A binary that runs over 10

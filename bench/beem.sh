@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/beem.sh: mcgen against SPIN on BEEM instances of 10^6 to 10^7 states.
 #
 # For each instance: mcgen compiles BEEM's dve/NAME.dve twice (its default

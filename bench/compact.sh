@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/compact.sh: the compact fingerprint set (--compact-set) against the
 # word layout, and optionally against the compact set of another commit:
 # bytes per entry, load at the end, inserts and lookups per CPU second

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/compile.sh: how long mcgen takes to build a checker, on the largest
 # inputs there are.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/disk.sh: what --disk saves in RAM and what it costs in speed.
 #
 # For each model the checker runs the whole state space twice, with its trace

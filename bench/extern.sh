@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/extern.sh: the cost of calling C through `extern`. Each
 # bench/extern/NAME_c.mc calls C where its twin NAME.mc has the same logic
 # in .mc; both explore the same graph (the counts are compared). Each

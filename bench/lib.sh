@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash disable=SC2034,SC2154  # sourced: the scripts set and use these variables
 # bench/lib.sh: what the bench scripts share (sourced from the repo root;
 # measure reads $repeat and $timeout_s): the mcgen measured, how each tool

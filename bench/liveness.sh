@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/liveness.sh: what liveness checking costs. For each model of
 # bench/run.sh (specs/NAME.mc at the size bench_model in bench/lib.sh gives,
 # with the liveness property given there added, in bench/out/), builds

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/mcc.sh: mcgen's Petri net checkers on MCC instances of 10^6 to 10^7
 # states, one thread.
 #

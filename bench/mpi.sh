@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/mpi.sh: the MPI engine (mcgen --mpi) on 2 ranks against 1 rank, on
 # BEEM instances of about 10^6 states.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/murphi.sh: mcgen against Rumur on the same Murphi source (no .mc
 # rewrite): the classic protocols, German (tests/oracle/german.m) and the
 # DASH-like directory (tests/murphi/protocols/dash.m), at the sizes below.

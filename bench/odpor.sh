@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/odpor.sh: --search odpor on the DPOR literature's classics at the
 # sizes the papers run (lastzero, indexer, filesystem, readers-writers):
 # executions explored, sleep-set blocked executions, events, and CPU

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/por.sh: mcgen's partial-order reduction (--por on) against SPIN's
 # default one, on BEEM instances.
 #

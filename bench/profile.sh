@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/profile.sh: where one thread's work goes, per transition, by phase.
 #
 # For each instance (default: the six BEEM instances of issue 42 and the

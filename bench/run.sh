@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/run.sh: mcgen against Rumur, side by side, on the same models.
 #
 # Each model is a spec of specs/ and its Rumur twin of tests/oracle/, with

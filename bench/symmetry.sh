@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/symmetry.sh: mcgen's exact symmetry reduction against Rumur's two
 # symmetry reductions, on the same models, in one run (bench/run.sh calls it
 # after its own table; it also runs alone).

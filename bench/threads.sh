@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/threads.sh: states per second with --threads 2 against --threads 1,
 # on BEEM instances of 10^6 to 10^7 states, and bytes per state at each.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // main.c: the driver. Reads the command line, finds the templates and the
 // runtime (paths.c), then runs the pipeline one stage per call: read,
 // tokenize, parse, check, layout, emit, m4, cc.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // mcgen.h: the compiler's one internal header. Its parts follow the folders
 // of compiler/, which are its layers, lowest first (a file calls only into
 // its own layer or below: tests/layers/folders.sh), and in each part a

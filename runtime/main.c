@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // main.c: the checker's main, one call per stage: options, checks of the
 // model against this runtime, signals caught, the output files opened, the
 // search (twice under --symmetry verify), then the end of the run in one

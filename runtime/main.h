@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // main.h: the top of the runtime, main.c, with mcrt.h (docs/DESIGN.md,
 // "Runtime layers"). Offers: mcrt_run, for mpi/mpi.c and the unit tests;
 // the watchdog of C calls (watchdog.c).

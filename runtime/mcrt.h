@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // mcrt.h: the contract between a checker that mcgen generates and the
 // runtime it links against. It is the only runtime header a generated file
 // includes. The generated file describes the model (layout, types, rule

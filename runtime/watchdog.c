@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // watchdog.c: the C functions a spec calls through `extern fn` are
 // watched while they run. mcgen refuses C that is not deterministic, but
 // not C that never returns (a loop, a blocking read in `trusted` C), and a

@@ -1,3 +1,4 @@
+m4_dnl SPDX-License-Identifier: MIT
 m4_dnl checker.c.m4: the fixed shape of every generated checker.
 m4_dnl mcgen writes the model's pieces as m4 definitions (MCGEN_*) and runs
 m4_dnl `m4 -P -DMCGEN_OUTPUT=NAME.c -[DU]MCGEN_MPI -DMCGEN_CFLAGS="FLAGS" -- defs.m4

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash disable=SC2034  # sourced: the runners read what it sets
 # tests/lib.sh: the set-up the test runners share. A runner sources it first,
 #   . "$(dirname "$0")/../lib.sh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check.c: name resolution, types, constants and the scalarset rules.
 //
 // Requires parse(). Resolves every name over the whole file (declarations

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // deps.c: what each action rule reads and writes, for partial-order
 // reduction (the checker's --por, runtime/context/por.c) and for people (mcgen
 // --deps). Requires check() and layout().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // extern.c: real C inside a spec. A spec names a header and the C sources
 // to link (`extern "ring.h" sources "ring.c";`) and declares what it uses:
 // `extern fn NAME(PARAMS): TYPE;`, `extern type NAME;` (a C struct that is

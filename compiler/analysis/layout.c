@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // layout.c: the offset of every state variable. Requires check().
 //
 // Each value is encoded in the fewest bits its type needs (types.c). State

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // scenario.c: scenarios, Cord behaviours compiled to automata, and their
 // product with the model.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ast.c: the syntax tree that every front end builds and every later stage
 // reads: its builders, the table of its operators (op_info), the walk over
 // its nodes, and the spelling of its tokens.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // types.c: every question about a Type, in one place: what a name stands
 // for (resolve), its kind (is_scalar), how messages name it (type_name), and
 // its encoding: the bits of each value and the number of values (width and

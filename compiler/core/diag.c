@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // diag.c: spec files (read_file) and their errors, for people.
 //
 //   spec.mc:12:17: error: unknown name 'pcc'

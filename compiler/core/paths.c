@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // paths.c: where mcgen finds the files it needs besides itself (the m4
 // templates, the runtime library, the runtime's header). Nothing is compiled
 // in: they are looked up relative to the running mcgen, in one of two

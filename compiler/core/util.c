@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // util.c: memory, strings, hashes and internal errors.
 //
 // The compiler is short-lived, so nothing is freed. Every allocation that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // emit.c: writes the model as m4 definitions; templates/checker.c.m4 gives
 // the generated C its fixed shape and includes each piece verbatim.
 //

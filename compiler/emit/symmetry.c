@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // symmetry.c: what a checker needs to explore one state per symmetry class.
 // Requires check() and layout().
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // front.c: which front end reads a spec. The file's extension chooses the
 // language (.mc, .dve, .pnml, Murphi's .m), for mcgen's command line and its
 // language server alike.

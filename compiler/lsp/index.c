@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // index.c: one version of a document, analysed as mcgen analyses a spec
 // (parse_spec, extern_load, check, extern_check, scenario_compile, layout)
 // with the diagnostics captured (diag.c's capture mode), then turned into

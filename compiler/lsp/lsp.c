@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // lsp.c: mcgen --lsp, a language server (the Language Server Protocol
 // 3.17, JSON-RPC over standard input and output) for .mc, .dve and .pnml
 // documents: diagnostics on open and change, go to definition, hover and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // lsp.h: what the files of the language server share (lsp.c the server,
 // rpc.c the JSON-RPC framing, index.c the analysis of one document version,
 // uri.c file URIs). The JSON is cJSON's (Debian libcjson-dev).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rpc.c: the base protocol of LSP on standard input and output. A message
 // is a header (lines `Name: value`, each ending in CRLF; Content-Length is
 // the one read) and an empty line, then Content-Length bytes of JSON.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // uri.c: file URIs (RFC 8089) to paths and back, for the documents an
 // editor names and the files their errors point into (the C of `extern`).
 #include "lsp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // extension.js: the VS Code side of mcgen. The grammar needs no code (the
 // manifest, package.json, declares it); this starts mcgen's language server,
 // `mcgen --lsp` (the command and arguments of the settings mcgen.server.*),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // analysis/analysis.h: what is decided over a finished search (docs/DESIGN.md,
 // "Runtime layers"). Offers: the liveness check over the edge table
 // (liveness.c, with fair.c, scc.c and lasso.c). Requires: engine/engine.h

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fair.c: every property instance over one decomposition of the graph into
 // its fair components, on every thread of a team (docs/DESIGN.md,
 // "Liveness"; the forms and the semantics: liveness.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // lasso.c: what both liveness engines share (liveness.c's serial check,
 // fair.c's shared decomposition): a property instance's view of the states
 // (its P and Q bits, the states a fair component is confined to and where

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // liveness.c: temporal properties under weak and strong fairness.
 //
 // Recording. A run that checks liveness (mcrt_liveness_wanted) records,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // scc.c: the strongly connected components of parts of the edge table's
 // graph, on every thread of a team (fair.c decides the properties over
 // them; docs/DESIGN.md, "Liveness").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // checkpoint.c: --checkpoint DIR [--checkpoint-every MINUTES] and
 // --resume DIR: the whole state of a search saved to one file, and a run
 // that goes on from it to exactly the counts, verdict and trace of a run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // context/context.h: the search context (docs/DESIGN.md, "Runtime layers").
 // Offers: McrtCtx and the results a run records in it (violations, bounds),
 // setting up and freeing its stores, what --memory counts, the error slot

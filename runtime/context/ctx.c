@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ctx.c: the search context (docs/DESIGN.md, "Runtime layers"): setting up
 // and freeing the stores every engine shares, what --memory counts of them,
 // and paths back through the trace log.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // error.c: the error slot generated code fills when an action fails (a
 // run-time error or a failed assert: mcrt.h), and stopping a run at a
 // bound. Apart from ctx.c so that every file of the context layer may

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // por.c: partial-order reduction for the breadth-first search (--por on):
 // static stubborn sets over the compiler's dependency tables
 // (McrtModel.deps, compiler/analysis/deps.c), with a cycle proviso sound for BFS.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // profile.c: where a search spends its work, per action (docs/DESIGN.md,
 // "The profile"): how often each action's guard was evaluated and held,
 // how many states it found first, the lines of the spec it ran, and its

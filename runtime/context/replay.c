@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // replay.c: running the rules of a trace again (the output layer: report.c
 // prints what it replays), and, under symmetry reduction, turning the
 // logged path between canonical states into a genuine run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // timeline.c: the search's course over time, for the report's plots
 // (states per second, frontier, memory): its counters sampled when the
 // search starts, every `every` seconds while it runs (the engines look at

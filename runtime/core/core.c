@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // core.c: the bottom layer of the runtime (docs/DESIGN.md, "Runtime layers"):
 // internal errors, the clock, rule groups, the signal flag every phase
 // polls and the signals a run turns into a partial report, and small

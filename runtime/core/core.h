@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // core/core.h: the runtime's bottom layer (docs/DESIGN.md, "Runtime
 // layers"), what every other file may use. Offers: internal errors, CPU
 // helpers (prefetch, state copies), the checker's options (options.c), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // json.c: a small JSON reader (RFC 8259) for what a checker reads back: a
 // trail (--replay FILE), which a person or another tool may have written.
 // The runtime links nothing but libc, libm and xxHash (a checker copied to a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // options.c: the checker's command line, as docs/DESIGN.md lists it, parsed
 // from one table (options[] below): each option's name, short form, kind of
 // value, range and help, from which --help is printed (the man page's

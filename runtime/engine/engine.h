@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // engine/engine.h: the engines (docs/DESIGN.md, "Runtime layers"). Offers:
 // the serial breadth-first search and the steps every engine shares
 // (search.c), the multi-threaded search (threads.c), --search odpor

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // odpor.c: --search odpor, a stateless depth-first exploration that runs one
 // execution per Mazurkiewicz trace: Optimal-DPOR with sleep sets, source
 // sets and wakeup trees (Abdulla, Aronis, Jonsson, Sagonas, "Source sets: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pool.c: the threads of a parallel engine (threads.c, and the threads
 // inside an MPI rank, mpi.c) and the barrier where they meet. The caller is
 // thread 0; threads 1..n-1 run the engine's loop, which meets the others at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // search.c: the deterministic single-threaded breadth-first search, and the
 // emit functions generated code calls back into (errors: core.c).
 //

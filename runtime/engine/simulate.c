@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // simulate.c: random simulation, --simulate RUNS --depth D --seed S, for
 // state spaces too big to exhaust. Each run starts from an initial state
 // chosen at random and takes up to D steps, each an enabled action binding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // threads.c: the multi-threaded breadth-first search (--threads N, N > 1).
 //
 // Level-synchronous, and exactly the serial search's results: the same ids,

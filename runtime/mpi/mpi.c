@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // mpi.c: the Open MPI engine of a checker built by `mcgen --mpi`. Compiled
 // only into libmcrt_mpi.a, by mpicc with -DMCRT_MPI (see the Makefile);
 // libmcrt.a and every checker built without --mpi never see MPI.

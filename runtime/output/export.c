@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // export.c: the transition system written out, for tools and test
 // generators: --graph FILE.json (states with their values, transitions with
 // their actions and arguments), --dot FILE (graphviz, the violation's path

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // netreport.c: the answers of a checker of a place/transition net, from
 // what net.c recorded and the reachability graph edges.c recorded: the
 // questions of the Model Checking Contest's StateSpace and "generic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // output/output.h: what a run shows (docs/DESIGN.md, "Runtime layers").
 // Offers: values, traces, the summary and the JSON report (report.c), a
 // net's answers (netreport.c), the output files settled before the search

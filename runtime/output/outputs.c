@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // outputs.c: the files a run writes (--report, --graph, --dot, --tests),
 // settled before the search, so that no search is spent on outputs that
 // cannot be written. No two of them may be one file, nor one of them and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // report.c: everything the checker prints: values (driven only by the
 // McrtType descriptors), traces (rebuilt from the log and replayed), the
 // summary, and the JSON report of docs/DESIGN.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // stats.c: what the report says of a run besides its verdict and counts
 // (docs/DESIGN.md, "The --report JSON schema"): every property with its
 // status, the profile per action (context/profile.c's counts and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // trail.c: trails (docs/DESIGN.md, "Trails"). A violation with a trace
 // writes one: NAME.trail.json in the current directory (NAME the checker's),
 // --trail FILE elsewhere, --no-trail none. It holds the spec's identity (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // disk.c: --disk DIR, the trace log and the frontier in files, so that RAM
 // holds the fingerprint set and two bounded windows.
 //

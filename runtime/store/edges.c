@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // edges.c: the liveness edge table, a store the engines fill during the
 // search (what is recorded and why: liveness.c); liveness.c checks the
 // properties over it afterwards. It knows nothing of the search: its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fpcompact.c: the compact layout of the fingerprint set (64-bit
 // fingerprints without state ids): quotienting as in Cleary's compact
 // hashing, with the metadata of a rank-and-select quotient filter.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fpset.c: the fingerprint set, the checker's biggest structure.
 //
 // Two layouts: the word layout below, and for 64-bit fingerprints under

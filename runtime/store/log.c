@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // log.c: the trace log. One fixed-size record {parent id, rule} per
 // discovered state, in id order, so that a trace is rebuilt by walking
 // parents back to an initial state and replaying forward.

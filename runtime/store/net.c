@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // net.c: what a checker of a place/transition net (McrtModel.net, from a
 // .pnml file) records about its state space while the search runs (a
 // store, like the edge table); netreport.c turns it into the answers.

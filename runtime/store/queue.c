@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // queue.c: the BFS frontier, the only place where whole states live. A FIFO
 // of packed states (exactly state_bytes each) in mmap'd chunks; a chunk is
 // given back as soon as its last state is popped, except that one spare is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // store/store.h: the stores (docs/DESIGN.md, "Runtime layers"), each knowing
 // nothing of the search. Offers: the fingerprint set (fpset.c, its compact
 // layout fpcompact.c) and state fingerprints, the trace log (log.c), the

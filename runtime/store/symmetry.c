@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // symmetry.c: canonical forms of states under scalarset permutations, and
 // genuine traces under symmetry reduction.
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Command-line tests: mcgen and a generated checker, run as a user types them
 # (docs/DESIGN.md: "mcgen's command line", "The checker's command line", the JSON
 # report). Each check prints `PASS name` or `FAIL name: why`; the last line is

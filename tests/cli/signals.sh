@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Signal tests: SIGINT (Ctrl-C), SIGTERM (`timeout`, a scheduler) and SIGHUP
 # (the terminal closed) at every phase of a checker's run must end it in
 # order: exit 3, a partial summary on stdout, a JSON report that parses and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Watches, the profile, coverage and the timeline (docs/LANGUAGE.md,
 # "Watches"; docs/DESIGN.md, "The profile"): what a trace and the JSON
 # report show besides the states. Every expected value is derived by hand

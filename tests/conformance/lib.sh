@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash disable=SC2034,SC2154  # sourced: the scripts set and use these variables
 # Helpers shared by the conformance scripts (run.sh, ltl.sh, mcc.sh; the
 # known differences for BEEM's two); sourced after tests/lib.sh.

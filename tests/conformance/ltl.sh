@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # BEEM conformance of LTL verdicts: mcgen's checkers of the dve_props/ files
 # (a model with a property process, a Büchi automaton) against BEEM's
 # published answers.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # MCC conformance: mcgen's Petri net checkers against the Model Checking
 # Contest's answers (../shared/suites/mcc, its README).
 #

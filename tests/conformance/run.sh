@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # BEEM conformance: mcgen's checkers against BEEM's published state spaces.
 #
 # Usage: tests/conformance/run.sh [BUILD_DIR] [options]

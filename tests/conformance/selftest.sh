@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Tests of tests/conformance/run.sh itself, on a made-up suite: a verdict for
 # each kind of row (PASS, FAIL, KNOWN, ERROR, a stale known entry), the
 # instances it must leave out, the tally, the exit status, and the loud skip

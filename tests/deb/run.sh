@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The Debian package (make deb): its fields, its files, lintian, then an
 # install into a clean Debian root where checkers are built and run. Each
 # check prints `PASS name` or `FAIL name: why`; the last line is `N passed,

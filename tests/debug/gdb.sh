@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # gdb in batch mode on the `mcgen --debug` checker of specs/filter.mc:
 #   - `break filter.mc:L` on the first statement of climb's body resolves to
 #     exactly one location, in climb's body function a_climb, and the run

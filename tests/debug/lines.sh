@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The #line directives of generated C, read as the C preprocessor reads them
 # (cheap: mcgen --emit-c only, no C compiler). For every bundled spec, every
 # end-to-end test spec and every DVE test model:

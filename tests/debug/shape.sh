@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The shape of the generated C that keeps the C compiler's work small
 # (docs/performance.md, "Compile time"); cheap: mcgen --emit-c only.
 #   - an action without parameters is one function `a_NAME` (its guard, then

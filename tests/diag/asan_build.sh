@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by tests/diag/run.sh and tests/malformed/run.sh.
 #
 # build_mcgen_asan ROOT BUILD_DIR: builds BUILD_DIR/mcgen-asan, the compiler

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Diagnostics runner: every tests/diag/*.mc (or .dve, or Murphi's .m, whose
 # directives start with `--`) is a spec with errors that states in its header
 # comment what mcgen must say about it (docs/STYLE.md rules 4, 11).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // patch_checkpoint.c: tests/disk/run.sh's tool for checkpoints that are
 // wrong but intact. Overwrites the 8-byte word at OFFSET of a checkpoint
 // file with VALUE (native byte order, as the checkpoint writes), then

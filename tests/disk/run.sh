@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # --disk, --checkpoint and --resume (docs/DESIGN.md, "Disk and checkpoints").
 #
 # Usage: tests/disk/run.sh [BUILD_DIR]   (default: build, from the repo root)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # README test: README.md is at most 200 lines, and every shell command in it
 # runs as printed, with the output it shows.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Documentation examples: every example of docs/LANGUAGE.md is compiled and
 # run, so that the language reference says what the compiler does.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every spec's (and DVE test model's) generated checker builds clean under -std=c11 -Wall -Wextra
 # -Werror with both gcc and clang (mcgen's own flags plus -Werror).
 # Usage: tests/e2e/compilers.sh BUILD_DIR

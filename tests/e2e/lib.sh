@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash disable=SC2034  # sourced: the runners read cflags
 # What tests/e2e/run_specs.sh and run_ltl.sh share, sourced after
 # tests/lib.sh: the checkers' C flags and time limit (MCGEN_CFLAGS,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Liveness oracles: mcgen's verdicts on temporal properties against answers
 # that do not come from mcgen.
 #

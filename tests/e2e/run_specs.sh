@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # End-to-end runner: compile every spec with mcgen, run its checker, and check
 # what the spec's header comment says it must do (docs/STYLE.md rule 11).
 #

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: MIT
 " check.vim: run by vim.js in `vim -es`. Reads the checks of $MC_CHECKS (a
 " list of {path, checks: [[line, col, groups]], bad: {"line:col": 1}}) and
 " writes to $MC_RESULTS, per spec, [path, [problem...]]. groups is a comma

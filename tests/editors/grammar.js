@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // grammar.js: the TextMate grammar of editors/vscode against every spec.
 //
 // Usage: node tests/editors/grammar.js [SPEC.mc...]   (default: every .mc

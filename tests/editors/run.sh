@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Editor support: the TextMate grammar of editors/vscode, tokenized by
 # vscode-textmate and vscode-oniguruma (grammar.js), and Vim's syntax file
 # and file type detection of editors/vim (vim.js), against every spec of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // speclex.js: the reference lexer of the editor tests (grammar.js, vim.js),
 // written from docs/LANGUAGE.md's "Lexical structure" and, for the lone '&'
 // of a scenario, the rule of compiler/lex.c; and where a contextual word is

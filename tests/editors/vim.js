@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vim.js: editors/vim (the syntax file and the file type detection)
 // against every spec, with the expectations of grammar.js in Vim's terms.
 //

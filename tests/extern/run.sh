@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Differential tests of `extern` (compiler/analysis/extern.c): each NAME_c.mc
 # calls C (NAME.h, NAME.c) where its twin NAME.mc says the same in pure .mc.
 # Both are compiled and checked; they must give the same verdict, the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Install test: `make install` into a temporary prefix, the build tree moved
 # away meanwhile, then the installed mcgen run from the prefix as a user runs
 # it (no MCGEN_* variables). Each check prints `PASS name` or `FAIL name:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/layers/calls.sh: sourced by run.sh and folders.sh, which give each
 # file a layer (a function `layer NAME` of their own) and check that the
 # calls between files go only downwards and round no cycle. The calls are

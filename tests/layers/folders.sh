@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/layers/folders.sh BUILD DIR LAYER...: the files of DIR call each
 # other only downwards, through the layers that its folders are
 # (docs/STYLE.md 1), named lowest first; the files at the top of DIR are

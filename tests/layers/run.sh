@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/layers/run.sh BUILD: the runtime's files call each other only
 # downwards, through the layers of docs/DESIGN.md ("Runtime layers"). A
 # layer is a folder of runtime/, and a file's layer is its folder's place

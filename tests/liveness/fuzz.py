@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Random liveness specs (tests/liveness/random_live.py) against the
 module's own fair-cycle oracle, at every liveness engine and reduction
 setting.

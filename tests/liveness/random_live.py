@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/liveness/random_live.py SEED [--sym]: prints a small random spec with
 temporal properties and fairness, and (imported by tests/liveness/fuzz.py)
 decides every property instance of it without mcgen.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/lsp/run.py BUILD: mcgen --lsp driven by a scripted client.
 
 A client written here speaks JSON-RPC to `BUILD/mcgen --lsp` over pipes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Malformed-input runner: feeds mcgen inputs no one should write and checks
 # that it rejects them like a compiler, never like a crash.
 #

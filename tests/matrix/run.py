@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every checker option with every other, against the serial run.
 
 Usage: tests/matrix/run.py [BUILD_DIR]    (default: build, from the repo root)

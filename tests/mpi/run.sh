@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # MPI tests: checkers built by `mcgen --mpi` under `mpirun --oversubscribe
 # -np 1..4` against the serial checker of the same spec (whose own counts
 # tests/e2e checks against Rumur, and tests/conformance against BEEM).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the MPI engine's pieces that need no running MPI job
 // (runtime/mpi/mpi.c, included whole to reach its static functions): the packed
 // trace log at every width of rank and rule, the ownership of fingerprints,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Records Rumur's counts for the Murphi suite: for every model of
 # rumur-tests/ that Rumur is to accept (no `-- rumur_exit_code: 1`), every
 # model of rumur-misc/ and the classic protocols of tests/murphi/protocols/, the installed rumur's verifier is built and run with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Rumur's test suite through the Murphi front end: tests/murphi/suite.py
 # (its docstring says what is checked).
 # Usage: tests/murphi/run.sh [BUILD_DIR] [FILE.m...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Rumur's test suite through mcgen's Murphi front end (tests/murphi/run.sh).
 
 Usage: tests/murphi/suite.py BUILD_DIR [FILE.m ...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // brute.c: counts the Mazurkiewicz traces of a generated model by brute
 // force, the yardstick for --search odpor (tests/odpor/run.sh).
 //

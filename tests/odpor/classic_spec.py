@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # tests/odpor/classic_spec.py KIND SIZE...: prints one of the DPOR
 # literature's classic benchmarks at the given size, in the encoding of
 # tests/odpor/specs/ (lastzero3.mc, indexer12.mc, readers_writers.mc: see

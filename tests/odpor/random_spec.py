@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # tests/odpor/random_spec.py SEED: prints a small random spec for
 # tests/odpor/run.sh: 2 or 3 threads of 2 or 3 steps on 1 to 3 shared
 # variables, each step one action on the thread's own program counter,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/odpor/run.sh BUILD: --search odpor (runtime/engine/odpor.c).
 #
 # 1. Optimality, on every spec of tests/odpor/specs/ (and five acyclic DVE

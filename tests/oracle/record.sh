@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Re-record the Rumur output of Murphi twins: for each NAME.m given (default:
 # all *.m here), build the verifier with the arguments of its `-- RUMUR-ARGS:`
 # header and write its full stdout to NAME.rumur.txt. If the twin also has a

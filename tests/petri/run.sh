@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The structural net analyses as a user runs them: `mcgen --net-info NET.pnml`
 # (docs/petri.md, "Structural analyses").
 #

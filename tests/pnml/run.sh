@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Petri nets (.pnml): hand-counted nets and the inputs mcgen must refuse.
 #
 # Usage: tests/pnml/run.sh [BUILD_DIR]

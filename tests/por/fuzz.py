@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """--por on and the default (--por auto) against --por off on random specs
 (tests/por/random_spec.py).
 

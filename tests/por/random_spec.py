@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/por/random_spec.py SEED: prints a small random spec that stresses
 what --por's stubborn sets rely on (tests/por/fuzz.py runs it with --por off,
 on and the default). The same SEED gives the same spec everywhere.

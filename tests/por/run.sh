@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Partial-order reduction: the dependency tables (mcgen --deps) and the
 # checker's --por. Each check prints `PASS name` or `FAIL name: why`; the
 # last line is exactly `N passed, N failed`, and the exit status is non-zero

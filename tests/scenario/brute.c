@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // brute.c: the languages of scenario behaviours by definition, for the
 // operator tests (tests/scenario/run.sh). Independent of the compiler: no
 // automata, only sets of words up to a length, each operator computed from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Exports: --graph, --dot and --tests on every spec of specs/ (with options
 # that make its search complete and small enough) and on the scenario
 # products of tests/scenario/products/.

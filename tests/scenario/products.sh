@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Model + scenario: every tests/scenario/products/*.mc and *.case that has
 # EXPECT-STATES is compiled (mcgen MCGEN-ARGS SPEC) and checked (RUN-ARGS),
 # and the summary must show the hand-derived counts its header explains.

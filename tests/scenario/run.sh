@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The operators' languages: for each behaviour of tests/scenario/behaviours.txt
 # (over the actions a, b, c), the words of up to 6 steps that the compiled
 # automaton accepts (mcgen --scenario-words) must equal the words that the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Random simulation (--simulate RUNS --depth D --seed S): it finds the lost
 # update of specs/lost_update.mc (the invariant, with its trace) and the
 # deadlock of specs/philosophers.mc; the same seed gives the same output

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Validates the JSON documents a checker writes against docs/schema/.
 
 Usage: validate.py [--sweep] [--quiet] PATH...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Answers do not depend on --threads: every checker run at --threads 1 (the
 # serial search), and at 2 and 4 with --order fixed, must print the same
 # thing and write the same report, save for times and memory figures; in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ThreadSanitizer on the multi-threaded search: a few checkers built with
 # -fsanitize=thread against the runtime built with it too (BUILD/tsan, `make
 # BUILD/tsan/libmcrt.a`), run at --threads 4, in fixed order unless a case

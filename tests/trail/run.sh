@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Trails (--trail, --no-trail, --replay) and the schemas of the JSON a
 # checker writes (docs/schema/, validated by tests/schema/validate.py with
 # Debian's python3-jsonschema, a real validator).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dve.h: what the two halves of the DVE front end share. dve_parse.c reads a
 // .dve file into the DVE syntax tree below; dve_lower.c resolves its names
 // and lowers it to the .mc tree (mcgen.h). Nothing outside them includes it.

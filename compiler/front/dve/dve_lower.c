@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dve_lower.c: the DVE front end's second half. Resolves the names of the
 // DVE syntax tree that dve_parse.c builds (declarations in source order,
 // then every expression), then lowers it to the same Program/Decl/Node tree

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dve_parse.c: the DVE front end's lexer and parser. Reads a .dve file (the
 // input language of DiVinE and LTSmin, in which the BEEM benchmarks are
 // written) into the DVE syntax tree of dve.h, by recursive descent, one

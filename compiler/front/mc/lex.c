@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // lex.c: source text to a list of tokens.
 //
 // The whole file is tokenized up front into a linked list ending in TK_EOF.

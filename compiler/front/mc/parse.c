@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // parse.c: tokens to an AST, by recursive descent, one function per grammar
 // rule with the rule written above it.
 //

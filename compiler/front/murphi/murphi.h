@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // murphi.h: what the three parts of the Murphi front end share.
 // murphi_lex.c turns a .m file into tokens, murphi_parse.c reads them into
 // the Murphi syntax tree below (its expressions and statements are the .mc

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // murphi_lex.c: the Murphi front end's lexer. Murphi as Rumur reads it:
 // keywords in any case (`RULE`, `Rule`), identifiers case-sensitive, `--`
 // line comments and `/* */` block comments, decimal numbers, octal ones with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // murphi_lower.c: the Murphi front end's last part. Resolves the names of
 // the tree that murphi_parse.c builds, in Murphi's order (a name is known
 // from its declaration on; an inner name hides an outer one), infers the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // murphi_parse.c: the Murphi front end's parser. Reads the tokens of a .m
 // file into the Murphi syntax tree of murphi.h by recursive descent, one
 // function per grammar rule with the rule written above it. Expressions,

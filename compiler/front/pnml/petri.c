@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // petri.c: the structural analyses of a place/transition net (petri.h).
 //
 // Semiflows: the Farkas algorithm (Martinez and Silva's variant) on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // petri.h: structural analyses of a place/transition net (pnml.h), run
 // before or instead of a search: P- and T-semiflows (Farkas), place bounds
 // (semiflows, then Karp-Miller coverability), classical soundness of

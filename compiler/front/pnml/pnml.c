@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pnml.c: the PNML front end. Reads a place/transition net (PNML 2009,
 // type ptnet) with libxml2's streaming reader into a Net (pnml.h), then
 // lowers it to the same Program tree that parse() builds from a spec:

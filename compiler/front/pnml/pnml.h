@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pnml.h: a place/transition net, as the PNML front end reads it and the
 // net analyses (semiflows, coverability, workflow structure) see it.
 // pnml.c reads a .pnml file into a Net and lowers it to the .mc tree

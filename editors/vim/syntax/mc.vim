@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: MIT
 " Vim syntax file
 " Language:    mcgen specification (.mc), docs/LANGUAGE.md of mcgen
 " The same reading as editors/vscode/syntaxes/mc.tmLanguage.json: the

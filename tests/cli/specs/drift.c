@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "drift.h"
 
 /* Counts its calls: x + 1 for the first two, 7 after. Not deterministic:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A C function that keeps state (tests/cli/specs/drift.mc). */
 #ifndef DRIFT_H
 #define DRIFT_H

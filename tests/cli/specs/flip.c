@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "flip.h"
 
 /* Whether x plus the number of calls so far, this one included, is odd:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A C function that keeps state (tests/cli/specs/flip.mc). */
 #ifndef FLIP_H
 #define FLIP_H

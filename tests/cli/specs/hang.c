@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hang.h"
 
 /* (x + 1) % 8, except for x == 3: a loop that never ends (its condition is

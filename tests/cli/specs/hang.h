@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A C function that never returns for one argument (tests/cli/specs/hang.mc). */
 #ifndef HANG_H
 #define HANG_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* tests/disk/specs/sum.mc's source. */
 #include "bad_sum.h"
 #include "sum_offset.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* tests/disk/specs/sum.mc's header: the sum its invariant avoids. */
 #ifndef BAD_SUM_H
 #define BAD_SUM_H

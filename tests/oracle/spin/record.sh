@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Record SPIN's verdicts on the Promela twins of the liveness specs: for each
 # NAME.pml given (default: all *.pml here) and each `PAN: TAG LTL ARGS...`
 # line of its header comment, build pan and run it, writing the command line

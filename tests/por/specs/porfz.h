@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The extern C of tests/por/random_spec.py's specs (a rewritten index's
    value from C): the successor of x modulo n. */
 #ifndef PORFZ_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spec_test.h: what the unit tests of the later compiler stages (check,
 // layout, emit) share: specs built from strings, and diagnostics captured in
 // memory so that a test can read them. Included once by each test file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_check.c: name resolution, constants and -D overrides, type
 // resolution, expression types, the scalarset rules, definite assignment of
 // scalarsets in init blocks, what each context may write, and error counts.

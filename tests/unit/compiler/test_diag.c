@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_diag.c: the exact shape of spec errors, notes and hints, the error
 // limit, and name suggestions.
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_dve.c: the DVE front end's parser (dve_parse.c) and its recovery
 // after syntax errors: what the tree keeps, what it loses, how many errors a
 // broken file gets, and the error cap.

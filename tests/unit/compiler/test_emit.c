@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_emit.c: the m4 definitions emit() writes for a checked, laid-out
 // spec: one action function per action (a_NAME) and one guard function per
 // guarded action (ga_NAME), accessors per scalar or array state variable

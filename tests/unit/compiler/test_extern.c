@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_extern.c: the `extern` grammar (parse.c) and
 // compiler/analysis/extern.c on C files written to a temporary directory:
 // constants from macros, enumerators and const variables; a function that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_layout.c: the bit width of every kind of type, record field offsets,
 // state variable offsets and the state size, and types too large to encode.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_lex.c: tokens, their positions, and lexical errors.
 #include <criterion/criterion.h>
 #include <unistd.h>

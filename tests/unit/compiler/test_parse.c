@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_parse.c: every grammar rule, precedence and associativity, record
 // literal disambiguation, token locations, error messages, recovery,
 // truncated and garbage input, deep nesting and speed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_petri.c: the structural net analyses (petri.c) on nets written
 // inline, with every answer checked independently: semiflows against the
 // incidence matrix and for minimality, counts against derivations by hand,

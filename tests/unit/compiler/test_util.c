@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_util.c: c_escape and c_comment_escape, which put file names and spec
 // text into the generated C (string literals, #line, comments).
 #include <criterion/criterion.h>

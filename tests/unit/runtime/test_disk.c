@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of --disk (runtime/store/disk.c): the trace log's chunks written out
 // and read back, the frontier through its file, what a checkpoint saves of
 // them, and failures. Blocks are shrunk (MCRT_TEST_DISK_BLOCK) so that a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the parallel liveness engine (runtime/analysis/scc.c,
 // fair.c) on random graphs, against references that share nothing with
 // it: the components against Kosaraju's two passes written here, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the fingerprint set (runtime/store/fpset.c).
 #include <criterion/criterion.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the compact layout of the fingerprint set (runtime/store/fpcompact.c):
 // 64-bit fingerprints kept as remainders with a V bit per home, an END bit per
 // run and an offset per block, checked against a plain sorted array and

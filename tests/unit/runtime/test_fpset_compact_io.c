@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of saving and loading the compact fingerprint set
 // (runtime/store/fpcompact.c, mcrt_fpc_save and mcrt_fpc_load, which checkpoint.c
 // uses for --compact-set).

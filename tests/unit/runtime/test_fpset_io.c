@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of saving and loading the fingerprint set (runtime/store/fpset.c,
 // mcrt_fpset_save and mcrt_fpset_load, which checkpoint.c uses).
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the liveness check (runtime/analysis/liveness.c) on state graphs
 // written by hand: each expected verdict is worked out in the comment above
 // its test from the semantics of docs/LANGUAGE.md (a state without successors

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the trace log (runtime/store/log.c) and the frontier (runtime/store/queue.c).
 #include <criterion/criterion.h>
 

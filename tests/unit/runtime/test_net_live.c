@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of a Petri net's liveness answer (L4, runtime/output/netreport.c) on
 // reachability graphs written by hand: an edge's rule is the transition
 // that fires. L4 holds when every transition labels an edge of every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the checker's command line (runtime/core/options.c).
 #include <criterion/criterion.h>
 #include <sched.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of value and state printing (runtime/output/report.c), driven only by
 // McrtType descriptors as generated code would write them.
 #include <criterion/criterion.h>

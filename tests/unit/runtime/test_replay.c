@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of mcrt_replay (runtime/engine/search.c): the rule-to-group lookup that
 // every checker's apply_init and apply_rule call. Groups are in rule order;
 // a group may have no binding (a parameter over an empty collection type).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the search (runtime/engine/search.c) and the run as a whole
 // (options, trace, summary, report), on hand-written models that implement
 // McrtModel the way generated code does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the canonicaliser (runtime/store/symmetry.c) and of traces under
 // symmetry, on a hand-written model whose mc_sym_apply / mc_sym_keys are
 // written the way mcgen writes them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bench_fpset.c: micro-benchmark of the fingerprint set (not a unit test).
 //   cc -std=c11 -O2 -D_GNU_SOURCE -Iruntime tests/unit/runtime/bench/bench_fpset.c build/libmcrt.a -o bench_fpset
 //   ./bench_fpset [N] [64|128|compact]
