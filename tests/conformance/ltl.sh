@@ -46,6 +46,7 @@ take_build_dir "${1:-}" && shift
 limit=1000000 min=0 only= cflags=-O0 timeout_s=900 jobs=1
 read_options ltl.sh "--limit --min --only --cflags --timeout --jobs" "$@"
 numbers_or_exit ltl.sh "$limit" "$min" "$timeout_s" "$jobs"
+need jq
 conformance_setup ltl.sh dve_props "BEEM LTL conformance"
 
 # The verdict a checker's run gives: holds, violated, or "error: why".
@@ -55,10 +56,10 @@ run_verdict() { # run_verdict EXIT-STATUS REPORT OUTPUT
     echo "error: timed out after $timeout_s s"
   elif [ ! -f "$report" ]; then
     echo "error: checker exit $rc without a report: $(first_error "$out")"
-  elif [ "$rc" = 0 ] && grep -q '"status": "ok"' "$report"; then
+  elif [ "$rc" = 0 ] && jq -e '.verdict == "ok" and .liveness.status == "ok"' "$report" >/dev/null; then
     echo holds
-  elif [ "$rc" = 1 ] && grep -q '"kind": "liveness"' "$report" &&
-    [ "$(grep -o '"kind": "[a-z]*"' "$report" | sort -u | wc -l)" = 1 ]; then
+  elif [ "$rc" = 1 ] &&
+    jq -e '[.violations[].kind] | length > 0 and all(. == "liveness")' "$report" >/dev/null; then
     echo violated
   else
     echo "error: checker exit $rc: $(first_error "$out")"
