@@ -104,7 +104,7 @@ expected=$(cd "$root" && {
     usr/share/man/man1/mcgen.1.gz usr/share/man/man1/mcgen-checker.1.gz \
     usr/share/vim/vimfiles/syntax/mc.vim usr/share/vim/vimfiles/ftdetect/mc.vim \
     usr/share/doc/mcgen/copyright usr/share/doc/mcgen/changelog.gz
-  ls README.md docs/*.md docs/journal/*.md | sed 's|^|usr/share/doc/mcgen/|'
+  ls README.md docs/*.md docs/journal/*.md docs/schema/*.json | sed 's|^|usr/share/doc/mcgen/|'
   ls specs/*.mc specs/serial/* | sed 's|^specs/|usr/share/doc/mcgen/examples/|'
 } | LC_ALL=C sort)
 files=$(dpkg-deb --fsys-tarfile "$deb" | tar -tf - | grep -v '/$' | sed 's|^\./||' | LC_ALL=C sort)
