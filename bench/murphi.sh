@@ -38,10 +38,9 @@ cd "$root"
 out=bench/out/murphi
 mkdir -p "$out"
 tools/install-deps rumur time
-make -s deps all
-MCGEN=$root/build/mcgen
-# measure, div; RUMUR_CFLAGS, RUMUR_ARGS, rumur_build, MCGEN_NATIVE_CFLAGS
+# use_mcgen, measure, div; RUMUR_CFLAGS, RUMUR_ARGS, rumur_build, MCGEN_NATIVE_CFLAGS
 . bench/lib.sh
+use_mcgen
 
 # NAME SOURCE CONSTANT=VALUE: each model, at a size that runs for seconds.
 models=(
