@@ -68,7 +68,8 @@ uint32_t mcrt_cores(void) {
   return n;
 }
 
-long mcrt_launcher_ranks(void) {
+// The ranks the process manager's environment names; 0 when it names none.
+static long launcher_size(void) {
   // Open MPI's mpirun; MPICH's and Intel MPI's (Hydra), Slurm's srun with PMI.
   static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
@@ -78,8 +79,15 @@ long mcrt_launcher_ranks(void) {
     if (v && *v && !*end && n > 0)
       return n;
   }
-  return 1;
+  return 0;
 }
+
+long mcrt_launcher_ranks(void) {
+  long n = launcher_size();
+  return n ? n : 1;
+}
+
+bool mcrt_launched(void) { return launcher_size() > 0; }
 
 uint32_t mcrt_find_group(const McrtRuleGroup *groups, uint32_t ngroups, uint64_t rule) {
   uint32_t lo = 0, hi = ngroups;

@@ -191,6 +191,8 @@ uint32_t mcrt_cores(void);
 // The ranks a process manager (mpirun, srun) started this process among,
 // from its environment; 1 when none did.
 long mcrt_launcher_ranks(void);
+// Whether a process manager started this process (even as its one rank).
+bool mcrt_launched(void);
 // Prints a byte count as "12.3 MiB".
 void mcrt_fprint_bytes(FILE *f, double bytes);
 // "the C the spec calls (extern fn 'step', 'noise' (trusted))": the likely

@@ -1007,21 +1007,16 @@ static void print_bound(FILE *f, const McrtCtx *ctx) {
   }
 }
 
-// Whether this process is a rank that mpirun started: Open MPI hands each
-// rank's stdout a pseudo-terminal of its own, whatever mpirun's stdout is
-// (a file, a pipe), so isatty() says nothing about where the text goes.
-static bool under_mpirun(void) {
-  return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
-}
-
 // Whether f gets colour: --color always, or auto on a terminal without
-// NO_COLOR (set and not empty, as no-color.org has it), never under mpirun.
+// NO_COLOR (set and not empty, as no-color.org has it), never under mpirun
+// (mcrt_launched): Open MPI hands each rank's stdout a pseudo-terminal of
+// its own, whatever mpirun's stdout is, so isatty() says nothing there.
 static bool colored(FILE *f, const McrtOptions *opt) {
   if (opt->color != MCRT_COLOR_AUTO)
     return opt->color == MCRT_COLOR_ALWAYS;
   const char *no_color = getenv("NO_COLOR");
   int fd = fileno(f);
-  return !(no_color && *no_color) && !under_mpirun() && fd >= 0 && isatty(fd);
+  return !(no_color && *no_color) && !mcrt_launched() && fd >= 0 && isatty(fd);
 }
 
 void mcrt_print_result(FILE *f, const McrtOptions *opt, int exit_code) {
